@@ -1,0 +1,393 @@
+"""Growing a ranking tree: split search from running sums, and growth order.
+
+The search is level-wise and vectorised: all nodes of one depth are searched
+together, and for each attribute every threshold of every node is scored at
+once from cumulative sums of the criterion's per-row statistics (DESIGN.md).
+Rows are sorted once per numeric attribute before growth; each level only
+regroups that order by node with a stable (linear-time) integer sort, so no
+node sorts its rows again.
+
+The tree found does not depend on the order in which nodes are expanded;
+:func:`split_sequence` and :func:`iter_growth` replay the splits one at a time,
+depth-first or best-first, for the app's animation.
+"""
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from .aggregation import rank_by_mean
+from .tree import TREE_LEAF, Tree
+
+__all__ = ["grow_tree", "find_best_splits", "split_sequence", "iter_growth", "GrowthStep"]
+
+# A node whose rankings are all identical cannot become more homogeneous.
+_PURE = 1.0 - 1e-12
+# Scores this close count as equal: running sums and direct sums of the same
+# set differ in the last bits, and a tie must not be decided by rounding.
+_TIE = 1e-12
+
+
+def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
+              max_depth=None, feature_names=None, categories=None, label_names=None):
+    """Grow a ranking tree top-down (TDIDT, seed 001 Figure 1).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Encoded features (see :class:`rankviz.features.FeatureEncoder`).
+    nominal : ndarray of bool, shape (n_features,)
+        Which columns are nominal codes.
+    Y : ndarray of shape (n_samples, n_labels)
+        Rank positions.
+    criterion : Criterion
+    gamma : float, default=0.995
+        Stopping rule (6): a node is split only if
+        ``(1 + S_parent) < gamma * (1 + S_split)``. ``np.inf`` grows the
+        maximal tree allowed by the other limits.
+    min_samples_leaf : int, default=1
+    max_depth : int or None, default=None
+    feature_names, categories, label_names : lists, optional
+        Kept on the tree for display.
+
+    Returns
+    -------
+    Tree
+    """
+    n, d = X.shape
+    stats = criterion.row_statistics(Y)
+    present = ~np.isnan(Y)
+    rank_parts = np.hstack([np.where(present, Y, 0.0), present.astype(float)])
+    max_depth = np.inf if max_depth is None else max_depth
+    numeric = np.flatnonzero(~nominal)
+    presorted = np.argsort(X[:, numeric], axis=0, kind="stable")
+
+    nodes = _NodeTable(capacity=2 * n - 1, n_stats=stats.shape[1], n_labels=Y.shape[1])
+    nodes.count[0] = n
+    nodes.stat_sum[0] = stats.sum(axis=0)
+    nodes.rank_part[0] = rank_parts.sum(axis=0)
+    nodes.similarity[0] = criterion.node_similarity(n, nodes.stat_sum[0])
+    nodes.size = 1
+    node_of_row = np.zeros(n, dtype=np.intp)
+    frontier = np.array([0])
+
+    while len(frontier):
+        searchable = ((nodes.depth[frontier] < max_depth)
+                      & (nodes.count[frontier] >= max(2, 2 * min_samples_leaf))
+                      & (nodes.similarity[frontier] < _PURE))
+        searched = frontier[searchable]
+        if not len(searched):
+            break
+        best = find_best_splits(
+            X, nominal, stats, node_of_row, searched, nodes.count[searched],
+            nodes.stat_sum[searched], criterion, min_samples_leaf,
+            presorted=presorted, numeric=numeric,
+        )
+        nodes.split_score[searched] = best.score
+        nodes.split_feature[searched] = best.feature
+        nodes.split_threshold[searched] = best.threshold
+        with np.errstate(invalid="ignore"):
+            accepted = (best.feature >= 0) & criterion.accepts_split(
+                nodes.similarity[searched], best.score, gamma)
+        split_nodes = searched[accepted]
+        if not len(split_nodes):
+            break
+
+        # New nodes: the children of the j-th split node get ids size + 2j, size + 2j + 1.
+        left = nodes.size + 2 * np.arange(len(split_nodes))
+        nodes.size += 2 * len(split_nodes)
+        nodes.children_left[split_nodes] = left
+        nodes.children_right[split_nodes] = left + 1
+        nodes.feature[split_nodes] = best.feature[accepted]
+        nodes.threshold[split_nodes] = best.threshold[accepted]
+        nodes.depth[left] = nodes.depth[left + 1] = nodes.depth[split_nodes] + 1
+
+        # Route the rows of the split nodes to their children.
+        rows = np.flatnonzero(nodes.children_left[node_of_row] >= 0)
+        parent = node_of_row[rows]
+        f = nodes.feature[parent]
+        x = X[rows, f]
+        t = nodes.threshold[parent]
+        goes_left = np.where(nominal[f], x == t, x <= t)
+        child = nodes.children_left[parent] + ~goes_left
+        node_of_row[rows] = child
+
+        # Counts, statistic sums and mean ranks of the new nodes.
+        children = np.arange(left[0], nodes.size)
+        offset = left[0]
+        nodes.count[children] = np.bincount(child - offset, minlength=len(children))
+        nodes.stat_sum[children] = _group_sums(child - offset, stats[rows], len(children))
+        nodes.rank_part[children] = _group_sums(child - offset, rank_parts[rows], len(children))
+        nodes.similarity[children] = criterion.node_similarity(
+            nodes.count[children], nodes.stat_sum[children])
+        frontier = children
+
+    return nodes.to_tree(
+        criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
+        categories=categories or [None] * d,
+        label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
+    )
+
+
+@dataclass
+class BestSplits:
+    """Best split per searched node: score (NaN if none), feature (-1 if none), threshold."""
+
+    score: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+
+    def update(self, score, threshold, feature):
+        # Ties (within rounding) go to the earlier attribute, whatever its kind.
+        current = np.where(np.isnan(self.score), -np.inf, self.score)
+        tie = np.isfinite(current) & (np.abs(score - current) <= _TIE * (1.0 + np.abs(current)))
+        better = np.where(tie, feature < self.feature, score > current) & ~np.isnan(score)
+        self.score[better] = score[better]
+        self.threshold[better] = threshold[better]
+        self.feature[better] = feature
+
+
+def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum,
+                     criterion, min_samples_leaf, presorted=None, numeric=None):
+    """Best binary split of each of several nodes, over all attributes.
+
+    Parameters
+    ----------
+    X, nominal, stats : arrays
+        Encoded features, nominal mask and the criterion's row statistics.
+    node_of_row : ndarray of int
+        Node id of every row.
+    nodes : ndarray of int
+        The nodes to search.
+    node_count, node_sum : arrays
+        Row count and summed statistics of each of ``nodes``.
+    criterion : Criterion
+    min_samples_leaf : int
+    presorted, numeric : arrays, optional
+        Row order of each numeric attribute (``argsort`` along axis 0) and
+        the numeric columns it covers; computed when not given.
+
+    Returns
+    -------
+    BestSplits
+        Aligned with ``nodes``.
+    """
+    n_nodes = len(nodes)
+    if numeric is None:
+        numeric = np.flatnonzero(~nominal)
+    if presorted is None:
+        presorted = np.argsort(X[:, numeric], axis=0, kind="stable")
+    slot_of_node = np.full(node_of_row.max() + 1 if len(node_of_row) else 1, -1,
+                           dtype=_slot_dtype(n_nodes))
+    slot_of_node[nodes] = np.arange(n_nodes)
+    slot = slot_of_node[node_of_row]
+    best = BestSplits(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan))
+    # First position of each node's rows once they are grouped by slot.
+    seg_start = np.concatenate([[0], np.cumsum(node_count)[:-1]])
+    # Statistics as (n_statistics, n_rows): gathers and cumulative sums then
+    # run along contiguous memory, several times faster than along axis 0.
+    stats_t = np.ascontiguousarray(stats.T)
+
+    for column, f in enumerate(numeric):
+        rows = presorted[:, column]
+        rows = rows[slot[rows] >= 0]
+        # Stable sort by node keeps each node's rows sorted by x; on 16-bit
+        # keys numpy uses a linear-time radix sort.
+        rows = rows[np.argsort(slot[rows], kind="stable")]
+        s = slot[rows]
+        x = X[rows, f]
+        cumulative = np.cumsum(stats_t.take(rows, axis=1), axis=1)
+        left_count = np.arange(1, len(rows) + 1) - seg_start[s]
+        right_count = node_count[s] - left_count
+        # A threshold lies between two consecutive distinct values of one node.
+        valid = (left_count >= min_samples_leaf) & (right_count >= min_samples_leaf)
+        valid[:-1] &= x[1:] > x[:-1]
+        cand = np.flatnonzero(valid)
+        if not len(cand):
+            continue
+        sc = s[cand]
+        before = seg_start[sc] - 1
+        left_sum = (cumulative[:, cand] - np.where(before >= 0, cumulative[:, before], 0.0)).T
+        score = criterion.split_score(left_count[cand], left_sum,
+                                      right_count[cand], node_sum[sc] - left_sum)
+        pick = _argmax_per_sorted_group(sc, score, n_nodes)
+        found = pick >= 0
+        threshold = np.full(n_nodes, np.nan)
+        low, high = x[cand[pick[found]]], x[cand[pick[found]] + 1]
+        mid = (low + high) / 2.0
+        threshold[found] = np.where(mid < high, mid, low)  # guard against rounding up to `high`
+        best.update(np.where(found, score[np.maximum(pick, 0)], np.nan), threshold, f)
+
+    for f in np.flatnonzero(nominal):
+        rows = np.flatnonzero(slot >= 0)
+        n_values = int(X[:, f].max()) + 1
+        key = slot[rows].astype(np.intp) * n_values + X[rows, f].astype(np.intp)
+        value_count = np.bincount(key, minlength=n_nodes * n_values)
+        value_sum = _group_sums(key, stats[rows], n_nodes * n_values)
+        key_slot = np.repeat(np.arange(n_nodes), n_values)
+        right_count = node_count[key_slot] - value_count
+        cand = np.flatnonzero((value_count >= min_samples_leaf) & (right_count >= min_samples_leaf))
+        if not len(cand):
+            continue
+        sc = key_slot[cand]
+        score = criterion.split_score(value_count[cand], value_sum[cand],
+                                      right_count[cand], node_sum[sc] - value_sum[cand])
+        pick = _argmax_per_sorted_group(sc, score, n_nodes)
+        found = pick >= 0
+        threshold = np.full(n_nodes, np.nan)
+        threshold[found] = cand[pick[found]] % n_values
+        best.update(np.where(found, score[np.maximum(pick, 0)], np.nan), threshold, f)
+    return best
+
+
+def _slot_dtype(n_slots):
+    """Narrowest signed integer type for slot numbers (-1 = not searched)."""
+    return np.int16 if n_slots < 2**15 else np.int32 if n_slots < 2**31 else np.int64
+
+
+def _argmax_per_sorted_group(group, score, n_groups):
+    """Index (into ``score``) of the first maximum of each group, -1 if empty.
+
+    ``group`` must be non-decreasing (candidates come grouped by node).
+    Ties go to the first candidate, i.e. the lowest threshold.
+    """
+    score = np.where(np.isnan(score), -np.inf, score)
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    maxima = np.maximum.reduceat(score, starts)
+    lengths = np.diff(np.r_[starts, len(score)])
+    maxima = np.repeat(maxima, lengths)
+    at_max = np.flatnonzero(score >= maxima - _TIE * (1.0 + np.abs(maxima)))
+    first = at_max[np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]]
+    pick = np.full(n_groups, -1)
+    pick[group[first]] = first
+    return pick
+
+
+def _group_sums(keys, values, n_groups):
+    """Sum the rows of ``values`` (n, k) by integer key into (n_groups, k), one bincount."""
+    k = values.shape[1]
+    flat_keys = (np.asarray(keys, dtype=np.intp)[:, None] * k + np.arange(k)).ravel()
+    return np.bincount(flat_keys, weights=values.ravel(), minlength=n_groups * k).reshape(n_groups, k)
+
+
+class _NodeTable:
+    """Preallocated node columns (a binary tree on n rows has at most 2n - 1 nodes),
+    frozen into a :class:`Tree` of the used size at the end."""
+
+    def __init__(self, capacity, n_stats, n_labels):
+        self.size = 0
+        self.children_left = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.children_right = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.split_feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.threshold = np.full(capacity, np.nan)
+        self.split_threshold = np.full(capacity, np.nan)
+        self.split_score = np.full(capacity, np.nan)
+        self.similarity = np.full(capacity, np.nan)
+        self.depth = np.zeros(capacity, dtype=np.intp)
+        self.count = np.zeros(capacity, dtype=np.intp)
+        self.stat_sum = np.zeros((capacity, n_stats))
+        # Per label: the sum of its positions, then the number of rankings holding it.
+        self.rank_part = np.zeros((capacity, 2 * n_labels))
+
+    def to_tree(self, criterion, feature_names, categories, label_names):
+        used = slice(0, self.size)
+        rank_part = self.rank_part[used]
+        n_labels = rank_part.shape[1] // 2
+        mass = rank_part[:, n_labels:]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_rank = np.where(mass > 0, rank_part[:, :n_labels] / np.where(mass > 0, mass, 1), np.nan)
+        return Tree(
+            children_left=self.children_left[used].copy(),
+            children_right=self.children_right[used].copy(),
+            feature=self.feature[used].copy(),
+            threshold=self.threshold[used].copy(),
+            n_samples=self.count[used].copy(),
+            similarity=self.similarity[used].copy(),
+            split_score=self.split_score[used].copy(),
+            split_feature=self.split_feature[used].copy(),
+            split_threshold=self.split_threshold[used].copy(),
+            mean_rank=mean_rank,
+            ranking=rank_by_mean(mean_rank),
+            depth=self.depth[used].copy(),
+            feature_names=list(feature_names),
+            categories=list(categories),
+            label_names=[str(name) for name in label_names],
+            criterion=criterion.name,
+            similarity_label=criterion.similarity_label,
+        )
+
+
+# -- growth order ----------------------------------------------------------
+
+def split_sequence(tree, order="depth"):
+    """The internal nodes of a fitted tree in the order they are split.
+
+    Parameters
+    ----------
+    tree : Tree
+    order : {"depth", "best"}
+        ``"depth"``: depth-first, left ("yes") branch first, as TDIDT's
+        recursion. ``"best"``: best-first, always the open node whose split
+        adds most to the summed similarity, ``n * (S_split - S_node)``.
+
+    Returns
+    -------
+    ndarray of int
+    """
+    if order not in ("depth", "best"):
+        raise ValueError(f"order must be 'depth' or 'best', got {order!r}")
+    gain = tree.n_samples * (tree.split_score - tree.similarity)
+    sequence, heap, counter = [], [], 0
+    if not tree.is_leaf[0]:
+        heap.append((0.0, 0, 0))
+    while heap:
+        if order == "best":
+            _, _, node = heapq.heappop(heap)
+        else:
+            _, _, node = heap.pop()
+        sequence.append(node)
+        # Depth-first pops from the end: push right first so left comes next.
+        for child in (tree.children_right[node], tree.children_left[node]):
+            if not tree.is_leaf[child]:
+                counter += 1
+                item = (-gain[child], counter, child)
+                if order == "best":
+                    heapq.heappush(heap, item)
+                else:
+                    heap.append(item)
+    return np.asarray(sequence, dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class GrowthStep:
+    """One step of growth: the tree after ``step`` splits.
+
+    ``node`` is the id, in ``tree``, of the node split last (-1 at step 0).
+    """
+
+    step: int
+    tree: Tree
+    node: int
+
+
+def growth_step(tree, sequence, step):
+    """The tree after the first ``step`` splits of ``sequence``."""
+    partial, node_map = tree.keep_splits(sequence[:step])
+    last = -1
+    if step > 0:
+        last = int(np.flatnonzero(node_map == sequence[step - 1])[0])
+    return GrowthStep(step=step, tree=partial, node=last)
+
+
+def iter_growth(tree, order="depth"):
+    """Yield the tree one split at a time, from the root alone to the full tree.
+
+    Yields
+    ------
+    GrowthStep
+    """
+    sequence = split_sequence(tree, order)
+    for step in range(len(sequence) + 1):
+        yield growth_step(tree, sequence, step)

@@ -1,0 +1,22 @@
+"""Splitting criteria for ranking trees, one module each (see ``base``)."""
+
+from .base import Criterion
+from .mean_spearman import MeanSpearman
+
+#: Every criterion the library has, by name. New criteria register here.
+CRITERIA = {c.name: c for c in (MeanSpearman,)}
+
+
+def get_criterion(criterion):
+    """Return a criterion instance for a name or pass an instance through."""
+    if isinstance(criterion, Criterion):
+        return criterion
+    try:
+        return CRITERIA[criterion]()
+    except KeyError:
+        raise ValueError(
+            f"unknown criterion {criterion!r}; expected one of {sorted(CRITERIA)}"
+        ) from None
+
+
+__all__ = ["CRITERIA", "Criterion", "MeanSpearman", "get_criterion"]

@@ -1,0 +1,55 @@
+"""The small protocol every splitting criterion follows.
+
+A criterion turns each training ranking into a row of *additive* statistics.
+The statistics of any set of rows are then the sum of its rows, so the
+builder can score every threshold of an attribute at once from cumulative
+sums (DESIGN.md, "The mathematics that makes split search fast"): prefix sums
+give the left subsets, the node total minus them the right ones.
+
+From a set's count and summed statistics the criterion gives the set's
+*similarity* (higher = more homogeneous; it enters the stopping rule, eq. 6 of
+seed 001) and the score of a binary split (higher = better).
+"""
+
+import numpy as np
+
+
+class Criterion:
+    """Base class of splitting criteria; subclasses set ``name`` and override.
+
+    All methods are vectorised: ``count`` may be an array of any shape and
+    ``stat_sum`` has the same shape plus one trailing axis of statistics.
+    """
+
+    #: Name used by ``RankingTree(criterion=...)`` and shown in the app.
+    name = ""
+    #: One line for the app and the docs: what the similarity is.
+    similarity_label = "similarity"
+
+    def check_targets(self, Y):
+        """Raise ``ValueError`` if the criterion cannot use these rankings."""
+
+    def row_statistics(self, Y):
+        """Per-row additive statistics, shape ``(n_rows, n_statistics)``."""
+        raise NotImplementedError
+
+    def node_similarity(self, count, stat_sum):
+        """Similarity of the sets with these counts and summed statistics."""
+        raise NotImplementedError
+
+    def split_score(self, count_left, sum_left, count_right, sum_right):
+        """Score of binary splits; by default the size-weighted mean similarity.
+
+        This weighted mean is ``S_split`` of the stopping rule (6).
+        """
+        s_left = self.node_similarity(count_left, sum_left)
+        s_right = self.node_similarity(count_right, sum_right)
+        return (count_left * s_left + count_right * s_right) / (count_left + count_right)
+
+    def accepts_split(self, similarity_parent, split_score, gamma):
+        """Stopping rule (6) of seed 001, vectorised.
+
+        A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
+        the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``.
+        """
+        return (1.0 + np.asarray(similarity_parent)) < gamma * (1.0 + np.asarray(split_score))

@@ -1,0 +1,84 @@
+"""Feature encoding: a table of numeric and nominal attributes to one float matrix.
+
+Numeric columns are kept as they are. Nominal columns (strings, categories,
+booleans) become integer codes into a per-column list of category names, so
+the split search handles both kinds on one array. A category not seen in
+training gets the code -1, which no ``attribute = value`` test matches.
+"""
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["FeatureEncoder", "is_nominal_column"]
+
+
+def is_nominal_column(column):
+    """True for columns the tree treats as nominal (not numeric)."""
+    return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+
+
+class FeatureEncoder:
+    """Learn the attribute kinds and categories of a training table.
+
+    Attributes
+    ----------
+    feature_names : list of str
+    nominal : ndarray of bool, shape (n_features,)
+    categories : list of (list of str or None)
+        Category names of each nominal feature (sorted); None for numeric ones.
+    """
+
+    def fit(self, X):
+        frame = _as_frame(X)
+        self.feature_names = [str(c) for c in frame.columns]
+        self.nominal = np.array([is_nominal_column(frame[c]) for c in frame.columns], dtype=bool)
+        self.categories = [
+            sorted(frame[c].astype(str).unique()) if nominal else None
+            for c, nominal in zip(frame.columns, self.nominal)
+        ]
+        return self
+
+    def transform(self, X):
+        """Encode a table with the fitted columns into a float matrix."""
+        frame = _as_frame(X, self.feature_names)
+        if frame.shape[1] != len(self.feature_names):
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but the model was fitted with "
+                f"{len(self.feature_names)}: {self.feature_names}"
+            )
+        encoded = np.empty(frame.shape, dtype=float)
+        for j, (name, cats) in enumerate(zip(self.feature_names, self.categories)):
+            column = frame.iloc[:, j]
+            if cats is None:
+                values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+                bad = np.flatnonzero(~np.isfinite(values))
+                if len(bad):
+                    raise ValueError(
+                        f"feature {name!r}, row {bad[0] + 1}: expected a number, "
+                        f"got {column.iloc[bad[0]]!r}"
+                    )
+                encoded[:, j] = values
+            else:
+                lookup = {c: k for k, c in enumerate(cats)}
+                encoded[:, j] = column.astype(str).map(lookup).fillna(-1).to_numpy(dtype=float)
+        return encoded
+
+    def fit_transform(self, X):
+        return self.fit(X).transform(X)
+
+
+def _as_frame(X, feature_names=None):
+    if isinstance(X, pd.DataFrame):
+        if feature_names is not None and list(map(str, X.columns)) != list(feature_names):
+            missing = [f for f in feature_names if f not in set(map(str, X.columns))]
+            if missing:
+                raise ValueError(f"X lacks the feature columns {missing} the model was fitted with")
+            return X.rename(columns=str)[list(feature_names)]
+        return X
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"X must be a 2-D table, got an array of shape {array.shape}")
+    names = feature_names
+    if names is None or len(names) != array.shape[1]:
+        names = [f"x{j + 1}" for j in range(array.shape[1])]
+    return pd.DataFrame(array, columns=names)

@@ -1,0 +1,125 @@
+"""The ranking tree estimator (seed 001), with scikit-learn conventions."""
+
+import numpy as np
+from sklearn.base import BaseEstimator
+
+from .builder import grow_tree
+from .criteria import get_criterion
+from .features import FeatureEncoder
+
+__all__ = ["RankingTree", "check_rankings"]
+
+
+class RankingTree(BaseEstimator):
+    """Ranking tree: a decision tree whose leaves predict a ranking of labels.
+
+    Grown top-down (TDIDT). Each binary split tests one attribute: a numeric
+    attribute against a threshold halfway between two consecutive distinct
+    values (``x <= t``), or a nominal attribute against one value
+    (``A = v`` versus the rest, seed 001 Table 2). The split chosen maximises
+    the criterion; a node is split only while stopping rule (6),
+    ``(1 + S_parent) >= gamma * (1 + S_split)``, does not hold and the
+    limits allow. A leaf predicts the mean-rank ranking of its training
+    rankings (seed 001 Table 3; ties broken by label order).
+
+    Parameters
+    ----------
+    criterion : str or Criterion, default="mean_spearman"
+        Splitting criterion; see ``rankviz.criteria.CRITERIA``.
+    gamma : float, default=0.995
+        The γ of rule (6). Smaller values stop earlier; values above 1 accept
+        splits that make the subsets less homogeneous.
+    min_samples_leaf : int, default=1
+        Minimum number of training examples in each leaf.
+    max_depth : int or None, default=None
+        Maximum depth; None for no limit.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree as parallel arrays.
+    feature_names_in_ : list of str
+    label_names_ : list of str
+    n_labels_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz import RankingTree
+    >>> X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    >>> Y = np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 2, 1]])
+    >>> RankingTree().fit(X, Y).predict([[0.5], [2.5]])
+    array([[1., 2., 3.],
+           [3., 2., 1.]])
+    """
+
+    def __init__(self, criterion="mean_spearman", gamma=0.995, min_samples_leaf=1, max_depth=None):
+        self.criterion = criterion
+        self.gamma = gamma
+        self.min_samples_leaf = min_samples_leaf
+        self.max_depth = max_depth
+
+    def fit(self, X, Y, label_names=None):
+        """Grow the tree on features ``X`` and rank positions ``Y``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and nominal (string, category, bool) attributes.
+        Y : array-like of shape (n_samples, n_labels)
+            Rank positions, 1 = most preferred.
+        label_names : list of str, optional
+            Names shown in the tree; ``label_1..`` by default.
+
+        Returns
+        -------
+        self
+        """
+        criterion = get_criterion(self.criterion)
+        self._check_params()
+        self._encoder = FeatureEncoder().fit(X)
+        X_encoded = self._encoder.transform(X)
+        Y = check_rankings(Y, n_rows=len(X_encoded))
+        criterion.check_targets(Y)
+        self.label_names_ = list(label_names) if label_names is not None else [
+            f"label_{j + 1}" for j in range(Y.shape[1])]
+        self.tree_ = grow_tree(
+            X_encoded, self._encoder.nominal, Y, criterion,
+            gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
+            feature_names=self._encoder.feature_names, categories=self._encoder.categories,
+            label_names=self.label_names_,
+        )
+        self.feature_names_in_ = self._encoder.feature_names
+        self.n_labels_ = Y.shape[1]
+        return self
+
+    def apply(self, X):
+        """Leaf id of each row of ``X``."""
+        return self.tree_.apply(self._encoder.transform(X))
+
+    def predict(self, X):
+        """Predicted rank positions, shape (n_samples, n_labels); each row a permutation."""
+        return self.tree_.ranking[self.apply(X)]
+
+    def _check_params(self):
+        if not (isinstance(self.gamma, (int, float)) and self.gamma > 0):
+            raise ValueError(f"gamma must be a positive number, got {self.gamma!r}")
+        if not (isinstance(self.min_samples_leaf, (int, np.integer)) and self.min_samples_leaf >= 1):
+            raise ValueError(f"min_samples_leaf must be an integer >= 1, got {self.min_samples_leaf!r}")
+        if self.max_depth is not None and not (
+                isinstance(self.max_depth, (int, np.integer)) and self.max_depth >= 0):
+            raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
+
+
+def check_rankings(Y, n_rows=None):
+    """Validate a rank-position matrix and return it as a 2-D float array."""
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be a 2-D matrix of rank positions, got shape {Y.shape}")
+    if n_rows is not None and len(Y) != n_rows:
+        raise ValueError(f"X has {n_rows} rows but Y has {len(Y)}")
+    if Y.shape[1] < 2:
+        raise ValueError(f"Y must rank at least 2 labels, got {Y.shape[1]}")
+    if len(Y) < 1:
+        raise ValueError("Y has no rows")
+    return Y

@@ -1,0 +1,187 @@
+"""The fitted ranking tree, stored as parallel arrays (like scikit-learn's ``Tree``).
+
+Node 0 is the root. For node ``i``:
+
+- ``children_left[i]`` / ``children_right[i]``: child ids, -1 for a leaf.
+  Rows that *meet* the test go left ("yes"), the others right ("no").
+- ``feature[i]``: the attribute tested (-1 for a leaf). For a numeric
+  attribute the test is ``x <= threshold[i]``; for a nominal one it is
+  ``x = categories[feature[i]][int(threshold[i])]`` (the threshold holds the
+  category's code).
+- ``n_samples[i]``, ``similarity[i]`` (the criterion's similarity of the
+  node's rankings, ``S_parent`` of rule 6), ``mean_rank[i]`` (mean position
+  of each label) and ``ranking[i]`` (the mean-rank rule's prediction).
+- ``split_score[i]``: ``S_split`` of the best split found for the node, NaN
+  when it has none. It is kept for leaves too, so a leaf shows why it stopped
+  and a tree can be re-cut for another γ without new split searches.
+- ``split_feature[i]`` / ``split_threshold[i]``: that best split, kept even
+  when the node is a leaf (where ``feature[i]`` is -1).
+"""
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+__all__ = ["Tree", "TREE_LEAF"]
+
+TREE_LEAF = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    children_left: np.ndarray
+    children_right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    n_samples: np.ndarray
+    similarity: np.ndarray
+    split_score: np.ndarray
+    split_feature: np.ndarray
+    split_threshold: np.ndarray
+    mean_rank: np.ndarray
+    ranking: np.ndarray
+    depth: np.ndarray
+    feature_names: list
+    categories: list
+    label_names: list
+    criterion: str = ""
+    similarity_label: str = "similarity"
+    extras: dict = field(default_factory=dict)
+
+    # -- shape -----------------------------------------------------------
+    @property
+    def node_count(self):
+        return len(self.children_left)
+
+    @property
+    def is_leaf(self):
+        """Boolean mask of the leaves."""
+        return self.children_left == TREE_LEAF
+
+    @property
+    def n_leaves(self):
+        return int(self.is_leaf.sum())
+
+    @property
+    def nominal_features(self):
+        """Boolean mask of the nominal attributes."""
+        return np.array([c is not None for c in self.categories], dtype=bool)
+
+    @property
+    def max_depth(self):
+        return int(self.depth.max())
+
+    @property
+    def parent(self):
+        """Parent id of every node (-1 for the root)."""
+        parent = np.full(self.node_count, -1)
+        internal = np.flatnonzero(~self.is_leaf)
+        parent[self.children_left[internal]] = internal
+        parent[self.children_right[internal]] = internal
+        return parent
+
+    # -- prediction ------------------------------------------------------
+    def apply(self, X_encoded):
+        """Leaf id of every row of an encoded feature matrix.
+
+        Vectorised over rows: one pass per tree level, not per row.
+        """
+        X_encoded = np.asarray(X_encoded, dtype=float)
+        node = np.zeros(len(X_encoded), dtype=np.intp)
+        rows = np.arange(len(X_encoded))
+        active = ~self.is_leaf[node]
+        while active.any():
+            r, n = rows[active], node[active]
+            f = self.feature[n]
+            x = X_encoded[r, f]
+            nominal = self.nominal_features[f]
+            goes_left = np.where(nominal, x == self.threshold[n], x <= self.threshold[n])
+            node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
+            active = ~self.is_leaf[node]
+        return node
+
+    def decision_path_nodes(self, leaf):
+        """Node ids from the root down to ``leaf``."""
+        parent = self.parent
+        path = [int(leaf)]
+        while parent[path[-1]] >= 0:
+            path.append(int(parent[path[-1]]))
+        return path[::-1]
+
+    # -- text ------------------------------------------------------------
+    def test_text(self, node, negate=False):
+        """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
+        return _test_text(self.feature_names, self.categories,
+                          self.feature[node], self.threshold[node], negate)
+
+    def best_split_text(self, node):
+        """The best split found for a node (internal or leaf), or '' if none."""
+        if self.split_feature[node] < 0:
+            return ""
+        return _test_text(self.feature_names, self.categories,
+                          self.split_feature[node], self.split_threshold[node], False)
+
+    def ranking_text(self, node, separator=" > "):
+        """The node's predicted ranking as ordered label names, ``a3 > a1 > a2``."""
+        order = np.argsort(self.ranking[node], kind="stable")
+        return separator.join(str(self.label_names[j]) for j in order)
+
+    # -- sub-trees -------------------------------------------------------
+    def keep_splits(self, expanded):
+        """The tree in which only the nodes in ``expanded`` keep their split.
+
+        Every other node becomes a leaf and its descendants are dropped; node
+        ids are renumbered in depth-first order. Used to show a tree part-way
+        through its growth and to cut the maximal tree for a given γ.
+
+        Parameters
+        ----------
+        expanded : iterable of int or boolean mask
+            Internal nodes that stay split (nodes unreachable through them are
+            ignored).
+
+        Returns
+        -------
+        tree : Tree
+        node_map : ndarray of int
+            ``node_map[new_id]`` is the node's id in this tree.
+        """
+        mask = np.zeros(self.node_count, dtype=bool)
+        if np.asarray(expanded).dtype == bool:
+            mask[:] = expanded
+        else:
+            mask[np.fromiter(expanded, dtype=np.intp)] = True
+        mask &= ~self.is_leaf
+        keep, stack = [], [0]
+        while stack:  # depth-first, left child first: O(number of kept nodes)
+            node = stack.pop()
+            keep.append(node)
+            if mask[node]:
+                stack.append(self.children_right[node])
+                stack.append(self.children_left[node])
+        keep = np.asarray(keep, dtype=np.intp)
+        new_id = np.full(self.node_count, TREE_LEAF)
+        new_id[keep] = np.arange(len(keep))
+        split = mask[keep]
+        left = np.where(split, new_id[self.children_left[keep]], TREE_LEAF)
+        right = np.where(split, new_id[self.children_right[keep]], TREE_LEAF)
+        arrays = {
+            name: getattr(self, name)[keep]
+            for name in ("threshold", "n_samples", "similarity", "split_score",
+                         "split_feature", "split_threshold", "mean_rank", "ranking", "depth")
+        }
+        sub = replace(
+            self, children_left=left, children_right=right,
+            feature=np.where(split, self.feature[keep], TREE_LEAF),
+            **arrays,
+        )
+        sub = replace(sub, threshold=np.where(split, sub.threshold, np.nan))
+        return sub, keep
+
+
+def _test_text(feature_names, categories, feature, threshold, negate):
+    name = feature_names[feature]
+    cats = categories[feature]
+    if cats is not None:
+        return f"{name} {'≠' if negate else '='} {cats[int(threshold)]}"
+    return f"{name} {'>' if negate else '<='} {threshold:.4g}"

@@ -1,0 +1,181 @@
+"""The ranking tree against a brute-force TDIDT written from seed 001's text."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import rankdata, spearmanr
+
+from rankviz import RankingTree
+from rankviz.builder import iter_growth, split_sequence
+from rankviz.criteria import get_criterion
+
+
+def mean_pairwise_spearman(Y):
+    """Similarity of a set, straight from the definition (singleton = 1)."""
+    if len(Y) == 1:
+        return 1.0
+    # Spearman = Pearson correlation of the rank vectors (seed 001, eq. 2).
+    with np.errstate(invalid="ignore", divide="ignore"):
+        corr = np.corrcoef(Y)
+    corr = np.nan_to_num(corr)  # correlation with an all-tied ranking taken as 0
+    pairs = np.triu_indices(len(Y), k=1)
+    return float(corr[pairs].mean())
+
+
+def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0):
+    """Recursive TDIDT: every candidate split scored by explicit loops."""
+    n = len(Y)
+    node = {"n": n, "similarity": mean_pairwise_spearman(Y),
+            "mean_rank": Y.mean(axis=0), "split": None}
+    if depth == max_depth or n < 2 * min_samples_leaf or node["similarity"] >= 1 - 1e-12:
+        return node
+    best = None
+    for f in range(X.shape[1]):
+        values = np.unique(X[:, f])
+        if nominal[f]:
+            tests = [(v, X[:, f] == v) for v in values]
+        else:
+            tests = [((lo + hi) / 2, X[:, f] <= (lo + hi) / 2) for lo, hi in zip(values[:-1], values[1:])]
+        for threshold, left in tests:
+            if min(left.sum(), (~left).sum()) < min_samples_leaf:
+                continue
+            score = (left.sum() * mean_pairwise_spearman(Y[left])
+                     + (~left).sum() * mean_pairwise_spearman(Y[~left])) / n
+            if best is None or score > best[0] + 1e-12:
+                best = (score, f, threshold, left)
+    if best is None:
+        return node
+    score, f, threshold, left = best
+    node["split_score"] = score
+    if (1 + node["similarity"]) >= gamma * (1 + score):  # rule (6): stop
+        return node
+    node["split"] = (f, threshold)
+    node["children"] = [
+        brute_force_tree(X[mask], Y[mask], nominal, gamma, min_samples_leaf, max_depth, depth + 1)
+        for mask in (left, ~left)
+    ]
+    return node
+
+
+def assert_same_tree(tree, node, reference):
+    assert tree.n_samples[node] == reference["n"]
+    assert tree.similarity[node] == pytest.approx(reference["similarity"], abs=1e-9)
+    np.testing.assert_allclose(tree.mean_rank[node], reference["mean_rank"])
+    if reference["split"] is None:
+        assert tree.is_leaf[node]
+        return
+    assert tree.split_score[node] == pytest.approx(reference["split_score"], abs=1e-9)
+    f, threshold = reference["split"]
+    assert tree.feature[node] == f
+    assert tree.threshold[node] == pytest.approx(threshold)
+    assert_same_tree(tree, tree.children_left[node], reference["children"][0])
+    assert_same_tree(tree, tree.children_right[node], reference["children"][1])
+
+
+def random_problem(seed, n=40, n_labels=4, ties=False):
+    rng = np.random.default_rng(seed)
+    x_num = rng.integers(0, 8, size=n).astype(float)  # repeated values: ties in x
+    x_nom = rng.choice(["a", "b", "c"], size=n)
+    x_cont = rng.normal(size=n).round(2)
+    # Rankings that depend on the attributes, plus noise, so the tree has structure.
+    utility = np.outer(x_num, np.arange(n_labels)) / 4 + (x_nom == "c")[:, None] * np.arange(n_labels)[::-1]
+    utility = utility + rng.normal(scale=1.5, size=(n, n_labels))
+    if ties:
+        utility = utility.round(0)
+    Y = rankdata(-utility, axis=1)
+    X = pd.DataFrame({"num": x_num, "nom": x_nom, "cont": x_cont})
+    return X, Y
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("gamma,min_samples_leaf,max_depth", [
+    (0.995, 1, None), (1.0, 2, None), (1.01, 3, 3), (0.98, 1, 2),
+])
+def test_tree_matches_brute_force(seed, gamma, min_samples_leaf, max_depth):
+    X, Y = random_problem(seed, ties=seed % 2 == 1)
+    model = RankingTree(gamma=gamma, min_samples_leaf=min_samples_leaf, max_depth=max_depth).fit(X, Y)
+    codes = np.column_stack([X["num"], pd.Categorical(X["nom"], categories=["a", "b", "c"]).codes, X["cont"]])
+    reference = brute_force_tree(codes.astype(float), Y, [False, True, False], gamma,
+                                 min_samples_leaf, np.inf if max_depth is None else max_depth)
+    assert_same_tree(model.tree_, 0, reference)
+
+
+def test_similarity_from_running_sums_matches_pairwise_definition():
+    rng = np.random.default_rng(1)
+    Y = rankdata(rng.integers(0, 3, size=(9, 5)), axis=1)  # many ties
+    Y[0] = 3.0  # an all-tied ranking
+    criterion = get_criterion("mean_spearman")
+    stats = criterion.row_statistics(Y)
+    by_scipy = [0.0 if np.ptp(a) == 0 or np.ptp(b) == 0 else spearmanr(a, b)[0]
+                for a, b in itertools.combinations(Y, 2)]
+    assert criterion.node_similarity(9, stats.sum(axis=0)) == pytest.approx(np.mean(by_scipy))
+    assert mean_pairwise_spearman(Y) == pytest.approx(np.mean(by_scipy))
+
+
+def test_seed_table_3_prediction_rule():
+    # Two examples (seed 001, Table 3): mean ranks 1.5, 2, 3, 3.5 -> ranking 1, 2, 3, 4.
+    Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3]])
+    model = RankingTree().fit(np.zeros((2, 1)), Y)
+    assert model.tree_.n_leaves == 1
+    np.testing.assert_array_equal(model.tree_.mean_rank[0], [1.5, 2, 3, 3.5])
+    np.testing.assert_array_equal(model.predict(np.zeros((1, 1))), [[1, 2, 3, 4]])
+
+
+def test_predictions_are_permutations_and_pure_leaves_reproduce_training():
+    X, Y = random_problem(7, n=60, n_labels=5)
+    model = RankingTree(gamma=np.inf).fit(X, Y)  # grow as far as the data allows
+    pred = model.predict(X)
+    np.testing.assert_array_equal(np.sort(pred, axis=1), np.tile(np.arange(1, 6), (60, 1)))
+    leaves = model.apply(X)
+    pure = model.tree_.similarity[leaves] >= 1 - 1e-12
+    np.testing.assert_array_equal(pred[pure], Y[pure])
+
+
+def test_gamma_below_rule_threshold_gives_a_single_leaf():
+    # (1 + S_parent) >= gamma (1 + S_split) always holds for gamma <= (1 + S_p) / 2.
+    X, Y = random_problem(3)
+    assert RankingTree(gamma=0.3).fit(X, Y).tree_.node_count == 1
+
+
+def test_nominal_split_is_value_versus_rest():
+    X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b"]})
+    Y = np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 2, 1], [1, 2, 3], [1, 2, 3]])
+    tree = RankingTree().fit(X, Y, label_names=["x", "y", "z"]).tree_
+    assert tree.test_text(0) == "A1 = c"
+    assert tree.ranking_text(tree.children_left[0]) == "z > y > x"
+    # An unseen category matches no "= v" test and goes to the "rest" branch.
+    model = RankingTree().fit(X, Y)
+    np.testing.assert_array_equal(model.predict(pd.DataFrame({"A1": ["zzz"]})), [[1, 2, 3]])
+
+
+def test_growth_order_replays_the_same_tree():
+    X, Y = random_problem(5, n=80)
+    tree = RankingTree(gamma=1.0).fit(X, Y).tree_
+    internal = np.flatnonzero(~tree.is_leaf)
+    for order in ("depth", "best"):
+        sequence = split_sequence(tree, order)
+        assert sorted(sequence) == sorted(internal)
+        steps = list(iter_growth(tree, order))
+        assert [s.tree.n_leaves for s in steps] == list(range(1, len(internal) + 2))
+        assert steps[-1].tree.node_count == tree.node_count
+    # Depth-first is a pre-order: every node comes after its parent, left subtree first.
+    depth_first = split_sequence(tree, "depth")
+    assert depth_first[0] == 0 and depth_first[1] == tree.children_left[0] or tree.is_leaf[tree.children_left[0]]
+    # Best-first: the gains of the splits never increase while the frontier allows.
+    gain = tree.n_samples * (tree.split_score - tree.similarity)
+    best_first = split_sequence(tree, "best")
+    assert gain[best_first[1]] == max(gain[c] for c in (tree.children_left[0], tree.children_right[0])
+                                      if not tree.is_leaf[c])
+
+
+def test_sklearn_conventions():
+    from sklearn.base import clone
+    model = RankingTree(gamma=0.9, min_samples_leaf=3)
+    assert clone(model).get_params()["gamma"] == 0.9
+    assert model.set_params(max_depth=2).max_depth == 2
+    with pytest.raises(ValueError, match="gamma"):
+        RankingTree(gamma=-1).fit(np.zeros((3, 1)), [[1, 2], [1, 2], [2, 1]])
+    with pytest.raises(ValueError, match="complete rankings"):
+        RankingTree().fit(np.zeros((2, 1)), [[1, 2], [1, np.nan]])

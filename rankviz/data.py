@@ -1,0 +1,1026 @@
+"""Label-ranking datasets: a feature table, a rank matrix and label names.
+
+Rankings are stored as rank **positions**: ``Y[i, j]`` is the position of
+label ``j`` for example ``i``; 1 = most preferred, ``NaN`` = label missing,
+ties get the average of the positions they share (``1.5, 1.5, 3``).
+
+Loaders
+-------
+load_benchmark
+    The headerless ``n,d,L`` format of the label-ranking benchmark files.
+load_csv
+    A CSV with a header row; the target given as rank positions, as scores
+    (higher = better) or as one column of orderings such as ``b>a=c``.
+load_sample
+    A dataset from the project's ``sample_data/`` directory.
+
+Every malformed input raises :class:`DataError`. Its message is one sentence
+that names the file, the line as numbered in the file (the header, or the
+``n,d,L`` line, is line 1) and the column, and says what was expected, so
+an app can show ``str(error)`` to the user as it is.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+__all__ = [
+    "DataError",
+    "RankingDataset",
+    "validate_rank_matrix",
+    "load_benchmark",
+    "load_csv",
+    "read_csv_header",
+    "list_samples",
+    "sample_info",
+    "load_sample",
+    "SAMPLE_DIR",
+    "TARGET_KINDS",
+]
+
+#: Directory holding ``NAME.csv`` + ``NAME.json`` sample datasets.
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
+
+#: Accepted values of the ``target`` argument of :func:`load_csv`.
+TARGET_KINDS = ("ranks", "scores", "ordering")
+
+#: Cell texts read as "no value": empty, or one of these (after stripping).
+_MISSING_MARKERS = frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"})
+
+#: Keys every sample sidecar ``NAME.json`` must have.
+_SAMPLE_KEYS = ("title", "description", "source", "script", "feature_columns", "label_columns")
+
+_TOLERANCE = 1e-9
+
+
+class DataError(ValueError):
+    """Malformed input data; the message says what, where and what was expected."""
+
+
+# --------------------------------------------------------------------------- #
+# messages
+# --------------------------------------------------------------------------- #
+def _where(source="", line=None, row=None, column=None):
+    """``"iris.csv, line 7, column 'a'"`` from the parts that are known."""
+    parts = []
+    if source:
+        parts.append(str(source))
+    if line is not None:
+        parts.append(f"line {int(line)}")
+    if row is not None:
+        parts.append(f"row {int(row)}")
+    if column is not None:
+        parts.append(column if isinstance(column, _Raw) else f"column {column!r}")
+    return ", ".join(parts)
+
+
+class _Raw(str):
+    """A column description used verbatim by :func:`_where`."""
+
+
+def _error(problem, source="", line=None, row=None, column=None):
+    """A :class:`DataError` whose message is ``"<where>: <problem>"``."""
+    where = _where(source, line, row, column)
+    if where:
+        return DataError(f"{where}: {problem}")
+    return DataError(problem[:1].upper() + problem[1:])
+
+
+def _fmt(value):
+    """A number as a person would write it (``1``, ``1.5``); NaN as ``missing``."""
+    value = float(value)
+    if np.isnan(value):
+        return "missing"
+    return format(value, ".10g")
+
+
+def _count(n, noun):
+    """``"is 1 example"`` / ``"are 3 examples"``."""
+    return f"is 1 {noun}" if n == 1 else f"are {n} {noun}s"
+
+
+def _quote_list(names, limit=20):
+    names = [repr(str(n)) for n in names]
+    if len(names) > limit:
+        names = names[:limit] + [f"... ({len(names) - limit} more)"]
+    return ", ".join(names)
+
+
+def _tie_example(m):
+    """Example ranking of ``m`` labels with a tie: ``1.5, 1.5, 3``."""
+    example = [1.5, 1.5] + list(range(3, m + 1)) if m >= 2 else [1]
+    return ", ".join(_fmt(v) for v in example)
+
+
+# --------------------------------------------------------------------------- #
+# rank matrix validation
+# --------------------------------------------------------------------------- #
+def _row_place(i, line_numbers):
+    """``{"line": ...}`` or ``{"row": ...}`` for the ``i``-th row (0-based)."""
+    if line_numbers is None:
+        return {"row": i + 1}
+    return {"line": int(line_numbers[i])}
+
+
+def _check_two_present(present, source, line_numbers, what):
+    """Every row must have at least two present labels."""
+    counts = present.sum(axis=1)
+    bad = np.flatnonzero(counts < 2)
+    if len(bad):
+        i = bad[0]
+        got = "none" if counts[i] == 0 else "only 1"
+        raise _error(
+            f"{got} of the {present.shape[1]} labels has {what}; expected at least 2 per row, "
+            f"since a ranking needs 2 labels",
+            source, **_row_place(i, line_numbers),
+        )
+
+
+def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None):
+    """Check that every row of ``Y`` holds valid rank positions.
+
+    The present (non-NaN) values of a row must be a ranking ``1..m`` of its
+    ``m`` present labels with ties as average positions, i.e. they must equal
+    ``scipy.stats.rankdata(present, method="average")``; a row needs at least
+    two present labels.
+
+    Parameters
+    ----------
+    Y : array_like, shape (n, L)
+        Rank positions, NaN for a missing label.
+    label_names : sequence of str
+        The ``L`` label names.
+    source : str, optional
+        File or dataset name put at the start of error messages.
+    line_numbers : array_like of int, optional
+        The file line of each row; messages then say ``line k`` instead of
+        ``row i`` (1-based row of ``Y``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``Y`` as a float array.
+
+    Raises
+    ------
+    DataError
+        If ``Y`` is not 2-D, its width differs from ``len(label_names)``, or a
+        row is not a ranking. Example message: ``"iris.csv, line 7: the rank
+        positions (1, 1, 3) are not a ranking of 3 labels; expected the
+        positions 1..3, ties as average positions (e.g. 1.5, 1.5, 3)"``.
+    """
+    try:
+        Y = np.asarray(Y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise _error(f"the rank matrix is not numeric ({exc}); expected numbers or NaN", source) from None
+    if Y.ndim != 2:
+        raise _error(f"the rank matrix has shape {Y.shape}; expected a 2-D table (examples x labels)", source)
+    if Y.shape[1] != len(label_names):
+        raise _error(
+            f"the rank matrix has {Y.shape[1]} columns but there are {len(label_names)} label names; "
+            f"expected one column per label",
+            source,
+        )
+    if Y.shape[0] == 0:
+        return Y
+    present = ~np.isnan(Y)
+    _check_two_present(present, source, line_numbers, "a rank position")
+    if present.all():
+        ranks = rankdata(Y, axis=1, method="average")
+    else:
+        ranks = rankdata(Y, axis=1, method="average", nan_policy="omit")
+    matches = np.where(present, np.abs(ranks - Y) <= _TOLERANCE, True)
+    bad = np.flatnonzero(~matches.all(axis=1))
+    if len(bad):
+        i = bad[0]
+        row = Y[i]
+        m = int(present[i].sum())
+        of = f"{m} labels" if m == Y.shape[1] else f"the {m} present labels"
+        raise _error(
+            f"the rank positions ({', '.join(_fmt(v) for v in row)}) are not a ranking of {of}; "
+            f"expected the positions 1..{m}, ties as average positions (e.g. {_tie_example(m)})",
+            source, **_row_place(i, line_numbers),
+        )
+    return Y
+
+
+# --------------------------------------------------------------------------- #
+# dataset
+# --------------------------------------------------------------------------- #
+def _is_nominal(column):
+    """Nominal = not numeric, or boolean (same rule as ``rankviz.features``)."""
+    return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
+
+
+def _is_supported_feature(column):
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return True
+    if pd.api.types.is_numeric_dtype(dtype):
+        return pd.api.types.is_float_dtype(dtype) or pd.api.types.is_integer_dtype(dtype)
+    return (
+        pd.api.types.is_string_dtype(dtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or isinstance(dtype, pd.CategoricalDtype)
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class RankingDataset:
+    """Examples described by features, each with a ranking of the labels.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame, shape (n, d)
+        Feature table. Float/int columns are numeric; string, object,
+        category and bool columns are nominal. No missing values.
+    Y : numpy.ndarray, shape (n, L)
+        Rank positions (1 = most preferred, NaN = label missing, ties as
+        average positions).
+    label_names : tuple of str
+        The ``L`` label names, in the column order of ``Y``.
+    name : str, optional
+        Short name shown in the app and used in error messages.
+    description : str, optional
+        Free text describing the data.
+
+    Raises
+    ------
+    DataError
+        If the parts do not fit together (row or label counts), there are
+        fewer than 2 examples, 2 labels or 1 feature, names repeat, a feature
+        value is missing, or a row of ``Y`` is not a ranking.
+
+    Notes
+    -----
+    Instances compare by identity (``eq=False``): comparing arrays
+    element-wise has no single truth value.
+    """
+
+    X: pd.DataFrame
+    Y: np.ndarray
+    label_names: tuple
+    name: str = ""
+    description: str = ""
+
+    def __post_init__(self):
+        source = self.name
+        X = self.X
+        if not isinstance(X, pd.DataFrame):
+            raise _error(
+                f"the features are a {type(X).__name__}; expected a pandas DataFrame", source
+            )
+        if not all(isinstance(c, str) for c in X.columns):
+            X = X.rename(columns=str)
+        if not isinstance(X.index, pd.RangeIndex) or X.index.start != 0 or X.index.step != 1:
+            X = X.reset_index(drop=True)
+        label_names = tuple(str(n) for n in self.label_names)
+        try:
+            Y = np.asarray(self.Y, dtype=float)
+        except (TypeError, ValueError):
+            raise _error("the rank matrix Y is not numeric; expected numbers or NaN", source) from None
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "Y", Y)
+        object.__setattr__(self, "label_names", label_names)
+        object.__setattr__(self, "name", str(self.name))
+        object.__setattr__(self, "description", str(self.description))
+
+        if Y.ndim != 2:
+            raise _error(f"the rank matrix Y has shape {Y.shape}; expected a 2-D array (examples x labels)", source)
+        if X.shape[0] != Y.shape[0]:
+            raise _error(
+                f"the feature table has {X.shape[0]} rows but the rank matrix has {Y.shape[0]}; "
+                f"expected one ranking per example",
+                source,
+            )
+        if Y.shape[1] != len(label_names):
+            raise _error(
+                f"the rank matrix has {Y.shape[1]} columns but there are {len(label_names)} label names; "
+                f"expected one column per label",
+                source,
+            )
+        if Y.shape[0] < 2:
+            raise _error(f"there {_count(Y.shape[0], 'example')}; expected at least 2", source)
+        if len(label_names) < 2:
+            raise _error(f"there {_count(len(label_names), 'label')}; expected at least 2 to rank", source)
+        _check_unique(label_names, "label name", source)
+        if any(n == "" for n in label_names):
+            raise _error("a label name is empty; expected a non-empty name for every label", source)
+        if X.shape[1] == 0:
+            raise _error("there are no feature columns; expected at least 1", source)
+        _check_unique(list(X.columns), "feature name", source)
+        both = [n for n in label_names if n in set(X.columns)]
+        if both:
+            raise _error(
+                f"{both[0]!r} is both a feature name and a label name; expected distinct names", source
+            )
+        for column in X.columns:
+            if not _is_supported_feature(X[column]):
+                raise _error(
+                    f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
+                    f"nominal (string/object/category/bool) column",
+                    source, column=column,
+                )
+        missing = X.isna().to_numpy()
+        if missing.any():
+            i, j = np.argwhere(missing)[0]
+            raise _error(
+                "the feature value is missing; expected a value in every feature cell",
+                source, row=i + 1, column=X.columns[j],
+            )
+        validate_rank_matrix(Y, label_names, source)
+
+    @property
+    def n_samples(self):
+        """Number of examples (rows)."""
+        return self.Y.shape[0]
+
+    @property
+    def n_labels(self):
+        """Number of labels (columns of ``Y``)."""
+        return self.Y.shape[1]
+
+    @property
+    def feature_names(self):
+        """Feature column names, in order (list of str)."""
+        return list(self.X.columns)
+
+    @property
+    def nominal_features(self):
+        """Names of the nominal (non-numeric or boolean) feature columns."""
+        return [c for c in self.X.columns if _is_nominal(self.X[c])]
+
+    def to_frame(self):
+        """One table: the features, then one rank-position column per label.
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``n`` rows, ``d + L`` columns; readable again with
+            ``load_csv(..., feature_columns=ds.feature_names, target="ranks",
+            target_columns=list(ds.label_names))`` after ``to_csv(index=False)``.
+        """
+        ranks = pd.DataFrame(self.Y, columns=list(self.label_names), index=self.X.index)
+        return pd.concat([self.X, ranks], axis=1)
+
+
+def _check_unique(names, kind, source, line=None):
+    seen = {}
+    for k, n in enumerate(names):
+        if n in seen:
+            raise _error(
+                f"the {kind} {n!r} appears twice (positions {seen[n] + 1} and {k + 1}); "
+                f"expected unique {kind}s",
+                source, line=line,
+            )
+        seen[n] = k
+
+
+# --------------------------------------------------------------------------- #
+# reading text
+# --------------------------------------------------------------------------- #
+def _read_text(path_or_buffer):
+    """Read a path or file-like object once; return ``(text, file_name)``.
+
+    Bytes are decoded as UTF-8 with a leading BOM removed; line endings are
+    normalised to ``\\n``.
+    """
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        path = Path(path_or_buffer)
+        source = path.name
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise _error(f"no such file ({path}); expected an existing file", source) from None
+        except IsADirectoryError:
+            raise _error(f"{path} is a directory; expected a file", source) from None
+        except OSError as exc:
+            raise _error(f"the file cannot be read ({exc.strerror or exc}); expected a readable file", source) from None
+    else:
+        raw_name = getattr(path_or_buffer, "name", "")
+        source = Path(raw_name).name if isinstance(raw_name, str) else ""
+        try:
+            if path_or_buffer.seekable():
+                path_or_buffer.seek(0)
+        except (AttributeError, OSError, ValueError):
+            pass
+        try:
+            data = path_or_buffer.read()
+        except AttributeError:
+            raise _error(
+                f"cannot read a {type(path_or_buffer).__name__}; expected a file path or a file-like object",
+                source,
+            ) from None
+    if isinstance(data, str):
+        text = data[1:] if data.startswith("\ufeff") else data
+    else:
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = bytes(data)[: exc.start].count(b"\n") + 1
+            raise _error(
+                f"byte 0x{bytes(data)[exc.start]:02x} is not UTF-8 text; expected a UTF-8 encoded file "
+                f"(save it as 'CSV UTF-8')",
+                source, line=line,
+            ) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, source
+
+
+def _split_lines(text):
+    """Physical lines of ``text``; a final line terminator adds no empty line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _stem(source):
+    return Path(source).stem if source else ""
+
+
+# --------------------------------------------------------------------------- #
+# benchmark format
+# --------------------------------------------------------------------------- #
+def _parse_benchmark_header(line, source):
+    fields = [f.strip() for f in line.split(",")]
+    expected = "expected three positive whole numbers n_samples,n_features,n_labels (e.g. 150,4,3)"
+    if len(fields) != 3:
+        raise _error(f"the header {line.strip()!r} has {len(fields)} fields; {expected}", source, line=1)
+    values = []
+    for field in fields:
+        if not re.fullmatch(r"\+?\d+", field) or int(field) <= 0:
+            raise _error(f"the header {line.strip()!r} has {field!r}; {expected}", source, line=1)
+        values.append(int(field))
+    return tuple(values)
+
+
+def _benchmark_column_label(j, d, label_names):
+    if j < d:
+        return _Raw(f"column {j + 1} (feature x{j + 1})")
+    return _Raw(f"column {j + 1} (rank of {label_names[j - d]!r})")
+
+
+def _locate_bad_number(lines, first_line, d, label_names, source):
+    """After a fast parse failed: find the first cell that is not a number."""
+    for k, line in enumerate(lines):
+        for j, cell in enumerate(line.split(",")):
+            try:
+                if np.isnan(float(cell)):
+                    raise ValueError(cell)
+            except ValueError:
+                text = cell.strip()
+                problem = "the cell is empty" if text == "" else f"{text!r} is not a number"
+                return _error(
+                    f"{problem}; expected a number in every cell", source,
+                    line=first_line + k, column=_benchmark_column_label(j, d, label_names),
+                )
+    return None
+
+
+def load_benchmark(path_or_buffer, name=None, label_names=None):
+    """Read a label-ranking benchmark file (``n,d,L`` header, no column names).
+
+    Line 1 is ``n_samples,n_features,n_labels``; each of the following
+    ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
+    rank position of label ``j``.
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+        The file, or an open text/binary file object (e.g. an upload).
+    name : str, optional
+        Dataset name; defaults to the file name without extension.
+    label_names : sequence of str, optional
+        Names of the ``L`` labels; defaults to ``label_1..label_L``.
+
+    Returns
+    -------
+    RankingDataset
+        Features named ``x1..xd`` (float), ``Y`` the rank positions.
+
+    Raises
+    ------
+    DataError
+        If the header is not three positive integers, a line has other than
+        ``d + L`` fields, a cell is not a number, the number of data lines is
+        not ``n``, or a row is not a ranking; the message names the line
+        (the header is line 1) and the column.
+    """
+    text, source = _read_text(path_or_buffer)
+    lines = _split_lines(text)
+    while lines and lines[-1].strip() == "":
+        lines.pop()
+    if not lines:
+        raise _error("the file is empty; expected a header line n_samples,n_features,n_labels and data lines", source)
+    n, d, L = _parse_benchmark_header(lines[0], source)
+    if label_names is None:
+        label_names = tuple(f"label_{j + 1}" for j in range(L))
+    else:
+        label_names = tuple(str(x) for x in label_names)
+        if len(label_names) != L:
+            raise _error(
+                f"{len(label_names)} label names were given but the header says {L} labels; "
+                f"expected {L} names",
+                source,
+            )
+    body = lines[1:]
+    width = d + L
+    counts = np.fromiter((line.count(",") for line in body), dtype=np.int64, count=len(body)) + 1
+    wrong = np.flatnonzero(counts != width)
+    if len(wrong):
+        k = wrong[0]
+        if body[k].strip() == "":
+            problem = "the line is empty"
+        else:
+            problem = f"found {counts[k]} fields"
+        raise _error(
+            f"{problem}; expected {width} comma-separated numbers ({d} features + {L} ranks, "
+            f"as the header {lines[0].strip()} says)",
+            source, line=k + 2,
+        )
+    if len(body) != n:
+        raise _error(
+            f"the header says {n} data lines but the file has {len(body)}; expected exactly {n} "
+            f"lines after the header",
+            source,
+        )
+    try:
+        values = pd.read_csv(
+            io.StringIO("\n".join(body)), header=None, dtype=np.float64, na_filter=False,
+            engine="c", skip_blank_lines=False,
+        ).to_numpy()
+    except (ValueError, pd.errors.ParserError):
+        error = _locate_bad_number(body, 2, d, label_names, source)
+        if error is not None:
+            raise error from None
+        raise _error("the data lines cannot be read as numbers; expected numbers only", source) from None
+    if values.shape != (n, width):  # pragma: no cover - guarded by the checks above
+        raise _error(f"read a {values.shape} table; expected {n} rows of {width} numbers", source)
+    features = values[:, :d]
+    not_finite = ~np.isfinite(features)
+    if not_finite.any():
+        i, j = np.argwhere(not_finite)[0]
+        raise _error(
+            f"the feature value {_fmt(features[i, j])} is not a finite number; expected a finite number",
+            source, line=i + 2, column=_benchmark_column_label(j, d, label_names),
+        )
+    Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=np.arange(2, n + 2))
+    X = pd.DataFrame(features, columns=[f"x{j + 1}" for j in range(d)])
+    return RankingDataset(X, Y, label_names, name=_stem(source) if name is None else name)
+
+
+# --------------------------------------------------------------------------- #
+# CSV with a header row
+# --------------------------------------------------------------------------- #
+def _parse_csv_header(text, source):
+    """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``)."""
+    if text.strip() == "":
+        raise _error("the file is empty; expected a header line with column names, then data rows", source)
+    first = text.split("\n", 1)[0]
+    if first.strip() == "":
+        raise _error("the line is empty; expected the header with the column names on line 1", source, line=1)
+    names = next(csv.reader([first], skipinitialspace=True))
+    names = [n.strip() or f"Unnamed: {k}" for k, n in enumerate(names)]
+    seen = {}
+    for k, n in enumerate(names):
+        if n in seen:
+            raise _error(
+                f"the column name {n!r} appears twice in the header (columns {seen[n] + 1} and {k + 1}); "
+                f"expected unique column names",
+                source, line=1,
+            )
+        seen[n] = k
+    return names
+
+
+def read_csv_header(path_or_buffer):
+    """Column names of a CSV file (its first line).
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+        The file or an upload; a seekable buffer is rewound first, so the same
+        buffer can be passed to :func:`load_csv` afterwards.
+
+    Returns
+    -------
+    list of str
+        The names, stripped of surrounding spaces; an empty name becomes
+        ``"Unnamed: i"`` (0-based column index, as pandas names it).
+
+    Raises
+    ------
+    DataError
+        If the file is empty, line 1 is blank, or a name appears twice.
+    """
+    text, source = _read_text(path_or_buffer)
+    return _parse_csv_header(text, source)
+
+
+def _record_shape(body, first_line):
+    """Field count and file line of every record of ``body`` (without header).
+
+    Returns ``(counts, lines, blank)``; ``blank`` marks empty or
+    whitespace-only records. Without quote characters, records are lines and
+    no CSV parser is needed; with quotes, ``csv.reader`` finds the records.
+    """
+    if '"' not in body:
+        raw = _split_lines(body)
+        counts = np.fromiter((r.count(",") for r in raw), dtype=np.int64, count=len(raw)) + 1
+        blank = np.fromiter((r.isspace() or r == "" for r in raw), dtype=bool, count=len(raw))
+        lines = np.arange(first_line, first_line + len(raw))
+        return counts, lines, blank
+    counts, lines, blank = [], [], []
+    reader = csv.reader(io.StringIO(body), skipinitialspace=True)
+    start = 0
+    for record in reader:
+        counts.append(len(record))
+        lines.append(first_line + start)
+        blank.append(len(record) <= 1 and (not record or record[0].strip() == ""))
+        start = reader.line_num
+    return np.array(counts, dtype=np.int64), np.array(lines, dtype=np.int64), np.array(blank, dtype=bool)
+
+
+def _as_name_list(columns, what):
+    if isinstance(columns, str):
+        return [columns]
+    try:
+        return [str(c) for c in columns]
+    except TypeError:
+        raise _error(f"the {what} are {columns!r}; expected a list of column names") from None
+
+
+def _check_columns(header, feature_columns, target_columns, target, source):
+    available = set(header)
+    hint = ""
+    if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
+        sep = "';'" if ";" in header[0] else "tabs"
+        hint = f" (the header has a single column: is the file separated by {sep} instead of commas?)"
+    for kind, names in (("feature", feature_columns), ("target", target_columns)):
+        for name in names:
+            if name not in available:
+                raise _error(
+                    f"there is no {kind} column {name!r}; available columns: {_quote_list(header)}{hint}",
+                    source,
+                )
+        _check_unique(names, f"{kind} column", source)
+    both = [c for c in feature_columns if c in set(target_columns)]
+    if both:
+        raise _error(
+            "the column is chosen both as a feature and as a target; expected feature and target "
+            "columns to be different",
+            source, column=both[0],
+        )
+    if not feature_columns:
+        raise _error("no feature columns were chosen; expected at least 1", source)
+    if target == "ordering":
+        if len(target_columns) != 1:
+            raise _error(
+                f"{len(target_columns)} ordering columns were chosen ({_quote_list(target_columns)}); "
+                f"expected exactly one column holding orderings such as b>a>c",
+                source,
+            )
+    elif len(target_columns) < 2:
+        which = f" ({_quote_list(target_columns)})" if target_columns else ""
+        noun = "rank" if target == "ranks" else "score"
+        raise _error(
+            f"{len(target_columns)} {noun} column{'' if len(target_columns) == 1 else 's'} "
+            f"{'was' if len(target_columns) == 1 else 'were'} chosen{which}; expected at least 2 "
+            f"labels, one column each, since a ranking needs 2",
+            source,
+        )
+
+
+def _read_records(text, header, source):
+    """The data rows as a str DataFrame (header names) and each row's file line."""
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    counts, lines, blank = _record_shape(body, first_line=2)
+    wrong = np.flatnonzero((counts != len(header)) & ~blank)
+    if len(wrong):
+        k = wrong[0]
+        raise _error(
+            f"found {counts[k]} fields; expected {len(header)} comma-separated fields as in the header "
+            f"({_quote_list(header, limit=8)})",
+            source, line=lines[k],
+        )
+    keep = ~blank
+    n_rows = int(keep.sum())
+    if n_rows == 0:
+        raise _error("the file has a header but no data rows; expected at least 2 data rows", source)
+    if n_rows == 1:
+        raise _error(
+            f"the file has only 1 data row (line {lines[keep][0]}); expected at least 2 data rows", source
+        )
+    try:
+        frame = pd.read_csv(
+            io.StringIO(body), header=None, names=list(range(len(header))), dtype=str,
+            keep_default_na=False, na_filter=False, skip_blank_lines=False,
+            skipinitialspace=True, engine="c", index_col=False,
+        )
+    except pd.errors.ParserError as exc:  # pragma: no cover - field counts checked above
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) + 1 if match else None
+        raise _error(f"the row cannot be read as CSV ({exc}); expected {len(header)} fields", source, line=line) from None
+    if len(frame) != len(counts):  # pragma: no cover - parsers disagree on odd quoting
+        raise _error(
+            "the rows cannot be split consistently (unbalanced quotes?); expected plain CSV rows", source
+        )
+    frame.columns = header
+    frame = frame.loc[keep].reset_index(drop=True)
+    return frame, lines[keep]
+
+
+def _missing_mask(column):
+    return column.isna() | column.isin(_MISSING_MARKERS)
+
+
+def _convert_features(frame, feature_columns, lines, source):
+    """Numeric-looking columns to float, others stay (stripped) strings."""
+    X = {}
+    for name in feature_columns:
+        column = frame[name].str.strip()
+        missing = _missing_mask(column).to_numpy()
+        if missing.any():
+            i = int(np.flatnonzero(missing)[0])
+            cell = column.iloc[i]
+            what = "the feature cell is empty" if cell == "" else f"the feature value {cell!r} marks a missing value"
+            raise _error(f"{what}; expected a value in every feature cell", source, line=lines[i], column=name)
+        numbers = pd.to_numeric(column, errors="coerce")
+        X[name] = numbers.astype(float) if numbers.notna().all() else column
+    return pd.DataFrame(X)
+
+
+def _numeric_targets(frame, target_columns, lines, source, noun):
+    """Rank or score columns to a float matrix; empty/NA cells become NaN."""
+    Y = np.empty((len(frame), len(target_columns)), dtype=float)
+    for j, name in enumerate(target_columns):
+        column = frame[name].str.strip()
+        missing = _missing_mask(column)
+        numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
+        bad = np.flatnonzero((numbers.isna() & ~missing).to_numpy())
+        if len(bad):
+            i = bad[0]
+            raise _error(
+                f"{column.iloc[i]!r} is not a number; expected a {noun} (a number) or an empty cell "
+                f"for a missing label",
+                source, line=lines[i], column=name,
+            )
+        Y[:, j] = numbers.to_numpy(dtype=float)
+    return Y
+
+
+def _ordering_error(problem, source, line, column, ordering):
+    return _error(
+        f"{problem} in the ordering {ordering!r}; expected label names separated by '>' "
+        f"(better first) and '=' for ties, e.g. b>a=c",
+        source, line=line, column=column,
+    )
+
+
+def _parse_orderings(column_values, column, labels, lines, source):
+    """Orderings like ``b>a=c`` to rank positions, vectorised over rows.
+
+    Returns ``(Y, label_names)``.
+    """
+    text = column_values.str.strip().reset_index(drop=True)
+    empty = text.eq("").to_numpy()
+    if empty.any():
+        i = int(np.flatnonzero(empty)[0])
+        raise _error(
+            "the ordering is empty; expected label names separated by '>' (better first) and '=' for "
+            "ties, e.g. b>a=c",
+            source, line=lines[i], column=column,
+        )
+    groups = text.str.split(">").explode()
+    rows = groups.index.to_numpy()
+    members = groups.str.split("=")
+    size = members.str.len().to_numpy()
+    # position of a tie group = end of the group minus (size - 1) / 2
+    end = pd.Series(size).groupby(rows).cumsum().to_numpy()
+    position = end - (size - 1) / 2.0
+    table = pd.DataFrame({"row": rows, "position": position, "name": members.to_numpy()}).explode("name")
+    names = table["name"].astype(str).str.strip()
+    table_rows = table["row"].to_numpy(dtype=np.int64)
+
+    empty_name = np.flatnonzero(names.eq("").to_numpy())
+    if len(empty_name):
+        r = table_rows[empty_name[0]]
+        raise _ordering_error("a label name is empty", source, lines[r], column, text.iloc[r])
+    twice = np.flatnonzero(pd.DataFrame({"r": table_rows, "n": names.to_numpy()}).duplicated().to_numpy())
+    if len(twice):
+        k = twice[0]
+        r = table_rows[k]
+        raise _ordering_error(
+            f"the label {names.iloc[k]!r} appears twice", source, lines[r], column, text.iloc[r]
+        )
+    if labels is None:
+        label_names = [str(x) for x in pd.unique(names)]
+    else:
+        label_names = [str(x) for x in labels]
+        _check_unique(label_names, "label", source)
+        unknown = np.flatnonzero(~names.isin(label_names).to_numpy())
+        if len(unknown):
+            k = unknown[0]
+            r = table_rows[k]
+            raise _error(
+                f"the label {names.iloc[k]!r} in the ordering {text.iloc[r]!r} is not one of the given "
+                f"labels; expected one of {_quote_list(label_names)}",
+                source, line=lines[r], column=column,
+            )
+    if len(label_names) < 2:
+        found = f" ({_quote_list(label_names)})" if label_names else ""
+        raise _error(
+            f"the orderings name {len(label_names)} label{'' if len(label_names) == 1 else 's'}{found}; "
+            f"expected at least 2 labels to rank",
+            source, column=column,
+        )
+    codes = pd.Categorical(names, categories=label_names).codes
+    Y = np.full((len(text), len(label_names)), np.nan)
+    Y[table_rows, codes] = table["position"].to_numpy(dtype=float)
+    return Y, tuple(label_names)
+
+
+def load_csv(path_or_buffer, feature_columns, target, target_columns, labels=None, name=None):
+    """Read a label-ranking dataset from a CSV file with a header row.
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+        The file, or an open text/binary file object (e.g. a Streamlit
+        ``UploadedFile``). Bytes are decoded as UTF-8 (a BOM is ignored).
+    feature_columns : list of str
+        Feature column names. A column whose every cell is a number becomes
+        float; any other column is nominal and kept as (stripped) strings.
+        Every feature cell must have a value.
+    target : {"ranks", "scores", "ordering"}
+        How the ranking is given:
+
+        * ``"ranks"``: ``target_columns`` hold rank positions, one column per
+          label (the column name is the label name); empty = label missing.
+        * ``"scores"``: ``target_columns`` hold scores, higher = better; each
+          row becomes ``rankdata(-scores, "average")``; empty = label missing.
+        * ``"ordering"``: ``target_columns`` is one column of orderings such
+          as ``b>a>c``; ``a=b>c`` is a tie (average positions); spaces around
+          names are ignored; a label not in a row's ordering is missing.
+    target_columns : list of str
+        See ``target``.
+    labels : sequence of str, optional
+        For ``target="ordering"``: the label set, in column order. Without it,
+        the labels are all names seen, in order of first appearance.
+    name : str, optional
+        Dataset name; defaults to the file name without extension.
+
+    Returns
+    -------
+    RankingDataset
+
+    Raises
+    ------
+    DataError
+        For an empty file, a header without data rows or with only one data
+        row, duplicate or missing column names, overlapping feature and target
+        columns, fewer than 2 labels, a row with the wrong number of fields, an
+        empty feature cell, a non-numeric rank/score cell, a malformed
+        ordering, or a row that is not a ranking. Messages name the line as
+        numbered in the file (header = line 1, first data row = line 2) and the
+        column.
+    """
+    if target not in TARGET_KINDS:
+        raise _error(f"the target kind {target!r} is unknown; expected one of {_quote_list(TARGET_KINDS)}")
+    feature_columns = _as_name_list(feature_columns, "feature columns")
+    target_columns = _as_name_list(target_columns, "target columns")
+    text, source = _read_text(path_or_buffer)
+    header = _parse_csv_header(text, source)
+    _check_columns(header, feature_columns, target_columns, target, source)
+    frame, lines = _read_records(text, header, source)
+    X = _convert_features(frame, feature_columns, lines, source)
+    if target == "ordering":
+        Y, label_names = _parse_orderings(frame[target_columns[0]], target_columns[0], labels, lines, source)
+        _check_two_present(~np.isnan(Y), source, lines, "a place in the ordering")
+    elif target == "scores":
+        S = _numeric_targets(frame, target_columns, lines, source, "score")
+        _check_two_present(~np.isnan(S), source, lines, "a score")
+        Y = rankdata(-S, axis=1, method="average", nan_policy="omit")
+        label_names = tuple(target_columns)
+    else:
+        Y = _numeric_targets(frame, target_columns, lines, source, "rank position")
+        label_names = tuple(target_columns)
+    Y = validate_rank_matrix(Y, label_names, source, line_numbers=lines)
+    return RankingDataset(X, Y, label_names, name=_stem(source) if name is None else name)
+
+
+# --------------------------------------------------------------------------- #
+# sample data registry
+# --------------------------------------------------------------------------- #
+def _sample_dir(directory):
+    return Path(SAMPLE_DIR if directory is None else directory)
+
+
+def list_samples(directory=None):
+    """Names of the sample datasets (``NAME.csv`` with a ``NAME.json`` sidecar).
+
+    Parameters
+    ----------
+    directory : str or os.PathLike, optional
+        Where to look; defaults to :data:`SAMPLE_DIR`.
+
+    Returns
+    -------
+    list of str
+        Sorted names, with ``"metalearning"`` first when present; empty if
+        the directory does not exist.
+    """
+    folder = _sample_dir(directory)
+    if not folder.is_dir():
+        return []
+    names = sorted(p.stem for p in folder.glob("*.csv") if p.with_suffix(".json").is_file())
+    if "metalearning" in names:
+        names.remove("metalearning")
+        names.insert(0, "metalearning")
+    return names
+
+
+def sample_info(name, directory=None):
+    """The sidecar metadata of a sample dataset.
+
+    Parameters
+    ----------
+    name : str
+        Sample name (file name without ``.csv``).
+    directory : str or os.PathLike, optional
+        Where to look; defaults to :data:`SAMPLE_DIR`.
+
+    Returns
+    -------
+    dict
+        ``title``, ``description``, ``source``, ``script`` (str),
+        ``feature_columns``, ``label_columns`` (lists of str), plus any other
+        keys of the JSON file.
+
+    Raises
+    ------
+    DataError
+        If there is no such sample, or its JSON is unreadable or lacks a key.
+    """
+    folder = _sample_dir(directory)
+    path = folder / f"{name}.json"
+    if not path.is_file() or not path.with_suffix(".csv").is_file():
+        available = list_samples(directory)
+        listed = _quote_list(available) if available else "none"
+        raise _error(f"there is no sample dataset {name!r}; available samples: {listed}")
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise _error(f"the metadata cannot be read ({exc}); expected a UTF-8 JSON object", path.name) from None
+    if not isinstance(info, dict):
+        raise _error(f"the metadata is a JSON {type(info).__name__}; expected a JSON object", path.name)
+    for key in _SAMPLE_KEYS:
+        if key not in info:
+            raise _error(f"the key {key!r} is missing; expected the keys {_quote_list(_SAMPLE_KEYS)}", path.name)
+    for key in ("feature_columns", "label_columns"):
+        value = info[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _error(f"the key {key!r} is {value!r}; expected a list of column names", path.name)
+    return dict(info)
+
+
+def load_sample(name, directory=None):
+    """Load a sample dataset from ``sample_data/``.
+
+    Parameters
+    ----------
+    name : str
+        Sample name, one of :func:`list_samples`.
+    directory : str or os.PathLike, optional
+        Where to look; defaults to :data:`SAMPLE_DIR`.
+
+    Returns
+    -------
+    RankingDataset
+        ``name`` is the sample's title (or its name if the title is empty),
+        ``description`` the sidecar's description.
+
+    Raises
+    ------
+    DataError
+        If the sample does not exist or its files are malformed.
+    """
+    info = sample_info(name, directory)
+    path = _sample_dir(directory) / f"{name}.csv"
+    dataset = load_csv(path, info["feature_columns"], "ranks", info["label_columns"], name=name)
+    return dataclasses.replace(
+        dataset, name=str(info["title"] or name), description=str(info["description"])
+    )

@@ -1,0 +1,486 @@
+"""Tests for rankviz.data: dataset validation, loaders and the sample registry."""
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankviz import data
+from rankviz.data import (
+    DataError,
+    RankingDataset,
+    list_samples,
+    load_benchmark,
+    load_csv,
+    load_sample,
+    read_csv_header,
+    sample_info,
+    validate_rank_matrix,
+)
+
+BENCHMARKS = Path("/work/shared/data/label_ranking")
+needs_benchmarks = pytest.mark.skipif(not BENCHMARKS.is_dir(), reason="benchmark files not available")
+
+
+def as_file(text, name="t.csv"):
+    """An in-memory upload, like Streamlit's UploadedFile (a BytesIO with a name)."""
+    buffer = io.BytesIO(text.encode("utf-8"))
+    buffer.name = name
+    return buffer
+
+
+def make_dataset(**overrides):
+    kwargs = dict(
+        X=pd.DataFrame({"a": [1.0, 2.0, 3.0], "c": ["x", "y", "x"]}),
+        Y=np.array([[1, 2, 3], [2, 1, 3], [1.5, 1.5, np.nan]], dtype=float),
+        label_names=("p", "q", "r"),
+        name="toy",
+    )
+    kwargs.update(overrides)
+    return RankingDataset(**kwargs)
+
+
+# --------------------------------------------------------------------------- #
+# validate_rank_matrix
+# --------------------------------------------------------------------------- #
+def test_validate_accepts_permutations_ties_and_missing():
+    Y = np.array([[1, 2, 3], [3, 1, 2], [1.5, 1.5, 3], [2, 2, 2], [np.nan, 1, 2], [1.5, np.nan, 1.5]])
+    out = validate_rank_matrix(Y, ["a", "b", "c"])
+    assert out.dtype == float
+    np.testing.assert_array_equal(out, Y)
+
+
+def test_validate_message_names_source_row_and_positions():
+    Y = np.array([[1, 2, 3]] * 6 + [[1, 1, 3]], dtype=float)
+    expected = ("iris.csv, row 7: the rank positions (1, 1, 3) are not a ranking of 3 labels; "
+                "expected the positions 1..3, ties as average positions (e.g. 1.5, 1.5, 3)")
+    with pytest.raises(DataError) as info:
+        validate_rank_matrix(Y, ["a", "b", "c"], source="iris.csv")
+    assert str(info.value) == expected
+
+
+def test_validate_uses_line_numbers_when_given():
+    Y = np.array([[1, 2, 3], [1, 2, 4]], dtype=float)
+    with pytest.raises(DataError, match=r"^f\.csv, line 9: the rank positions \(1, 2, 4\)"):
+        validate_rank_matrix(Y, ["a", "b", "c"], "f.csv", line_numbers=[8, 9])
+
+
+@pytest.mark.parametrize("row", [[1, np.nan, 3], [0, 1, np.nan], [2, 3, 4], [1, 1, 2], [1.5, 1.5, 4]])
+def test_validate_rejects_non_rankings(row):
+    Y = np.array([[1, 2, 3], row], dtype=float)
+    with pytest.raises(DataError, match=r"row 2: the rank positions"):
+        validate_rank_matrix(Y, ["a", "b", "c"])
+
+
+def test_validate_incomplete_row_message_counts_present_labels():
+    Y = np.array([[1, np.nan, 3]], dtype=float)
+    with pytest.raises(DataError, match=r"\(1, missing, 3\) are not a ranking of the 2 present labels; "
+                                        r"expected the positions 1\.\.2"):
+        validate_rank_matrix(Y, ["a", "b", "c"])
+
+
+def test_validate_rejects_row_with_fewer_than_two_labels():
+    Y = np.array([[1, 2, 3], [np.nan, 1, np.nan]], dtype=float)
+    with pytest.raises(DataError, match=r"row 2: only 1 of the 3 labels has a rank position"):
+        validate_rank_matrix(Y, ["a", "b", "c"])
+
+
+def test_validate_rejects_wrong_width():
+    with pytest.raises(DataError, match=r"3 columns but there are 2 label names"):
+        validate_rank_matrix(np.ones((2, 3)), ["a", "b"])
+
+
+# --------------------------------------------------------------------------- #
+# RankingDataset
+# --------------------------------------------------------------------------- #
+def test_dataset_properties_and_to_frame():
+    ds = make_dataset()
+    assert ds.n_samples == 3 and ds.n_labels == 3
+    assert ds.feature_names == ["a", "c"]
+    assert ds.nominal_features == ["c"]
+    assert ds.label_names == ("p", "q", "r")
+    frame = ds.to_frame()
+    assert list(frame.columns) == ["a", "c", "p", "q", "r"]
+    np.testing.assert_array_equal(frame[["p", "q", "r"]].to_numpy(), ds.Y)
+    assert frame["c"].tolist() == ["x", "y", "x"]
+
+
+def test_dataset_bool_and_category_are_nominal_int_is_numeric():
+    X = pd.DataFrame({"i": [1, 2], "b": [True, False], "k": pd.Categorical(["u", "v"])})
+    ds = RankingDataset(X, np.array([[1.0, 2.0], [2.0, 1.0]]), ("p", "q"))
+    assert ds.nominal_features == ["b", "k"]
+
+
+def test_dataset_is_frozen():
+    ds = make_dataset()
+    with pytest.raises(AttributeError):
+        ds.name = "other"
+
+
+@pytest.mark.parametrize(
+    "overrides, pattern",
+    [
+        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3]])}, r"^toy: the feature table has 3 rows but the rank matrix has 2"),
+        ({"label_names": ("p", "q")}, r"^toy: the rank matrix has 3 columns but there are 2 label names"),
+        ({"label_names": ("p", "q", "p")}, r"^toy: the label name 'p' appears twice"),
+        ({"X": pd.DataFrame(index=range(3))}, r"^toy: there are no feature columns"),
+        ({"X": pd.DataFrame([[1.0, 2.0]] * 3, columns=["a", "a"])}, r"^toy: the feature name 'a' appears twice"),
+        ({"X": pd.DataFrame({"a": [1.0, np.nan, 3.0]})}, r"^toy, row 2, column 'a': the feature value is missing"),
+        ({"X": pd.DataFrame({"a": ["u", "v", None]})}, r"^toy, row 3, column 'a': the feature value is missing"),
+        ({"X": pd.DataFrame({"p": [1.0, 2.0, 3.0]})}, r"'p' is both a feature name and a label name"),
+        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, 1, 1]])}, r"^toy, row 3: the rank positions \(1, 1, 1\)"),
+    ],
+)
+def test_dataset_validation_errors(overrides, pattern):
+    with pytest.raises(DataError, match=pattern):
+        make_dataset(**overrides)
+
+
+def test_dataset_needs_two_rows_and_two_labels():
+    with pytest.raises(DataError, match=r"^There is 1 example; expected at least 2"):
+        RankingDataset(pd.DataFrame({"a": [1.0]}), np.array([[1.0, 2.0]]), ("p", "q"))
+    with pytest.raises(DataError, match=r"^There is 1 label; expected at least 2"):
+        RankingDataset(pd.DataFrame({"a": [1.0, 2.0]}), np.array([[1.0], [1.0]]), ("p",))
+
+
+# --------------------------------------------------------------------------- #
+# load_benchmark
+# --------------------------------------------------------------------------- #
+BENCH_TEXT = "3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n"
+
+
+def test_benchmark_round_trip():
+    ds = load_benchmark(as_file(BENCH_TEXT, "small.csv"))
+    assert ds.name == "small"
+    assert ds.feature_names == ["x1", "x2"]
+    assert ds.label_names == ("label_1", "label_2", "label_3")
+    np.testing.assert_array_equal(ds.X.to_numpy(), [[0.5, -1], [1.5, 2], [-0.25, 0]])
+    np.testing.assert_array_equal(ds.Y, [[1, 2, 3], [3, 1, 2], [2, 3, 1]])
+    assert all(ds.X[c].dtype == float for c in ds.X.columns)
+    # and back: features then ranks, same numbers
+    back = ds.to_frame().to_numpy()
+    lines = [",".join(format(v, "g") for v in row) for row in back]
+    again = load_benchmark(io.StringIO("3,2,3\n" + "\n".join(lines)), label_names=["a", "b", "c"])
+    np.testing.assert_array_equal(again.Y, ds.Y)
+    assert again.label_names == ("a", "b", "c")
+
+
+def test_benchmark_accepts_crlf_bom_and_trailing_blank_lines():
+    text = "\ufeff" + BENCH_TEXT.replace("\n", "\r\n") + "\r\n\r\n"
+    ds = load_benchmark(io.BytesIO(text.encode("utf-8")))
+    assert ds.Y.shape == (3, 3)
+
+
+@needs_benchmarks
+def test_benchmark_iris():
+    ds = load_benchmark(BENCHMARKS / "iris.csv", label_names=["setosa", "versicolor", "virginica"])
+    assert ds.name == "iris"
+    assert ds.X.shape == (150, 4)
+    assert ds.Y.shape == (150, 3)
+    assert ds.label_names == ("setosa", "versicolor", "virginica")
+    np.testing.assert_array_equal(np.sort(ds.Y, axis=1), np.tile([1.0, 2.0, 3.0], (150, 1)))
+    np.testing.assert_array_equal(ds.Y[0], [1, 2, 3])
+    np.testing.assert_allclose(ds.X.iloc[0].to_numpy(), [-0.55556, 0.25, -0.86441, -0.91667])
+
+
+@needs_benchmarks
+def test_benchmark_calhousing_shape():
+    ds = load_benchmark(BENCHMARKS / "calhousing.csv")
+    assert ds.X.shape == (20640, 4)
+    assert ds.Y.shape == (20640, 4)
+    assert not np.isnan(ds.Y).any()
+
+
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("", r"^t\.csv: the file is empty"),
+        ("3,2\n1,2,3\n", r"^t\.csv, line 1: the header '3,2' has 2 fields; expected three positive whole numbers"),
+        ("3,x,3\n", r"^t\.csv, line 1: the header '3,x,3' has 'x'"),
+        ("3,0,3\n", r"^t\.csv, line 1: the header '3,0,3' has '0'"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1\n-0.25,0,2,3,1\n",
+         r"^t\.csv, line 3: found 4 fields; expected 5 comma-separated numbers \(2 features \+ 3 ranks"),
+        ("3,2,3\n0.5,-1,1,2,3\n\n-0.25,0,2,3,1\n", r"^t\.csv, line 3: the line is empty; expected 5"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,abc,3,1,2\n-0.25,0,2,3,1\n",
+         r"^t\.csv, line 3, column 2 \(feature x2\): 'abc' is not a number"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,,1\n",
+         r"^t\.csv, line 4, column 4 \(rank of 'label_2'\): the cell is empty"),
+        ("4,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
+         r"^t\.csv: the header says 4 data lines but the file has 3"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,3\n",
+         r"^t\.csv, line 4: the rank positions \(2, 3, 3\) are not a ranking of 3 labels"),
+        ("3,2,3\n0.5,inf,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
+         r"^t\.csv, line 2, column 2 \(feature x2\): the feature value inf is not a finite number"),
+    ],
+)
+def test_benchmark_errors(text, pattern):
+    with pytest.raises(DataError, match=pattern):
+        load_benchmark(as_file(text))
+
+
+def test_benchmark_wrong_number_of_label_names():
+    with pytest.raises(DataError, match=r"2 label names were given but the header says 3 labels"):
+        load_benchmark(as_file(BENCH_TEXT), label_names=["a", "b"])
+
+
+# --------------------------------------------------------------------------- #
+# load_csv: ranks
+# --------------------------------------------------------------------------- #
+RANKS_CSV = "age,colour,a,b,c\n30,red,1,2,3\n41,blue,3,1,2\n25,red,1.5,1.5,3\n52,green,2,,1\n"
+
+
+def test_csv_ranks_numeric_and_nominal_features():
+    ds = load_csv(as_file(RANKS_CSV, "people.csv"), ["age", "colour"], "ranks", ["a", "b", "c"])
+    assert ds.name == "people"
+    assert ds.X["age"].dtype == float
+    assert ds.X["age"].tolist() == [30.0, 41.0, 25.0, 52.0]
+    assert not pd.api.types.is_numeric_dtype(ds.X["colour"])
+    assert ds.X["colour"].tolist() == ["red", "blue", "red", "green"]
+    assert ds.nominal_features == ["colour"]
+    assert ds.label_names == ("a", "b", "c")
+    np.testing.assert_array_equal(ds.Y, [[1, 2, 3], [3, 1, 2], [1.5, 1.5, 3], [2, np.nan, 1]])
+
+
+def test_csv_accepts_path_text_buffer_bom_and_spaces(tmp_path):
+    path = tmp_path / "f.csv"
+    path.write_bytes(("\ufeff" + RANKS_CSV.replace(",", ", ")).encode("utf-8"))
+    for source in (path, str(path), io.StringIO(RANKS_CSV)):
+        ds = load_csv(source, ["age", "colour"], "ranks", ["a", "b", "c"], name="n")
+        assert ds.name == "n"
+        assert ds.X["colour"].tolist() == ["red", "blue", "red", "green"]
+        assert ds.Y[1].tolist() == [3, 1, 2]
+
+
+def test_csv_header_then_load_same_buffer():
+    upload = as_file(RANKS_CSV)
+    assert read_csv_header(upload) == ["age", "colour", "a", "b", "c"]
+    ds = load_csv(upload, ["age"], "ranks", ["a", "b", "c"])
+    assert ds.n_samples == 4
+
+
+def test_csv_quoted_fields_keep_line_numbers():
+    text = 'f,a,b\n"x, y",1,2\n"multi\nline",2,1\n"z",1,2,9\n'
+    with pytest.raises(DataError, match=r"^t\.csv, line 5: found 4 fields; expected 3"):
+        load_csv(as_file(text), ["f"], "ranks", ["a", "b"])
+    ds = load_csv(as_file(text.replace(",9", "")), ["f"], "ranks", ["a", "b"])
+    assert ds.X["f"].tolist() == ["x, y", "multi\nline", "z"]
+
+
+def test_csv_blank_lines_are_skipped_but_counted():
+    text = "f,a,b\n1,1,2\n\n2,2,1\n3,1,1\n"
+    with pytest.raises(DataError, match=r"^t\.csv, line 5: the rank positions \(1, 1\)"):
+        load_csv(as_file(text), ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_round_trip_through_to_frame():
+    ds = load_csv(as_file(RANKS_CSV), ["age", "colour"], "ranks", ["a", "b", "c"])
+    text = ds.to_frame().to_csv(index=False)
+    again = load_csv(io.StringIO(text), ds.feature_names, "ranks", list(ds.label_names))
+    np.testing.assert_array_equal(again.Y, ds.Y)
+    pd.testing.assert_frame_equal(again.X, ds.X)
+
+
+# --------------------------------------------------------------------------- #
+# load_csv: scores and orderings
+# --------------------------------------------------------------------------- #
+def test_csv_scores_to_ranks_with_ties_averaged():
+    text = ("f,a,b,c,d\n"
+            "1,0.9,0.1,0.5,0.3\n"   # a > c > d > b      -> a=1, b=4, c=2, d=3
+            "2,5,7,7,1\n"           # b = c > a > d      -> a=3, b=1.5, c=1.5, d=4
+            "3,2,2,2,2\n"           # all tied           -> 2.5 each
+            "4,1,,3,\n")            # c > a, b d missing -> a=2, c=1
+    ds = load_csv(as_file(text), ["f"], "scores", ["a", "b", "c", "d"])
+    expected = [[1, 4, 2, 3], [3, 1.5, 1.5, 4], [2.5, 2.5, 2.5, 2.5], [2, np.nan, 1, np.nan]]
+    np.testing.assert_array_equal(ds.Y, expected)
+
+
+def test_csv_orderings_to_positions():
+    text = ("f,order\n"
+            "1,b>a>c\n"
+            "2,a=b>c\n"
+            "3, c > a \n"
+            "4,c>a=b=d\n")
+    ds = load_csv(as_file(text), ["f"], "ordering", ["order"])
+    assert ds.label_names == ("b", "a", "c", "d")  # first appearance
+    expected = [
+        [1, 2, 3, np.nan],
+        [1.5, 1.5, 3, np.nan],
+        [np.nan, 2, 1, np.nan],
+        [3, 3, 1, 3],
+    ]
+    np.testing.assert_array_equal(ds.Y, expected)
+
+
+def test_csv_orderings_with_given_labels():
+    text = "f,order\n1,b>a>c\n2,a=b>c\n"
+    ds = load_csv(as_file(text), ["f"], "ordering", "order", labels=["a", "b", "c", "d"])
+    assert ds.label_names == ("a", "b", "c", "d")
+    np.testing.assert_array_equal(ds.Y, [[2, 1, 3, np.nan], [1.5, 1.5, 3, np.nan]])
+
+
+@pytest.mark.parametrize(
+    "cell, pattern",
+    [
+        ("", r"^t\.csv, line 3, column 'order': the ordering is empty"),
+        ("a>>b", r"^t\.csv, line 3, column 'order': a label name is empty in the ordering 'a>>b'"),
+        ("a=>b", r"^t\.csv, line 3, column 'order': a label name is empty in the ordering 'a=>b'"),
+        ("a>b>a", r"^t\.csv, line 3, column 'order': the label 'a' appears twice in the ordering 'a>b>a'"),
+        ("b", r"^t\.csv, line 3: only 1 of the 3 labels has a place in the ordering"),
+    ],
+)
+def test_csv_ordering_errors(cell, pattern):
+    text = f"f,order\n1,a>b>c\n2,{cell}\n"
+    with pytest.raises(DataError, match=pattern):
+        load_csv(as_file(text), ["f"], "ordering", ["order"])
+
+
+def test_csv_ordering_unknown_label():
+    text = "f,order\n1,a>b\n2,b>z>a\n"
+    with pytest.raises(DataError, match=r"^t\.csv, line 3, column 'order': the label 'z' in the ordering "
+                                        r"'b>z>a' is not one of the given labels; expected one of 'a', 'b'"):
+        load_csv(as_file(text), ["f"], "ordering", ["order"], labels=["a", "b"])
+
+
+def test_csv_ordering_single_label_overall():
+    with pytest.raises(DataError, match=r"column 'order': the orderings name 1 label \('a'\)"):
+        load_csv(as_file("f,order\n1,a\n2,a\n"), ["f"], "ordering", ["order"])
+
+
+# --------------------------------------------------------------------------- #
+# load_csv: malformed files
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize(
+    "text, pattern",
+    [
+        ("", r"^t\.csv: the file is empty"),
+        ("\n\n", r"^t\.csv: the file is empty"),
+        ("\nf,a,b\n1,1,2\n", r"^t\.csv, line 1: the line is empty; expected the header"),
+        ("f,a,b\n", r"^t\.csv: the file has a header but no data rows"),
+        ("f,a,b\n\n", r"^t\.csv: the file has a header but no data rows"),
+        ("f,a,b\n1,1,2\n", r"^t\.csv: the file has only 1 data row \(line 2\); expected at least 2"),
+        ("f,a,a\n1,1,2\n2,2,1\n",
+         r"^t\.csv, line 1: the column name 'a' appears twice in the header \(columns 2 and 3\)"),
+        ("f,a,b\n1,1,2\n2,2,1,5\n3,1,2\n", r"^t\.csv, line 3: found 4 fields; expected 3"),
+        ("f,a,b\n1,1,2\n2,2\n3,1,2\n", r"^t\.csv, line 3: found 2 fields; expected 3"),
+        ("f,a,b\n1,1,2\n,2,1\n", r"^t\.csv, line 3, column 'f': the feature cell is empty"),
+        ("f,a,b\n1,1,2\nNA,2,1\n", r"^t\.csv, line 3, column 'f': the feature value 'NA' marks a missing value"),
+        ("f,a,b\n1,1,2\n2,x,1\n", r"^t\.csv, line 3, column 'a': 'x' is not a number; expected a rank position"),
+        ("f,a,b\n1,1,2\n2,2,3\n", r"^t\.csv, line 3: the rank positions \(2, 3\) are not a ranking of 2 labels"),
+        ("f,a,b\n1,1,2\n2,,1\n", r"^t\.csv, line 3: only 1 of the 2 labels has a rank position"),
+    ],
+)
+def test_csv_ranks_errors(text, pattern):
+    with pytest.raises(DataError, match=pattern):
+        load_csv(as_file(text), ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_score_errors():
+    with pytest.raises(DataError, match=r"^t\.csv, line 4, column 'b': 'high' is not a number; expected a score"):
+        load_csv(as_file("f,a,b\n1,1,2\n2,3,1\n3,1,high\n"), ["f"], "scores", ["a", "b"])
+    with pytest.raises(DataError, match=r"^t\.csv, line 2: only 1 of the 2 labels has a score"):
+        load_csv(as_file("f,a,b\n1,1,\n2,3,1\n"), ["f"], "scores", ["a", "b"])
+
+
+def test_csv_column_selection_errors():
+    upload = as_file("f,g,a,b\n1,1,1,2\n2,2,2,1\n")
+    with pytest.raises(DataError, match=r"^t\.csv: there is no feature column 'h'; available columns: "
+                                        r"'f', 'g', 'a', 'b'"):
+        load_csv(upload, ["h"], "ranks", ["a", "b"])
+    with pytest.raises(DataError, match=r"^t\.csv: there is no target column 'c'"):
+        load_csv(upload, ["f"], "ranks", ["a", "c"])
+    with pytest.raises(DataError, match=r"^t\.csv, column 'a': the column is chosen both as a feature and as a target"):
+        load_csv(upload, ["f", "a"], "ranks", ["a", "b"])
+    with pytest.raises(DataError, match=r"^t\.csv: 1 rank column was chosen \('a'\); expected at least 2 labels"):
+        load_csv(upload, ["f"], "ranks", ["a"])
+    with pytest.raises(DataError, match=r"^t\.csv: 2 ordering columns were chosen"):
+        load_csv(upload, ["f"], "ordering", ["a", "b"])
+    with pytest.raises(DataError, match=r"^t\.csv: no feature columns were chosen"):
+        load_csv(upload, [], "ranks", ["a", "b"])
+    with pytest.raises(DataError, match=r"^The target kind 'rank' is unknown; expected one of 'ranks', 'scores', 'ordering'"):
+        load_csv(upload, ["f"], "rank", ["a", "b"])
+
+
+def test_csv_semicolon_hint():
+    with pytest.raises(DataError, match=r"separated by ';' instead of commas"):
+        load_csv(as_file("f;a;b\n1;1;2\n2;2;1\n"), ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_not_utf8():
+    upload = io.BytesIO("f,a,b\n1,1,2\ncaf\u00e9,2,1\n".encode("latin-1"))
+    upload.name = "latin.csv"
+    with pytest.raises(DataError, match=r"^latin\.csv, line 3: byte 0xe9 is not UTF-8 text"):
+        load_csv(upload, ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_missing_file(tmp_path):
+    with pytest.raises(DataError, match=r"^nope\.csv: no such file"):
+        load_csv(tmp_path / "nope.csv", ["f"], "ranks", ["a", "b"])
+
+
+def test_read_csv_header_errors():
+    with pytest.raises(DataError, match=r"^t\.csv: the file is empty"):
+        read_csv_header(as_file(""))
+    with pytest.raises(DataError, match=r"^t\.csv, line 1: the column name 'x' appears twice"):
+        read_csv_header(as_file("x,y,x\n1,2,3\n"))
+    assert read_csv_header(as_file(",a, b \n1,2,3\n")) == ["Unnamed: 0", "a", "b"]
+
+
+def test_error_is_a_value_error():
+    assert issubclass(DataError, ValueError)
+
+
+# --------------------------------------------------------------------------- #
+# sample registry
+# --------------------------------------------------------------------------- #
+def write_sample(folder, name, title="T", frame=None, **info):
+    if frame is None:
+        frame = pd.DataFrame({"x": [1.0, 2.0, 3.0], "kind": ["u", "v", "u"],
+                              "a": [1, 2, 1.5], "b": [2, 1, 1.5]})
+    frame.to_csv(folder / f"{name}.csv", index=False)
+    meta = {"title": title, "description": f"about {name}", "source": "generated", "script": "make.py",
+            "feature_columns": ["x", "kind"], "label_columns": ["a", "b"]}
+    meta.update(info)
+    (folder / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def test_sample_registry(tmp_path, monkeypatch):
+    write_sample(tmp_path, "zeta")
+    write_sample(tmp_path, "alpha")
+    write_sample(tmp_path, "metalearning", title="Metalearning")
+    (tmp_path / "orphan.csv").write_text("x,a,b\n1,1,2\n2,2,1\n")  # no sidecar: not listed
+    monkeypatch.setattr(data, "SAMPLE_DIR", tmp_path)
+    assert list_samples() == ["metalearning", "alpha", "zeta"]
+    info = sample_info("alpha")
+    assert info["feature_columns"] == ["x", "kind"] and info["source"] == "generated"
+    ds = load_sample("metalearning")
+    assert ds.name == "Metalearning"
+    assert ds.description == "about metalearning"
+    assert ds.nominal_features == ["kind"]
+    np.testing.assert_array_equal(ds.Y, [[1, 2], [2, 1], [1.5, 1.5]])
+    # explicit directory wins over SAMPLE_DIR
+    assert list_samples(directory=tmp_path / "missing") == []
+
+
+def test_sample_errors(tmp_path):
+    write_sample(tmp_path, "good")
+    with pytest.raises(DataError, match=r"^There is no sample dataset 'bad'; available samples: 'good'"):
+        sample_info("bad", directory=tmp_path)
+    write_sample(tmp_path, "nokey")
+    meta = json.loads((tmp_path / "nokey.json").read_text())
+    del meta["script"]
+    (tmp_path / "nokey.json").write_text(json.dumps(meta))
+    with pytest.raises(DataError, match=r"^nokey\.json: the key 'script' is missing"):
+        sample_info("nokey", directory=tmp_path)
+    write_sample(tmp_path, "broken", frame=pd.DataFrame({"x": [1.0, 2.0], "kind": ["u", "v"],
+                                                         "a": [1, 1], "b": [2, 3]}))
+    with pytest.raises(DataError, match=r"^broken\.csv, line 3: the rank positions \(1, 3\)"):
+        load_sample("broken", directory=tmp_path)
+
+
+def test_default_sample_dir_is_repo_sample_data():
+    assert data.SAMPLE_DIR == Path(data.__file__).resolve().parent.parent / "sample_data"
+    for name in list_samples():  # whatever the project ships must load
+        assert load_sample(name).n_samples >= 2

@@ -1,0 +1,55 @@
+# rankviz — build/test plumbing.
+#   make run    install everything and start the app (streamlit run app.py)
+#   make test   install everything and run every test (unit, AppTest, browser e2e)
+#   make bench  run benchmarks/*.py
+#   make clean  remove the venv and caches
+
+SHELL   := /bin/bash
+PYTHON  ?= python3
+VENV    := .venv
+VPY     := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+PYTEST_ARGS ?=
+STREAMLIT_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help install sysdeps run test bench clean
+
+help:
+	@echo "make run    - install everything and start the app"
+	@echo "make test   - install everything and run all tests"
+	@echo "make bench  - run benchmarks/*.py"
+	@echo "make clean  - remove .venv and caches"
+
+# Create the virtualenv (only if missing).
+$(VPY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+	  || { echo "error: Python 3.11+ is required ($(PYTHON) is $$($(PYTHON) -V 2>&1))"; exit 1; }
+	$(PYTHON) -m venv $(VENV) \
+	  || { rm -rf $(VENV); echo "error: '$(PYTHON) -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
+
+# Install Python packages; redone only when requirements.txt changes.
+$(STAMP): requirements.txt | $(VPY)
+	$(VPY) -m pip install --disable-pip-version-check --no-input -q -r requirements.txt
+	@touch $@
+
+install: $(STAMP)
+
+sysdeps:
+	@bash scripts/install_system_deps.sh
+
+run: sysdeps install
+	$(VPY) -m streamlit run app.py --server.showEmailPrompt false \
+	  --browser.gatherUsageStats false $(STREAMLIT_ARGS)
+
+test: sysdeps install
+	$(VPY) -m pytest tests -q $(PYTEST_ARGS)
+
+bench: install
+	@set -e; shopt -s nullglob; files=(benchmarks/*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks found"; exit 0; fi; \
+	for f in "$${files[@]}"; do echo "== $$f"; PYTHONPATH=. $(VPY) "$$f"; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache artifacts
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

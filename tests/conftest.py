@@ -1,0 +1,175 @@
+"""Shared pytest fixtures for rankviz.
+
+* The repository root is put on ``sys.path`` so ``import rankviz`` works
+  without installing the package.
+* ``streamlit_server`` (session): runs ``streamlit run app.py`` on a free
+  localhost port and yields its base URL.
+* ``browser`` (session): a Playwright Chromium browser using the system
+  Chromium (``/usr/bin/chromium``); tests using it are skipped if no Chromium
+  binary exists.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+SERVER_START_TIMEOUT = 60.0
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def find_chromium() -> str | None:
+    """Path of a system Chromium binary, or None."""
+    for candidate in ("/usr/bin/chromium", shutil.which("chromium"), shutil.which("chromium-browser")):
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _streamlit_python() -> str:
+    venv_python = REPO_ROOT / ".venv" / "bin" / "python"
+    return str(venv_python) if venv_python.exists() else sys.executable
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """Absolute path of the repository root."""
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def app_path() -> str:
+    """Absolute path of app.py, e.g. for ``AppTest.from_file(app_path)``
+    (AppTest resolves relative paths against the *calling test file*)."""
+    return str(REPO_ROOT / "app.py")
+
+
+@pytest.fixture(scope="session")
+def streamlit_server():
+    """Start the app with ``streamlit run app.py`` and yield its base URL."""
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
+    cmd = [
+        _streamlit_python(), "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p))
+    proc = subprocess.Popen(
+        cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        env=env, start_new_session=True,
+    )
+
+    def server_output() -> str:
+        try:
+            return Path(log.name).read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited with code {proc.returncode}:\n{server_output()}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200 and resp.read().decode().strip() == "ok":
+                        break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not become healthy within {SERVER_START_TIMEOUT:.0f}s:\n"
+                            f"{server_output()}")
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait(timeout=10)
+        log.close()
+        try:
+            os.unlink(log.name)
+        except OSError:
+            pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A Playwright Chromium browser (system Chromium, headless)."""
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("no chromium binary found (/usr/bin/chromium); "
+                    "install Debian's 'chromium' package (scripts/install_system_deps.sh) to run e2e tests")
+    from playwright.sync_api import sync_playwright
+
+    user_data_dir = tempfile.mkdtemp(prefix="rankviz-chromium-")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=chromium,
+            headless=True,
+            args=CHROMIUM_ARGS,
+            env={**os.environ, "HOME": user_data_dir},
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+    shutil.rmtree(user_data_dir, ignore_errors=True)
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser page (own context) for one test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    try:
+        yield pg
+    finally:
+        context.close()

@@ -188,6 +188,7 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
     # Statistics as (n_statistics, n_rows): gathers and cumulative sums then
     # run along contiguous memory, several times faster than along axis 0.
     stats_t = np.ascontiguousarray(stats.T)
+    columns = np.ascontiguousarray(X.T)
 
     for column, f in enumerate(numeric):
         rows = presorted[:, column]
@@ -196,7 +197,7 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         # keys numpy uses a linear-time radix sort.
         rows = rows[np.argsort(slot[rows], kind="stable")]
         s = slot[rows]
-        x = X[rows, f]
+        x = columns[f].take(rows)
         cumulative = np.cumsum(stats_t.take(rows, axis=1), axis=1)
         left_count = np.arange(1, len(rows) + 1) - seg_start[s]
         right_count = node_count[s] - left_count

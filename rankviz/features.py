@@ -50,7 +50,8 @@ class FeatureEncoder:
         for j, (name, cats) in enumerate(zip(self.feature_names, self.categories)):
             column = frame.iloc[:, j]
             if cats is None:
-                values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+                values = (column.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(column)
+                          else pd.to_numeric(column, errors="coerce").to_numpy(dtype=float))
                 bad = np.flatnonzero(~np.isfinite(values))
                 if len(bad):
                     raise ValueError(

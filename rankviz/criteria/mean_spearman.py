@@ -47,11 +47,17 @@ class MeanSpearman(Criterion):
         centred = Y - Y.mean(axis=1, keepdims=True)
         norm = np.sqrt(np.einsum("ij,ij->i", centred, centred))
         z = np.divide(centred, norm[:, None], out=np.zeros_like(centred), where=norm[:, None] > 0)
-        return np.column_stack([z, (norm > 0).astype(float)])
+        # ||z_i||^2 is 1 unless ranking i is all tied; only then is it worth a
+        # column of its own (the split search pays per statistic).
+        self._all_unit = bool((norm > 0).all())
+        return z if self._all_unit else np.column_stack([z, (norm > 0).astype(float)])
 
     def node_similarity(self, count, stat_sum):
         count = np.asarray(count, dtype=float)
-        z_sum, sq_norms = stat_sum[..., :-1], stat_sum[..., -1]
+        if self._all_unit:
+            z_sum, sq_norms = stat_sum, count
+        else:
+            z_sum, sq_norms = stat_sum[..., :-1], stat_sum[..., -1]
         pair_sum = np.einsum("...l,...l->...", z_sum, z_sum) - sq_norms
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_corr = pair_sum / (count * (count - 1.0))

@@ -1,0 +1,106 @@
+"""Estimating how well rankers predict: leave-one-out and k-fold cross-validation.
+
+Every method is scored on every held-out example with the measures of seed 001
+(CS, WRC, LRA) and Kendall's tau, so the app can show both means and
+per-example distributions.
+"""
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from . import metrics
+
+__all__ = ["MEASURES", "cross_validate", "fold_indices", "summarize"]
+
+#: Measures reported for every held-out example, by column name.
+MEASURES = {
+    "CS": metrics.cs,
+    "WRC": metrics.wrc,
+    "LRA": metrics.lra,
+    "Kendall tau": metrics.kendall_tau,
+}
+
+
+def fold_indices(n_samples, cv="loo", seed=0):
+    """Test-set indices of each fold.
+
+    Parameters
+    ----------
+    n_samples : int
+    cv : "loo" or int
+        Leave-one-out (seed 001's protocol) or the number of folds of a
+        shuffled k-fold split.
+    seed : int
+        Seed of the k-fold shuffle.
+
+    Returns
+    -------
+    list of ndarray
+    """
+    if cv == "loo":
+        return [np.array([i]) for i in range(n_samples)]
+    if not isinstance(cv, (int, np.integer)) or not 2 <= cv <= n_samples:
+        raise ValueError(f"cv must be 'loo' or an integer between 2 and {n_samples}, got {cv!r}")
+    order = np.random.default_rng(seed).permutation(n_samples)
+    return np.array_split(order, cv)
+
+
+def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None):
+    """Score each method on held-out examples.
+
+    Parameters
+    ----------
+    methods : dict of str -> estimator
+        Unfitted rankers (``fit(X, Y)``, ``predict(X)``); cloned per fold.
+    X : DataFrame of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, n_labels)
+        Rank positions.
+    cv : "loo" or int, default="loo"
+    seed : int, default=0
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each fold, e.g. to drive a
+        progress bar; if it returns False the evaluation stops early and the
+        folds done so far are returned.
+
+    Returns
+    -------
+    DataFrame
+        One row per (method, held-out example): columns ``method``,
+        ``example`` (row index), ``fold`` and one per measure in
+        :data:`MEASURES`.
+    """
+    X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    Y = np.asarray(Y, dtype=float)
+    folds = fold_indices(len(Y), cv, seed)
+    records = []
+    for done, test in enumerate(folds, start=1):
+        train = np.setdiff1d(np.arange(len(Y)), test, assume_unique=True)
+        for name, method in methods.items():
+            model = clone(method).fit(X.iloc[train], Y[train])
+            predicted = model.predict(X.iloc[test])
+            row = {"method": name, "example": test, "fold": done - 1}
+            for measure, score in MEASURES.items():
+                row[measure] = score(Y[test], predicted)
+            records.append(pd.DataFrame(row))
+        if progress is not None and progress(done, len(folds)) is False:
+            break
+    return pd.concat(records, ignore_index=True)
+
+
+def summarize(scores):
+    """Mean, standard deviation and count of every measure per method.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The output of :func:`cross_validate`.
+
+    Returns
+    -------
+    DataFrame
+        Index: method (in first-seen order); columns: ``(measure, statistic)``.
+    """
+    order = list(dict.fromkeys(scores["method"]))
+    table = scores.groupby("method", sort=False)[list(MEASURES)].agg(["mean", "std", "count"])
+    return table.loc[order]

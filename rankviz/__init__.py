@@ -3,6 +3,10 @@
 Importable without Streamlit; the app's widgets live in ``rankviz.ui``.
 """
 
+from .baselines import DefaultRanker, KNNRanker
+from .data import RankingDataset, load_benchmark, load_csv, load_sample
+from .evaluation import cross_validate, summarize
 from .ranking_tree import RankingTree
 
-__all__ = ["RankingTree"]
+__all__ = ["DefaultRanker", "KNNRanker", "RankingDataset", "RankingTree", "cross_validate",
+           "load_benchmark", "load_csv", "load_sample", "summarize"]

@@ -1,0 +1,106 @@
+"""Baselines and evaluation: checked against scikit-learn and hand computation."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import rankdata
+from sklearn.neighbors import NearestNeighbors
+from sklearn.preprocessing import MinMaxScaler
+
+from rankviz import DefaultRanker, KNNRanker, RankingTree
+from rankviz.aggregation import rank_by_mean
+from rankviz.evaluation import cross_validate, fold_indices, summarize
+from rankviz.metrics import cs, lra, wrc
+
+
+def problem(seed=0, n=50, n_labels=5):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.uniform(0, 100, size=n),
+                      "c": rng.choice(["red", "green", "blue"], size=n)})
+    Y = np.vstack([rng.permutation(n_labels) + 1.0 for _ in range(n)])
+    return X, Y
+
+
+def test_default_ranking_is_the_mean_rank_rule_over_all_rankings():
+    # Seed 001, Table 3: mean ranks 1.5, 2, 3, 3.5 -> 1, 2, 3, 4.
+    Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3]])
+    model = DefaultRanker().fit(np.zeros((2, 1)), Y)
+    np.testing.assert_array_equal(model.predict(np.zeros((3, 1))), np.tile([1, 2, 3, 4], (3, 1)))
+
+
+def test_knn_neighbours_match_sklearn_on_min_max_scaled_numeric_attributes():
+    X, Y = problem()
+    X = X[["a", "b"]]
+    query = X.iloc[:10] + 0.01
+    ours = KNNRanker(n_neighbors=3).fit(X, Y).kneighbors(query)
+    scaler = MinMaxScaler().fit(X)
+    theirs = NearestNeighbors(n_neighbors=3).fit(scaler.transform(X)).kneighbors(
+        scaler.transform(query), return_distance=False)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_knn_one_hot_encodes_nominal_attributes():
+    X = pd.DataFrame({"x": [0.0, 0.0, 1.0], "colour": ["red", "blue", "red"]})
+    Y = np.array([[1, 2, 3], [3, 2, 1], [2, 1, 3]])
+    model = KNNRanker().fit(X, Y)
+    # Query (0, blue): row 1 at distance 0; row 0 at sqrt(2) (two indicator mismatches).
+    np.testing.assert_array_equal(model.predict(pd.DataFrame({"x": [0.0], "colour": ["blue"]})), [[3, 2, 1]])
+    # Query (0.9, red): row 2 at 0.1 is nearer than row 0 at 0.9.
+    np.testing.assert_array_equal(model.predict(pd.DataFrame({"x": [0.9], "colour": ["red"]})), [[2, 1, 3]])
+
+
+def test_knn_k1_reproduces_training_rankings_and_k_aggregates_by_mean_rank():
+    X, Y = problem(1)
+    np.testing.assert_array_equal(KNNRanker().fit(X, Y).predict(X), Y)
+    model = KNNRanker(n_neighbors=4).fit(X, Y)
+    neighbours = model.kneighbors(X.iloc[:5])
+    expected = rank_by_mean(Y[neighbours].mean(axis=1))
+    np.testing.assert_array_equal(model.predict(X.iloc[:5]), expected)
+
+
+def test_fold_indices_partition_the_examples():
+    for cv in ("loo", 3, 7):
+        folds = fold_indices(20, cv, seed=1)
+        np.testing.assert_array_equal(np.sort(np.concatenate(folds)), np.arange(20))
+    assert len(fold_indices(20, "loo")) == 20
+    with pytest.raises(ValueError, match="cv must be"):
+        fold_indices(5, 9)
+
+
+def test_leave_one_out_of_the_default_ranking_by_hand():
+    X, Y = problem(2, n=12, n_labels=4)
+    scores = cross_validate({"Default": DefaultRanker()}, X, Y, cv="loo")
+    for i in range(12):
+        rest = np.delete(Y, i, axis=0)
+        predicted = rank_by_mean(rest.mean(axis=0))
+        row = scores[scores["example"] == i].iloc[0]
+        assert row["CS"] == pytest.approx(cs(Y[i], predicted))
+        assert row["WRC"] == pytest.approx(wrc(Y[i], predicted))
+        assert row["LRA"] == pytest.approx(lra(Y[i], predicted))
+
+
+def test_cross_validate_reports_every_example_once_per_method_and_progress():
+    X, Y = problem(3, n=30)
+    calls = []
+    methods = {"Ranking tree": RankingTree(), "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
+    scores = cross_validate(methods, X, Y, cv=5, seed=0, progress=lambda d, t: calls.append((d, t)))
+    assert calls == [(d, 5) for d in range(1, 6)]
+    for name in methods:
+        assert sorted(scores.loc[scores["method"] == name, "example"]) == list(range(30))
+    table = summarize(scores)
+    assert list(table.index) == list(methods)
+    assert table.loc["Default ranking", ("CS", "count")] == 30
+    # Stopping early keeps the folds done so far.
+    partial = cross_validate(methods, X, Y, cv=5, progress=lambda d, t: d < 2)
+    assert partial["fold"].max() == 1
+
+
+def test_tree_beats_default_when_rankings_follow_an_attribute():
+    rng = np.random.default_rng(4)
+    x = rng.uniform(size=80)
+    utility = np.outer(x, [3, 2, 1, 0]) + np.outer(1 - x, [0, 1, 2, 3]) + rng.normal(scale=0.2, size=(80, 4))
+    Y = rankdata(-utility, axis=1)
+    scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()},
+                            pd.DataFrame({"x": x}), Y, cv=5)
+    means = scores.groupby("method")["CS"].mean()
+    assert means["tree"] > means["default"] + 0.3

@@ -29,8 +29,11 @@ class RankingTree(BaseEstimator):
     gamma : float, default=0.995
         The γ of rule (6). Smaller values stop earlier; values above 1 accept
         splits that make the subsets less homogeneous.
-    min_samples_leaf : int, default=1
-        Minimum number of training examples in each leaf.
+    min_samples_leaf : int, default=2
+        Minimum number of training examples in each leaf. The default is 2
+        because the similarity of a single example, a mean over no pairs, is
+        undefined in seed 001; with 1, a singleton counts as similarity 1 and
+        peeling off single examples becomes attractive (the tree overfits).
     max_depth : int or None, default=None
         Maximum depth; None for no limit.
 
@@ -53,7 +56,7 @@ class RankingTree(BaseEstimator):
            [3., 2., 1.]])
     """
 
-    def __init__(self, criterion="mean_spearman", gamma=0.995, min_samples_leaf=1, max_depth=None):
+    def __init__(self, criterion="mean_spearman", gamma=0.995, min_samples_leaf=2, max_depth=None):
         self.criterion = criterion
         self.gamma = gamma
         self.min_samples_leaf = min_samples_leaf

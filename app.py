@@ -1,0 +1,8 @@
+"""rankviz: an interactive workbench for ranking trees. Run with `make run`."""
+
+import streamlit as st
+
+st.set_page_config(page_title="rankviz", page_icon="🌳", layout="wide")
+st.navigation([
+    st.Page("pages/ranking_trees.py", title="Ranking trees", icon="🌳", default=True),
+]).run()

@@ -1,0 +1,98 @@
+"""Choosing a data set: a sample from ``sample_data/`` or an uploaded file."""
+
+import hashlib
+import io
+
+import streamlit as st
+
+from ..data import (
+    DataError, list_samples, load_benchmark, load_csv, load_sample, read_csv_header, sample_info,
+)
+
+UPLOAD = "__upload__"
+_TARGET_KINDS = {
+    "ranks": "Rank positions: one column per label (1 = best)",
+    "scores": "Scores: one column per label (higher = better)",
+    "ordering": "One ordering column, e.g. b>a>c (a=b for ties)",
+}
+
+
+@st.cache_data(show_spinner=False)
+def _cached_sample(name):
+    return load_sample(name)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_upload(content, file_name, kind, options):
+    buffer = io.BytesIO(content)
+    buffer.name = file_name
+    if kind == "benchmark":
+        return load_benchmark(buffer, name=file_name)
+    feature_columns, target, target_columns = options
+    return load_csv(buffer, list(feature_columns), target, list(target_columns), name=file_name)
+
+
+def dataset_picker(container=None):
+    """Sidebar widgets to pick a data set.
+
+    Returns
+    -------
+    dataset : RankingDataset or None
+        None until an upload is complete and valid (the problem is shown).
+    key : str
+        Identifies the data set for caching fitted models.
+    """
+    container = container or st.sidebar
+    names = list_samples()
+    titles = {name: sample_info(name)["title"] for name in names}
+    titles[UPLOAD] = "Upload your own file…"
+    choice = container.selectbox(
+        "Data set", options=names + [UPLOAD], format_func=titles.get, key="dataset",
+        help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
+    )
+    if choice != UPLOAD:
+        return _cached_sample(choice), f"sample:{choice}"
+    return _upload(container)
+
+
+def _upload(container):
+    uploaded = container.file_uploader(
+        "CSV file", type=["csv", "txt"], key="upload_file",
+        help="A CSV with a header row, or the benchmark format (first line n,d,L).",
+    )
+    if uploaded is None:
+        container.info("Upload a file to continue.")
+        return None, None
+    content = uploaded.getvalue()
+    digest = hashlib.sha1(content).hexdigest()[:12]
+    kind = container.radio(
+        "File format", ["csv", "benchmark"], key="upload_kind", horizontal=True,
+        format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get,
+    )
+    try:
+        if kind == "benchmark":
+            dataset = _cached_upload(content, uploaded.name, "benchmark", None)
+            return dataset, f"upload:{digest}:benchmark"
+        header = read_csv_header(io.BytesIO(content))
+        target = container.radio("Target", list(_TARGET_KINDS), format_func=_TARGET_KINDS.get,
+                                 key="upload_target")
+        if target == "ordering":
+            column = container.selectbox("Ordering column", header, index=len(header) - 1,
+                                         key="upload_ordering")
+            target_columns = [column]
+        else:
+            target_columns = container.multiselect(
+                "Label columns", header, key="upload_labels",
+                help="One column per label; the column name is the label's name.")
+        rest = [c for c in header if c not in target_columns]
+        feature_columns = container.multiselect("Feature columns", rest, default=rest,
+                                                key="upload_features")
+        if not target_columns or not feature_columns:
+            container.info("Choose the label columns and at least one feature column.")
+            return None, None
+        options = (tuple(feature_columns), target, tuple(target_columns))
+        dataset = _cached_upload(content, uploaded.name, "csv", options)
+        return dataset, f"upload:{digest}:{options!r}"
+    except DataError as error:
+        container.error(str(error))
+        return None, None

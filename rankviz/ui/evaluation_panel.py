@@ -1,0 +1,57 @@
+"""Comparing the tree with KNN (k=1) and the default ranking, as in seed 001."""
+
+import streamlit as st
+
+from ..baselines import DefaultRanker, KNNRanker
+from ..evaluation import MEASURES, cross_validate, summarize
+from ..plots import metric_bars, metric_distribution
+
+# Past this many examples leave-one-out means that many fits: k-fold is offered first.
+LOO_LIMIT = 500
+
+
+def evaluation_panel(dataset, data_key, settings, key="eval"):
+    """Cross-validation controls, a progress bar, charts, a table and a CSV download."""
+    n = dataset.n_samples
+    cols = st.columns([2, 1, 1])
+    protocol = cols[0].radio(
+        "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol",
+        index=0 if n <= LOO_LIMIT else 1,
+        format_func={"loo": f"Leave-one-out ({n} fits per method, as in seed 001)",
+                     "kfold": "k-fold cross-validation"}.get)
+    folds = cols[1].number_input("Folds", 2, min(n, 50), min(10, n), key=f"{key}_folds",
+                                 disabled=protocol == "loo")
+    seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed",
+                                disabled=protocol == "loo")
+    cv = "loo" if protocol == "loo" else int(folds)
+    request = (data_key, settings, cv, int(seed))
+    state = st.session_state
+    if st.button("Run evaluation", type="primary", key=f"{key}_run"):
+        bar = st.progress(0.0, text="Evaluating…")
+
+        def progress(done, total):
+            bar.progress(done / total, text=f"Fold {done} of {total}")
+
+        methods = {"Ranking tree": settings.estimator(), "KNN (k=1)": KNNRanker(n_neighbors=1),
+                   "Default ranking": DefaultRanker()}
+        state[f"{key}_result"] = (request, cross_validate(methods, dataset.X, dataset.Y, cv=cv,
+                                                          seed=int(seed), progress=progress))
+        bar.empty()
+    result = state.get(f"{key}_result")
+    if result is None:
+        st.info("Press **Run evaluation** to compare the tree with KNN (k=1) and the default "
+                "ranking on held-out examples.")
+        return None
+    done_request, scores = result
+    if done_request != request:
+        st.warning("The results below are for earlier settings; run the evaluation again to update them.")
+    st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
+    measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure")
+    st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")
+    table = summarize(scores)
+    table.columns = [f"{m} {s}" for m, s in table.columns]
+    st.dataframe(table.style.format("{:.3f}", subset=[c for c in table.columns if not c.endswith("count")]))
+    st.download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
+                       file_name="ranking_tree_evaluation.csv", mime="text/csv", key=f"{key}_csv",
+                       on_click="ignore", icon=":material/download:")
+    return scores

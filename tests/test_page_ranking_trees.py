@@ -1,0 +1,122 @@
+"""The "Ranking trees" page, run headless with Streamlit's AppTest."""
+
+import base64
+import re
+
+import numpy as np
+import plotly.io
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
+from rankviz.data import list_samples
+from rankviz.evaluation import cross_validate
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+
+
+@pytest.fixture
+def app(app_path):
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def dot_of(at):
+    return at.get("graphviz_chart")[0].proto.spec
+
+
+def status_line(at):
+    return next(m.value for m in at.markdown if m.value.startswith("Step "))
+
+
+def plotly_array(values):
+    """Plotly 7 stores numeric arrays as ``{"dtype", "bdata"}`` (base64)."""
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"])
+    return np.asarray(values)
+
+
+def n_drawn_nodes(dot):
+    return len(set(re.findall(r"^\s*(node\d+) \[", dot, flags=re.M)))
+
+
+def test_page_opens_on_the_metalearning_sample_with_the_full_tree(app):
+    assert app.selectbox(key="dataset").value == "metalearning"
+    dataset = load_sample("metalearning")
+    expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
+        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    assert f"{expected.n_leaves} leaves" in status_line(app)
+    dot = dot_of(app)
+    assert n_drawn_nodes(dot) == expected.node_count
+    assert f"n = {dataset.n_samples}" in dot  # the root
+    assert " &gt; " in dot  # leaves show rankings "a &gt; b", HTML-escaped
+
+
+@pytest.mark.parametrize("name", list_samples())
+def test_every_sample_grows_a_tree_whose_leaves_name_its_labels(app, name):
+    app.selectbox(key="dataset").set_value(name).run()
+    assert not app.exception
+    dataset = load_sample(name)
+    expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
+        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    assert f"{expected.n_leaves} leaves" in status_line(app)
+    dot = dot_of(app)
+    leaf = expected.ranking_text(int(np.flatnonzero(expected.is_leaf)[0]))
+    first_label = leaf.split(" > ")[0]
+    assert first_label in dot
+
+
+def test_gamma_slider_changes_the_tree_as_the_library_does(app):
+    app.selectbox(key="dataset").set_value("toy").run()
+    app.number_input(key="tree_min_leaf").set_value(2).run()
+    dataset = load_sample("toy")
+    for gamma in (0.9, 0.97, 0.995, 1.05):
+        app.slider(key="tree_gamma").set_value(gamma).run()
+        assert not app.exception
+        expected = RankingTree(gamma=gamma, min_samples_leaf=2).fit(dataset.X, dataset.Y).tree_
+        assert f"{expected.n_leaves} leaves" in status_line(app)
+        assert n_drawn_nodes(dot_of(app)) == expected.node_count
+
+
+def test_stepping_grows_the_tree_one_split_at_a_time(app):
+    app.selectbox(key="dataset").set_value("toy").run()
+    app.number_input(key="tree_min_leaf").set_value(2).run()
+    app.button(key="tree_first").click().run()
+    assert status_line(app).startswith("Step 0 of")
+    assert n_drawn_nodes(dot_of(app)) == 1
+    app.button(key="tree_forward").click().run()
+    assert "split node 0 on **A1 = c**" in status_line(app)  # the toy set's designed root split
+    dot = dot_of(app)
+    assert n_drawn_nodes(dot) == 3
+    assert re.search(r"node0 \[[^\n]*penwidth=3", dot)  # the node just split is highlighted
+    app.button(key="tree_forward").click().run()
+    assert n_drawn_nodes(dot_of(app)) == 5
+    app.button(key="tree_back").click().run()
+    assert n_drawn_nodes(dot_of(app)) == 3
+    app.radio(key="tree_order").set_value("best").run()  # a new order shows the whole tree again
+    assert not app.exception
+    steps = re.match(r"Step (\d+) of (\d+)", status_line(app)).groups()
+    assert steps[0] == steps[1]
+
+
+def test_evaluation_matches_the_library(app):
+    app.selectbox(key="dataset").set_value("toy").run()
+    app.radio(key="eval_protocol").set_value("kfold").run()
+    app.number_input(key="eval_folds").set_value(4).run()
+    app.button(key="eval_run").click().run()
+    assert not app.exception
+    charts = app.get("plotly_chart")
+    assert len(charts) == 2
+    dataset = load_sample("toy")
+    methods = {"Ranking tree": RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF),
+               "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
+    expected = cross_validate(methods, dataset.X, dataset.Y, cv=4, seed=0)
+    means = expected.groupby("method", sort=False)[["CS", "WRC", "LRA"]].mean()
+    figure = plotly.io.from_json(charts[0].proto.spec)
+    assert [bar.name for bar in figure.data] == list(means.index)
+    for bar in figure.data:  # the bar heights are the library's means
+        np.testing.assert_allclose(plotly_array(bar.y), means.loc[bar.name].to_numpy())
+    assert figure.layout.yaxis.title.text and figure.layout.xaxis.title.text
+    table = app.dataframe[-1].value
+    assert table.loc["Default ranking", "CS mean"] == pytest.approx(means.loc["Default ranking", "CS"])

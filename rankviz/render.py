@@ -1,0 +1,468 @@
+"""Draw a fitted ranking tree: Graphviz DOT text and export to SVG / PNG / PDF.
+
+Two layout engines are supported and both read the *same* DOT text:
+
+- ``"dot"``: the real Graphviz ``dot`` found on ``PATH`` (Debian's
+  ``graphviz`` package); SVG, PNG and PDF natively.
+- ``"pure"``: ``graphviz-pure``, a pure-Rust port of ``dot`` shipped as a
+  PyPI wheel, so the app works where Graphviz cannot be installed. It writes
+  SVG and PNG; PDF is made from its SVG with svglib + reportlab.
+
+The DOT deliberately uses only features both engines (and the viz.js build
+behind Streamlit's ``st.graphviz_chart``) draw the same way: HTML-like labels
+made of plain ``<TABLE>``s (one row per text line), ``<B>`` and ``<FONT>``;
+the standard font name ``Helvetica``; and ASCII in everything the library
+writes itself but the ``…`` of a cut ranking (``graphviz-pure`` has no width
+table for non-ASCII glyphs and sizes them as a space, with a warning on
+stderr; user text is kept as given).
+
+This module never imports streamlit.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "RenderError",
+    "available_engines",
+    "node_id",
+    "render",
+    "tree_to_dot",
+]
+
+#: Export formats for download buttons: format -> (MIME type, file extension).
+EXPORT_FORMATS = {
+    "svg": ("image/svg+xml", ".svg"),
+    "png": ("image/png", ".png"),
+    "pdf": ("application/pdf", ".pdf"),
+    "dot": ("text/vnd.graphviz", ".dot"),
+}
+
+#: Seconds a layout engine may run before it is stopped.
+DEFAULT_TIMEOUT = 60.0
+
+#: Resolution of PNG output. Graphviz's default of 96 dpi gives blurry
+#: figures once scaled into a document; 150 stays small enough for the app.
+DEFAULT_PNG_DPI = 150
+
+# Sequential blues from ColorBrewer "Blues" (colour-blind safe, prints in grey
+# scale): its first 7 of 9 classes, resampled to 9 steps in linear RGB. The two
+# darkest classes are left out on purpose: similarities cluster near 1 (every
+# singleton leaf has S = 1), and a tree full of navy boxes is heavy to read.
+# Step k stands for the value vmin + k * (vmax - vmin) / 8, so with the default
+# range [-1, 1] the steps are -1, -0.75, ..., 1 and a node is coloured by its
+# similarity rounded to the nearest quarter.
+PALETTE = (
+    "#f7fbff", "#e5eff9", "#d2e3f3", "#bdd7ec", "#9ecae1",
+    "#7ab6d9", "#59a1ce", "#3c8bc2", "#2171b5",
+)
+MISSING_FILL = "#e0e0e0"  # similarity NaN (e.g. a criterion undefined on the node)
+HIGHLIGHT_COLOR = "#d62728"  # red: stands out against every blue of the palette
+BORDER_COLOR = "#4d4d4d"
+EDGE_COLOR = "#595959"
+
+#: Leaf rankings longer than this many characters are wrapped onto more lines,
+#: so trees over many labels stay narrow enough to read.
+RANKING_LINE_CHARS = 34
+
+_PURE_BINARY = "graphviz-pure"
+_ENGINES = ("dot", "pure")
+
+
+class RenderError(RuntimeError):
+    """A tree could not be drawn: unknown format or engine, or the engine failed."""
+
+
+# -- DOT ------------------------------------------------------------------------
+
+def node_id(node):
+    """DOT / SVG id of a tree node: ``node_id(3) == "node3"``."""
+    return f"node{int(node)}"
+
+
+def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
+                similarity_range=(-1.0, 1.0)):
+    """Graphviz DOT text of a fitted ranking tree.
+
+    Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
+    predicted ranking (``a3 > a1 > a2``, most preferred first); every node shows
+    ``n`` (training examples) and ``S`` (the criterion's similarity of its
+    rankings) and is filled by ``S`` on a sequential blue scale. Edges to the
+    left child ("test met") are labelled ``yes``, to the right one ``no``. A
+    legend node explains the colours, ``S`` and ``n``.
+
+    Node ``i`` is named and has the SVG id ``node{i}`` (see `node_id`), and a
+    tooltip with its id and split: for a leaf, the best split found and why
+    it was not made.
+
+    Parameters
+    ----------
+    tree : rankviz.tree.Tree or RankingTree
+        A fitted tree, e.g. ``RankingTree().fit(X, Y).tree_``, or the fitted
+        estimator itself.
+    highlight : int or str, optional
+        Node to mark with a thick red border (e.g. the node just split), as an
+        index (``3``) or id (``"node3"``).
+    title : str, optional
+        Title drawn above the tree.
+    max_labels : int, optional
+        Show at most this many labels of each leaf ranking, then ``> …``.
+    similarity_range : (float, float), default=(-1.0, 1.0)
+        Values mapped to the lightest and darkest colour; similarities outside
+        are clipped. The default suits correlation-type criteria.
+
+    Returns
+    -------
+    str
+        The DOT source. All user text (names, values, title) is HTML-escaped.
+
+    Raises
+    ------
+    ValueError
+        If ``highlight`` is not a node of the tree, or ``max_labels`` or
+        ``similarity_range`` is invalid.
+    """
+    tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
+    n_nodes = tree.node_count
+    highlight = _check_highlight(highlight, n_nodes)
+    if max_labels is not None and not (isinstance(max_labels, (int, np.integer)) and max_labels >= 1):
+        raise ValueError(f"max_labels must be None or an integer >= 1, got {max_labels!r}")
+    vmin, vmax = (float(v) for v in similarity_range)
+    if not (math.isfinite(vmin) and math.isfinite(vmax) and vmin < vmax):
+        raise ValueError(f"similarity_range must be two finite numbers, low < high; got {similarity_range!r}")
+
+    lines = [
+        "digraph RankingTree {",
+        # ordering=out keeps the "yes" child on the left, as the edges are listed.
+        '  graph [rankdir=TB, ordering=out, nodesep=0.3, ranksep=0.5, margin=0, pad=0.2, '
+        'bgcolor="white", fontname="Helvetica", fontsize=16, labelloc=t, labeljust=c];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, '
+        f'margin="0.14,0.07", color="{BORDER_COLOR}", penwidth=1];',
+        f'  edge [fontname="Helvetica", fontsize=10, color="{EDGE_COLOR}", '
+        f'fontcolor="{EDGE_COLOR}", arrowsize=0.7];',
+    ]
+    if title:
+        lines.append(f"  label=<<B>{_esc(title)}</B>>;")
+
+    left, right = tree.children_left, tree.children_right
+    for node in range(n_nodes):
+        s = float(tree.similarity[node])
+        fill = _fill_color(s, vmin, vmax)
+        font = _text_color(fill)
+        n = int(tree.n_samples[node])
+        stats = f"n = {n}, S = {_fmt_similarity(s)}"
+        if tree.is_leaf[node]:
+            head = _ranking_lines(tree, node, max_labels)
+        else:
+            head = [_esc(tree.test_text(node))]
+        label = _node_label(head, stats)
+        attrs = [
+            f'id="{node_id(node)}"',
+            f"label=<{label}>",
+            f'fillcolor="{fill}"',
+            f'fontcolor="{font}"',
+            f"tooltip={_dot_string(_tooltip(tree, node))}",
+        ]
+        if node == highlight:
+            attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
+        lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
+
+    for node in range(n_nodes):
+        if not tree.is_leaf[node]:
+            lines.append(f'  {node_id(node)} -> {node_id(left[node])} [label="yes"];')
+            lines.append(f'  {node_id(node)} -> {node_id(right[node])} [label="no"];')
+
+    # Declared after the tree, the unconnected legend lands on the root's rank,
+    # to the right: the space beside the root of a tree is otherwise empty.
+    lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _check_highlight(highlight, n_nodes):
+    if highlight is None:
+        return None
+    value = highlight
+    if isinstance(value, str) and value.startswith("node") and value[4:].isdigit():
+        value = int(value[4:])
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < n_nodes:
+        return int(value)
+    raise ValueError(f"highlight must be a node of the tree (0..{n_nodes - 1} or 'node0'..), got {highlight!r}")
+
+
+def _esc(text):
+    """HTML-escape user text for an HTML-like label (quotes too: ids, attributes)."""
+    return html.escape(str(text), quote=True)
+
+
+def _dot_string(text):
+    """A double-quoted DOT string.
+
+    The text is HTML-escaped first: Graphviz copies entities such as ``&lt;``
+    unchanged into SVG, so escaping here is what makes ``<`` and ``&`` safe in
+    the SVG tooltip (Graphviz would escape a bare ``&`` itself, but not a
+    user string that happens to look like an entity). Backslashes are doubled
+    because DOT strings treat ``\\`` as an escape; newlines become spaces.
+    """
+    text = _esc(text).replace("\\", "\\\\").replace("\n", " ").replace("\r", " ")
+    return f'"{text}"'
+
+
+def _fmt_similarity(s):
+    return "n/a" if math.isnan(s) else f"{s:.3f}"
+
+
+def _fill_color(s, vmin, vmax):
+    if math.isnan(s):
+        return MISSING_FILL
+    step = round((min(max(s, vmin), vmax) - vmin) / (vmax - vmin) * (len(PALETTE) - 1))
+    return PALETTE[step]
+
+
+def _relative_luminance(hex_color):
+    rgb = [int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _text_color(fill):
+    """Black or white, whichever has the higher WCAG contrast on ``fill``."""
+    lum = _relative_luminance(fill)
+    contrast_black = (lum + 0.05) / 0.05
+    contrast_white = 1.05 / (lum + 0.05)
+    return "#000000" if contrast_black >= contrast_white else "#ffffff"
+
+
+def _node_label(head_lines, stats):
+    """HTML-like label: bold head lines (test or ranking), then ``n`` and ``S``.
+
+    One table row per line instead of ``<BR/>``: Graphviz spaces ``<BR/>``
+    lines by the nominal font size, and with the wide fonts it picks for
+    "Helvetica" on Linux (DejaVu Sans) an underscore, as in the default label
+    names ``label_1``, then touches the next line. Table rows get padding.
+    """
+    rows = "".join(f"<TR><TD><B>{line}</B></TD></TR>" for line in head_lines)
+    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{rows}'
+            f'<TR><TD><FONT POINT-SIZE="10">{stats}</FONT></TD></TR></TABLE>')
+
+
+def _ranking_lines(tree, node, max_labels):
+    """The leaf's ranking as escaped lines of about RANKING_LINE_CHARS characters."""
+    # Same order as Tree.ranking_text: positions ascending, ties by label order.
+    order = np.argsort(tree.ranking[node], kind="stable")
+    names = [str(tree.label_names[j]) for j in order]
+    if max_labels is not None and len(names) > max_labels:
+        names = names[:max_labels] + ["…"]
+    rows, current = [], ""
+    for name in names:
+        piece = name if not current else f"{current} > {name}"
+        if current and len(piece) > RANKING_LINE_CHARS:
+            rows.append(current)
+            current = f"> {name}"  # continuation lines start with ">" so the order reads on
+        else:
+            current = piece
+    rows.append(current)
+    return [_esc(row) for row in rows]
+
+
+def _tooltip(tree, node):
+    """One short line: the node id and its split, or for a leaf why it stopped."""
+    name = node_id(node)
+    if not tree.is_leaf[node]:
+        score = float(tree.split_score[node])
+        extra = "" if math.isnan(score) else f" with S_split = {score:.3f}"
+        return f"{name}: split {tree.test_text(node)}{extra}"
+    split = tree.best_split_text(node)
+    score = float(tree.split_score[node])
+    if split and math.isfinite(score):
+        return f"{name} (leaf): best split {split} with S_split = {score:.3f} rejected by rule (6)"
+    s, n = float(tree.similarity[node]), int(tree.n_samples[node])
+    if n < 2:
+        reason = "a single example"
+    elif s >= 1.0 - 1e-12:
+        reason = "all rankings agree"
+    else:
+        reason = "no split searched or possible (size or depth limit)"
+    return f"{name} (leaf): {reason}"
+
+
+def _legend_attrs(similarity_label, vmin, vmax):
+    """Attributes of the legend node: what S and n mean, and the colour bar.
+
+    Kept to three short rows: the legend sits on the root's rank, so a tall
+    legend would push the whole tree down and open a gap under the root.
+    """
+    steps = len(PALETTE)
+    swatches = []
+    for k, fill in enumerate(PALETTE):
+        value = vmin + k * (vmax - vmin) / (steps - 1)
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        text = "0" if text in ("-0", "") else text
+        swatches.append(
+            f'<TD BGCOLOR="{fill}" WIDTH="28" HEIGHT="14">'
+            f'<FONT POINT-SIZE="8" COLOR="{_text_color(fill)}">{text}</FONT></TD>')
+
+    def row(content):
+        return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
+                f'<FONT POINT-SIZE="9">{content}</FONT></TD></TR>')
+
+    table = (
+        '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+        + row(f"<B>S</B> (colour) = {_esc(similarity_label)}")
+        + f'<TR>{"".join(swatches)}</TR>'
+        + row("<B>n</B> = training examples; leaves: ranking, best first")
+        + "</TABLE>"
+    )
+    return (f'id="legend", shape=plaintext, style="", margin=0, '
+            f'tooltip="legend", label=<{table}>')
+
+
+# -- rendering ------------------------------------------------------------------
+
+def _pure_binary():
+    """Path of graphviz-pure: next to this Python first (the venv's bin/), then PATH."""
+    # Not resolved: in a venv sys.executable is a symlink whose *link* directory
+    # holds the console scripts of packages installed into that venv.
+    candidate = Path(sys.executable).parent / _PURE_BINARY
+    if candidate.is_file():
+        return str(candidate)
+    return shutil.which(_PURE_BINARY)
+
+
+def _dot_binary():
+    return shutil.which("dot")
+
+
+def available_engines():
+    """Layout engines that can run here, in the order ``engine="auto"`` prefers.
+
+    Returns
+    -------
+    list of str
+        A subset of ``["dot", "pure"]``: ``"dot"`` if Graphviz's ``dot`` is on
+        ``PATH``, ``"pure"`` if the ``graphviz-pure`` binary is found.
+    """
+    found = {"dot": _dot_binary(), "pure": _pure_binary()}
+    return [name for name in _ENGINES if found[name]]
+
+
+def render(dot_source, fmt, engine="auto", *, dpi=DEFAULT_PNG_DPI, timeout=DEFAULT_TIMEOUT):
+    """Lay out DOT text and return the file's bytes.
+
+    Parameters
+    ----------
+    dot_source : str
+        DOT text, e.g. from `tree_to_dot`.
+    fmt : {"svg", "png", "pdf", "dot"}
+        Output format; ``"dot"`` returns the source itself, UTF-8 encoded.
+    engine : {"auto", "dot", "pure"}, default="auto"
+        ``"dot"``: Graphviz's ``dot`` on ``PATH``. ``"pure"``: the
+        ``graphviz-pure`` binary (PDF via its SVG, svglib and reportlab).
+        ``"auto"``: ``"dot"`` if available, else ``"pure"``.
+    dpi : float, default=150
+        Resolution of PNG output (ignored for other formats).
+    timeout : float, default=60
+        Seconds the engine may run.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    RenderError
+        Unknown format or engine, engine not installed, engine failure
+        (invalid DOT, ...), empty output or timeout. The message names the
+        engine, the format and the first line of the engine's error output.
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise RenderError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    if not isinstance(dot_source, str):
+        raise RenderError(f"dot_source must be str, got {type(dot_source).__name__}")
+    if fmt == "dot":
+        return dot_source.encode("utf-8")
+    engine = _resolve_engine(engine)
+    if engine == "dot":
+        return _run(_dot_binary(), "dot", dot_source, fmt, dpi, timeout)
+    if fmt == "pdf":
+        # graphviz-pure writes no PDF: lay out to SVG, then convert in Python.
+        svg = _run(_pure_binary(), "pure", dot_source, "svg", dpi, timeout, label="'pdf' (via svg)")
+        return _svg_to_pdf(svg)
+    return _run(_pure_binary(), "pure", dot_source, fmt, dpi, timeout)
+
+
+def _resolve_engine(engine):
+    if engine not in ("auto",) + _ENGINES:
+        raise RenderError(f"unknown engine {engine!r}; expected 'auto', 'dot' or 'pure'")
+    available = available_engines()
+    if engine == "auto":
+        if not available:
+            raise RenderError("no layout engine: neither Graphviz 'dot' on PATH nor 'graphviz-pure' "
+                              "(pip install graphviz-pure) was found")
+        return available[0]
+    if engine not in available:
+        hint = ("install Graphviz (apt-get install graphviz)" if engine == "dot"
+                else "pip install graphviz-pure")
+        raise RenderError(f"engine {engine!r} is not available: {hint}")
+    return engine
+
+
+def _run(binary, engine, dot_source, fmt, dpi, timeout, label=None):
+    """Run one engine binary on the DOT text (stdin) and return its stdout."""
+    cmd = [binary, f"-T{fmt}"]
+    if fmt == "png" and dpi:
+        cmd.append(f"-Gdpi={float(dpi):g}")
+    where = f"engine {engine!r}, format {label or repr(fmt)}"
+    try:
+        proc = subprocess.run(cmd, input=dot_source.encode("utf-8"), capture_output=True,
+                              timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        raise RenderError(f"{where}: layout did not finish within {timeout:g} s") from None
+    except OSError as exc:
+        raise RenderError(f"{where}: could not run {binary}: {exc}") from None
+    if proc.returncode != 0:
+        raise RenderError(f"{where}: failed (exit code {proc.returncode}): {_first_error(proc.stderr)}")
+    if not proc.stdout:
+        # Both engines exit 0 with no output for a format they do not know.
+        raise RenderError(f"{where}: no output: {_first_error(proc.stderr)}")
+    return proc.stdout
+
+
+def _first_error(stderr):
+    """The line of an engine's stderr worth showing: the first error, else the first line.
+
+    Warnings (e.g. graphviz-pure's 'no value for width of non-ASCII
+    character') often come first and would hide the actual error.
+    """
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    for line in lines:
+        if "error" in line.lower() or "not recognized" in line.lower():
+            return line
+    return lines[0] if lines else "(no message)"
+
+
+def _svg_to_pdf(svg):
+    """PDF bytes from SVG bytes with svglib + reportlab (graphviz-pure has no PDF)."""
+    try:
+        from reportlab.graphics import renderPDF
+        from svglib.svglib import svg2rlg
+    except ImportError as exc:  # optional dependencies of the "pure" PDF path
+        raise RenderError(f"engine 'pure', format 'pdf': needs svglib and reportlab ({exc})") from None
+    try:
+        drawing = svg2rlg(io.BytesIO(svg))
+        if drawing is None:
+            raise ValueError("svglib could not parse the SVG")
+        return renderPDF.drawToString(drawing)
+    except Exception as exc:  # svglib/reportlab raise many types; report one
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RenderError(f"engine 'pure', format 'pdf': SVG to PDF conversion failed: {first}") from None

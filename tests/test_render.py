@@ -1,0 +1,309 @@
+"""DOT text of ranking trees and its export to SVG / PNG / PDF with both engines."""
+
+import html
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankviz import RankingTree
+from rankviz import render as render_module
+from rankviz.render import (
+    EXPORT_FORMATS, PALETTE, RenderError, available_engines, node_id, render, tree_to_dot,
+)
+
+X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b", "c", "a"], "A2": [1, 7, 3, 4, 9, 2, 5, 6.0]})
+Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3], [4, 3, 2, 1], [4, 3, 1, 2],
+              [1, 2, 3, 4], [2, 1, 3, 4], [4, 2, 3, 1], [1, 3, 2, 4]])
+LABELS = ["a1", "a2", "a3", "a4"]
+NASTY = 'a<b & "c"'
+NASTY_ESCAPED = "a&lt;b &amp; &quot;c&quot;"
+
+ENGINES = [
+    "pure",
+    pytest.param("dot", marks=pytest.mark.skipif(
+        shutil.which("dot") is None,
+        reason="Graphviz 'dot' not on PATH (apt-get install graphviz)")),
+]
+FORMATS = ["svg", "png", "pdf"]
+
+
+@pytest.fixture(scope="module")
+def tree():
+    # min_samples_leaf=1 pinned: a deep tree with numeric and nominal tests.
+    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X, Y, label_names=LABELS).tree_
+
+
+@pytest.fixture(scope="module")
+def dot_text(tree):
+    return tree_to_dot(tree)
+
+
+@pytest.fixture(scope="module")
+def nasty_tree():
+    """Every kind of user text (feature, category, label) contains HTML specials."""
+    X2 = X.rename(columns={"A1": NASTY}).replace({"c": NASTY})
+    labels = [NASTY, "a2", "a3", "a4"]
+    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X2, Y, label_names=labels).tree_
+
+
+def node_labels(dot):
+    """node id -> HTML-like label text, read from the node declarations."""
+    found = re.findall(r"^  (node\d+) \[id=\"\1\", label=<(.*)>, fillcolor=", dot, flags=re.M)
+    return dict(found)
+
+
+def parse_label(label):
+    """(head lines, n, S text) of one node label."""
+    heads = re.findall(r"<B>(.*?)</B>", label)
+    n, s = re.search(r"n = (\d+), S = (\S+?)</FONT>", label).groups()
+    return heads, int(n), s
+
+
+def node_line(dot, node):
+    (line,) = [ln for ln in dot.splitlines() if ln.startswith(f"  {node_id(node)} [")]
+    return line
+
+
+# -- DOT ------------------------------------------------------------------------
+
+def test_dot_shows_tests_rankings_and_counts(tree, dot_text):
+    labels = node_labels(dot_text)
+    assert len(labels) == tree.node_count == 13
+
+    heads, n, s = parse_label(labels["node0"])
+    assert heads == ["A1 = c"] and n == 8 and s == "-0.093"
+    heads, n, s = parse_label(labels["node1"])
+    assert heads == ["A2 &lt;= 4.5"] and n == 3 and s == "0.667"
+    heads, n, s = parse_label(labels["node4"])  # a leaf
+    assert heads == ["a4 &gt; a2 &gt; a3 &gt; a1"] and n == 1 and s == "1.000"
+
+    for node in range(tree.node_count):
+        heads, n, s = parse_label(labels[node_id(node)])
+        expected = tree.ranking_text(node) if tree.is_leaf[node] else tree.test_text(node)
+        assert " ".join(heads) == html.escape(expected)
+        assert n == tree.n_samples[node]
+        assert s == f"{tree.similarity[node]:.3f}"
+
+
+def test_dot_structure(tree, dot_text):
+    assert isinstance(dot_text, str)
+    assert dot_text.startswith("digraph") and dot_text.rstrip().endswith("}")
+    assert "rankdir=TB" in dot_text
+    assert 'node [shape=box, style="rounded,filled", fontname="Helvetica"' in dot_text
+    for node in range(tree.node_count):
+        # declared once, with its own SVG id, and referred to only by edges otherwise
+        assert len(re.findall(rf'\bid="{node_id(node)}"', dot_text)) == 1
+        assert len(re.findall(rf"^  {node_id(node)} \[", dot_text, flags=re.M)) == 1
+    assert f'id="node{tree.node_count}"' not in dot_text
+    for node in np.flatnonzero(~tree.is_leaf):
+        left, right = tree.children_left[node], tree.children_right[node]
+        assert f'  node{node} -> node{left} [label="yes"];' in dot_text
+        assert f'  node{node} -> node{right} [label="no"];' in dot_text
+    assert dot_text.count(" -> ") == 2 * (tree.node_count - tree.n_leaves)
+
+
+def test_legend_explains_similarity_and_n(tree, dot_text):
+    (legend,) = [ln for ln in dot_text.splitlines() if ln.startswith("  legend [")]
+    assert "mean pairwise Spearman correlation" == tree.similarity_label
+    assert tree.similarity_label in legend
+    assert "training examples" in legend
+    for colour in PALETTE:  # the colour bar
+        assert f'BGCOLOR="{colour}"' in legend
+    assert ">-1<" in legend and ">0<" in legend and ">1<" in legend
+
+
+def test_fill_follows_similarity(tree, dot_text):
+    for node in range(tree.node_count):
+        fill = re.search(r'fillcolor="(#[0-9a-f]{6})"', node_line(dot_text, node)).group(1)
+        step = round((np.clip(tree.similarity[node], -1, 1) + 1) / 2 * (len(PALETTE) - 1))
+        assert fill == PALETTE[step]
+    # Most homogeneous = darkest, and its text switches to white to stay readable.
+    assert 'fillcolor="#2171b5", fontcolor="#ffffff"' in node_line(dot_text, 4)
+    assert 'fontcolor="#000000"' in node_line(dot_text, 0)
+
+
+def test_tooltips(tree, dot_text):
+    assert 'tooltip="node0: split A1 = c with S_split = 0.600"' in node_line(dot_text, 0)
+    assert 'tooltip="node4 (leaf): a single example"' in node_line(dot_text, 4)
+    # With a small gamma the root stops: (1 - 0.093) >= 0.5 * (1 + 0.6), rule (6).
+    stump = RankingTree(gamma=0.5, min_samples_leaf=1).fit(X, Y, label_names=LABELS).tree_
+    assert stump.node_count == 1
+    assert ('tooltip="node0 (leaf): best split A1 = c with S_split = 0.600 rejected by rule (6)"'
+            in tree_to_dot(stump))
+
+
+@pytest.mark.parametrize("highlight", [2, "node2", np.int64(2)])
+def test_highlight_only_on_that_node(tree, highlight):
+    dot = tree_to_dot(tree, highlight=highlight)
+    assert dot.count("penwidth=3") == 1
+    assert dot.count('color="#d62728"') == 1
+    line = node_line(dot, 2)
+    assert "penwidth=3" in line and 'color="#d62728"' in line
+    assert "penwidth=3" not in tree_to_dot(tree)
+
+
+@pytest.mark.parametrize("bad", [13, -1, "node99", "root", 1.5, True])
+def test_highlight_must_be_a_node(tree, bad):
+    with pytest.raises(ValueError, match="highlight"):
+        tree_to_dot(tree, highlight=bad)
+
+
+def test_user_text_is_escaped(nasty_tree):
+    dot = tree_to_dot(nasty_tree, title=NASTY)
+    assert NASTY not in dot and "a<b" not in dot
+    assert f"label=<<B>{NASTY_ESCAPED}</B>>;" in dot                      # title
+    assert f"<B>{NASTY_ESCAPED} = {NASTY_ESCAPED}</B>" in dot              # feature = category
+    assert re.search(rf"<B>[^<]*{re.escape(NASTY_ESCAPED)}[^<]*</B>", dot.split("legend")[0])  # label
+    assert f'tooltip="node0: split {NASTY_ESCAPED} = {NASTY_ESCAPED}' in dot
+
+
+def test_max_labels(tree):
+    dot = tree_to_dot(tree, max_labels=2)
+    heads, _, _ = parse_label(node_labels(dot)["node4"])
+    assert heads == ["a4 &gt; a2 &gt; …"]
+    assert parse_label(node_labels(tree_to_dot(tree, max_labels=4))["node4"])[0] == [
+        "a4 &gt; a2 &gt; a3 &gt; a1"]
+    with pytest.raises(ValueError, match="max_labels"):
+        tree_to_dot(tree, max_labels=0)
+
+
+def test_long_rankings_wrap():
+    labels = [f"label_{j}" for j in range(1, 11)]
+    Y10 = np.array([np.roll(np.arange(1, 11), k) for k in range(4)])
+    t = RankingTree().fit(pd.DataFrame({"x": [0.0, 0.0, 0.0, 0.0]}), Y10, label_names=labels).tree_
+    heads, n, _ = parse_label(node_labels(tree_to_dot(t))["node0"])
+    assert len(heads) > 1 and n == 4
+    assert " ".join(heads) == html.escape(t.ranking_text(0))
+    assert all(head.startswith("&gt; ") for head in heads[1:])
+
+
+def test_single_leaf_tree():
+    t = RankingTree().fit(X.iloc[:1], Y[:1], label_names=LABELS).tree_
+    assert t.node_count == 1
+    dot = tree_to_dot(t, highlight=0, title="one leaf")
+    heads, n, s = parse_label(node_labels(dot)["node0"])
+    assert heads == ["a1 &gt; a3 &gt; a2 &gt; a4"] and n == 1 and s == "1.000"
+    assert " -> " not in dot
+    svg = render(dot, "svg", "pure")
+    assert ET.fromstring(svg).tag.endswith("svg")
+
+
+# -- rendering ------------------------------------------------------------------
+
+def check_file(data, fmt):
+    assert isinstance(data, bytes) and data
+    if fmt == "svg":
+        root = ET.fromstring(data)  # well-formed XML
+        assert root.tag in ("svg", "{http://www.w3.org/2000/svg}svg")
+        text = data.decode("utf-8")
+        assert "a4 &gt; a2 &gt; a3 &gt; a1" in text  # a leaf's ranking, with its label names
+        assert 'id="node0"' in text and 'id="node12"' in text  # ids usable by the app
+    elif fmt == "png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        length, chunk, width, height = struct.unpack(">I4sII", data[8:24])
+        assert chunk == b"IHDR" and length == 13
+        assert width > 50 and height > 50
+    elif fmt == "pdf":
+        assert data.startswith(b"%PDF")
+        assert data.rstrip().endswith(b"%%EOF")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_render_valid_files(dot_text, engine, fmt):
+    check_file(render(dot_text, fmt, engine=engine), fmt)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_render_escaped_names(nasty_tree, engine):
+    svg = render(tree_to_dot(nasty_tree, title=NASTY), "svg", engine=engine)
+    root = ET.fromstring(svg)
+    texts = [el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert NASTY in texts  # the title, drawn as written
+    assert any(NASTY in t and "=" in t for t in texts)  # the test on the nasty feature
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_png_dpi(dot_text, engine):
+    small = render(dot_text, "png", engine=engine, dpi=72)
+    large = render(dot_text, "png", engine=engine, dpi=144)
+    w_small = struct.unpack(">I", small[16:20])[0]
+    w_large = struct.unpack(">I", large[16:20])[0]
+    assert w_large == pytest.approx(2 * w_small, rel=0.05)
+
+
+def test_render_auto_and_dot_format(dot_text):
+    assert render(dot_text, "dot") == dot_text.encode("utf-8")
+    check_file(render(dot_text, "svg"), "svg")
+
+
+def test_available_engines():
+    engines = available_engines()
+    assert "pure" in engines
+    assert ("dot" in engines) == (shutil.which("dot") is not None)
+    assert engines == [e for e in ("dot", "pure") if e in engines]  # auto prefers "dot"
+
+
+def test_export_formats():
+    assert set(EXPORT_FORMATS) == {"svg", "png", "pdf", "dot"}
+    assert EXPORT_FORMATS["svg"] == ("image/svg+xml", ".svg")
+    assert EXPORT_FORMATS["png"] == ("image/png", ".png")
+    assert EXPORT_FORMATS["pdf"] == ("application/pdf", ".pdf")
+    assert all(ext.startswith(".") for _, ext in EXPORT_FORMATS.values())
+
+
+# -- errors ---------------------------------------------------------------------
+
+def test_unknown_format_or_engine(dot_text):
+    assert issubclass(RenderError, RuntimeError)
+    with pytest.raises(RenderError, match="unknown format 'gif'"):
+        render(dot_text, "gif")
+    with pytest.raises(RenderError, match="unknown engine 'neato'"):
+        render(dot_text, "svg", engine="neato")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_invalid_dot(engine, fmt):
+    with pytest.raises(RenderError) as info:
+        render("digraph { a -> ", fmt, engine=engine)
+    message = str(info.value)
+    assert f"engine '{engine}'" in message
+    assert "syntax error" in message
+    assert "\n" not in message
+    assert not isinstance(info.value.__cause__, subprocess.CalledProcessError)
+
+
+def test_timeout_is_a_render_error(dot_text, monkeypatch):
+    def too_slow(cmd, **kwargs):
+        raise subprocess.TimeoutExpired(cmd, kwargs.get("timeout"))
+
+    monkeypatch.setattr(render_module.subprocess, "run", too_slow)
+    with pytest.raises(RenderError, match="within 5 s"):
+        render(dot_text, "svg", engine="pure", timeout=5)
+
+
+def test_missing_engines(dot_text, monkeypatch):
+    monkeypatch.setattr(render_module, "_pure_binary", lambda: None)
+    monkeypatch.setattr(render_module, "_dot_binary", lambda: None)
+    assert available_engines() == []
+    with pytest.raises(RenderError, match="no layout engine"):
+        render(dot_text, "svg")
+    with pytest.raises(RenderError, match="'dot' is not available"):
+        render(dot_text, "png", engine="dot")
+    assert render(dot_text, "dot") == dot_text.encode()  # needs no engine
+
+
+def test_library_does_not_import_streamlit(repo_root):
+    code = "import sys, rankviz.render; sys.exit('streamlit' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], cwd=repo_root,
+                            env={**os.environ, "PYTHONPATH": str(repo_root)})
+    assert result.returncode == 0

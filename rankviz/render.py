@@ -284,6 +284,9 @@ def _tooltip(tree, node):
         return f"{name}: split {tree.test_text(node)}{extra}"
     split = tree.best_split_text(node)
     score = float(tree.split_score[node])
+    postponed = tree.extras.get("postponed")
+    if split and postponed is not None and postponed[node]:
+        return f"{name}: will split {split} with S_split = {score:.3f} (not grown yet)"
     if split and math.isfinite(score):
         return f"{name} (leaf): best split {split} with S_split = {score:.3f} rejected by rule (6)"
     s, n = float(tree.similarity[node]), int(tree.n_samples[node])

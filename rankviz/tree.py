@@ -16,6 +16,8 @@ Node 0 is the root. For node ``i``:
   and a tree can be re-cut for another γ without new split searches.
 - ``split_feature[i]`` / ``split_threshold[i]``: that best split, kept even
   when the node is a leaf (where ``feature[i]`` is -1).
+- ``extras["postponed"]`` (only on trees made by :meth:`Tree.keep_splits`):
+  leaves whose split the full tree makes, i.e. not stopped, just not yet shown.
 """
 
 from dataclasses import dataclass, field, replace
@@ -170,9 +172,12 @@ class Tree:
             for name in ("threshold", "n_samples", "similarity", "split_score",
                          "split_feature", "split_threshold", "mean_rank", "ranking", "depth")
         }
+        # Leaves here that are split in this tree: their split is only postponed.
+        postponed = ~self.is_leaf[keep] & ~split
         sub = replace(
             self, children_left=left, children_right=right,
             feature=np.where(split, self.feature[keep], TREE_LEAF),
+            extras={**self.extras, "postponed": postponed},
             **arrays,
         )
         sub = replace(sub, threshold=np.where(split, sub.threshold, np.nan))

@@ -160,6 +160,10 @@ def test_growth_order_replays_the_same_tree():
         steps = list(iter_growth(tree, order))
         assert [s.tree.n_leaves for s in steps] == list(range(1, len(internal) + 2))
         assert steps[-1].tree.node_count == tree.node_count
+    # A part-grown tree marks the leaves whose split is still to come.
+    partial = steps[1].tree
+    assert partial.extras["postponed"].sum() == sum(
+        not tree.is_leaf[c] for c in (tree.children_left[0], tree.children_right[0]))
     # Depth-first is a pre-order: every node comes after its parent, left subtree first.
     depth_first = split_sequence(tree, "depth")
     assert depth_first[0] == 0 and depth_first[1] == tree.children_left[0] or tree.is_leaf[tree.children_left[0]]

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from .features import is_nominal_column
 from scipy.stats import rankdata
 
 __all__ = [
@@ -218,11 +220,6 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None):
 # --------------------------------------------------------------------------- #
 # dataset
 # --------------------------------------------------------------------------- #
-def _is_nominal(column):
-    """Nominal = not numeric, or boolean (same rule as ``rankviz.features``)."""
-    return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
-
-
 def _is_supported_feature(column):
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype):
@@ -359,7 +356,7 @@ class RankingDataset:
     @property
     def nominal_features(self):
         """Names of the nominal (non-numeric or boolean) feature columns."""
-        return [c for c in self.X.columns if _is_nominal(self.X[c])]
+        return [c for c in self.X.columns if is_nominal_column(self.X[c])]
 
     def to_frame(self):
         """One table: the features, then one rank-position column per label.

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy.stats import rankdata
 
 from .features import is_nominal_column
-from scipy.stats import rankdata
 
 __all__ = [
     "DataError",

@@ -13,7 +13,7 @@ st.caption("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict 
 dataset, data_key = dataset_picker()
 settings = tree_settings()
 if dataset is None:
-    st.info("Choose a sample data set or finish the upload in the sidebar.")
+    st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
 
 with st.expander(f"Data: {dataset.name} — {dataset.n_samples} examples, "

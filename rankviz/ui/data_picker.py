@@ -64,9 +64,11 @@ def _upload(container):
         container.info("Upload a file to continue.")
         return None, None
     content = uploaded.getvalue()
+    # Options are keyed by the file's content: a new file starts from fresh,
+    # visible defaults instead of inheriting choices about other columns.
     digest = hashlib.sha1(content).hexdigest()[:12]
     kind = container.radio(
-        "File format", ["csv", "benchmark"], key="upload_kind", horizontal=True,
+        "File format", ["csv", "benchmark"], key=f"upload_kind_{digest}", horizontal=True,
         format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get,
     )
     try:
@@ -75,18 +77,18 @@ def _upload(container):
             return dataset, f"upload:{digest}:benchmark"
         header = read_csv_header(io.BytesIO(content))
         target = container.radio("Target", list(_TARGET_KINDS), format_func=_TARGET_KINDS.get,
-                                 key="upload_target")
+                                 key=f"upload_target_{digest}")
         if target == "ordering":
             column = container.selectbox("Ordering column", header, index=len(header) - 1,
-                                         key="upload_ordering")
+                                         key=f"upload_ordering_{digest}")
             target_columns = [column]
         else:
             target_columns = container.multiselect(
-                "Label columns", header, key="upload_labels",
+                "Label columns", header, key=f"upload_labels_{digest}",
                 help="One column per label; the column name is the label's name.")
         rest = [c for c in header if c not in target_columns]
         feature_columns = container.multiselect("Feature columns", rest, default=rest,
-                                                key="upload_features")
+                                                key=f"upload_features_{digest}")
         if not target_columns or not feature_columns:
             container.info("Choose the label columns and at least one feature column.")
             return None, None
@@ -94,5 +96,7 @@ def _upload(container):
         dataset = _cached_upload(content, uploaded.name, "csv", options)
         return dataset, f"upload:{digest}:{options!r}"
     except DataError as error:
-        container.error(str(error))
+        # The message goes where the tree would be: one clear sentence, no traceback.
+        container.warning("The file could not be read; see the message on the page.")
+        st.error(f"**Upload problem.** {error}")
         return None, None

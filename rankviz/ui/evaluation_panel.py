@@ -34,8 +34,14 @@ def evaluation_panel(dataset, data_key, settings, key="eval"):
 
         methods = {"Ranking tree": settings.estimator(), "KNN (k=1)": KNNRanker(n_neighbors=1),
                    "Default ranking": DefaultRanker()}
-        state[f"{key}_result"] = (request, cross_validate(methods, dataset.X, dataset.Y, cv=cv,
-                                                          seed=int(seed), progress=progress))
+        try:
+            scores = cross_validate(methods, dataset.X, dataset.Y, cv=cv, seed=int(seed),
+                                    progress=progress)
+        except ValueError as error:  # e.g. rankings the criterion cannot use
+            bar.empty()
+            st.error(f"The evaluation could not run: {error}")
+            return None
+        state[f"{key}_result"] = (request, scores)
         bar.empty()
     result = state.get(f"{key}_result")
     if result is None:

@@ -129,7 +129,8 @@ def _draw(current, n_steps, max_labels):
     else:
         caption = (f"Step {current.step} of {n_steps}: split node {current.node} on "
                    f"**{tree.test_text(current.node)}**.")
-    st.markdown(f"{caption} {tree.n_leaves} leaves, depth {tree.max_depth}.")
+    leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
+    st.markdown(f"{caption} {leaves}, depth {tree.max_depth}.")
     dot = tree_to_dot(tree, highlight=current.node if current.step else None,
                       max_labels=max_labels if max_labels < len(tree.label_names) else None)
     st.graphviz_chart(dot, width="stretch")

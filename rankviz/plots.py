@@ -14,6 +14,11 @@ def _colour(method, k):
     return METHOD_COLOURS.get(method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
 
 
+def _translucent(colour, alpha=0.3):
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{alpha})"
+
+
 def metric_bars(scores, measures=("CS", "WRC", "LRA")):
     """Grouped bars of the mean of each measure per method, with 95% intervals.
 
@@ -40,7 +45,7 @@ def metric_bars(scores, measures=("CS", "WRC", "LRA")):
             hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
         )
     fig.update_layout(
-        barmode="group", title="Mean accuracy on held-out examples (bars: 95% CI of the mean)",
+        barmode="group", title="Mean score on held-out examples (whiskers: 95% CI of the mean)",
         xaxis_title="Measure", yaxis_title="Mean score (1 = identical ranking)",
         legend_title="Method", template="plotly_white", height=420,
         margin=dict(t=60, l=60, r=20, b=50),
@@ -64,10 +69,13 @@ def metric_distribution(scores, measure="CS"):
     fig = go.Figure()
     for k, (method, group) in enumerate(scores.groupby("method", sort=False)):
         colour = _colour(method, k)
+        # A translucent fill keeps the median line and the points visible on
+        # every method's colour, black included.
         fig.add_box(
-            name=method, y=group[measure], boxpoints="all", jitter=0.4, pointpos=0,
-            marker=dict(color="#555555" if colour == "#ffffff" else colour, size=4, opacity=0.6),
-            line=dict(color="#222222"), fillcolor=colour if colour != "#ffffff" else "#f2f2f2",
+            name=method, y=group[measure], boxpoints="all", jitter=0.5, pointpos=-1.6,
+            marker=dict(color="#777777" if colour == "#ffffff" else colour, size=4, opacity=0.7,
+                        line=dict(color="#222222", width=0.5)),
+            line=dict(color="#222222", width=1.5), fillcolor=_translucent(colour),
             customdata=group["example"], hovertemplate="example %{customdata}: %{y:.3f}<extra></extra>",
         )
     fig.update_layout(

@@ -123,4 +123,4 @@ def test_evaluation_matches_the_library(app):
         np.testing.assert_allclose(plotly_array(bar.y), means.loc[bar.name].to_numpy())
     assert figure.layout.yaxis.title.text and figure.layout.xaxis.title.text
     table = app.dataframe[-1].value
-    assert table.loc["Default ranking", "CS mean"] == pytest.approx(means.loc["Default ranking", "CS"])
+    assert table.loc["CS mean", "Default ranking"] == pytest.approx(means.loc["Default ranking", "CS"])

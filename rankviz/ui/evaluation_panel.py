@@ -51,12 +51,17 @@ def evaluation_panel(dataset, data_key, settings, key="eval"):
     done_request, scores = result
     if done_request != request:
         st.warning("The results below are for earlier settings; run the evaluation again to update them.")
+    done_cv = done_request[2]
+    st.caption(f"{'Leave-one-out' if done_cv == 'loo' else f'{done_cv}-fold cross-validation (seed {done_request[3]})'} "
+               f"over {scores['example'].nunique()} examples; tree: {done_request[1].criterion}, "
+               f"γ = {done_request[1].gamma:.3f}, at least {done_request[1].min_samples_leaf} per leaf.")
     st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
     measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure")
     st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")
-    table = summarize(scores)
-    table.columns = [f"{m} {s}" for m, s in table.columns]
-    st.dataframe(table.style.format("{:.3f}", subset=[c for c in table.columns if not c.endswith("count")]))
+    # Measures as rows, methods as columns: fits the page whatever the number of measures.
+    table = summarize(scores).drop(columns="count", level=1).T
+    table.index = [f"{m} {s}" for m, s in table.index]
+    st.dataframe(table.style.format("{:.3f}"))
     st.download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
                        file_name="ranking_tree_evaluation.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")

@@ -11,6 +11,9 @@ from ..render import EXPORT_FORMATS, RenderError, available_engines, render, tre
 
 SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.4}
 DEFAULT_MIN_LEAF = 10
+# Mean Spearman similarities of useful nodes lie in (0, 1): spend the colour
+# scale there (lower values get the lightest colour).
+SIMILARITY_RANGE = (0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ def growth_player(tree, settings, data_key, key="tree"):
     n_steps = len(sequence)
     state = st.session_state
     step_key, playing_key, signature_key = f"{key}_step", f"{key}_playing", f"{key}_signature"
+    hold_key = f"{key}_hold"  # set: the next tick shows the current step instead of advancing
     signature = (data_key, settings)
     if state.get(signature_key) != signature:
         # New tree or order: show the whole tree, stop playing.
@@ -85,7 +89,8 @@ def growth_player(tree, settings, data_key, key="tree"):
 
     def toggle():
         if not state[playing_key] and state[step_key] >= n_steps:
-            state[step_key] = 0  # play from the start
+            state[step_key] = 0  # play from the start, showing the root alone first
+            state[hold_key] = True
         state[playing_key] = not state[playing_key] and n_steps > 0
 
     cols = st.columns([1, 1, 1.2, 1, 1, 1.6, 1.6], vertical_alignment="bottom")
@@ -113,7 +118,8 @@ def growth_player(tree, settings, data_key, key="tree"):
             if state[step_key] >= n_steps:
                 state[playing_key] = False
                 st.rerun()  # whole page: the Play button and the timer follow
-            state[step_key] += 1
+            if state.pop(hold_key, False) is False:
+                state[step_key] += 1
         current = growth_step(tree, sequence, state[step_key])
         dot = _draw(current, n_steps, shown)
         export_buttons(dot, key=f"{key}_export")
@@ -131,8 +137,11 @@ def _draw(current, n_steps, max_labels):
                    f"**{tree.test_text(current.node)}**.")
     leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
     st.markdown(f"{caption} {leaves}, depth {tree.max_depth}.")
-    dot = tree_to_dot(tree, highlight=current.node if current.step else None,
-                      max_labels=max_labels if max_labels < len(tree.label_names) else None)
+    # Highlight the node just split while the tree is growing, not on the finished tree.
+    growing = 0 < current.step < n_steps
+    dot = tree_to_dot(tree, highlight=current.node if growing else None,
+                      max_labels=max_labels if max_labels < len(tree.label_names) else None,
+                      similarity_range=SIMILARITY_RANGE)
     st.graphviz_chart(dot, width="stretch")
     if tree.n_leaves > 25:
         st.caption("A large tree is drawn small: raise the minimum examples per leaf or lower γ, "

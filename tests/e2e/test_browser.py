@@ -1,0 +1,292 @@
+"""End-to-end test of the "Ranking trees" page in headless Chromium (Playwright).
+
+Drives the real app served by ``streamlit run app.py`` (fixture
+``streamlit_server``) through the fixtures ``browser`` / ``page`` of
+``tests/conftest.py``:
+
+* the page opens on the fully grown default tree (status line "Step N of N");
+* Start shows the root alone, Step grows the tree one split at a time (the
+  nodes of the graphviz SVG are counted);
+* moving the γ slider with the keyboard regrows the tree, with the leaf count
+  the library gives for the γ shown on the slider;
+* the PNG and SVG exports download valid files of the tree on screen;
+* Play animates the growth by itself and Pause stops it;
+* screenshots: ``artifacts/screenshot.png`` (default tree; copied to
+  ``docs/screenshot.png`` when that is missing or ``RANKVIZ_UPDATE_SCREENSHOT=1``)
+  and ``artifacts/evaluation.png`` (a 5-fold evaluation).
+
+Waits are on the page's state (status line, node count), never fixed sleeps,
+except in the Play test where the passing of time is the point.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import struct
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from rankviz import RankingTree, load_sample  # noqa: E402
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO_ROOT / "artifacts"  # git-ignored
+SAMPLE = "metalearning"
+DEFAULT_GAMMA = 0.995
+# First load starts Python, imports and fits the tree: allow more than a click.
+LOAD_TIMEOUT = 60_000
+STATUS_RE = re.compile(r"Step (\d+) of (\d+):.*?(\d+) (?:leaf|leaves), depth (\d+)\.", re.S)
+
+# Tree nodes of the graphviz SVG: ``<g class="node" id="node3">`` (graphviz may
+# prefix ids, so only the end is matched); the colour legend (id "legend") is
+# a node of the drawing but not of the tree.
+_COUNT_TREE_NODES = """() => {
+    const chart = document.querySelector('[data-testid="stGraphVizChart"] svg');
+    if (!chart) return -1;
+    return Array.from(chart.querySelectorAll('g.node')).filter(g => /node\\d+$/.test(g.id)).length;
+}"""
+
+
+# -- library expectations ----------------------------------------------------------
+
+_dataset = None
+_shape_cache: dict[float, tuple[int, int]] = {}
+
+
+def library_tree_shape(gamma: float) -> tuple[int, int]:
+    """(leaves, depth) of the library's tree with the page's defaults but ``gamma``."""
+    global _dataset
+    if gamma not in _shape_cache:
+        if _dataset is None:
+            _dataset = load_sample(SAMPLE)
+        model = RankingTree(gamma=gamma, min_samples_leaf=DEFAULT_MIN_LEAF)
+        tree = model.fit(_dataset.X, _dataset.Y, label_names=_dataset.label_names).tree_
+        _shape_cache[gamma] = (int(tree.n_leaves), int(tree.max_depth))
+    return _shape_cache[gamma]
+
+
+# -- page helpers ------------------------------------------------------------------
+
+def status_line(page: Page):
+    """The player's status line, "Step k of N: … X leaves, depth D."."""
+    return page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"Step \d+ of \d+:"))
+
+
+def read_status(page: Page) -> tuple[int, int, int, int]:
+    """(step, n_steps, leaves, depth) from the status line."""
+    text = status_line(page).inner_text()
+    match = STATUS_RE.search(text)
+    assert match, f"unexpected status line: {text!r}"
+    return tuple(int(g) for g in match.groups())
+
+
+def wait_for_tree_nodes(page: Page, count: int, timeout: float = 30_000) -> None:
+    """Wait until the graphviz SVG draws exactly ``count`` tree nodes."""
+    page.wait_for_function(f"n => ({_COUNT_TREE_NODES})() === n", arg=count, timeout=timeout)
+
+
+def button(page: Page, name: str):
+    """A button by its label; the Material icon's ligature text (e.g. "download")
+    is hidden from the accessibility tree, but tolerate it in front of the label."""
+    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$"))
+
+
+def wait_until_idle(page: Page, timeout: float = 30_000) -> None:
+    """Wait until Streamlit is not running the script (no "Running…" status widget)."""
+    page.wait_for_function(
+        """() => {
+            const widget = document.querySelector('[data-testid="stStatusWidget"]');
+            return !widget || !(/running/i.test(widget.innerText)
+                || widget.querySelector('[data-testid^="stStatusWidgetRunning"]'));
+        }""",
+        timeout=timeout)
+
+
+def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:
+    """Open the app, wait for the tree drawing and the status line; return the status."""
+    page.goto(base_url, timeout=LOAD_TIMEOUT)
+    expect(status_line(page)).to_be_visible(timeout=LOAD_TIMEOUT)
+    page.wait_for_function(f"() => ({_COUNT_TREE_NODES})() > 0", timeout=LOAD_TIMEOUT)
+    expect(button(page, "Start")).to_be_visible()
+    return read_status(page)
+
+
+def full_height_screenshot(page: Page, path: Path) -> None:
+    """Screenshot of the whole page. Streamlit scrolls inside its main section, so
+    ``full_page`` alone stops at the viewport: grow the viewport to the content
+    (the bottom of the last element, not the section's padded scroll height)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    width = page.viewport_size["width"]
+    bottom = page.evaluate("""() => {
+        let bottom = 0;
+        const blocks = document.querySelectorAll(
+            '[data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] > *, '
+            + '[data-testid="stSidebarUserContent"]');
+        for (const e of blocks) bottom = Math.max(bottom, e.getBoundingClientRect().bottom);
+        return bottom;
+    }""")
+    page.set_viewport_size({"width": width, "height": max(600, int(bottom) + 48)})
+    page.wait_for_timeout(500)  # let charts re-lay out at the new size
+    page.screenshot(path=str(path), full_page=True)
+
+
+# -- tests -------------------------------------------------------------------------
+
+def test_player_steps_and_exports(streamlit_server, page: Page):
+    leaves, depth = library_tree_shape(DEFAULT_GAMMA)
+    n_steps = leaves - 1  # one split per internal node
+
+    # 1. The page opens on the fully grown default tree.
+    step, n, shown_leaves, shown_depth = open_app(page, streamlit_server)
+    assert (step, n) == (n_steps, n_steps)
+    assert (shown_leaves, shown_depth) == (leaves, depth)
+    wait_for_tree_nodes(page, 2 * leaves - 1)
+
+    # 2. Start: the root alone; Step twice: root + two splits of two children.
+    button(page, "Start").click()
+    expect(status_line(page)).to_contain_text(f"Step 0 of {n_steps}")
+    wait_for_tree_nodes(page, 1)
+    assert read_status(page)[2:] == (1, 0)
+
+    button(page, "Step").click()
+    expect(status_line(page)).to_contain_text(f"Step 1 of {n_steps}")
+    wait_for_tree_nodes(page, 3)
+    button(page, "Step").click()
+    expect(status_line(page)).to_contain_text(f"Step 2 of {n_steps}")
+    wait_for_tree_nodes(page, 5)
+    assert read_status(page)[2] == 3  # leaves after two splits
+    wait_until_idle(page)
+
+    # 4. Exports of the tree on screen (step 2). The image is made on click.
+    with page.expect_download() as download_info:
+        button(page, "PNG").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".png")
+    png = Path(download.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:16]
+    length, chunk = struct.unpack(">I4s", png[8:16])
+    assert chunk == b"IHDR" and length == 13
+    width, height = struct.unpack(">II", png[16:24])
+    assert width > 100 and height > 100, (width, height)
+
+    with page.expect_download() as download_info:
+        button(page, "SVG").click()
+    download = download_info.value
+    assert download.suggested_filename.endswith(".svg")
+    root = ET.fromstring(Path(download.path()).read_bytes())
+    assert root.tag.endswith("svg"), root.tag
+    exported = [g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "node"
+                and re.search(r"node\d+$", g.get("id", ""))]
+    assert len(exported) == 5, "the SVG export should be the tree on screen (step 2)"
+    # Downloading changes nothing on the page.
+    expect(status_line(page)).to_contain_text(f"Step 2 of {n_steps}")
+
+
+def test_gamma_slider_matches_library(streamlit_server, page: Page):
+    open_app(page, streamlit_server)
+    slider = page.get_by_role("slider", name="γ (stopping parameter)")
+    expect(slider).to_have_attribute("aria-valuetext", f"{DEFAULT_GAMMA:.3f}")
+
+    def check_tree_for_slider_value():
+        gamma = float(slider.get_attribute("aria-valuetext"))
+        leaves, depth = library_tree_shape(gamma)
+        expect(status_line(page)).to_contain_text(
+            re.compile(rf"Step {leaves - 1} of {leaves - 1}:.*\b{leaves} (?:leaf|leaves), depth {depth}\."))
+        wait_for_tree_nodes(page, 2 * leaves - 1)
+        return gamma, leaves
+
+    # A little lower: a smaller tree, still more than one leaf.
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    gamma, leaves = check_tree_for_slider_value()
+    assert gamma == pytest.approx(DEFAULT_GAMMA - 0.005)
+    assert 1 < leaves < library_tree_shape(DEFAULT_GAMMA)[0]
+
+    # Much lower: no split passes rule (6), the root alone.
+    page.keyboard.press("Home")
+    gamma, leaves = check_tree_for_slider_value()
+    assert gamma == pytest.approx(0.90)
+    assert leaves == 1
+    assert read_status(page) == (0, 0, 1, 0)
+
+
+def test_play_animates_and_pause_stops(streamlit_server, page: Page):
+    n_steps = library_tree_shape(DEFAULT_GAMMA)[0] - 1
+    open_app(page, streamlit_server)
+    button(page, "Start").click()
+    expect(status_line(page)).to_contain_text(f"Step 0 of {n_steps}")
+    wait_until_idle(page)
+    start_step = read_status(page)[0]
+
+    button(page, "Play").click()
+    expect(button(page, "Pause")).to_be_visible()
+    time.sleep(3)  # timing is the point: the animation runs by itself (1 step/s)
+    step = read_status(page)[0]
+    assert step > start_step, f"Play did not advance the tree in 3 s (still at step {step})"
+    assert step < n_steps  # 11 steps at "normal" speed take longer than 3 s
+
+    button(page, "Pause").click()
+    expect(button(page, "Play")).to_be_visible()
+    wait_until_idle(page)
+    paused_at = read_status(page)[0]
+    time.sleep(2.5)  # more than two animation periods
+    assert read_status(page)[0] == paused_at, "the tree kept growing after Pause"
+
+
+def test_screenshots(streamlit_server, browser):
+    # Device scale 2: a 1400 px wide page whose small tree labels stay sharp.
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        _take_screenshots(streamlit_server, page)
+    finally:
+        context.close()
+
+
+def _take_screenshots(base_url, page: Page):
+    leaves, _ = library_tree_shape(DEFAULT_GAMMA)
+    open_app(page, base_url)
+    wait_for_tree_nodes(page, 2 * leaves - 1)
+    wait_until_idle(page)
+    page.mouse.move(700, 30)  # blank header: no hover effects in the picture
+    # The fully grown default tree, as the page opens. docs/screenshot.png is
+    # committed: it is (re)written only when missing or on request, so that a
+    # test run does not leave the working tree modified.
+    full_height_screenshot(page, ARTIFACTS / "screenshot.png")
+    docs_image = REPO_ROOT / "docs" / "screenshot.png"
+    if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
+        docs_image.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ARTIFACTS / "screenshot.png", docs_image)
+
+    # Evaluation tab: 5-fold cross-validation.
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.get_by_role("tab", name="Evaluation").click()
+    page.get_by_text("k-fold cross-validation").click()
+    folds = page.get_by_role("spinbutton", name="Folds")
+    expect(folds).to_be_enabled()
+    folds.fill("5")
+    folds.press("Enter")
+    expect(folds).to_have_value("5")
+    wait_until_idle(page)
+    page.get_by_role("button", name="Run evaluation").click()
+    charts = page.get_by_test_id("stPlotlyChart")
+    expect(charts).to_have_count(2, timeout=60_000)
+    expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
+    expect(page.get_by_text("The results below are for earlier settings")).to_have_count(0)
+    page.wait_for_function(
+        """() => document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg').length >= 2""")
+    wait_until_idle(page)
+    page.mouse.move(700, 30)
+    full_height_screenshot(page, ARTIFACTS / "evaluation.png")

@@ -5,6 +5,7 @@ from sklearn.base import BaseEstimator
 
 from .builder import grow_tree
 from .criteria import get_criterion
+from .data import validate_rank_matrix
 from .features import FeatureEncoder
 
 __all__ = ["RankingTree", "check_rankings"]
@@ -115,7 +116,11 @@ class RankingTree(BaseEstimator):
 
 
 def check_rankings(Y, n_rows=None):
-    """Validate a rank-position matrix and return it as a 2-D float array."""
+    """Validate a rank-position matrix and return it as a 2-D float array.
+
+    Every row must be a ranking of its present labels (positions ``1..m``,
+    ties as average positions); the error names the first row that is not.
+    """
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2:
         raise ValueError(f"Y must be a 2-D matrix of rank positions, got shape {Y.shape}")
@@ -125,4 +130,4 @@ def check_rankings(Y, n_rows=None):
         raise ValueError(f"Y must rank at least 2 labels, got {Y.shape[1]}")
     if len(Y) < 1:
         raise ValueError("Y has no rows")
-    return Y
+    return validate_rank_matrix(Y, [f"label_{j + 1}" for j in range(Y.shape[1])], source="Y")

@@ -181,5 +181,7 @@ def test_sklearn_conventions():
     assert model.set_params(max_depth=2).max_depth == 2
     with pytest.raises(ValueError, match="gamma"):
         RankingTree(gamma=-1).fit(np.zeros((3, 1)), [[1, 2], [1, 2], [2, 1]])
+    with pytest.raises(ValueError, match="row 2.*not a ranking"):
+        RankingTree().fit(np.zeros((2, 1)), [[1, 2], [0.3, 0.9]])  # scores, not positions
     with pytest.raises(ValueError, match="complete rankings"):
-        RankingTree().fit(np.zeros((2, 1)), [[1, 2], [1, np.nan]])
+        RankingTree().fit(np.zeros((2, 1)), [[1, 2, 3], [1, np.nan, 2]])

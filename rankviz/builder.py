@@ -66,7 +66,6 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
     nodes = _NodeTable(capacity=2 * n - 1, n_stats=stats.shape[1], n_labels=Y.shape[1])
     nodes.count[0] = n
     nodes.stat_sum[0] = stats.sum(axis=0)
-    nodes.rank_part[0] = rank_parts.sum(axis=0)
     nodes.similarity[0] = criterion.node_similarity(n, nodes.stat_sum[0])
     nodes.size = 1
     node_of_row = np.zeros(n, dtype=np.intp)
@@ -113,15 +112,18 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
         child = nodes.children_left[parent] + ~goes_left
         node_of_row[rows] = child
 
-        # Counts, statistic sums and mean ranks of the new nodes.
+        # The split search already summed the left subsets; the right ones are
+        # the rest of the parent.
+        nodes.count[left] = best.left_count[accepted]
+        nodes.count[left + 1] = nodes.count[split_nodes] - nodes.count[left]
+        nodes.stat_sum[left] = best.left_sum[accepted]
+        nodes.stat_sum[left + 1] = nodes.stat_sum[split_nodes] - nodes.stat_sum[left]
         children = np.arange(left[0], nodes.size)
-        offset = left[0]
-        nodes.count[children] = np.bincount(child - offset, minlength=len(children))
-        nodes.stat_sum[children] = _group_sums(child - offset, stats[rows], len(children))
-        nodes.rank_part[children] = _group_sums(child - offset, rank_parts[rows], len(children))
         nodes.similarity[children] = criterion.node_similarity(
             nodes.count[children], nodes.stat_sum[children])
         frontier = children
+
+    nodes.sum_up(node_of_row, rank_parts)
 
     return nodes.to_tree(
         criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
@@ -132,20 +134,32 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
 
 @dataclass
 class BestSplits:
-    """Best split per searched node: score (NaN if none), feature (-1 if none), threshold."""
+    """Best split per searched node: score (NaN if none), feature (-1 if none),
+    threshold, and the count and statistic sums of its left ("yes") subset."""
 
     score: np.ndarray
     feature: np.ndarray
     threshold: np.ndarray
+    left_count: np.ndarray
+    left_sum: np.ndarray
 
-    def update(self, score, threshold, feature):
+    @classmethod
+    def empty(cls, n_nodes, n_stats):
+        return cls(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan),
+                   np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)))
+
+    def update(self, feature, found, score, threshold, left_count, left_sum):
+        """Keep, for the nodes in ``found``, this feature's split where it is better."""
+        current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
         # Ties (within rounding) go to the earlier attribute, whatever its kind.
-        current = np.where(np.isnan(self.score), -np.inf, self.score)
         tie = np.isfinite(current) & (np.abs(score - current) <= _TIE * (1.0 + np.abs(current)))
-        better = np.where(tie, feature < self.feature, score > current) & ~np.isnan(score)
-        self.score[better] = score[better]
-        self.threshold[better] = threshold[better]
-        self.feature[better] = feature
+        better = np.where(tie, feature < self.feature[found], score > current)
+        nodes = found[better]
+        self.score[nodes] = score[better]
+        self.feature[nodes] = feature
+        self.threshold[nodes] = threshold[better]
+        self.left_count[nodes] = left_count[better]
+        self.left_sum[nodes] = left_sum[better]
 
 
 def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum,
@@ -182,7 +196,7 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
                            dtype=_slot_dtype(n_nodes))
     slot_of_node[nodes] = np.arange(n_nodes)
     slot = slot_of_node[node_of_row]
-    best = BestSplits(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan))
+    best = BestSplits.empty(n_nodes, stats.shape[1])
     # First position of each node's rows once they are grouped by slot.
     seg_start = np.concatenate([[0], np.cumsum(node_count)[:-1]])
     # Statistics as (n_statistics, n_rows): gathers and cumulative sums then
@@ -213,12 +227,12 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         score = criterion.split_score(left_count[cand], left_sum,
                                       right_count[cand], node_sum[sc] - left_sum)
         pick = _argmax_per_sorted_group(sc, score, n_nodes)
-        found = pick >= 0
-        threshold = np.full(n_nodes, np.nan)
-        low, high = x[cand[pick[found]]], x[cand[pick[found]] + 1]
+        found = np.flatnonzero(pick >= 0)
+        chosen = pick[found]
+        low, high = x[cand[chosen]], x[cand[chosen] + 1]
         mid = (low + high) / 2.0
-        threshold[found] = np.where(mid < high, mid, low)  # guard against rounding up to `high`
-        best.update(np.where(found, score[np.maximum(pick, 0)], np.nan), threshold, f)
+        threshold = np.where(mid < high, mid, low)  # guard against rounding up to `high`
+        best.update(f, found, score[chosen], threshold, left_count[cand[chosen]], left_sum[chosen])
 
     for f in np.flatnonzero(nominal):
         rows = np.flatnonzero(slot >= 0)
@@ -235,10 +249,10 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         score = criterion.split_score(value_count[cand], value_sum[cand],
                                       right_count[cand], node_sum[sc] - value_sum[cand])
         pick = _argmax_per_sorted_group(sc, score, n_nodes)
-        found = pick >= 0
-        threshold = np.full(n_nodes, np.nan)
-        threshold[found] = cand[pick[found]] % n_values
-        best.update(np.where(found, score[np.maximum(pick, 0)], np.nan), threshold, f)
+        found = np.flatnonzero(pick >= 0)
+        chosen = cand[pick[found]]
+        best.update(f, found, score[pick[found]], (chosen % n_values).astype(float),
+                    value_count[chosen], value_sum[chosen])
     return best
 
 
@@ -291,6 +305,21 @@ class _NodeTable:
         self.stat_sum = np.zeros((capacity, n_stats))
         # Per label: the sum of its positions, then the number of rankings holding it.
         self.rank_part = np.zeros((capacity, 2 * n_labels))
+
+    def sum_up(self, leaf_of_row, row_values):
+        """Per-label rank sums of every node: leaves from their rows, then each
+        depth adds into its parents, deepest first (one numpy call per depth)."""
+        used = self.size
+        self.rank_part[:used] = _group_sums(leaf_of_row, row_values, used)
+        parent = np.full(used, -1)
+        internal = np.flatnonzero(self.children_left[:used] >= 0)
+        parent[self.children_left[internal]] = internal
+        parent[self.children_right[internal]] = internal
+        depth = self.depth[:used]
+        for level in range(int(depth.max()), 0, -1):
+            at_level = np.flatnonzero(depth == level)
+            # Siblings share a parent, so accumulate with add.at, not fancy assignment.
+            np.add.at(self.rank_part, parent[at_level], self.rank_part[at_level])
 
     def to_tree(self, criterion, feature_names, categories, label_names):
         used = slice(0, self.size)

@@ -49,7 +49,7 @@ def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0)
         return node
     score, f, threshold, left = best
     node["split_score"] = score
-    if (1 + node["similarity"]) >= gamma * (1 + score):  # rule (6): stop
+    if (1 + node["similarity"]) >= gamma * (1 + score) - 1e-12:  # rule (6): stop (equal within rounding)
         return node
     node["split"] = (f, threshold)
     node["children"] = [

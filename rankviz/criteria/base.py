@@ -51,5 +51,9 @@ class Criterion:
 
         A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
         the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``.
+        Sides equal up to rounding (1e-12) count as equal, so the rule stops:
+        running sums and direct sums of one set differ in the last bits, and
+        a split that changes nothing (γ = 1) must not be decided by them.
         """
-        return (1.0 + np.asarray(similarity_parent)) < gamma * (1.0 + np.asarray(split_score))
+        parent_side = 1.0 + np.asarray(similarity_parent)
+        return parent_side < gamma * (1.0 + np.asarray(split_score)) - 1e-12 * parent_side

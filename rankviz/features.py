@@ -64,9 +64,6 @@ class FeatureEncoder:
                 encoded[:, j] = column.astype(str).map(lookup).fillna(-1).to_numpy(dtype=float)
         return encoded
 
-    def fit_transform(self, X):
-        return self.fit(X).transform(X)
-
 
 def _as_frame(X, feature_names=None):
     if isinstance(X, pd.DataFrame):

@@ -102,14 +102,6 @@ class Tree:
             active = ~self.is_leaf[node]
         return node
 
-    def decision_path_nodes(self, leaf):
-        """Node ids from the root down to ``leaf``."""
-        parent = self.parent
-        path = [int(leaf)]
-        while parent[path[-1]] >= 0:
-            path.append(int(parent[path[-1]]))
-        return path[::-1]
-
     # -- text ------------------------------------------------------------
     def test_text(self, node, negate=False):
         """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["mean_ranks", "rank_by_mean"]
+__all__ = ["mean_from_sums", "mean_ranks", "rank_by_mean"]
 
 
 def mean_ranks(Y, weights=None):
@@ -24,10 +24,17 @@ def mean_ranks(Y, weights=None):
     Y = np.asarray(Y, dtype=float)
     w = np.ones(len(Y)) if weights is None else np.asarray(weights, dtype=float)
     present = ~np.isnan(Y)
-    total = np.where(present, Y, 0.0).T @ w
-    mass = present.T.astype(float) @ w
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), np.nan)
+    return mean_from_sums(np.where(present, Y, 0.0).T @ w, present.T.astype(float) @ w)
+
+
+def mean_from_sums(position_sum, count):
+    """Mean positions from per-label sums and counts; NaN where a label was never seen.
+
+    The tree's nodes and the KNN neighbourhoods accumulate these two sums
+    their own way; this turns them into means the same way for everyone.
+    """
+    count = np.asarray(count, dtype=float)
+    return np.where(count > 0, np.asarray(position_sum) / np.where(count > 0, count, 1.0), np.nan)
 
 
 def rank_by_mean(mean_positions):

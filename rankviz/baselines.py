@@ -9,7 +9,7 @@ aggregated, not how.
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from .aggregation import mean_ranks, rank_by_mean
+from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
 from .features import FeatureEncoder
 from .ranking_tree import check_rankings
 
@@ -83,11 +83,8 @@ class KNNRanker(BaseEstimator):
         """Mean-rank ranking of each row's neighbours, shape (n_rows, n_labels)."""
         neighbours = self.kneighbors(X)
         present = ~np.isnan(self.Y_)
-        gathered = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
-        mass = present[neighbours].sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(mass > 0, gathered / np.maximum(mass, 1), np.nan)
-        return rank_by_mean(means)
+        position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
+        return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)))
 
     def _embed(self, encoded):
         numeric = ~self._encoder.nominal

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .aggregation import rank_by_mean
+from .aggregation import mean_from_sums, rank_by_mean
 from .tree import TREE_LEAF, Tree
 
-__all__ = ["grow_tree", "find_best_splits", "split_sequence", "iter_growth", "GrowthStep"]
+__all__ = ["grow_tree", "find_best_splits", "SearchData", "split_sequence", "iter_growth", "GrowthStep"]
 
 # A node whose rankings are all identical cannot become more homogeneous.
 _PURE = 1.0 - 1e-12
@@ -29,7 +29,7 @@ _PURE = 1.0 - 1e-12
 _TIE = 1e-12
 
 
-def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
+def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
               max_depth=None, feature_names=None, categories=None, label_names=None):
     """Grow a ranking tree top-down (TDIDT, seed 001 Figure 1).
 
@@ -46,7 +46,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
         Stopping rule (6): a node is split only if
         ``(1 + S_parent) < gamma * (1 + S_split)``. ``np.inf`` grows the
         maximal tree allowed by the other limits.
-    min_samples_leaf : int, default=1
+    min_samples_leaf : int, default=2
     max_depth : int or None, default=None
     feature_names, categories, label_names : lists, optional
         Kept on the tree for display.
@@ -60,8 +60,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
     present = ~np.isnan(Y)
     rank_parts = np.hstack([np.where(present, Y, 0.0), present.astype(float)])
     max_depth = np.inf if max_depth is None else max_depth
-    numeric = np.flatnonzero(~nominal)
-    presorted = np.argsort(X[:, numeric], axis=0, kind="stable")
+    data = SearchData.prepare(X, nominal, stats)
 
     nodes = _NodeTable(capacity=2 * n - 1, n_stats=stats.shape[1], n_labels=Y.shape[1])
     nodes.count[0] = n
@@ -78,11 +77,8 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
         searched = frontier[searchable]
         if not len(searched):
             break
-        best = find_best_splits(
-            X, nominal, stats, node_of_row, searched, nodes.count[searched],
-            nodes.stat_sum[searched], criterion, min_samples_leaf,
-            presorted=presorted, numeric=numeric,
-        )
+        best = find_best_splits(data, node_of_row, searched, nodes.count[searched],
+                                nodes.stat_sum[searched], criterion, min_samples_leaf)
         nodes.split_score[searched] = best.score
         nodes.split_feature[searched] = best.feature
         nodes.split_threshold[searched] = best.threshold
@@ -109,7 +105,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
         x = X[rows, f]
         t = nodes.threshold[parent]
         goes_left = np.where(nominal[f], x == t, x <= t)
-        child = nodes.children_left[parent] + ~goes_left
+        child = nodes.children_left[parent] + ~goes_left  # the right child is left + 1
         node_of_row[rows] = child
 
         # The split search already summed the left subsets; the right ones are
@@ -130,6 +126,39 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=1,
         categories=categories or [None] * d,
         label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
     )
+
+
+@dataclass(frozen=True)
+class SearchData:
+    """What the split search needs of the training data, laid out once per fit.
+
+    Attributes
+    ----------
+    X : ndarray (n_rows, n_features)
+        Encoded attributes; ``columns`` is the same, transposed and contiguous.
+    nominal : ndarray of bool
+    stats : ndarray (n_rows, n_statistics)
+        The criterion's row statistics; ``stats_t`` transposed and contiguous,
+        so gathers and cumulative sums run along contiguous memory (several
+        times faster than along axis 0).
+    numeric : ndarray of int
+        The numeric attributes, and ``presorted`` the row order of each.
+    """
+
+    X: np.ndarray
+    nominal: np.ndarray
+    stats: np.ndarray
+    columns: np.ndarray
+    stats_t: np.ndarray
+    numeric: np.ndarray
+    presorted: np.ndarray
+
+    @classmethod
+    def prepare(cls, X, nominal, stats):
+        numeric = np.flatnonzero(~nominal)
+        return cls(X=X, nominal=nominal, stats=stats, columns=np.ascontiguousarray(X.T),
+                   stats_t=np.ascontiguousarray(stats.T), numeric=numeric,
+                   presorted=np.argsort(X[:, numeric], axis=0, kind="stable"))
 
 
 @dataclass
@@ -162,14 +191,12 @@ class BestSplits:
         self.left_sum[nodes] = left_sum[better]
 
 
-def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum,
-                     criterion, min_samples_leaf, presorted=None, numeric=None):
+def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, min_samples_leaf):
     """Best binary split of each of several nodes, over all attributes.
 
     Parameters
     ----------
-    X, nominal, stats : arrays
-        Encoded features, nominal mask and the criterion's row statistics.
+    data : SearchData
     node_of_row : ndarray of int
         Node id of every row.
     nodes : ndarray of int
@@ -178,9 +205,6 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         Row count and summed statistics of each of ``nodes``.
     criterion : Criterion
     min_samples_leaf : int
-    presorted, numeric : arrays, optional
-        Row order of each numeric attribute (``argsort`` along axis 0) and
-        the numeric columns it covers; computed when not given.
 
     Returns
     -------
@@ -188,31 +212,22 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         Aligned with ``nodes``.
     """
     n_nodes = len(nodes)
-    if numeric is None:
-        numeric = np.flatnonzero(~nominal)
-    if presorted is None:
-        presorted = np.argsort(X[:, numeric], axis=0, kind="stable")
-    slot_of_node = np.full(node_of_row.max() + 1 if len(node_of_row) else 1, -1,
-                           dtype=_slot_dtype(n_nodes))
+    slot_of_node = np.full(node_of_row.max() + 1, -1, dtype=_slot_dtype(n_nodes))
     slot_of_node[nodes] = np.arange(n_nodes)
     slot = slot_of_node[node_of_row]
-    best = BestSplits.empty(n_nodes, stats.shape[1])
+    best = BestSplits.empty(n_nodes, data.stats.shape[1])
     # First position of each node's rows once they are grouped by slot.
     seg_start = np.concatenate([[0], np.cumsum(node_count)[:-1]])
-    # Statistics as (n_statistics, n_rows): gathers and cumulative sums then
-    # run along contiguous memory, several times faster than along axis 0.
-    stats_t = np.ascontiguousarray(stats.T)
-    columns = np.ascontiguousarray(X.T)
 
-    for column, f in enumerate(numeric):
-        rows = presorted[:, column]
+    for column, f in enumerate(data.numeric):
+        rows = data.presorted[:, column]
         rows = rows[slot[rows] >= 0]
         # Stable sort by node keeps each node's rows sorted by x; on 16-bit
         # keys numpy uses a linear-time radix sort.
         rows = rows[np.argsort(slot[rows], kind="stable")]
         s = slot[rows]
-        x = columns[f].take(rows)
-        cumulative = np.cumsum(stats_t.take(rows, axis=1), axis=1)
+        x = data.columns[f].take(rows)
+        cumulative = np.cumsum(data.stats_t.take(rows, axis=1), axis=1)
         left_count = np.arange(1, len(rows) + 1) - seg_start[s]
         right_count = node_count[s] - left_count
         # A threshold lies between two consecutive distinct values of one node.
@@ -234,12 +249,16 @@ def find_best_splits(X, nominal, stats, node_of_row, nodes, node_count, node_sum
         threshold = np.where(mid < high, mid, low)  # guard against rounding up to `high`
         best.update(f, found, score[chosen], threshold, left_count[cand[chosen]], left_sum[chosen])
 
-    for f in np.flatnonzero(nominal):
-        rows = np.flatnonzero(slot >= 0)
-        n_values = int(X[:, f].max()) + 1
-        key = slot[rows].astype(np.intp) * n_values + X[rows, f].astype(np.intp)
+    # Nominal attributes: count and sum the rows of each (node, value) pair.
+    rows = np.flatnonzero(slot >= 0)
+    row_slot = slot[rows].astype(np.intp)
+    row_stats = data.stats[rows]
+    for f in np.flatnonzero(data.nominal):
+        codes = data.columns[f].take(rows).astype(np.intp)
+        n_values = int(codes.max()) + 1
+        key = row_slot * n_values + codes
         value_count = np.bincount(key, minlength=n_nodes * n_values)
-        value_sum = _group_sums(key, stats[rows], n_nodes * n_values)
+        value_sum = _group_sums(key, row_stats, n_nodes * n_values)
         key_slot = np.repeat(np.arange(n_nodes), n_values)
         right_count = node_count[key_slot] - value_count
         cand = np.flatnonzero((value_count >= min_samples_leaf) & (right_count >= min_samples_leaf))
@@ -325,9 +344,7 @@ class _NodeTable:
         used = slice(0, self.size)
         rank_part = self.rank_part[used]
         n_labels = rank_part.shape[1] // 2
-        mass = rank_part[:, n_labels:]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_rank = np.where(mass > 0, rank_part[:, :n_labels] / np.where(mass > 0, mass, 1), np.nan)
+        mean_rank = mean_from_sums(rank_part[:, :n_labels], rank_part[:, n_labels:])
         return Tree(
             children_left=self.children_left[used].copy(),
             children_right=self.children_right[used].copy(),

@@ -372,12 +372,13 @@ class RankingDataset:
         return pd.concat([self.X, ranks], axis=1)
 
 
-def _check_unique(names, kind, source, line=None):
+def _check_unique(names, kind, source, line=None, where="", position="positions"):
+    """Raise a DataError naming the first name that repeats and both places."""
     seen = {}
     for k, n in enumerate(names):
         if n in seen:
             raise _error(
-                f"the {kind} {n!r} appears twice (positions {seen[n] + 1} and {k + 1}); "
+                f"the {kind} {n!r} appears twice{where} ({position} {seen[n] + 1} and {k + 1}); "
                 f"expected unique {kind}s",
                 source, line=line,
             )
@@ -591,15 +592,7 @@ def _parse_csv_header(text, source):
         raise _error("the line is empty; expected the header with the column names on line 1", source, line=1)
     names = next(csv.reader([first], skipinitialspace=True))
     names = [n.strip() or f"Unnamed: {k}" for k, n in enumerate(names)]
-    seen = {}
-    for k, n in enumerate(names):
-        if n in seen:
-            raise _error(
-                f"the column name {n!r} appears twice in the header (columns {seen[n] + 1} and {k + 1}); "
-                f"expected unique column names",
-                source, line=1,
-            )
-        seen[n] = k
+    _check_unique(names, "column name", source, line=1, where=" in the header", position="columns")
     return names
 
 

@@ -73,15 +73,6 @@ class Tree:
     def max_depth(self):
         return int(self.depth.max())
 
-    @property
-    def parent(self):
-        """Parent id of every node (-1 for the root)."""
-        parent = np.full(self.node_count, -1)
-        internal = np.flatnonzero(~self.is_leaf)
-        parent[self.children_left[internal]] = internal
-        parent[self.children_right[internal]] = internal
-        return parent
-
     # -- prediction ------------------------------------------------------
     def apply(self, X_encoded):
         """Leaf id of every row of an encoded feature matrix.
@@ -91,15 +82,15 @@ class Tree:
         X_encoded = np.asarray(X_encoded, dtype=float)
         node = np.zeros(len(X_encoded), dtype=np.intp)
         rows = np.arange(len(X_encoded))
-        active = ~self.is_leaf[node]
+        is_leaf, nominal = self.is_leaf, self.nominal_features
+        active = ~is_leaf[node]
         while active.any():
             r, n = rows[active], node[active]
             f = self.feature[n]
             x = X_encoded[r, f]
-            nominal = self.nominal_features[f]
-            goes_left = np.where(nominal, x == self.threshold[n], x <= self.threshold[n])
+            goes_left = np.where(nominal[f], x == self.threshold[n], x <= self.threshold[n])
             node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
-            active = ~self.is_leaf[node]
+            active = ~is_leaf[node]
         return node
 
     # -- text ------------------------------------------------------------

@@ -30,7 +30,12 @@ class Criterion:
         """Raise ``ValueError`` if the criterion cannot use these rankings."""
 
     def row_statistics(self, Y):
-        """Per-row additive statistics, shape ``(n_rows, n_statistics)``."""
+        """Per-row additive statistics, shape ``(n_rows, n_statistics)``.
+
+        Called once per fit before any other scoring method: a criterion may
+        fix the layout of its statistics here (for example drop a column the
+        data make constant), and the other methods then read sums of that layout.
+        """
         raise NotImplementedError
 
     def node_similarity(self, count, stat_sum):

@@ -111,7 +111,6 @@ def growth_player(tree, settings, data_key, key="tree"):
                                  min(4, len(tree.label_names)), key=f"{key}_labels",
                                  help="How many labels of each leaf's ranking to write, best first.")
 
-
     @st.fragment(run_every=SPEEDS[speed] if state[playing_key] else None)
     def animated():
         if state[playing_key]:

@@ -10,8 +10,9 @@ import pandas as pd
 from sklearn.base import clone
 
 from . import metrics
+from .ranking_tree import RankingTree
 
-__all__ = ["MEASURES", "cross_validate", "fold_indices", "summarize"]
+__all__ = ["MEASURES", "best_gamma", "cross_validate", "fold_indices", "loo_gamma_curves", "summarize"]
 
 #: Measures reported for every held-out example, by column name.
 MEASURES = {
@@ -104,3 +105,78 @@ def summarize(scores):
     order = list(dict.fromkeys(scores["method"]))
     table = scores.groupby("method", sort=False)[list(MEASURES)].agg(["mean", "std", "count"])
     return table.loc[order]
+
+
+def loo_gamma_curves(X, Y, gammas, *, criterion="mean_spearman", min_samples_leaf=2,
+                     max_depth=None, progress=None):
+    """Leave-one-out scores of the ranking tree at every γ of a grid, from n growths.
+
+    For each held-out example one maximal tree (``gamma=np.inf``) is grown on
+    the other examples; the prediction at every γ is read off its γ path
+    (:class:`rankviz.gamma_path.GammaPath`), so the cost does not grow with
+    the number of γ values.
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, n_labels)
+    gammas : array-like of float
+    criterion, min_samples_leaf, max_depth :
+        As for :class:`rankviz.RankingTree`.
+    progress : callable, optional
+        ``progress(done, total)`` after each held-out example; returning
+        False stops early (the means then cover the examples done).
+
+    Returns
+    -------
+    DataFrame
+        Index ``gamma``; one column per measure in :data:`MEASURES` (mean over
+        held-out examples) and ``leaves`` (mean leaf count of the trees).
+        ``attrs["n_examples"]`` is the number of held-out examples scored.
+    """
+    X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    Y = np.asarray(Y, dtype=float)
+    gammas = np.asarray(gammas, dtype=float)
+    n = len(Y)
+    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
+                        max_depth=max_depth)
+    predicted = np.empty((n, len(gammas), Y.shape[1]))
+    leaves = np.empty((n, len(gammas)))
+    done = 0
+    for i in range(n):
+        train = np.r_[0:i, i + 1:n]
+        model.fit(X.iloc[train], Y[train])
+        predicted[i] = model.predict_at(X.iloc[[i]], gammas)[0]
+        leaves[i] = model.gamma_path().n_leaves(gammas)
+        done = i + 1
+        if progress is not None and progress(done, n) is False:
+            break
+    truth = np.repeat(Y[:done], len(gammas), axis=0)
+    flat = predicted[:done].reshape(-1, Y.shape[1])
+    curves = pd.DataFrame(
+        {name: np.nanmean(score(truth, flat).reshape(done, len(gammas)), axis=0)
+         for name, score in MEASURES.items()},
+        index=pd.Index(gammas, name="gamma"))
+    curves["leaves"] = leaves[:done].mean(axis=0)
+    curves.attrs["n_examples"] = done
+    return curves
+
+
+def best_gamma(curves, measure):
+    """The γ with the best mean score; among equals the smallest (the simplest tree).
+
+    Parameters
+    ----------
+    curves : DataFrame
+        The output of :func:`loo_gamma_curves`.
+    measure : str
+
+    Returns
+    -------
+    gamma : float
+    score : float
+    """
+    values = curves[measure].to_numpy()
+    best = np.nanmax(values)
+    first = int(np.flatnonzero(values >= best - 1e-12)[0])
+    return float(curves.index[first]), float(values[first])

@@ -7,6 +7,7 @@ from .builder import grow_tree
 from .criteria import get_criterion
 from .data import validate_rank_matrix
 from .features import FeatureEncoder
+from .gamma_path import GammaPath
 
 __all__ = ["RankingTree", "check_rankings"]
 
@@ -104,6 +105,25 @@ class RankingTree(BaseEstimator):
     def predict(self, X):
         """Predicted rank positions, shape (n_samples, n_labels); each row a permutation."""
         return self.tree_.ranking[self.apply(X)]
+
+    def gamma_path(self):
+        """The trees of every γ up to the fitted one, cut from this tree without regrowth.
+
+        Fit with ``gamma=np.inf`` to get the whole path: the γ breakpoints, the
+        leaf count and the tree at any γ (see :class:`rankviz.gamma_path.GammaPath`).
+
+        Returns
+        -------
+        GammaPath
+        """
+        return GammaPath(self.tree_, get_criterion(self.criterion), gamma_max=self.gamma)
+
+    def predict_at(self, X, gammas):
+        """Predicted rank positions at several γ at once, shape (n_samples, n_gammas, n_labels).
+
+        Equals ``predict`` of a tree fitted with each γ, from this one tree.
+        """
+        return self.gamma_path().predict(self._encoder.transform(X), gammas)
 
     def _check_params(self):
         if not (isinstance(self.gamma, (int, float)) and self.gamma > 0):

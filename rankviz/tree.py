@@ -75,23 +75,30 @@ class Tree:
 
     # -- prediction ------------------------------------------------------
     def apply(self, X_encoded):
-        """Leaf id of every row of an encoded feature matrix.
+        """Leaf id of every row of an encoded feature matrix."""
+        return self.decision_paths(X_encoded)[:, -1]
 
-        Vectorised over rows: one pass per tree level, not per row.
+    def decision_paths(self, X_encoded):
+        """The nodes on each row's path from the root, shape (n_rows, max_depth + 1).
+
+        Column ``k`` holds the node at depth ``k``; a row that reaches its leaf
+        earlier repeats the leaf to the end. Vectorised over rows: one pass per
+        tree level, not per row.
         """
         X_encoded = np.asarray(X_encoded, dtype=float)
         node = np.zeros(len(X_encoded), dtype=np.intp)
         rows = np.arange(len(X_encoded))
         is_leaf, nominal = self.is_leaf, self.nominal_features
-        active = ~is_leaf[node]
-        while active.any():
+        path = [node.copy()]
+        for _ in range(self.max_depth):
+            active = ~is_leaf[node]
             r, n = rows[active], node[active]
             f = self.feature[n]
             x = X_encoded[r, f]
             goes_left = np.where(nominal[f], x == self.threshold[n], x <= self.threshold[n])
             node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
-            active = ~is_leaf[node]
-        return node
+            path.append(node.copy())
+        return np.column_stack(path)
 
     # -- text ------------------------------------------------------------
     def test_text(self, node, negate=False):

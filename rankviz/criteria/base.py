@@ -51,14 +51,31 @@ class Criterion:
         s_right = self.node_similarity(count_right, sum_right)
         return (count_left * s_left + count_right * s_right) / (count_left + count_right)
 
+    def gamma_breakpoint(self, similarity_parent, split_score):
+        """The γ above which stopping rule (6) of seed 001 accepts a split, vectorised.
+
+        The rule splits when ``(1 + S_parent) < gamma * (1 + S_split)``, i.e. for
+        ``gamma > (1 + S_parent) / (1 + S_split)``. Sides equal up to rounding
+        (relative 1e-12) count as equal, so the rule stops there: running sums
+        and direct sums of one set differ in the last bits, and a split that
+        changes nothing (γ = 1) must not be decided by them. Returns ``inf``
+        where no γ accepts the split (``S_split = -1`` or no split, NaN).
+
+        Growth and the γ path (:mod:`rankviz.gamma_path`) both decide through
+        this one number, so a tree cut from the maximal tree equals the tree
+        grown with that γ.
+        """
+        parent_side = (1.0 + np.asarray(similarity_parent, dtype=float)) * (1.0 + 1e-12)
+        split_side = 1.0 + np.asarray(split_score, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            breakpoint_ = parent_side / split_side
+        return np.where(split_side > 0, breakpoint_, np.inf)
+
     def accepts_split(self, similarity_parent, split_score, gamma):
-        """Stopping rule (6) of seed 001, vectorised.
+        """Stopping rule (6) of seed 001, vectorised: True where the split is made.
 
         A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
-        the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``.
-        Sides equal up to rounding (1e-12) count as equal, so the rule stops:
-        running sums and direct sums of one set differ in the last bits, and
-        a split that changes nothing (γ = 1) must not be decided by them.
+        the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``
+        (equality within rounding stops; see :meth:`gamma_breakpoint`).
         """
-        parent_side = 1.0 + np.asarray(similarity_parent)
-        return parent_side < gamma * (1.0 + np.asarray(split_score)) - 1e-12 * parent_side
+        return np.asarray(gamma) > self.gamma_breakpoint(similarity_parent, split_score)

@@ -1,17 +1,23 @@
-"""Ranking trees lab (seed 001): grow a tree node by node, export it, compare it with baselines."""
+"""Ranking trees lab (seed 001): grow a tree, sweep γ, inspect nodes, compare with baselines."""
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
-from rankviz.ui.tree_panel import fit_tree, growth_player, tree_settings
+from rankviz.ui.gamma_panel import gamma_panel
+from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
+from rankviz.ui.tree_panel import fit_gamma_path, growth_player, tree_settings, tree_url_fields
+from rankviz.ui.url_state import publish_to_url, restore_from_url
 
 st.title("Ranking trees")
 st.caption("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict a ranking of the "
            "labels, split by the mean Spearman correlation and stopped by rule (6) with γ.")
 
+url_fields = [dataset_url_field(), *tree_url_fields()]
+restore_from_url(url_fields, page="ranking_trees")
 dataset, data_key = dataset_picker()
 settings = tree_settings()
+publish_to_url(url_fields)
 if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
@@ -22,13 +28,17 @@ with st.expander(f"Data: {dataset.name} — {dataset.n_samples} examples, "
     st.dataframe(dataset.to_frame(), height=240)
 
 try:
-    tree = fit_tree(dataset, data_key, settings)
+    path = fit_gamma_path(dataset, data_key, *settings.growth)
 except ValueError as error:  # e.g. a criterion that needs complete rankings
     st.error(str(error))
     st.stop()
+tree = path.tree_at(settings.gamma)
 
-tab_tree, tab_eval = st.tabs(["Tree", "Evaluation"])
-with tab_tree:
-    growth_player(tree, settings, data_key)
+growth_player(tree, settings, data_key, inspected=st.session_state.get(INSPECTED_KEY))
+tab_gamma, tab_inspect, tab_eval = st.tabs(["γ path", "Node inspector", "Evaluation"])
+with tab_gamma:
+    gamma_panel(dataset, data_key, settings, path)
+with tab_inspect:
+    inspector_panel(dataset, data_key, tree, settings)
 with tab_eval:
-    evaluation_panel(dataset, data_key, settings)
+    evaluation_panel(dataset, data_key, {"Ranking tree": settings})

@@ -91,7 +91,7 @@ def node_id(node):
 
 
 def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
-                similarity_range=(-1.0, 1.0)):
+                similarity_range=(-1.0, 1.0), show_ids=False):
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -120,6 +120,10 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     similarity_range : (float, float), default=(-1.0, 1.0)
         Values mapped to the lightest and darkest colour; similarities outside
         are clipped. The default suits correlation-type criteria.
+    show_ids : bool, default=False
+        Write ``#id`` before ``n`` in each node, the id being
+        :attr:`Tree.node_ids` (stable when a tree is cut for another γ), so a
+        reader can find a node named elsewhere, e.g. in the app's inspector.
 
     Returns
     -------
@@ -155,12 +159,15 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         lines.append(f"  label=<<B>{_esc(title)}</B>>;")
 
     left, right = tree.children_left, tree.children_right
+    ids = tree.node_ids
     for node in range(n_nodes):
         s = float(tree.similarity[node])
         fill = _fill_color(s, vmin, vmax)
         font = _text_color(fill)
         n = int(tree.n_samples[node])
         stats = f"n = {n}, S = {_fmt_similarity(s)}"
+        if show_ids:
+            stats = f"#{ids[node]} · {stats}"
         if tree.is_leaf[node]:
             head = _ranking_lines(tree, node, max_labels)
         else:

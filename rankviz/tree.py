@@ -17,7 +17,9 @@ Node 0 is the root. For node ``i``:
 - ``split_feature[i]`` / ``split_threshold[i]``: that best split, kept even
   when the node is a leaf (where ``feature[i]`` is -1).
 - ``extras["postponed"]`` (only on trees made by :meth:`Tree.keep_splits`):
-  leaves whose split the full tree makes, i.e. not stopped, just not yet shown.
+  leaves whose split the full tree makes, i.e. not stopped, just not yet shown;
+  ``extras["node_ids"]``: each node's id in the tree it was cut from
+  (:attr:`Tree.node_ids`).
 """
 
 from dataclasses import dataclass, field, replace
@@ -68,6 +70,17 @@ class Tree:
     def nominal_features(self):
         """Boolean mask of the nominal attributes."""
         return np.array([c is not None for c in self.categories], dtype=bool)
+
+    @property
+    def node_ids(self):
+        """Each node's id in the tree it was cut from (see :meth:`keep_splits`).
+
+        Ids stay the same as a tree is cut for another γ or shown part-grown,
+        so the app can name a node across those views; for a grown tree they
+        are ``0..node_count-1``.
+        """
+        ids = self.extras.get("node_ids")
+        return np.arange(self.node_count) if ids is None else ids
 
     @property
     def max_depth(self):
@@ -167,7 +180,7 @@ class Tree:
         sub = replace(
             self, children_left=left, children_right=right,
             feature=np.where(split, self.feature[keep], TREE_LEAF),
-            extras={**self.extras, "postponed": postponed},
+            extras={**self.extras, "postponed": postponed, "node_ids": self.node_ids[keep]},
             **arrays,
         )
         sub = replace(sub, threshold=np.where(split, sub.threshold, np.nan))

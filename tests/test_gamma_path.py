@@ -7,7 +7,6 @@ from rankviz import RankingTree, load_sample
 from rankviz.criteria import get_criterion
 from rankviz.data import list_samples
 from rankviz.evaluation import MEASURES, best_gamma, cross_validate, loo_gamma_curves
-from rankviz.gamma_path import GammaPath
 from reference import random_problem
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_samples", "similarity",

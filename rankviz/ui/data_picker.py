@@ -8,8 +8,10 @@ import streamlit as st
 from ..data import (
     DataError, list_samples, load_benchmark, load_csv, load_sample, read_csv_header, sample_info,
 )
+from .url_state import UrlField, choice
 
 UPLOAD = "__upload__"
+DATASET_KEY = "dataset"
 _TARGET_KINDS = {
     "ranks": "Rank positions: one column per label (1 = best)",
     "scores": "Scores: one column per label (higher = better)",
@@ -47,12 +49,18 @@ def dataset_picker(container=None):
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=names + [UPLOAD], format_func=titles.get, key="dataset",
+        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY,
         help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
     )
     if choice != UPLOAD:
         return _cached_sample(choice), f"sample:{choice}"
     return _upload(container)
+
+
+def dataset_url_field():
+    """The data set as a URL parameter (samples only: an upload cannot travel in a link)."""
+    return UrlField("data", DATASET_KEY, choice(list_samples()),
+                    show=lambda name: None if name == UPLOAD else name)
 
 
 def _upload(container):

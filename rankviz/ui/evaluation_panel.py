@@ -10,8 +10,15 @@ from ..plots import metric_bars, metric_distribution
 LOO_LIMIT = 500
 
 
-def evaluation_panel(dataset, data_key, settings, key="eval"):
-    """Cross-validation controls, a progress bar, charts, a table and a CSV download."""
+def evaluation_panel(dataset, data_key, trees, key="eval"):
+    """Cross-validation controls, a progress bar, charts, a table and a CSV download.
+
+    Parameters
+    ----------
+    trees : dict of str -> TreeSettings
+        The ranking trees to evaluate, by the name shown in the charts; KNN
+        (k=1) and the default ranking are always added.
+    """
     n = dataset.n_samples
     cols = st.columns([2, 1, 1])
     protocol = cols[0].radio(
@@ -24,7 +31,7 @@ def evaluation_panel(dataset, data_key, settings, key="eval"):
     seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed",
                                 disabled=protocol == "loo")
     cv = "loo" if protocol == "loo" else int(folds)
-    request = (data_key, settings, cv, int(seed))
+    request = (data_key, tuple(trees.items()), cv, int(seed))
     state = st.session_state
     if st.button("Run evaluation", type="primary", key=f"{key}_run"):
         bar = st.progress(0.0, text="Evaluating…")
@@ -32,8 +39,8 @@ def evaluation_panel(dataset, data_key, settings, key="eval"):
         def progress(done, total):
             bar.progress(done / total, text=f"Fold {done} of {total}")
 
-        methods = {"Ranking tree": settings.estimator(), "KNN (k=1)": KNNRanker(n_neighbors=1),
-                   "Default ranking": DefaultRanker()}
+        methods = {name: tree.estimator() for name, tree in trees.items()}
+        methods.update({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()})
         try:
             scores = cross_validate(methods, dataset.X, dataset.Y, cv=cv, seed=int(seed),
                                     progress=progress)
@@ -45,16 +52,17 @@ def evaluation_panel(dataset, data_key, settings, key="eval"):
         bar.empty()
     result = state.get(f"{key}_result")
     if result is None:
-        st.info("Press **Run evaluation** to compare the tree with KNN (k=1) and the default "
-                "ranking on held-out examples.")
+        st.info(f"Press **Run evaluation** to compare {' and '.join(trees)} with KNN (k=1) and "
+                "the default ranking on held-out examples.")
         return None
     done_request, scores = result
     if done_request != request:
         st.warning("The results below are for earlier settings; run the evaluation again to update them.")
     done_cv = done_request[2]
-    st.caption(f"{'Leave-one-out' if done_cv == 'loo' else f'{done_cv}-fold cross-validation (seed {done_request[3]})'} "
-               f"over {scores['example'].nunique()} examples; tree: {done_request[1].criterion}, "
-               f"γ = {done_request[1].gamma:.3f}, at least {done_request[1].min_samples_leaf} per leaf.")
+    protocol = ("Leave-one-out" if done_cv == "loo"
+                else f"{done_cv}-fold cross-validation (seed {done_request[3]})")
+    described = "; ".join(f"{name}: {tree.describe()}" for name, tree in done_request[1])
+    st.caption(f"{protocol} over {scores['example'].nunique()} examples. {described}.")
     st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
     measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure")
     st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")

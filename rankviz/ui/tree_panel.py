@@ -1,13 +1,15 @@
 """Tree settings, growth player, graphviz drawing and image export for the pages."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 import streamlit as st
 
 from ..builder import growth_step, split_sequence
 from ..criteria import CRITERIA
 from ..ranking_tree import RankingTree
 from ..render import EXPORT_FORMATS, RenderError, available_engines, render, tree_to_dot
+from .url_state import UrlField, choice, number
 
 SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.4}
 DEFAULT_MIN_LEAF = 10
@@ -16,66 +18,125 @@ DEFAULT_MIN_LEAF = 10
 SIMILARITY_RANGE = (0.0, 1.0)
 
 
+GAMMA_RANGE = (0.90, 1.05)
+GAMMA_STEP = 0.001
+GROWTH_ORDERS = {"depth": "depth-first", "best": "best-first"}
+
+
 @dataclass(frozen=True)
 class TreeSettings:
-    """What the user chose in the sidebar: everything that defines a fitted tree."""
+    """What the user chose: everything that defines a fitted tree."""
 
     criterion: str
     gamma: float
     min_samples_leaf: int
     max_depth: int | None
-    order: str
+    # How the player replays the splits; it does not change the tree, so it
+    # takes no part in comparisons (evaluation results stay current).
+    order: str = field(default="depth", compare=False)
 
     def estimator(self):
         return RankingTree(criterion=self.criterion, gamma=self.gamma,
                            min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth)
 
+    @property
+    def growth(self):
+        """The settings that change the maximal tree (all but γ and the order)."""
+        return (self.criterion, self.min_samples_leaf, self.max_depth)
 
-def tree_settings(container=None, key="tree"):
-    """Sidebar widgets for the criterion, γ, limits and growth order."""
+    def describe(self):
+        depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
+        return (f"{self.criterion}, γ = {self.gamma:.3f}, at least {self.min_samples_leaf} "
+                f"per leaf, {depth}")
+
+
+def _defaults(key):
+    return {f"{key}_criterion": next(iter(CRITERIA)), f"{key}_gamma": 0.995,
+            f"{key}_min_leaf": DEFAULT_MIN_LEAF, f"{key}_max_depth": 0, f"{key}_order": "depth"}
+
+
+def tree_settings(container=None, key="tree", order=True):
+    """Widgets for the criterion, γ, limits and (if ``order``) growth order.
+
+    Defaults go into session state rather than the widgets, so values restored
+    from the URL (:func:`tree_url_fields`) or set by a button (best γ) win.
+    """
     container = container or st.sidebar
-    container.subheader("Tree")
+    for state_key, value in _defaults(key).items():
+        st.session_state.setdefault(state_key, value)
+    if st.session_state[f"{key}_criterion"] not in CRITERIA:
+        st.session_state[f"{key}_criterion"] = next(iter(CRITERIA))
     criterion = container.selectbox(
         "Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
         help="mean_spearman: the size-weighted mean of the mean pairwise Spearman "
              "correlation in the two subsets (seed 001).")
     gamma = container.slider(
-        "γ (stopping parameter)", min_value=0.90, max_value=1.05, value=0.995, step=0.001,
-        format="%.3f", key=f"{key}_gamma",
+        "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
+        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma",
         help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of seed 001. "
-             "Lower γ stops earlier; above 1 even splits that lower the similarity are made.")
+             "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
+             "Moving γ only re-cuts one maximal tree: no regrowth.")
     min_leaf = container.number_input(
-        "Minimum examples per leaf", 1, 1000, DEFAULT_MIN_LEAF, key=f"{key}_min_leaf",
+        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
         help="The page starts at 10 so that the tree fits the screen; the library's default is 2 "
              "(the similarity of a single example, a mean over no pairs, is undefined).")
-    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, 0, key=f"{key}_max_depth")
-    order = container.radio(
-        "Growth order", ["depth", "best"], key=f"{key}_order", horizontal=True,
-        format_func={"depth": "depth-first", "best": "best-first"}.get,
-        help="The order in which the player reveals the splits. The final tree is the same.")
-    return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, order)
+    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth")
+    growth_order = "depth"
+    if order:
+        growth_order = container.radio(
+            "Growth order", list(GROWTH_ORDERS), key=f"{key}_order", horizontal=True,
+            format_func=GROWTH_ORDERS.get,
+            help="The order in which the player reveals the splits. The final tree is the same.")
+    return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order)
 
 
-@st.cache_data(show_spinner="Growing the tree…", max_entries=64)
-def fit_tree(_dataset, data_key, settings):
-    """Fit (cached per data set and settings) and return the fitted Tree."""
-    model = settings.estimator().fit(_dataset.X, _dataset.Y, label_names=_dataset.label_names)
-    return model.tree_
+def tree_url_fields(key="tree", prefix="", order=True):
+    """The URL fields of :func:`tree_settings` (see :mod:`rankviz.ui.url_state`)."""
+    fields = [
+        UrlField(f"{prefix}criterion", f"{key}_criterion", choice(CRITERIA)),
+        UrlField(f"{prefix}gamma", f"{key}_gamma", number(*GAMMA_RANGE, step=GAMMA_STEP),
+                 show=lambda g: f"{g:.3f}"),
+        UrlField(f"{prefix}min_leaf", f"{key}_min_leaf", number(1, 1000, integer=True)),
+        UrlField(f"{prefix}max_depth", f"{key}_max_depth", number(0, 100, integer=True)),
+    ]
+    if order:
+        fields.append(UrlField(f"{prefix}order", f"{key}_order", choice(GROWTH_ORDERS)))
+    return fields
 
 
-def growth_player(tree, settings, data_key, key="tree"):
+@st.cache_data(show_spinner="Growing the maximal tree…", max_entries=32)
+def fit_gamma_path(_dataset, data_key, criterion, min_samples_leaf, max_depth):
+    """Grow the maximal tree once per data set and limits; every γ is cut from it.
+
+    Returns
+    -------
+    GammaPath
+    """
+    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
+                        max_depth=max_depth)
+    model.fit(_dataset.X, _dataset.Y, label_names=_dataset.label_names)
+    return model.gamma_path()
+
+
+def fit_tree(dataset, data_key, settings):
+    """The tree for ``settings``, cut from the cached maximal tree (no regrowth on γ)."""
+    return fit_gamma_path(dataset, data_key, *settings.growth).tree_at(settings.gamma)
+
+
+def growth_player(tree, settings, data_key, key="tree", inspected=None):
     """Play/pause, step and speed controls and the drawing of the tree as it grows.
 
     The tree is grown once; the player replays its splits one at a time.
     ``data_key`` and ``settings`` identify the tree: when they change the
-    player starts over from the full tree. Returns the step on screen.
+    player starts over from the full tree. ``inspected`` (a node id, see
+    :attr:`Tree.node_ids`) is outlined on the full tree. Returns the step on screen.
     """
     sequence = split_sequence(tree, settings.order)
     n_steps = len(sequence)
     state = st.session_state
     step_key, playing_key, signature_key = f"{key}_step", f"{key}_playing", f"{key}_signature"
     hold_key = f"{key}_hold"  # set: the next tick shows the current step instead of advancing
-    signature = (data_key, settings)
+    signature = (data_key, settings, settings.order)
     if state.get(signature_key) != signature:
         # New tree or order: show the whole tree, stop playing.
         state[signature_key] = signature
@@ -120,27 +181,31 @@ def growth_player(tree, settings, data_key, key="tree"):
             if state.pop(hold_key, False) is False:
                 state[step_key] += 1
         current = growth_step(tree, sequence, state[step_key])
-        dot = _draw(current, n_steps, shown)
+        dot = _draw(current, n_steps, shown, inspected)
         export_buttons(dot, key=f"{key}_export")
         return current
 
     return animated()
 
 
-def _draw(current, n_steps, max_labels):
+def _draw(current, n_steps, max_labels, inspected=None):
     tree = current.tree
     if current.step == 0:
         caption = f"Step 0 of {n_steps}: the root alone."
     else:
-        caption = (f"Step {current.step} of {n_steps}: split node {current.node} on "
+        caption = (f"Step {current.step} of {n_steps}: split node #{tree.node_ids[current.node]} on "
                    f"**{tree.test_text(current.node)}**.")
     leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
     st.markdown(f"{caption} {leaves}, depth {tree.max_depth}.")
-    # Highlight the node just split while the tree is growing, not on the finished tree.
+    # While the tree grows the node just split is outlined; on the finished
+    # tree, the node open in the inspector.
     growing = 0 < current.step < n_steps
-    dot = tree_to_dot(tree, highlight=current.node if growing else None,
+    highlight = current.node if growing else None
+    if not growing and inspected is not None and inspected in tree.node_ids:
+        highlight = int(np.flatnonzero(tree.node_ids == inspected)[0])
+    dot = tree_to_dot(tree, highlight=highlight,
                       max_labels=max_labels if max_labels < len(tree.label_names) else None,
-                      similarity_range=SIMILARITY_RANGE)
+                      similarity_range=SIMILARITY_RANGE, show_ids=True)
     st.graphviz_chart(dot, width="stretch")
     if tree.n_leaves > 25:
         st.caption("A large tree is drawn small: raise the minimum examples per leaf or lower γ, "

@@ -1,0 +1,99 @@
+"""γ tuning: leaf count and leave-one-out scores against γ, and a button to the best γ."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ..baselines import DefaultRanker, KNNRanker
+from ..evaluation import best_gamma, cross_validate, loo_gamma_curves
+from ..plots import gamma_curves, leaf_count_curve
+from .tree_panel import GAMMA_RANGE, GAMMA_STEP
+
+CURVE_MEASURES = ("CS", "WRC", "LRA")
+#: The curves are computed on the slider's own grid, so "best γ" is a slider value.
+GAMMA_GRID = np.round(np.arange(GAMMA_RANGE[0], GAMMA_RANGE[1] + GAMMA_STEP / 2, GAMMA_STEP), 3)
+
+
+def gamma_panel(dataset, data_key, settings, path, key="gamma", slider_key="tree_gamma"):
+    """The leaf-count curve, the leave-one-out curves (on request) and best-γ buttons.
+
+    Parameters
+    ----------
+    path : GammaPath
+        The maximal tree for ``settings`` (all but γ).
+    slider_key : str
+        Session-state key of the γ slider that the best-γ buttons set.
+    """
+    st.plotly_chart(leaf_count_curve(path, GAMMA_RANGE, current=settings.gamma), key=f"{key}_leaves")
+    inside = path.breakpoints[(path.breakpoints > GAMMA_RANGE[0]) & (path.breakpoints < GAMMA_RANGE[1])]
+    st.caption(f"The maximal tree has {path.tree.n_leaves} leaves; the tree changes at "
+               f"{len(inside)} values of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
+               "Below the first breakpoint rule (6) stops at the root.")
+
+    state = st.session_state
+    request = (data_key, settings.growth)
+    n = dataset.n_samples
+    if st.button(f"Compute leave-one-out curves ({n} growths)", key=f"{key}_run", type="primary",
+                 icon=":material/query_stats:",
+                 help="One maximal tree per held-out example; every γ of the slider is read off "
+                      "its γ path. KNN (k=1) and the default ranking are evaluated the same way."):
+        result = _run(dataset, settings)
+        if result is None:
+            return
+        state[f"{key}_result"] = (request, result)
+    stored = state.get(f"{key}_result")
+    if stored is None:
+        st.info("Press the button to see leave-one-out CS, WRC and LRA for every γ at once, "
+                "with KNN (k=1) and the default ranking as references.")
+        return
+    done_request, (curves, baselines) = stored
+    if done_request != request:
+        st.warning("These curves are for other data or limits; compute them again to update them.")
+    st.plotly_chart(gamma_curves(curves, baselines, current=settings.gamma, measures=CURVE_MEASURES),
+                    key=f"{key}_curves")
+    _best_gamma_buttons(curves, baselines, key, slider_key, enabled=done_request == request)
+    table = curves.reset_index()
+    st.download_button("Download the curves (CSV)", table.to_csv(index=False).encode(),
+                       file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
+                       on_click="ignore", icon=":material/download:")
+
+
+def _run(dataset, settings):
+    bar = st.progress(0.0, text="Leave-one-out…")
+    n = dataset.n_samples
+    try:
+        curves = loo_gamma_curves(
+            dataset.X, dataset.Y, GAMMA_GRID, criterion=settings.criterion,
+            min_samples_leaf=settings.min_samples_leaf, max_depth=settings.max_depth,
+            progress=lambda done, total: bar.progress(
+                done / (total + 2), text=f"Ranking tree: held-out example {done} of {total}"))
+        bar.progress(n / (n + 2), text="KNN (k=1) and the default ranking…")
+        scores = cross_validate({"KNN (k=1)": KNNRanker(n_neighbors=1),
+                                 "Default ranking": DefaultRanker()}, dataset.X, dataset.Y, cv="loo")
+    except ValueError as error:  # e.g. rankings the criterion cannot use
+        st.error(f"The curves could not be computed: {error}")
+        return None
+    finally:
+        bar.empty()
+    baselines = {method: group[list(CURVE_MEASURES)].mean().to_dict()
+                 for method, group in scores.groupby("method", sort=False)}
+    return curves, baselines
+
+
+def _best_gamma_buttons(curves, baselines, key, slider_key, enabled):
+    rows, cols = [], st.columns(len(CURVE_MEASURES))
+    for col, measure in zip(cols, CURVE_MEASURES):
+        gamma, score = best_gamma(curves, measure)
+        rows.append({"measure": measure, "best γ": gamma, "tree": score,
+                     **{method: values[measure] for method, values in baselines.items()}})
+        col.button(f"Set γ = {gamma:.3f} (best {measure})", key=f"{key}_best_{measure}",
+                   on_click=_set_state, args=(slider_key, gamma), disabled=not enabled,
+                   width="stretch", icon=":material/tune:",
+                   help=f"Leave-one-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
+                        "γ reaching the best value, i.e. the simplest such tree).")
+    st.dataframe(pd.DataFrame(rows).set_index("measure").style.format(
+        {"best γ": "{:.3f}", "tree": "{:.3f}", **{m: "{:.3f}" for m in baselines}}))
+
+
+def _set_state(state_key, value):
+    st.session_state[state_key] = value

@@ -1,0 +1,150 @@
+"""The node inspector: why a node splits where it does, or why it stops (seed 001, Table 2, rule 6)."""
+
+import math
+
+import streamlit as st
+
+from ..features import FeatureEncoder
+from ..inspect import inspect_node
+from ..plots import rank_heatmap, threshold_curve
+
+#: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
+#: stable while γ moves), read by the tree drawing to outline it.
+INSPECTED_KEY = "inspect_node"
+_TABLE_COLUMNS = {
+    "attribute": "Attribute", "condition": "Condition", "n_meet": "n (meet)",
+    "similarity_meet": "S (meet)", "negated": "Negated condition", "n_rest": "n (rest)",
+    "similarity_rest": "S (rest)", "score": "S_split (weighted)",
+    "gamma_breakpoint": "Splits for γ >", "accepted": "Rule (6) at γ",
+}
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _encoded_features(_dataset, data_key):
+    """The training features as the tree sees them (the encoding is deterministic)."""
+    return FeatureEncoder().fit(_dataset.X).transform(_dataset.X)
+
+
+def inspector_panel(dataset, data_key, tree, settings, key="inspect"):
+    """Pick a node; show its candidate splits, threshold curves, rule (6) and rankings."""
+    state = st.session_state
+    ids = [int(i) for i in tree.node_ids]
+    if state.get(INSPECTED_KEY) not in ids:
+        if state.get(INSPECTED_KEY) is not None:
+            st.caption(f"Node #{state[INSPECTED_KEY]} is not in the tree at γ = {settings.gamma:.3f}; "
+                       "showing the root.")
+        state[INSPECTED_KEY] = 0
+    position = {node_id: k for k, node_id in enumerate(ids)}
+    chosen_id = st.selectbox(
+        "Node", ids, key=INSPECTED_KEY, format_func=lambda i: _node_title(tree, position[i]),
+        help="Node ids are written in the tree above (#id). They stay the same while γ moves.")
+    node = position[chosen_id]
+    inspection = inspect_node(tree, _encoded_features(dataset, data_key), dataset.Y, node,
+                              min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
+
+    _rule_6(tree, node, inspection, settings)
+    _candidate_table(inspection, key)
+    _threshold_curves(tree, node, inspection, settings, key)
+    st.plotly_chart(
+        rank_heatmap(dataset.Y[inspection.rows], tree.label_names, inspection.ranking,
+                     inspection.mean_rank, example_ids=[str(i + 1) for i in inspection.rows]),
+        key=f"{key}_heatmap")
+    st.caption(f"Predicted ranking of node #{chosen_id}: **{tree.ranking_text(node)}** — the labels "
+               "sorted by their mean position over the rows above (ties by label order).")
+
+
+def _node_title(tree, node):
+    kind = tree.test_text(node) if not tree.is_leaf[node] else f"leaf: {tree.ranking_text(node)}"
+    if len(kind) > 60:
+        kind = kind[:57] + "…"
+    return f"#{tree.node_ids[node]} · {kind} (n = {tree.n_samples[node]})"
+
+
+def _rule_6(tree, node, inspection, settings):
+    """Rule (6) with the node's own numbers, and what the tree did."""
+    gamma = settings.gamma
+    s_parent = inspection.similarity
+    cols = st.columns(4)
+    cols[0].metric("Examples", inspection.n_samples)
+    cols[1].metric("S_parent", f"{s_parent:.4f}", help=tree.similarity_label)
+    if inspection.best is None:
+        cols[2].metric("Best S_split", "—")
+        cols[3].metric("Splits for γ >", "—")
+        reason = ("all its rankings agree" if s_parent >= 1 - 1e-12 else
+                  f"no split leaves at least {settings.min_samples_leaf} examples on each side")
+        st.info(f"Node #{tree.node_ids[node]} has no candidate split: {reason}. It is a leaf for every γ.")
+        return
+    best = inspection.best
+    s_split = inspection.best_score
+    cols[2].metric("Best S_split", f"{s_split:.4f}", help=f"{best['condition']}: the weighted mean "
+                   "similarity of the two subsets")
+    cols[3].metric("Splits for γ >", f"{inspection.breakpoint:.4f}",
+                   help="(1 + S_parent) / (1 + S_split): rule (6) solved for γ")
+    left, right = inspection.parent_side, inspection.split_side()
+    makes = inspection.splits
+    st.markdown(
+        f"**Rule (6)** stops when $(1 + S_{{parent}}) \\ge \\gamma\\,(1 + S_{{split}})$. Here "
+        f"$(1 + {s_parent:.4f}) = {left:.4f}$ and "
+        f"${gamma:.3f} \\times (1 + {s_split:.4f}) = {right:.4f}$, so "
+        + (f"${left:.4f} < {right:.4f}$: the best split, **{best['condition']}**, is made."
+           if makes else
+           f"${left:.4f} \\ge {right:.4f}$: the rule stops; the node stays a leaf."))
+    if tree.is_leaf[node] and makes:
+        # Rule (6) would split, so a limit stopped it (the depth limit; sizes are in the candidates).
+        st.caption("Rule (6) would split this node, but the maximum depth stops it.")
+
+
+def _candidate_table(inspection, key):
+    table = inspection.candidates
+    view = st.radio("Candidate splits", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
+                    format_func={"per_attribute": "best threshold per numeric attribute (Table 2 style)",
+                                 "all": f"all {len(table)} candidates"}.get)
+    if view == "per_attribute":
+        # Nominal attributes keep every value (as Table 2 does); numeric ones their best threshold.
+        nominal = table["kind"] == "nominal"
+        best_numeric = table[~nominal].drop_duplicates("feature")  # table is best first
+        table = table[nominal | table.index.isin(best_numeric.index)]
+    shown = table[[c for c in _TABLE_COLUMNS if c in table]].rename(columns=_TABLE_COLUMNS)
+    if "Rule (6) at γ" in shown:
+        shown["Rule (6) at γ"] = shown["Rule (6) at γ"].map({True: "split", False: "stop"})
+    chosen = inspection.chosen
+
+    def mark_chosen(row):
+        return ["background-color: #fde2e2" if row.name == chosen else "" for _ in row]
+
+    st.dataframe(
+        shown.style.apply(mark_chosen, axis=1).format(
+            {"S (meet)": "{:.4f}", "S (rest)": "{:.4f}", "S_split (weighted)": "{:.4f}",
+             "Splits for γ >": _format_gamma}),
+        hide_index=True, height=min(400, 38 + 35 * len(shown)))
+    st.caption("Best first. *Meet*: the examples that satisfy the condition (the tree's \"yes\" branch); "
+               "S is the similarity of each subset, S_split their size-weighted mean. "
+               + ("The tree's split is shaded." if chosen is not None else ""))
+    st.download_button("Download all candidates (CSV)", inspection.candidates.to_csv(index=False).encode(),
+                       file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
+                       key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+
+
+def _format_gamma(value):
+    return "never" if not math.isfinite(value) else f"{value:.4f}"
+
+
+def _threshold_curves(tree, node, inspection, settings, key):
+    numeric = inspection.candidates[inspection.candidates["kind"] == "numeric"]
+    if numeric.empty:
+        st.caption("No numeric attribute has a threshold to plot in this node.")
+        return
+    # Attributes in the order of their best threshold; the tree's own attribute first if numeric.
+    attributes = list(dict.fromkeys(numeric["attribute"]))
+    attribute = st.selectbox("Threshold curve of", attributes, key=f"{key}_attribute",
+                             help="Every threshold of one numeric attribute, scored as a split of this node.")
+    feature = int(numeric.loc[numeric["attribute"] == attribute, "feature"].iloc[0])
+    chosen = None
+    if tree.split_feature[node] == feature:
+        chosen = float(tree.split_threshold[node])
+    st.plotly_chart(
+        threshold_curve(inspection.candidates, feature, chosen_threshold=chosen,
+                        similarity_parent=inspection.similarity, gamma=settings.gamma,
+                        similarity_label=tree.similarity_label),
+        key=f"{key}_curve")
+

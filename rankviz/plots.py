@@ -276,6 +276,11 @@ def leaf_count_curve(path, gamma_range, current=None):
         margin=dict(t=70, l=60, r=20, b=50),
     )
     fig.update_xaxes(range=[low, high])
+    # Plain 1-2-5 ticks: plotly's default log ticks label minor digits ("2 3" for 20, 30).
+    top = max(int(y.max()), 2)
+    ticks = [m * 10**e for e in range(int(np.log10(top)) + 2) for m in (1, 2, 5) if m * 10**e <= top * 1.5]
+    fig.update_yaxes(tickvals=ticks, ticktext=[str(t) for t in ticks],
+                     range=[-0.05, np.log10(top * 1.3)])
     return fig
 
 
@@ -323,6 +328,9 @@ def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "L
         fig.update_yaxes(title_text=measure, row=row, col=1)
     if current is not None:
         fig.add_vline(x=current, line=dict(color=CURRENT_COLOUR, width=2, dash="dash"))
+        fig.add_annotation(x=current, y=1, xref="x", yref="paper", yanchor="bottom", yshift=18,
+                           showarrow=False, text=f"current γ = {current:.3f}",
+                           font=dict(color=CURRENT_COLOUR))
     fig.update_xaxes(title_text="γ (stopping parameter, rule 6)", row=len(measures), col=1)
     fig.update_layout(
         title=f"Leave-one-out scores against γ ({curves.attrs.get('n_examples', '?')} held-out examples)",

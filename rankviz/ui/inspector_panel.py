@@ -11,11 +11,13 @@ from ..plots import rank_heatmap, threshold_curve
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
 #: stable while γ moves), read by the tree drawing to outline it.
 INSPECTED_KEY = "inspect_node"
+# Table 2's columns (condition and negated condition, each with its
+# similarity), then the weighted score and rule (6). The attribute's name is
+# part of the condition, so it gets no column of its own.
 _TABLE_COLUMNS = {
-    "attribute": "Attribute", "condition": "Condition", "n_meet": "n (meet)",
-    "similarity_meet": "S (meet)", "negated": "Negated condition", "n_rest": "n (rest)",
-    "similarity_rest": "S (rest)", "score": "S_split (weighted)",
-    "gamma_breakpoint": "Splits for γ >", "accepted": "Rule (6) at γ",
+    "condition": "Condition", "n_meet": "n (yes)", "similarity_meet": "S (yes)",
+    "negated": "Negated condition", "n_rest": "n (no)", "similarity_rest": "S (no)",
+    "score": "S_split", "accepted": "Rule (6)", "gamma_breakpoint": "Splits for γ >",
 }
 
 
@@ -43,7 +45,7 @@ def inspector_panel(dataset, data_key, tree, settings, key="inspect"):
                               min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
 
     _rule_6(tree, node, inspection, settings)
-    _candidate_table(inspection, key)
+    _candidate_table(inspection, settings, key)
     _threshold_curves(tree, node, inspection, settings, key)
     st.plotly_chart(
         rank_heatmap(dataset.Y[inspection.rows], tree.label_names, inspection.ranking,
@@ -94,7 +96,7 @@ def _rule_6(tree, node, inspection, settings):
         st.caption("Rule (6) would split this node, but the maximum depth stops it.")
 
 
-def _candidate_table(inspection, key):
+def _candidate_table(inspection, settings, key):
     table = inspection.candidates
     view = st.radio("Candidate splits", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
                     format_func={"per_attribute": "best threshold per numeric attribute (Table 2 style)",
@@ -105,8 +107,8 @@ def _candidate_table(inspection, key):
         best_numeric = table[~nominal].drop_duplicates("feature")  # table is best first
         table = table[nominal | table.index.isin(best_numeric.index)]
     shown = table[[c for c in _TABLE_COLUMNS if c in table]].rename(columns=_TABLE_COLUMNS)
-    if "Rule (6) at γ" in shown:
-        shown["Rule (6) at γ"] = shown["Rule (6) at γ"].map({True: "split", False: "stop"})
+    if "Rule (6)" in shown:
+        shown["Rule (6)"] = shown["Rule (6)"].map({True: "split", False: "stop"})
     chosen = inspection.chosen
 
     def mark_chosen(row):
@@ -114,11 +116,11 @@ def _candidate_table(inspection, key):
 
     st.dataframe(
         shown.style.apply(mark_chosen, axis=1).format(
-            {"S (meet)": "{:.4f}", "S (rest)": "{:.4f}", "S_split (weighted)": "{:.4f}",
-             "Splits for γ >": _format_gamma}),
+            {"S (yes)": "{:.4f}", "S (no)": "{:.4f}", "S_split": "{:.4f}", "Splits for γ >": _format_gamma}),
         hide_index=True, height=min(400, 38 + 35 * len(shown)))
-    st.caption("Best first. *Meet*: the examples that satisfy the condition (the tree's \"yes\" branch); "
-               "S is the similarity of each subset, S_split their size-weighted mean. "
+    st.caption("Best first. n and S: examples and similarity of those that meet the condition (the "
+               "tree's \"yes\" branch) and of the rest (\"no\"); S_split is their size-weighted mean. Rule (6) "
+               f"at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
     st.download_button("Download all candidates (CSV)", inspection.candidates.to_csv(index=False).encode(),
                        file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
@@ -134,9 +136,10 @@ def _threshold_curves(tree, node, inspection, settings, key):
     if numeric.empty:
         st.caption("No numeric attribute has a threshold to plot in this node.")
         return
-    # Attributes in the order of their best threshold; the tree's own attribute first if numeric.
+    # Attributes in the order of their best threshold, so the node's own split comes first.
     attributes = list(dict.fromkeys(numeric["attribute"]))
-    attribute = st.selectbox("Threshold curve of", attributes, key=f"{key}_attribute",
+    # Keyed by node: another node opens on its own best attribute.
+    attribute = st.selectbox("Threshold curve of", attributes, key=f"{key}_attribute_{tree.node_ids[node]}",
                              help="Every threshold of one numeric attribute, scored as a split of this node.")
     feature = int(numeric.loc[numeric["attribute"] == attribute, "feature"].iloc[0])
     chosen = None

@@ -51,18 +51,19 @@ class TreeSettings:
 
 
 def _defaults(key):
-    return {f"{key}_criterion": next(iter(CRITERIA)), f"{key}_gamma": 0.995,
-            f"{key}_min_leaf": DEFAULT_MIN_LEAF, f"{key}_max_depth": 0, f"{key}_order": "depth"}
+    return {f"{key}_criterion": next(iter(CRITERIA)), f"{key}_min_leaf": DEFAULT_MIN_LEAF,
+            f"{key}_max_depth": 0, f"{key}_order": "depth"}
 
 
-def tree_settings(container=None, key="tree", order=True):
+def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.995):
     """Widgets for the criterion, γ, limits and (if ``order``) growth order.
 
     Defaults go into session state rather than the widgets, so values restored
-    from the URL (:func:`tree_url_fields`) or set by a button (best γ) win.
+    from the URL (:func:`tree_url_fields`) or set by a button (best γ) win;
+    ``gamma`` is the starting γ.
     """
     container = container or st.sidebar
-    for state_key, value in _defaults(key).items():
+    for state_key, value in {**_defaults(key), f"{key}_gamma": gamma}.items():
         st.session_state.setdefault(state_key, value)
     if st.session_state[f"{key}_criterion"] not in CRITERIA:
         st.session_state[f"{key}_criterion"] = next(iter(CRITERIA))
@@ -203,6 +204,11 @@ def _draw(current, n_steps, max_labels, inspected=None):
     highlight = current.node if growing else None
     if not growing and inspected is not None and inspected in tree.node_ids:
         highlight = int(np.flatnonzero(tree.node_ids == inspected)[0])
+    return draw_tree(tree, highlight=highlight, max_labels=max_labels)
+
+
+def draw_tree(tree, highlight=None, max_labels=4):
+    """Draw a tree with graphviz (node ids shown, leaves' top ``max_labels`` labels); return its DOT."""
     dot = tree_to_dot(tree, highlight=highlight,
                       max_labels=max_labels if max_labels < len(tree.label_names) else None,
                       similarity_range=SIMILARITY_RANGE, show_ids=True)

@@ -29,6 +29,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("playwright")
@@ -221,6 +222,54 @@ def test_gamma_slider_matches_library(streamlit_server, page: Page):
     assert read_status(page) == (0, 0, 1, 0)
 
 
+def test_inspector_and_gamma_chart_follow_the_slider(streamlit_server, page: Page):
+    open_app(page, streamlit_server)
+    slider = page.get_by_role("slider", name="γ (stopping parameter)")
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    expect(slider).to_have_attribute("aria-valuetext", "0.990")
+    leaves, _ = library_tree_shape(0.990)
+    expect(status_line(page)).to_contain_text(f"{leaves} leaves")
+
+    # The leaf-count chart marks the slider's γ.
+    page.get_by_role("tab", name="γ path").click()
+    expect(page.locator(".st-key-gamma_leaves").get_by_text(f"γ = 0.990: {leaves} leaves")).to_be_visible()
+
+    # Inspect an internal node: the inspector shows its numbers, the drawing outlines it.
+    tree = RankingTree(gamma=np.inf, min_samples_leaf=DEFAULT_MIN_LEAF).fit(
+        load_sample(SAMPLE).X, load_sample(SAMPLE).Y).gamma_path().tree_at(0.990)
+    position = int(np.flatnonzero(~tree.is_leaf)[-1])
+    node_id = int(tree.node_ids[position])
+    page.get_by_role("tab", name="Node inspector").click()
+    page.get_by_role("combobox", name="Node").click()
+    page.keyboard.type(f"#{node_id} ·")
+    page.keyboard.press("Enter")
+    examples = page.get_by_test_id("stMetric").filter(has_text="Examples")
+    expect(examples).to_contain_text(str(tree.n_samples[position]))
+    expect(page.get_by_text("Rule (6)", exact=False).first).to_be_visible()
+    expect(page.locator(".st-key-inspect_view")).to_be_visible()
+    page.wait_for_function(
+        """n => Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg g.node'))
+            .some(g => g.id.endsWith('node' + n) && g.querySelector('[stroke-width="3"]'))""",
+        arg=position)
+
+    # Back up to the default γ: the tree grows, the inspected node keeps its id.
+    slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    expect(slider).to_have_attribute("aria-valuetext", f"{DEFAULT_GAMMA:.3f}")
+    expect(status_line(page)).to_contain_text(f"{library_tree_shape(DEFAULT_GAMMA)[0]} leaves")
+    expect(page.get_by_role("combobox", name="Node")).to_have_value(re.compile(rf"^#{node_id} ·"))
+    wait_until_idle(page)
+    page.locator(".st-key-inspect_node").scroll_into_view_if_needed()
+    page.mouse.move(700, 30)
+    page.screenshot(path=str(ARTIFACTS / "inspector.png"))
+    docs_image = REPO_ROOT / "docs" / "inspector.png"
+    if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
+        shutil.copyfile(ARTIFACTS / "inspector.png", docs_image)
+
+
 def test_play_animates_and_pause_stops(streamlit_server, page: Page):
     n_steps = library_tree_shape(DEFAULT_GAMMA)[0] - 1
     open_app(page, streamlit_server)
@@ -281,12 +330,12 @@ def _take_screenshots(base_url, page: Page):
     expect(folds).to_have_value("5")
     wait_until_idle(page)
     page.get_by_role("button", name="Run evaluation").click()
-    charts = page.get_by_test_id("stPlotlyChart")
+    charts = page.locator(".st-key-eval_bars, .st-key-eval_dist")
     expect(charts).to_have_count(2, timeout=60_000)
     expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
     expect(page.get_by_text("The results below are for earlier settings")).to_have_count(0)
     page.wait_for_function(
-        """() => document.querySelectorAll('[data-testid="stPlotlyChart"] .main-svg').length >= 2""")
+        """() => document.querySelectorAll('.st-key-eval_bars .main-svg, .st-key-eval_dist .main-svg').length >= 2""")
     wait_until_idle(page)
     page.mouse.move(700, 30)
     full_height_screenshot(page, ARTIFACTS / "evaluation.png")

@@ -1,0 +1,47 @@
+"""Two tree settings on the same data: both trees drawn, their scores in one chart."""
+
+import streamlit as st
+
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field
+from rankviz.ui.evaluation_panel import evaluation_panel
+from rankviz.ui.tree_panel import draw_tree, export_buttons, fit_tree, tree_settings, tree_url_fields
+from rankviz.ui.url_state import publish_to_url, restore_from_url
+
+# Tree B starts less strict, so the two trees differ from the first look.
+SIDES = {"Tree A": ("a", 0.995), "Tree B": ("b", 1.0)}
+
+st.title("Side by side")
+st.caption("Two settings — criterion, γ and limits — on the same data: both trees, and their "
+           "held-out scores with KNN (k=1) and the default ranking in one chart.")
+
+url_fields = [dataset_url_field()]
+for side, (key, _) in SIDES.items():
+    url_fields += tree_url_fields(key, prefix=f"{key}_", order=False)
+restore_from_url(url_fields, page="side_by_side")
+dataset, data_key = dataset_picker()
+columns = dict(zip(SIDES, st.columns(2, gap="large")))
+settings = {side: tree_settings(columns[side], key=key, order=False, title=side, gamma=gamma)
+            for side, (key, gamma) in SIDES.items()}
+publish_to_url(url_fields)
+if dataset is None:
+    st.info("Choose a sample data set, or finish the upload in the sidebar.")
+    st.stop()
+
+fitted = {}
+for side, column in columns.items():
+    with column:
+        try:
+            tree = fit_tree(dataset, data_key, settings[side])
+        except ValueError as error:  # e.g. a criterion that needs complete rankings
+            st.error(f"{side} cannot be grown: {error}")
+            continue
+        fitted[side] = settings[side]
+        leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
+        st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}.")
+        dot = draw_tree(tree)
+        export_buttons(dot, basename=f"ranking_tree_{SIDES[side][0]}", key=f"{SIDES[side][0]}_export")
+
+st.divider()
+st.subheader("Held-out scores")
+if fitted:
+    evaluation_panel(dataset, data_key, fitted, key="compare_eval")

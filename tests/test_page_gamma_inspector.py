@@ -1,0 +1,140 @@
+"""The γ path tab, the node inspector and the URL state of the "Ranking trees" page (AppTest)."""
+
+import numpy as np
+import plotly.io
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rankviz import RankingTree, load_sample
+from rankviz.evaluation import best_gamma, loo_gamma_curves
+from rankviz.features import FeatureEncoder
+from rankviz.inspect import inspect_node
+from rankviz.ui.gamma_panel import GAMMA_GRID
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+from test_page_ranking_trees import dot_of, leaves_text, n_drawn_nodes, plotly_array, status_line
+
+
+def make_app(app_path, **query):
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def chart(at, key):
+    return plotly.io.from_json(next(c for c in at.get("plotly_chart") if c.key == key).proto.spec)
+
+
+def test_sweeping_gamma_recuts_the_tree_as_the_library_grows_it(app_path):
+    at = make_app(app_path)
+    dataset = load_sample("metalearning")
+    for gamma in np.round(np.arange(0.90, 1.0501, 0.01), 3):
+        at.slider(key="tree_gamma").set_value(float(gamma)).run()
+        assert not at.exception
+        expected = RankingTree(gamma=gamma, min_samples_leaf=DEFAULT_MIN_LEAF).fit(dataset.X, dataset.Y).tree_
+        assert leaves_text(expected.n_leaves) in status_line(at)
+        assert n_drawn_nodes(dot_of(at)) == expected.node_count
+        # The leaf-count chart marks the same γ and count.
+        annotation = chart(at, "gamma_leaves").layout.annotations[0].text
+        assert annotation == f"γ = {gamma:.3f}: {leaves_text(expected.n_leaves)[:-1]}"
+
+
+def test_leaf_count_chart_is_the_step_function_of_the_gamma_path(app_path):
+    at = make_app(app_path)
+    dataset = load_sample("metalearning")
+    path = RankingTree(gamma=np.inf, min_samples_leaf=DEFAULT_MIN_LEAF).fit(dataset.X, dataset.Y).gamma_path()
+    steps = chart(at, "gamma_leaves").data[0]
+    x, y = plotly_array(steps.x), plotly_array(steps.y)
+    assert x[0] == 0.9 and x[-1] == 1.05
+    np.testing.assert_array_equal(x[1:-1], path.breakpoints[(path.breakpoints > 0.9) & (path.breakpoints < 1.05)])
+    # Between two breakpoints the count is that of a tree grown at their midpoint.
+    for low, high, count in zip(x[:-1], x[1:], y[:-1]):
+        middle = (low + high) / 2
+        grown = RankingTree(gamma=middle, min_samples_leaf=DEFAULT_MIN_LEAF).fit(dataset.X, dataset.Y).tree_
+        assert grown.n_leaves == count
+
+
+def test_loo_curves_match_the_library_and_the_best_gamma_button_sets_the_slider(app_path):
+    at = make_app(app_path, data="toy", min_leaf="3")
+    at.button(key="gamma_run").click().run()
+    assert not at.exception
+    dataset = load_sample("toy")
+    expected = loo_gamma_curves(dataset.X, dataset.Y, GAMMA_GRID, min_samples_leaf=3)
+    figure = chart(at, "gamma_curves")
+    tree_lines = [trace for trace in figure.data if trace.name == "Ranking tree"]
+    for trace, measure in zip(tree_lines, ("CS", "WRC", "LRA")):
+        np.testing.assert_allclose(plotly_array(trace.y), expected[measure].to_numpy())
+    gamma, _ = best_gamma(expected, "LRA")
+    at.button(key="gamma_best_LRA").click().run()
+    assert at.slider(key="tree_gamma").value == pytest.approx(gamma)
+    grown = RankingTree(gamma=gamma, min_samples_leaf=3).fit(dataset.X, dataset.Y).tree_
+    assert leaves_text(grown.n_leaves) in status_line(at)
+
+
+def test_inspector_table_is_the_libraries_candidate_splits(app_path):
+    at = make_app(app_path, gamma="0.99", min_leaf="5")
+    dataset = load_sample("metalearning")
+    model = RankingTree(gamma=np.inf, min_samples_leaf=5).fit(dataset.X, dataset.Y)
+    tree = model.gamma_path().tree_at(0.99)
+    # Any internal node other than the root, by its id in the drawing.
+    node = int(np.flatnonzero(~tree.is_leaf)[2])
+    node_id = int(tree.node_ids[node])
+    assert f"#{node_id} ·" in dot_of(at)
+    at.selectbox(key="inspect_node").set_value(node_id).run()
+    assert not at.exception
+    at.radio(key="inspect_view").set_value("all").run()
+    expected = inspect_node(tree, FeatureEncoder().fit(dataset.X).transform(dataset.X), dataset.Y, node,
+                            min_samples_leaf=5, gamma=0.99)
+    table = next(frame.value for frame in at.dataframe if "Condition" in frame.value.columns)
+    assert len(table) == len(expected.candidates)
+    assert list(table["Condition"]) == list(expected.candidates["condition"])
+    np.testing.assert_allclose(table["S_split"], expected.candidates["score"])
+    assert table["Condition"].iloc[0] == tree.test_text(node)  # the tree's split is the best candidate
+    assert set(table["Rule (6)"]) <= {"split", "stop"}
+    # Rule (6) with the node's numbers, and the node outlined in the drawing.
+    rule = next(m.value for m in at.markdown if m.value.startswith("**Rule (6)**"))
+    assert f"{1 + expected.similarity:.4f}" in rule and "is made" in rule
+    assert f'node{node} [id="node{node}"' in dot_of(at) and "penwidth=3" in dot_of(at)
+    # The heat map shows the node's rows.
+    heat = chart(at, "inspect_heatmap").data[0]
+    assert len(plotly_array(heat.z).reshape(-1, dataset.n_labels)) == expected.n_samples
+
+
+def test_inspected_node_keeps_its_id_while_gamma_moves(app_path):
+    at = make_app(app_path, gamma="1.0", min_leaf="5")
+    dataset = load_sample("metalearning")
+    path = RankingTree(gamma=np.inf, min_samples_leaf=5).fit(dataset.X, dataset.Y).gamma_path()
+    cut = path.tree_at(1.0)
+    deep = int(cut.node_ids[np.flatnonzero(~cut.is_leaf)[-1]])  # an internal node: split for γ > e
+    at.selectbox(key="inspect_node").set_value(deep).run()
+    # Down to the slider step just above its e: still there and split, same id.
+    at.slider(key="tree_gamma").set_value(float(np.ceil(path.node_gamma[deep] * 1000) / 1000)).run()
+    assert at.selectbox(key="inspect_node").value == deep
+    assert f"#{deep} ·" in at.selectbox(key="inspect_node").options[at.selectbox(key="inspect_node").index]
+    at.slider(key="tree_gamma").set_value(0.9).run()  # only the root is left
+    assert not at.exception
+    assert at.selectbox(key="inspect_node").value == 0
+    assert any(f"Node #{deep} is not in the tree" in c.value for c in at.caption)
+
+
+def test_settings_come_from_and_go_to_the_url(app_path):
+    at = make_app(app_path, data="toy", gamma="0.97", min_leaf="3", max_depth="2", order="best")
+    assert at.selectbox(key="dataset").value == "toy"
+    assert at.slider(key="tree_gamma").value == pytest.approx(0.97)
+    assert at.number_input(key="tree_min_leaf").value == 3
+    assert at.number_input(key="tree_max_depth").value == 2
+    assert at.radio(key="tree_order").value == "best"
+    at.slider(key="tree_gamma").set_value(1.01).run()
+    assert at.query_params["gamma"] == "1.010"
+    assert at.query_params["data"] == "toy"
+
+
+def test_bad_url_values_are_named_and_ignored(app_path):
+    at = make_app(app_path, gamma="abc", min_leaf="0", data="nope")
+    warning = at.warning[0].value
+    assert "`gamma=abc` (not a number)" in warning
+    assert "`min_leaf=0` (outside 1…1000)" in warning
+    assert "`data=nope`" in warning
+    assert at.slider(key="tree_gamma").value == pytest.approx(0.995)
+    assert at.number_input(key="tree_min_leaf").value == DEFAULT_MIN_LEAF

@@ -2,7 +2,10 @@
 
 import streamlit as st
 
+from rankviz.ui.navigation import mark_app_navigation
+
 st.set_page_config(page_title="rankviz", page_icon="🌳", layout="wide")
+mark_app_navigation()
 st.navigation([
     st.Page("pages/ranking_trees.py", title="Ranking trees", icon=":material/account_tree:", default=True),
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/compare:"),

@@ -6,8 +6,11 @@ from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
+from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.tree_panel import fit_gamma_path, growth_player, tree_settings, tree_url_fields
 from rankviz.ui.url_state import publish_to_url, restore_from_url
+
+require_app_navigation()
 
 st.title("Ranking trees")
 st.caption("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict a ranking of the "

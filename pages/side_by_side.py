@@ -4,11 +4,14 @@ import streamlit as st
 
 from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
+from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.tree_panel import draw_tree, export_buttons, fit_tree, tree_settings, tree_url_fields
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
-# Tree B starts less strict, so the two trees differ from the first look.
-SIDES = {"Tree A": ("a", 0.995), "Tree B": ("b", 1.0)}
+require_app_navigation()
+
+# Tree B starts with a smaller γ, so the two trees differ from the first look.
+SIDES = {"Tree A": ("a", 0.995), "Tree B": ("b", 0.985)}
 
 st.title("Side by side")
 st.caption("Two settings — criterion, γ and limits — on the same data: both trees, and their "
@@ -39,7 +42,8 @@ for side, column in columns.items():
         leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
         st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}.")
         dot = draw_tree(tree)
-        export_buttons(dot, basename=f"ranking_tree_{SIDES[side][0]}", key=f"{SIDES[side][0]}_export")
+        export_buttons(dot, basename=f"ranking_tree_{SIDES[side][0]}", key=f"{SIDES[side][0]}_export",
+                       compact=True)
 
 st.divider()
 st.subheader("Held-out scores")

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -78,6 +79,20 @@ def app_path() -> str:
 @pytest.fixture(scope="session")
 def streamlit_server():
     """Start the app with ``streamlit run app.py`` and yield its base URL."""
+    with serve_app() as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def fresh_streamlit_server():
+    """A server of its own for one test, for what only a first request shows."""
+    with serve_app() as base_url:
+        yield base_url
+
+
+@contextlib.contextmanager
+def serve_app():
+    """Run ``streamlit run app.py`` on a free port until the block ends; yield its URL."""
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)

@@ -67,6 +67,7 @@ def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.
         st.session_state.setdefault(state_key, value)
     if st.session_state[f"{key}_criterion"] not in CRITERIA:
         st.session_state[f"{key}_criterion"] = next(iter(CRITERIA))
+    container.subheader(title)
     criterion = container.selectbox(
         "Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
         help="mean_spearman: the size-weighted mean of the mean pairwise Spearman "
@@ -219,18 +220,23 @@ def draw_tree(tree, highlight=None, max_labels=4):
     return dot
 
 
-def export_buttons(dot, basename="ranking_tree", key="export"):
+def export_buttons(dot, basename="ranking_tree", key="export", compact=False):
     """Download buttons for the DOT text and the SVG, PNG and PDF images of a tree.
 
     Images are made only when a button is pressed, with the real Graphviz
     ``dot`` when it is installed and the bundled pure renderer otherwise.
+    ``compact`` puts the label above the buttons, for narrow columns.
     """
     engines = available_engines()
     engine = "dot" if "dot" in engines else "pure"
-    cols = st.columns(len(EXPORT_FORMATS) + 1)
-    cols[0].markdown(f"**Export** <small>({'Graphviz dot' if engine == 'dot' else 'graphviz-pure'})</small>",
-                     unsafe_allow_html=True)
-    for col, (fmt, (mime, extension)) in zip(cols[1:], EXPORT_FORMATS.items()):
+    label = f"**Export** <small>({'Graphviz dot' if engine == 'dot' else 'graphviz-pure'})</small>"
+    if compact:
+        st.markdown(label, unsafe_allow_html=True)
+        cols = st.columns(len(EXPORT_FORMATS))
+    else:
+        head, *cols = st.columns(len(EXPORT_FORMATS) + 1)
+        head.markdown(label, unsafe_allow_html=True)
+    for col, (fmt, (mime, extension)) in zip(cols, EXPORT_FORMATS.items()):
         col.download_button(
             f"{fmt.upper()}", data=_deferred(dot, fmt, engine), file_name=f"{basename}.{extension}",
             mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",

@@ -270,6 +270,19 @@ def test_inspector_and_gamma_chart_follow_the_slider(streamlit_server, page: Pag
         shutil.copyfile(ARTIFACTS / "inspector.png", docs_image)
 
 
+def test_a_shared_link_to_a_page_opens_that_page_with_its_settings(fresh_streamlit_server, page: Page):
+    # The first request to a new server: Streamlit must still route it through app.py.
+    page.goto(f"{fresh_streamlit_server}/side_by_side?data=toy&a_gamma=0.97&b_min_leaf=3", timeout=LOAD_TIMEOUT)
+    expect(page.get_by_role("heading", name="Side by side")).to_be_visible(timeout=LOAD_TIMEOUT)
+    navigation = page.get_by_test_id("stSidebarNav")
+    expect(navigation).to_contain_text("Ranking trees")
+    expect(navigation).to_contain_text("Side by side")
+    sliders = page.get_by_role("slider", name="γ (stopping parameter)")
+    expect(sliders.first).to_have_attribute("aria-valuetext", "0.970")
+    expect(page.get_by_role("spinbutton", name="Minimum examples per leaf").last).to_have_value("3")
+    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(2)
+
+
 def test_play_animates_and_pause_stops(streamlit_server, page: Page):
     n_steps = library_tree_shape(DEFAULT_GAMMA)[0] - 1
     open_app(page, streamlit_server)

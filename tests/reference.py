@@ -22,6 +22,24 @@ def mean_pairwise_spearman(Y):
     return float(corr[pairs].mean())
 
 
+def candidate_tests(X, nominal, min_samples_leaf):
+    """Every binary test of seed 001 (Table 2) on the rows of X, as (feature, threshold, mask).
+
+    Nominal: ``x = v`` against the rest; numeric: ``x <= t`` with ``t`` halfway
+    between consecutive distinct values. Tests leaving fewer than
+    ``min_samples_leaf`` rows on a side are skipped.
+    """
+    for f in range(X.shape[1]):
+        values = np.unique(X[:, f])
+        if nominal[f]:
+            tests = [(v, X[:, f] == v) for v in values]
+        else:
+            tests = [((lo + hi) / 2, X[:, f] <= (lo + hi) / 2) for lo, hi in zip(values[:-1], values[1:])]
+        for threshold, mask in tests:
+            if min(mask.sum(), (~mask).sum()) >= min_samples_leaf:
+                yield f, threshold, mask
+
+
 def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0):
     """Recursive TDIDT: every candidate split scored by explicit loops."""
     n = len(Y)
@@ -30,19 +48,11 @@ def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0)
     if depth == max_depth or n < 2 * min_samples_leaf or node["similarity"] >= 1 - 1e-12:
         return node
     best = None
-    for f in range(X.shape[1]):
-        values = np.unique(X[:, f])
-        if nominal[f]:
-            tests = [(v, X[:, f] == v) for v in values]
-        else:
-            tests = [((lo + hi) / 2, X[:, f] <= (lo + hi) / 2) for lo, hi in zip(values[:-1], values[1:])]
-        for threshold, left in tests:
-            if min(left.sum(), (~left).sum()) < min_samples_leaf:
-                continue
-            score = (left.sum() * mean_pairwise_spearman(Y[left])
-                     + (~left).sum() * mean_pairwise_spearman(Y[~left])) / n
-            if best is None or score > best[0] + 1e-12:
-                best = (score, f, threshold, left)
+    for f, threshold, left in candidate_tests(X, nominal, min_samples_leaf):
+        score = (left.sum() * mean_pairwise_spearman(Y[left])
+                 + (~left).sum() * mean_pairwise_spearman(Y[~left])) / n
+        if best is None or score > best[0] + 1e-12:
+            best = (score, f, threshold, left)
     if best is None:
         return node
     score, f, threshold, left = best

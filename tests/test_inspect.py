@@ -9,7 +9,7 @@ from rankviz import RankingTree
 from rankviz.data import list_samples
 from rankviz.inspect import CANDIDATE_COLUMNS, candidate_splits, inspect_node, node_mask
 from rankviz.plots import rank_heatmap, threshold_curve
-from reference import mean_pairwise_spearman, random_problem
+from reference import candidate_tests, mean_pairwise_spearman, random_problem
 
 
 def fitted(X, Y, **params):
@@ -22,19 +22,10 @@ def brute_force_candidates(X, Y, nominal, rows, min_samples_leaf):
     """{(feature, threshold): (n_meet, S_meet, n_rest, S_rest, S_split)} by explicit loops."""
     X, Y = X[rows], Y[rows]
     out = {}
-    for f in range(X.shape[1]):
-        values = np.unique(X[:, f])
-        if nominal[f]:
-            tests = [(v, X[:, f] == v) for v in values]
-        else:
-            tests = [((lo + hi) / 2, X[:, f] <= (lo + hi) / 2) for lo, hi in zip(values[:-1], values[1:])]
-        for threshold, meet in tests:
-            n_meet, n_rest = meet.sum(), (~meet).sum()
-            if min(n_meet, n_rest) < min_samples_leaf:
-                continue
-            s_meet, s_rest = mean_pairwise_spearman(Y[meet]), mean_pairwise_spearman(Y[~meet])
-            out[f, threshold] = (n_meet, s_meet, n_rest, s_rest,
-                                 (n_meet * s_meet + n_rest * s_rest) / len(Y))
+    for f, threshold, meet in candidate_tests(X, nominal, min_samples_leaf):
+        n_meet, n_rest = meet.sum(), (~meet).sum()
+        s_meet, s_rest = mean_pairwise_spearman(Y[meet]), mean_pairwise_spearman(Y[~meet])
+        out[f, threshold] = (n_meet, s_meet, n_rest, s_rest, (n_meet * s_meet + n_rest * s_rest) / len(Y))
     return out
 
 

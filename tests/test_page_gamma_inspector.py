@@ -138,3 +138,16 @@ def test_bad_url_values_are_named_and_ignored(app_path):
     assert "`data=nope`" in warning
     assert at.slider(key="tree_gamma").value == pytest.approx(0.995)
     assert at.number_input(key="tree_min_leaf").value == DEFAULT_MIN_LEAF
+
+
+@pytest.mark.parametrize("name", ["toy", "iris_nb", "wine_nb"])
+def test_every_node_of_every_sample_can_be_inspected(app_path, name):
+    at = make_app(app_path, data=name, min_leaf="4")
+    dataset = load_sample(name)
+    tree = RankingTree(gamma=np.inf, min_samples_leaf=4).fit(dataset.X, dataset.Y).gamma_path().tree_at(0.995)
+    assert len(at.selectbox(key="inspect_node").options) == tree.node_count
+    for node, node_id in enumerate(tree.node_ids):
+        at.selectbox(key="inspect_node").set_value(int(node_id)).run()
+        assert not at.exception and not at.error
+        examples = next(m.value for m in at.metric if m.label == "Examples")
+        assert int(examples) == tree.n_samples[node]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .aggregation import mean_from_sums, rank_by_mean
-from .tree import TREE_LEAF, Tree
+from .tree import TREE_LEAF, Tree, parent_array
 
 __all__ = ["grow_tree", "find_best_splits", "SearchData", "split_sequence", "iter_growth", "GrowthStep"]
 
@@ -330,10 +330,7 @@ class _NodeTable:
         depth adds into its parents, deepest first (one numpy call per depth)."""
         used = self.size
         self.rank_part[:used] = _group_sums(leaf_of_row, row_values, used)
-        parent = np.full(used, -1)
-        internal = np.flatnonzero(self.children_left[:used] >= 0)
-        parent[self.children_left[internal]] = internal
-        parent[self.children_right[internal]] = internal
+        parent = parent_array(self.children_left[:used], self.children_right[:used])
         depth = self.depth[:used]
         for level in range(int(depth.max()), 0, -1):
             at_level = np.flatnonzero(depth == level)

@@ -146,8 +146,9 @@ def loo_gamma_curves(X, Y, gammas, *, criterion="mean_spearman", min_samples_lea
     for i in range(n):
         train = np.r_[0:i, i + 1:n]
         model.fit(X.iloc[train], Y[train])
-        predicted[i] = model.predict_at(X.iloc[[i]], gammas)[0]
-        leaves[i] = model.gamma_path().n_leaves(gammas)
+        path = model.gamma_path()
+        predicted[i] = path.predict(model.encoder_.transform(X.iloc[[i]]), gammas)[0]
+        leaves[i] = path.n_leaves(gammas)
         done = i + 1
         if progress is not None and progress(done, n) is False:
             break

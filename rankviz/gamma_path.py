@@ -17,6 +17,7 @@ tree at γ keeps the splits with ``e_i < γ``, the leaf count is
 import numpy as np
 
 from .criteria import get_criterion
+from .tree import parent_array
 
 __all__ = ["GammaPath"]
 
@@ -64,7 +65,7 @@ class GammaPath:
         # Children have larger ids than their parents in every Tree (level-wise
         # growth and keep_splits' depth-first renumbering both), so one pass per
         # depth, parents first, carries the ancestors' maximum down.
-        parent = _parents(tree)
+        parent = parent_array(tree.children_left, tree.children_right)
         node_gamma = own.copy()
         for level in range(1, tree.max_depth + 1):
             at_level = np.flatnonzero(tree.depth == level)
@@ -136,10 +137,3 @@ class GammaPath:
                 f"the tree was grown with gamma = {self.gamma_max:g}; grow it with gamma=np.inf "
                 f"to cut it for larger values (asked for {np.max(gamma):g})")
 
-
-def _parents(tree):
-    parent = np.full(tree.node_count, -1)
-    internal = np.flatnonzero(~tree.is_leaf)
-    parent[tree.children_left[internal]] = internal
-    parent[tree.children_right[internal]] = internal
-    return parent

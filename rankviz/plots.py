@@ -318,6 +318,8 @@ def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "L
                         legendgroup="best", showlegend=first, row=row, col=1,
                         hovertemplate="best γ = %{x:.3f}: %{y:.4f}<extra></extra>")
         for k, (method, scores) in enumerate((baselines or {}).items()):
+            # Lines, not bars: the default ranking's white (METHOD_COLOURS) would not
+            # show, so the baselines are told apart by dash pattern instead.
             colour = {"KNN (k=1)": "#7a7a7a", "Default ranking": "#222222"}.get(
                 method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
             dash = "dash" if method == "KNN (k=1)" else "dot"

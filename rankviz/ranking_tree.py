@@ -44,6 +44,9 @@ class RankingTree(BaseEstimator):
     tree_ : Tree
         The fitted tree as parallel arrays.
     feature_names_in_ : list of str
+    encoder_ : FeatureEncoder
+        How ``X`` was encoded (nominal values as codes); ``encoder_.transform(X)``
+        gives the matrix that ``tree_.apply`` and the γ path take.
     label_names_ : list of str
     n_labels_ : int
 
@@ -82,25 +85,25 @@ class RankingTree(BaseEstimator):
         """
         criterion = get_criterion(self.criterion)
         self._check_params()
-        self._encoder = FeatureEncoder().fit(X)
-        X_encoded = self._encoder.transform(X)
+        self.encoder_ = FeatureEncoder().fit(X)
+        X_encoded = self.encoder_.transform(X)
         Y = check_rankings(Y, n_rows=len(X_encoded))
         criterion.check_targets(Y)
         self.label_names_ = list(label_names) if label_names is not None else [
             f"label_{j + 1}" for j in range(Y.shape[1])]
         self.tree_ = grow_tree(
-            X_encoded, self._encoder.nominal, Y, criterion,
+            X_encoded, self.encoder_.nominal, Y, criterion,
             gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
-            feature_names=self._encoder.feature_names, categories=self._encoder.categories,
+            feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
             label_names=self.label_names_,
         )
-        self.feature_names_in_ = self._encoder.feature_names
+        self.feature_names_in_ = self.encoder_.feature_names
         self.n_labels_ = Y.shape[1]
         return self
 
     def apply(self, X):
         """Leaf id of each row of ``X``."""
-        return self.tree_.apply(self._encoder.transform(X))
+        return self.tree_.apply(self.encoder_.transform(X))
 
     def predict(self, X):
         """Predicted rank positions, shape (n_samples, n_labels); each row a permutation."""
@@ -123,7 +126,7 @@ class RankingTree(BaseEstimator):
 
         Equals ``predict`` of a tree fitted with each γ, from this one tree.
         """
-        return self.gamma_path().predict(self._encoder.transform(X), gammas)
+        return self.gamma_path().predict(self.encoder_.transform(X), gammas)
 
     def _check_params(self):
         if not (isinstance(self.gamma, (int, float)) and self.gamma > 0):

@@ -26,9 +26,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-__all__ = ["Tree", "TREE_LEAF"]
+__all__ = ["Tree", "TREE_LEAF", "parent_array"]
 
 TREE_LEAF = -1
+
+
+def parent_array(children_left, children_right):
+    """Parent id of every node (-1 for the root) from the child arrays."""
+    parent = np.full(len(children_left), -1)
+    internal = np.flatnonzero(children_left != TREE_LEAF)
+    parent[children_left[internal]] = internal
+    parent[children_right[internal]] = internal
+    return parent
 
 
 @dataclass(frozen=True, eq=False)

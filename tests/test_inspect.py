@@ -15,7 +15,7 @@ from reference import candidate_tests, mean_pairwise_spearman, random_problem
 def fitted(X, Y, **params):
     """A fitted tree and the encoded training features."""
     model = RankingTree(**params).fit(X, Y)
-    return model.tree_, model._encoder.transform(X)
+    return model.tree_, model.encoder_.transform(X)
 
 
 def brute_force_candidates(X, Y, nominal, rows, min_samples_leaf):
@@ -165,7 +165,7 @@ def test_node_mask_agrees_with_apply_and_children_partition_the_parent(seed):
     other, _ = random_problem(seed + 100, n=40)
     other.loc[:4, "nom"] = "zzz"
     model = RankingTree(gamma=1.0, min_samples_leaf=1).fit(X, Y)
-    for rows in (Xe, model._encoder.transform(other)):
+    for rows in (Xe, model.encoder_.transform(other)):
         leaf_of_row = tree.apply(rows)
         masks = [node_mask(tree, rows, node) for node in range(tree.node_count)]
         visited = np.zeros((len(rows), tree.node_count), dtype=bool)

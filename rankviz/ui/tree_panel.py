@@ -50,11 +50,6 @@ class TreeSettings:
                 f"per leaf, {depth}")
 
 
-def _defaults(key):
-    return {f"{key}_criterion": next(iter(CRITERIA)), f"{key}_min_leaf": DEFAULT_MIN_LEAF,
-            f"{key}_max_depth": 0, f"{key}_order": "depth"}
-
-
 def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.995):
     """Widgets for the criterion, γ, limits and (if ``order``) growth order.
 
@@ -63,8 +58,10 @@ def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.
     ``gamma`` is the starting γ.
     """
     container = container or st.sidebar
-    for state_key, value in {**_defaults(key), f"{key}_gamma": gamma}.items():
-        st.session_state.setdefault(state_key, value)
+    defaults = {"criterion": next(iter(CRITERIA)), "gamma": gamma, "min_leaf": DEFAULT_MIN_LEAF,
+                "max_depth": 0, "order": "depth"}
+    for name, value in defaults.items():
+        st.session_state.setdefault(f"{key}_{name}", value)
     if st.session_state[f"{key}_criterion"] not in CRITERIA:
         st.session_state[f"{key}_criterion"] = next(iter(CRITERIA))
     container.subheader(title)
@@ -96,7 +93,7 @@ def tree_url_fields(key="tree", prefix="", order=True):
     """The URL fields of :func:`tree_settings` (see :mod:`rankviz.ui.url_state`)."""
     fields = [
         UrlField(f"{prefix}criterion", f"{key}_criterion", choice(CRITERIA)),
-        UrlField(f"{prefix}gamma", f"{key}_gamma", number(*GAMMA_RANGE, step=GAMMA_STEP),
+        UrlField(f"{prefix}gamma", f"{key}_gamma", number(*GAMMA_RANGE, decimals=3),
                  show=lambda g: f"{g:.3f}"),
         UrlField(f"{prefix}min_leaf", f"{key}_min_leaf", number(1, 1000, integer=True)),
         UrlField(f"{prefix}max_depth", f"{key}_max_depth", number(0, 100, integer=True)),

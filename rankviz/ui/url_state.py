@@ -73,8 +73,8 @@ def choice(options):
     return parse
 
 
-def number(low, high, step=None, integer=False):
-    """Parser of a number in ``[low, high]``, rounded to ``step``'s decimals."""
+def number(low, high, decimals=None, integer=False):
+    """Parser of a number in ``[low, high]``, rounded to ``decimals`` places if given."""
     def parse(text):
         try:
             value = int(text) if integer else float(text)
@@ -82,8 +82,5 @@ def number(low, high, step=None, integer=False):
             raise ValueError(f"not {'an integer' if integer else 'a number'}") from None
         if not low <= value <= high:
             raise ValueError(f"outside {low}…{high}")
-        if step is not None and not integer:
-            decimals = max(0, -int(f"{step:e}".split("e")[1]))
-            value = round(value, decimals)
-        return value
+        return value if decimals is None or integer else round(value, decimals)
     return parse

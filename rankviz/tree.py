@@ -16,6 +16,11 @@ Node 0 is the root. For node ``i``:
   and a tree can be re-cut for another γ without new split searches.
 - ``split_feature[i]`` / ``split_threshold[i]``: that best split, kept even
   when the node is a leaf (where ``feature[i]`` is -1).
+- ``class_counts[i]`` (ordinal trees only, else None): the training rows of
+  node ``i`` at each level of ``class_names`` (lowest first); the leaf's
+  predicted level follows by ``prediction`` ("median" or "mode"), see
+  :attr:`Tree.predicted_level`. Their ``mean_rank`` is the mean position of
+  the node's levels and ``ranking`` is trivial (one "label").
 - ``extras["postponed"]`` (only on trees made by :meth:`Tree.keep_splits`):
   leaves whose split the full tree makes, i.e. not stopped, just not yet shown;
   ``extras["node_ids"]``: each node's id in the tree it was cut from
@@ -25,6 +30,8 @@ Node 0 is the root. For node ``i``:
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+
+from .ordinal import predict_level
 
 __all__ = ["Tree", "TREE_LEAF", "parent_array"]
 
@@ -60,6 +67,9 @@ class Tree:
     criterion: str = ""
     similarity_label: str = "similarity"
     extras: dict = field(default_factory=dict)
+    class_counts: np.ndarray = None
+    class_names: list = None
+    prediction: str = ""
 
     # -- shape -----------------------------------------------------------
     @property
@@ -95,7 +105,19 @@ class Tree:
     def max_depth(self):
         return int(self.depth.max())
 
+    @property
+    def is_ordinal(self):
+        """True for a tree of an ordinal target (:class:`rankviz.OrdinalTree`)."""
+        return self.class_counts is not None
+
     # -- prediction ------------------------------------------------------
+    @property
+    def predicted_level(self):
+        """Level index each node predicts (ordinal trees only), by ``prediction``."""
+        if not self.is_ordinal:
+            raise ValueError("predicted_level needs an ordinal tree (class_counts)")
+        return predict_level(self.class_counts, self.prediction)
+
     def apply(self, X_encoded):
         """Leaf id of every row of an encoded feature matrix."""
         return self.decision_paths(X_encoded)[:, -1]
@@ -184,6 +206,8 @@ class Tree:
             for name in ("threshold", "n_samples", "similarity", "split_score",
                          "split_feature", "split_threshold", "mean_rank", "ranking", "depth")
         }
+        if self.class_counts is not None:
+            arrays["class_counts"] = self.class_counts[keep]
         # Leaves here that are split in this tree: their split is only postponed.
         postponed = ~self.is_leaf[keep] & ~split
         sub = replace(

@@ -1,10 +1,12 @@
 """Splitting criteria for ranking trees, one module each (see ``base``)."""
 
 from .base import Criterion
+from .gini import Gini
 from .mean_spearman import MeanSpearman
+from .ranking_impurity import RankingImpurity
 
 #: Every criterion the library has, by name. New criteria register here.
-CRITERIA = {c.name: c for c in (MeanSpearman,)}
+CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini)}
 
 
 def get_criterion(criterion):
@@ -19,4 +21,4 @@ def get_criterion(criterion):
         ) from None
 
 
-__all__ = ["CRITERIA", "Criterion", "MeanSpearman", "get_criterion"]
+__all__ = ["CRITERIA", "Criterion", "Gini", "MeanSpearman", "RankingImpurity", "get_criterion"]

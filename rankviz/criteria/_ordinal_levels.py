@@ -1,0 +1,79 @@
+"""Shared statistics of the ordinal criteria (seed 002): cumulative level indicators.
+
+Each label's rank position is treated as an ordinal target whose levels are the
+distinct positions found in the training data, ``v_1 < ... < v_K``. A row's
+statistics are, per label, the indicators ``[y <= v_m]`` for ``m = 1..K-1``
+(and, only when some position is missing, an indicator that the label is
+present). Summed over a set they give ``A_m``, the number of rows at or below
+level ``m``, from which both impurities follow without a loop over
+candidates:
+
+- ranking impurity (Definition 2), ``sum_{i<j} (v_j - v_i) N_i N_j``: a pair
+  of rows on either side of the gap between ``v_m`` and ``v_{m+1}`` adds that
+  gap to its distance, so ``I_rank = sum_m (v_{m+1} - v_m) A_m (n - A_m)``;
+- the Gini impurity (Definition 1) needs the level counts
+  ``N_m = A_m - A_{m-1}``.
+
+Why cumulative indicators and not one-hot counts: the ranking impurity then
+needs no cumulative sum over levels, and the search keeps K - 1 running sums
+per label instead of K.
+"""
+
+import numpy as np
+
+from .base import Criterion
+
+
+class OrdinalLevelCriterion(Criterion):
+    """Base of criteria that see each label's rank position as an ordinal level."""
+
+    def row_statistics(self, Y):
+        Y = np.asarray(Y, dtype=float)
+        present = ~np.isnan(Y)
+        levels = np.unique(Y[present])
+        if not len(levels):
+            raise ValueError(f"criterion {self.name!r} needs at least one rank position")
+        self.levels_ = levels
+        self.gaps_ = np.diff(levels)
+        self.n_labels_ = Y.shape[1]
+        self._complete = bool(present.all())
+        # (n, L, K-1): is the label at or below each level but the last?
+        below = (Y[:, :, None] <= levels[None, None, :-1]) & present[:, :, None]
+        if not self._complete:
+            below = np.concatenate([present[:, :, None], below], axis=2)
+        return below.reshape(len(Y), -1).astype(float)
+
+    def _unpack(self, count, stat_sum):
+        """Per-label present counts ``n_l`` (..., L) and cumulative counts ``A`` (..., L, K-1)."""
+        stat_sum = np.asarray(stat_sum, dtype=float)
+        width = len(self.levels_) - 1 + (not self._complete)
+        parts = stat_sum.reshape(stat_sum.shape[:-1] + (self.n_labels_, width))
+        if self._complete:
+            n_label = np.broadcast_to(np.asarray(count, dtype=float)[..., None],
+                                      parts.shape[:-1])
+            return n_label, parts
+        return parts[..., 0], parts[..., 1:]
+
+    def level_counts(self, count, stat_sum):
+        """Rows at each level per label, shape ``(..., n_labels, K)``, from summed statistics."""
+        n_label, below = self._unpack(count, stat_sum)
+        upto = np.concatenate([below, n_label[..., None]], axis=-1)
+        return np.diff(upto, axis=-1, prepend=0.0)
+
+    def _rank_impurity(self, n_label, below):
+        """``I_rank`` summed over labels, shape ``(...)``."""
+        return np.einsum("...lm,m->...", below * (n_label[..., None] - below), self.gaps_)
+
+    def _max_rank_impurity(self, n_label):
+        """The largest ``I_rank`` of sets with these label counts: every pair at the
+        widest distance ``v_K - v_1``; the normaliser of the similarity."""
+        span = self.levels_[-1] - self.levels_[0]
+        return span * (n_label * (n_label - 1.0) / 2.0).sum(axis=-1)
+
+    def _gini(self, n_label, below):
+        """Gini impurity ``1 - sum_m p_m^2`` of each label, shape ``(..., L)``."""
+        upto = np.concatenate([below, n_label[..., None]], axis=-1)
+        counts = np.diff(upto, axis=-1, prepend=0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            share_sq = (counts * counts).sum(axis=-1) / (n_label * n_label)
+        return np.where(n_label > 0, 1.0 - share_sq, 0.0)

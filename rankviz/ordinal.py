@@ -1,0 +1,131 @@
+"""Ordinal targets (seed 002): levels, leaf prediction rules and the rank loss.
+
+An ordinal target is one ordered label per row: ratings 1–5, or named levels
+in a given order ("bad" < "fair" < "good"). Internally each row holds the
+*position* of its level: the value itself for numeric ratings (so distances
+between ratings are their differences), ``1..K`` for named levels.
+"""
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PREDICTION_RULES", "OrdinalLevels", "median_level", "mode_level", "predict_level",
+           "mean_rank_loss"]
+
+#: Leaf prediction rules of :class:`rankviz.OrdinalTree`.
+PREDICTION_RULES = ("median", "mode")
+
+
+def median_level(counts):
+    """Index of the (lower) median level of each row of level counts.
+
+    The median minimises the summed absolute rank loss over the set; when the
+    set splits evenly, every level between the two middle rows does, and the
+    lower one is taken. Vectorised over leading axes of ``counts`` (..., K).
+    """
+    counts = np.asarray(counts, dtype=float)
+    cumulative = np.cumsum(counts, axis=-1)
+    half = cumulative[..., -1:] / 2.0
+    return np.argmax(cumulative >= half, axis=-1)
+
+
+def mode_level(counts):
+    """Index of the most frequent level of each row of level counts (the lowest among ties)."""
+    return np.argmax(np.asarray(counts, dtype=float), axis=-1)
+
+
+def predict_level(counts, rule="median"):
+    """Level index chosen by a prediction rule, ``"median"`` or ``"mode"``."""
+    if rule == "median":
+        return median_level(counts)
+    if rule == "mode":
+        return mode_level(counts)
+    raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {rule!r}")
+
+
+def mean_rank_loss(y_true, y_pred):
+    """Average rank loss ``1/T sum_t |y_hat_t - y_t|`` of seed 002, over the last axis.
+
+    Takes positions (numbers), not level names; a float for 1-D input.
+    """
+    y_true = np.asarray(y_true, dtype=float)
+    y_pred = np.asarray(y_pred, dtype=float)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true has shape {y_true.shape} but y_pred has {y_pred.shape}")
+    loss = np.mean(np.abs(y_pred - y_true), axis=-1)
+    return float(loss) if np.ndim(loss) == 0 else loss
+
+
+class OrdinalLevels:
+    """The ordered levels of an ordinal target and their positions.
+
+    Parameters
+    ----------
+    names : list
+        The levels, lowest first.
+    positions : ndarray of float
+        Their numeric positions, increasing: the values for numeric ratings,
+        ``1..K`` for named levels.
+    """
+
+    def __init__(self, names, positions):
+        self.names = list(names)
+        self.positions = np.asarray(positions, dtype=float)
+
+    @classmethod
+    def from_target(cls, y, levels=None, source="y"):
+        """Learn the levels of a target column.
+
+        ``levels`` (names, lowest first) wins; otherwise an ordered pandas
+        categorical gives its categories and a numeric column its sorted
+        distinct values. Names without an order are refused: alphabetical
+        order is rarely the right one ("good" < "poor"?).
+        """
+        y = pd.Series(np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y)
+        if y.isna().any():
+            raise ValueError(f"{source} row {int(np.flatnonzero(y.isna())[0]) + 1}: "
+                             "the ordinal target is missing")
+        if levels is not None:
+            names = list(levels)
+            if len(set(map(str, names))) != len(names):
+                raise ValueError(f"levels must be distinct, got {names}")
+            return cls(names, np.arange(1, len(names) + 1, dtype=float))
+        if isinstance(y.dtype, pd.CategoricalDtype) and y.cat.ordered:
+            return cls(list(y.cat.categories), np.arange(1, len(y.cat.categories) + 1, dtype=float))
+        numeric = pd.to_numeric(y, errors="coerce")
+        if numeric.notna().all():
+            values = np.unique(numeric.to_numpy(dtype=float))
+            if not np.isfinite(values).all():
+                raise ValueError(f"{source} holds a value that is not a finite number")
+            names = [int(v) if float(v).is_integer() else float(v) for v in values]
+            return cls(names, values)
+        bad = int(np.flatnonzero(numeric.isna())[0])
+        raise ValueError(
+            f"{source} row {bad + 1} holds {y.iloc[bad]!r}, a name: pass the levels in "
+            "their order, e.g. levels=['poor', 'fair', 'good']")
+
+    def __len__(self):
+        return len(self.names)
+
+    def encode(self, y, source="y"):
+        """Level index (0..K-1) of every value of ``y``; the error names the first unknown one."""
+        lookup = {_level_key(name): k for k, name in enumerate(self.names)}
+        values = pd.Series(np.asarray(y, dtype=object)).map(_level_key)
+        codes = values.map(lookup)
+        if codes.isna().any():
+            bad = int(np.flatnonzero(codes.isna())[0])
+            raise ValueError(f"{source} row {bad + 1} holds {np.asarray(y, dtype=object)[bad]!r}, "
+                             f"which is not one of the levels {self.names}")
+        return codes.to_numpy(dtype=np.intp)
+
+    def position_of(self, y, source="y"):
+        """Positions of the values of ``y``."""
+        return self.positions[self.encode(y, source)]
+
+
+def _level_key(value):
+    """How a value is looked up among level names: 3, 3.0 and "3" are the same level."""
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        value = float(value)
+        return str(int(value)) if value.is_integer() else str(value)
+    return str(value)

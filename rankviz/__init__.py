@@ -3,11 +3,11 @@
 Importable without Streamlit; the app's widgets live in ``rankviz.ui``.
 """
 
-from .baselines import DefaultRanker, KNNRanker
+from .baselines import DefaultRanker, KNNRanker, OrdinalDefault, OrdinalKNN
 from .data import RankingDataset, load_benchmark, load_csv, load_sample
 from .evaluation import cross_validate, summarize
 from .ordinal_tree import OrdinalTree
 from .ranking_tree import RankingTree
 
-__all__ = ["DefaultRanker", "KNNRanker", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
+__all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
            "load_benchmark", "load_csv", "load_sample", "summarize"]

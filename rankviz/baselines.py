@@ -1,8 +1,10 @@
-"""Baselines of seed 001: the default ranking and k-nearest neighbours.
+"""Baselines: the default prediction and k-nearest neighbours.
 
-Both aggregate training rankings with the mean-rank rule
-(:func:`rankviz.aggregation.rank_by_mean`), the same rule as the tree's
-leaves, so differences between methods come from *which* rankings are
+For label rankings (seed 001) both aggregate training rankings with the
+mean-rank rule (:func:`rankviz.aggregation.rank_by_mean`), the same rule as
+the tree's leaves; for ordinal targets (seed 002) both take the median (or
+mode) level, the same rule as :class:`rankviz.OrdinalTree`'s leaves. So
+differences between methods come from *which* training rows are
 aggregated, not how.
 """
 
@@ -11,9 +13,10 @@ from sklearn.base import BaseEstimator
 
 from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
 from .features import FeatureEncoder
+from .ordinal import PREDICTION_RULES, OrdinalLevels, predict_level
 from .ranking_tree import check_rankings
 
-__all__ = ["DefaultRanker", "KNNRanker"]
+__all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN"]
 
 
 class DefaultRanker(BaseEstimator):
@@ -37,6 +40,38 @@ class DefaultRanker(BaseEstimator):
         return np.tile(self.ranking_, (len(X), 1))
 
 
+class _NeighbourIndex:
+    """Nearest training rows under the distance of :class:`KNNRanker`."""
+
+    def __init__(self, X, n_neighbors):
+        if not (isinstance(n_neighbors, (int, np.integer)) and n_neighbors >= 1):
+            raise ValueError(f"n_neighbors must be an integer >= 1, got {n_neighbors!r}")
+        self.n_neighbors = n_neighbors
+        self.encoder = FeatureEncoder().fit(X)
+        encoded = self.encoder.transform(X)
+        numeric = ~self.encoder.nominal
+        self._low = encoded[:, numeric].min(axis=0)
+        span = encoded[:, numeric].max(axis=0) - self._low
+        self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
+        self.points = self._embed(encoded)
+
+    def kneighbors(self, X):
+        query = self._embed(self.encoder.transform(X))
+        # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once.
+        sq = ((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.points.T
+              + (self.points ** 2).sum(axis=1)[None, :])
+        k = min(self.n_neighbors, len(self.points))
+        return np.argsort(np.maximum(sq, 0.0).round(12), axis=1, kind="stable")[:, :k]
+
+    def _embed(self, encoded):
+        numeric = ~self.encoder.nominal
+        parts = [(encoded[:, numeric] - self._low) / self._span]
+        for j in np.flatnonzero(self.encoder.nominal):
+            n_values = len(self.encoder.categories[j])
+            parts.append(encoded[:, [j]] == np.arange(n_values)[None, :])
+        return np.hstack(parts).astype(float)
+
+
 class KNNRanker(BaseEstimator):
     """k nearest neighbours for label ranking (Brazdil, Soares, Costa 2003).
 
@@ -58,26 +93,13 @@ class KNNRanker(BaseEstimator):
 
     def fit(self, X, Y):
         """Store the scaled training attributes and rankings."""
-        if not (isinstance(self.n_neighbors, (int, np.integer)) and self.n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be an integer >= 1, got {self.n_neighbors!r}")
-        self._encoder = FeatureEncoder().fit(X)
-        encoded = self._encoder.transform(X)
-        self.Y_ = check_rankings(Y, n_rows=len(encoded))
-        numeric = ~self._encoder.nominal
-        self._low = encoded[:, numeric].min(axis=0)
-        span = encoded[:, numeric].max(axis=0) - self._low
-        self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
-        self.X_ = self._embed(encoded)
+        self._index = _NeighbourIndex(X, self.n_neighbors)
+        self.Y_ = check_rankings(Y, n_rows=len(self._index.points))
         return self
 
     def kneighbors(self, X):
         """Indices of the nearest training rows, shape (n_rows, n_neighbors)."""
-        query = self._embed(self._encoder.transform(X))
-        # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once.
-        sq = ((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.X_.T
-              + (self.X_ ** 2).sum(axis=1)[None, :])
-        k = min(self.n_neighbors, len(self.X_))
-        return np.argsort(np.maximum(sq, 0.0).round(12), axis=1, kind="stable")[:, :k]
+        return self._index.kneighbors(X)
 
     def predict(self, X):
         """Mean-rank ranking of each row's neighbours, shape (n_rows, n_labels)."""
@@ -86,10 +108,76 @@ class KNNRanker(BaseEstimator):
         position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)))
 
-    def _embed(self, encoded):
-        numeric = ~self._encoder.nominal
-        parts = [(encoded[:, numeric] - self._low) / self._span]
-        for j in np.flatnonzero(self._encoder.nominal):
-            n_values = len(self._encoder.categories[j])
-            parts.append(encoded[:, [j]] == np.arange(n_values)[None, :])
-        return np.hstack(parts).astype(float)
+
+class _OrdinalBaseline(BaseEstimator):
+    """Shared fitting of the ordinal baselines: levels, codes and the prediction rule."""
+
+    def _fit_levels(self, y, levels, n_rows):
+        if self.prediction not in PREDICTION_RULES:
+            raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
+        if np.ndim(y) != 1 or len(y) != n_rows:
+            raise ValueError(f"y must be one column with one level per row of X ({n_rows}), "
+                             f"got shape {np.shape(y)}")
+        ordinal = OrdinalLevels.from_target(y, levels)
+        self.classes_, self.positions_ = ordinal.names, ordinal.positions
+        return ordinal.encode(y)
+
+    def predict(self, X):
+        """Predicted level of each row (one of ``classes_``)."""
+        return np.asarray(self.classes_, dtype=object if any(
+            isinstance(c, str) for c in self.classes_) else None)[self.predict_index(X)]
+
+
+class OrdinalDefault(_OrdinalBaseline):
+    """Predict one level for every row: the median (or mode) of the training levels.
+
+    Parameters
+    ----------
+    prediction : {"median", "mode"}, default="median"
+    """
+
+    def __init__(self, prediction="median"):
+        self.prediction = prediction
+
+    def fit(self, X, y, levels=None):
+        """Find the training median (``X`` is only checked for length)."""
+        codes = self._fit_levels(y, levels, len(X))
+        self.level_ = int(predict_level(np.bincount(codes, minlength=len(self.classes_)),
+                                        self.prediction))
+        return self
+
+    def predict_index(self, X):
+        """Predicted level index (0 = lowest) of each row."""
+        return np.full(len(X), self.level_)
+
+
+class OrdinalKNN(_OrdinalBaseline):
+    """k nearest neighbours for an ordinal target: the median (or mode) level of the neighbours.
+
+    Same distance as :class:`KNNRanker`. With ``n_neighbors=1`` it predicts the
+    nearest training row's level.
+
+    Parameters
+    ----------
+    n_neighbors : int, default=1
+    prediction : {"median", "mode"}, default="median"
+    """
+
+    def __init__(self, n_neighbors=1, prediction="median"):
+        self.n_neighbors = n_neighbors
+        self.prediction = prediction
+
+    def fit(self, X, y, levels=None):
+        """Store the scaled training attributes and levels."""
+        self._index = _NeighbourIndex(X, self.n_neighbors)
+        self.codes_ = self._fit_levels(y, levels, len(self._index.points))
+        return self
+
+    def predict_index(self, X):
+        """Predicted level index (0 = lowest) of each row."""
+        neighbours = self._index.kneighbors(X)
+        n_levels = len(self.classes_)
+        # Level counts of each row's neighbours, from one bincount.
+        key = np.arange(len(neighbours))[:, None] * n_levels + self.codes_[neighbours]
+        counts = np.bincount(key.ravel(), minlength=len(neighbours) * n_levels)
+        return predict_level(counts.reshape(len(neighbours), n_levels), self.prediction)

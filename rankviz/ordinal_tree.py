@@ -1,8 +1,9 @@
 """The ordinal regression tree of seed 002, with scikit-learn conventions."""
 
+from dataclasses import replace
+
 import numpy as np
 from sklearn.base import BaseEstimator
-from dataclasses import replace
 
 from .builder import grow_tree
 from .criteria import get_criterion
@@ -133,9 +134,13 @@ class OrdinalTree(BaseEstimator):
         paths = self.tree_.decision_paths(self.encoder_.transform(X))
         return self.positions_[self.tree_.predicted_level[paths]]
 
+    def level_index(self, y):
+        """Index (0 = lowest) of each of the levels ``y``; an unknown level is an error."""
+        return OrdinalLevels(self.classes_, self.positions_).encode(y)
+
     def rank_loss(self, X, y):
         """Mean absolute rank loss of the predictions for ``X`` against levels ``y``."""
-        truth = self.positions_[OrdinalLevels(self.classes_, self.positions_).encode(y)]
+        truth = self.positions_[self.level_index(y)]
         return mean_rank_loss(truth, self.positions_[self.predict_index(X)])
 
     def gamma_path(self):

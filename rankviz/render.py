@@ -71,6 +71,14 @@ HIGHLIGHT_COLOR = "#d62728"  # red: stands out against every blue of the palette
 BORDER_COLOR = "#4d4d4d"
 EDGE_COLOR = "#595959"
 
+# Level cells of ordinal trees: ColorBrewer "Greys", its first 7 of 9 classes
+# (grey, not blue, so a cell never reads as a similarity). Step k stands for a
+# share of about k / 6 of the node's rows; a level with any rows gets at least
+# step 1, so an empty level (white) is told from a rare one.
+LEVEL_PALETTE = ("#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#969696", "#737373", "#525252")
+LEVEL_CELL_BORDER = "#969696"
+PREDICTED_CELL_BORDER = "#000000"
+
 #: Leaf rankings longer than this many characters are wrapped onto more lines,
 #: so trees over many labels stay narrow enough to read.
 RANKING_LINE_CHARS = 34
@@ -160,6 +168,7 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
 
     left, right = tree.children_left, tree.children_right
     ids = tree.node_ids
+    ordinal = _OrdinalView(tree) if tree.is_ordinal else None
     for node in range(n_nodes):
         s = float(tree.similarity[node])
         fill = _fill_color(s, vmin, vmax)
@@ -168,17 +177,18 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         stats = f"n = {n}, S = {_fmt_similarity(s)}"
         if show_ids:
             stats = f"#{ids[node]} · {stats}"
-        if tree.is_leaf[node]:
-            head = _ranking_lines(tree, node, max_labels)
+        if ordinal is not None:
+            label = _ordinal_node_label(tree, node, stats, ordinal)
+        elif tree.is_leaf[node]:
+            label = _node_label(_ranking_lines(tree, node, max_labels), stats)
         else:
-            head = [_esc(tree.test_text(node))]
-        label = _node_label(head, stats)
+            label = _node_label([_esc(tree.test_text(node))], stats)
         attrs = [
             f'id="{node_id(node)}"',
             f"label=<{label}>",
             f'fillcolor="{fill}"',
             f'fontcolor="{font}"',
-            f"tooltip={_dot_string(_tooltip(tree, node))}",
+            f"tooltip={_dot_string(_tooltip(tree, node, ordinal))}",
         ]
         if node == highlight:
             attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
@@ -191,7 +201,7 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
 
     # Declared after the tree, the unconnected legend lands on the root's rank,
     # to the right: the space beside the root of a tree is otherwise empty.
-    lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax)}];")
+    lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -282,8 +292,12 @@ def _ranking_lines(tree, node, max_labels):
     return [_esc(row) for row in rows]
 
 
-def _tooltip(tree, node):
-    """One short line: the node id and its split, or for a leaf why it stopped."""
+def _tooltip(tree, node, ordinal=None):
+    """One short line: the node id and its split, or for a leaf why it stopped.
+
+    A leaf of an ordinal tree first says what it predicts, e.g.
+    ``node7 (leaf): predicts rank 3 (median of 40 rows); a single example``.
+    """
     name = node_id(node)
     if not tree.is_leaf[node]:
         score = float(tree.split_score[node])
@@ -292,25 +306,107 @@ def _tooltip(tree, node):
     split = tree.best_split_text(node)
     score = float(tree.split_score[node])
     postponed = tree.extras.get("postponed")
+    predicts = "" if ordinal is None else f"{ordinal.predicts_text(node)}; "
     if split and postponed is not None and postponed[node]:
-        return f"{name}: will split {split} with S_split = {score:.3f} (not grown yet)"
+        return f"{name}: {predicts}will split {split} with S_split = {score:.3f} (not grown yet)"
     if split and math.isfinite(score):
-        return f"{name} (leaf): best split {split} with S_split = {score:.3f} rejected by rule (6)"
+        return (f"{name} (leaf): {predicts}best split {split} with S_split = {score:.3f} "
+                "rejected by rule (6)")
     s, n = float(tree.similarity[node]), int(tree.n_samples[node])
     if n < 2:
         reason = "a single example"
     elif s >= 1.0 - 1e-12:
-        reason = "all rankings agree"
+        reason = "all rankings agree" if ordinal is None else "all rows at one level"
     else:
         reason = "no split searched or possible (size or depth limit)"
-    return f"{name} (leaf): {reason}"
+    return f"{name} (leaf): {predicts}{reason}"
 
 
-def _legend_attrs(similarity_label, vmin, vmax):
+class _OrdinalView:
+    """What the drawing of an ordinal tree needs: level names, counts, predictions."""
+
+    def __init__(self, tree):
+        self.counts = np.asarray(tree.class_counts, dtype=float)
+        n_levels = self.counts.shape[1]
+        names = tree.class_names
+        self.names = ([str(name) for name in names] if names is not None
+                      else [str(k + 1) for k in range(n_levels)])
+        self.rule = tree.prediction or "median"
+        self.predicted = np.asarray(tree.predicted_level)
+        # Numbered levels (ratings 1..5) read as ranks, "rank 3"; named ones as themselves.
+        self.numbered = all(_is_number(name) for name in self.names)
+
+    def level_text(self, node):
+        """The predicted level of a node, ``rank 3`` or ``good`` (not escaped)."""
+        name = self.names[int(self.predicted[node])]
+        return f"rank {name}" if self.numbered else name
+
+    def predicts_text(self, node):
+        n = self.counts[node].sum()
+        rows = "1 row" if n == 1 else f"{_fmt_count(n)} rows"
+        return f"predicts {self.level_text(node)} ({self.rule} of {rows})"
+
+    def levels_text(self):
+        """The level names in order, escaped: ``1..5`` (or both names of two levels)."""
+        names = [_esc(name) for name in self.names]
+        if len(names) <= 2:
+            return ", ".join(names)
+        return f"{names[0]}..{names[-1]}"
+
+    def cells(self, node):
+        """One-row table of the node's rows per level, the predicted level boxed."""
+        counts = self.counts[node]
+        total = counts.sum()
+        top = len(LEVEL_PALETTE) - 1
+        # Equal cells, so the row reads like a bar chart of the levels; as narrow
+        # as the node's widest count allows (small leaves get small cells).
+        texts = [_fmt_count(count) for count in counts]
+        width = 6 * max(len(text) for text in texts) + 6
+        cells = []
+        for k, count in enumerate(counts):
+            step = 0 if count <= 0 or total <= 0 else max(1, round(count / total * top))
+            fill = LEVEL_PALETTE[step]
+            text = texts[k]
+            attrs = f'BGCOLOR="{fill}" WIDTH="{width}" HEIGHT="13"'
+            if k == self.predicted[node]:
+                text = f"<B>{text}</B>"
+                attrs += f' BORDER="2" COLOR="{PREDICTED_CELL_BORDER}"'
+            cells.append(f'<TD {attrs}><FONT POINT-SIZE="8" COLOR="{_text_color(fill)}">'
+                         f"{text}</FONT></TD>")
+        return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="1" '
+                f'COLOR="{LEVEL_CELL_BORDER}"><TR>{"".join(cells)}</TR></TABLE>')
+
+
+def _is_number(text):
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
+def _fmt_count(count):
+    count = float(count)
+    return str(int(count)) if count.is_integer() else f"{count:.3g}"
+
+
+def _ordinal_node_label(tree, node, stats, ordinal):
+    """Label of an ordinal tree node: test or predicted level, level cells, ``n`` and ``S``."""
+    if tree.is_leaf[node]:
+        head = f'<FONT POINT-SIZE="14"><B>{_esc(ordinal.level_text(node))}</B></FONT>'
+    else:
+        head = f"<B>{_esc(tree.test_text(node))}</B>"
+    return (f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+            f"<TR><TD>{head}</TD></TR>"
+            f"<TR><TD>{ordinal.cells(node)}</TD></TR>"
+            f'<TR><TD><FONT POINT-SIZE="10">{stats}</FONT></TD></TR></TABLE>')
+
+
+def _legend_attrs(similarity_label, vmin, vmax, ordinal=None):
     """Attributes of the legend node: what S and n mean, and the colour bar.
 
-    Kept to three short rows: the legend sits on the root's rank, so a tall
-    legend would push the whole tree down and open a gap under the root.
+    Kept to three short rows (four for an ordinal tree, whose nodes are
+    taller): the legend sits on the root's rank, so a tall legend would push
+    the whole tree down and open a gap under the root.
     """
     steps = len(PALETTE)
     swatches = []
@@ -326,11 +422,16 @@ def _legend_attrs(similarity_label, vmin, vmax):
         return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
                 f'<FONT POINT-SIZE="9">{content}</FONT></TD></TR>')
 
+    if ordinal is None:
+        explain = row("<B>n</B> = training examples; leaves: ranking, best first")
+    else:
+        explain = (row(f"cells: rows at levels {ordinal.levels_text()}, low to high")
+                   + row(f"<B>n</B> = training rows; boxed: <B>{_esc(ordinal.rule)}</B> level"))
     table = (
         '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
         + row(f"<B>S</B> (colour) = {_esc(similarity_label)}")
         + f'<TR>{"".join(swatches)}</TR>'
-        + row("<B>n</B> = training examples; leaves: ranking, best first")
+        + explain
         + "</TABLE>"
     )
     return (f'id="legend", shape=plaintext, style="", margin=0, '

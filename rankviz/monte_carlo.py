@@ -24,7 +24,7 @@ import pandas as pd
 from scipy import stats
 
 from .baselines import OrdinalDefault, OrdinalKNN
-from .ordinal import mean_rank_loss
+from .ordinal import OrdinalLevels, mean_rank_loss
 from .ordinal_tree import OrdinalTree
 from .synthetic import DEFAULT_THRESHOLDS, add_label_noise, make_ordinal_square
 
@@ -66,8 +66,9 @@ class SyntheticSource:
 class HoldoutSource:
     """Random hold-out splits of one data set (seed 002, Table II protocol).
 
-    ``y`` holds level positions ``1..K`` (level steps: the loss counts how many
-    levels a prediction is off). Label noise, if any, hits both sides.
+    ``y`` holds the levels (names or numbers), ``levels`` all of them, lowest
+    first. Losses count level steps: positions are ``1..K``. Label noise, if
+    any, hits both sides.
     """
 
     X: pd.DataFrame
@@ -90,9 +91,11 @@ class HoldoutSource:
 
     def draw(self, rng):
         order = rng.permutation(len(self.y))
-        y = np.asarray(self.y)
+        y = np.asarray(self.y, dtype=object)
         if self.label_noise > 0:
-            y = add_label_noise(y, self.label_noise, len(self.levels), rng)
+            codes = _levels(self.levels).encode(y)
+            moved = add_label_noise(codes + 1, self.label_noise, len(self.levels), rng) - 1
+            y = np.asarray(self.levels, dtype=object)[moved]
         train, test = order[:self.n_train], order[self.n_train:]
         return (self.X.iloc[train].reset_index(drop=True), y[train],
                 self.X.iloc[test].reset_index(drop=True), y[test])
@@ -179,7 +182,7 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
     for trial in range(int(n_trials)):
         rng = np.random.default_rng(seed + [trial])
         X_train, y_train, X_test, y_test = source.draw(rng)
-        y_test = np.asarray(y_test, dtype=float)
+        y_test = _levels(source.levels).position_of(y_test)
         records = []
         for name, method in methods.items():
             model = _clone(method).fit(X_train, y_train, levels=source.levels)
@@ -267,6 +270,11 @@ def loss_summary(records, by=("method",), confidence=0.95):
         key = key if isinstance(key, tuple) else (key,)
         rows.append({**dict(zip(by, key)), "mean": mean, "ci": half, "trials": len(group)})
     return pd.DataFrame(rows, columns=[*by, "mean", "ci", "trials"])
+
+
+def _levels(levels):
+    """Level positions ``1..K`` of the given levels: losses count level steps."""
+    return OrdinalLevels(levels, np.arange(1.0, len(levels) + 1))
 
 
 def _clone(estimator):

@@ -17,7 +17,7 @@ a fresh hold-out split). Both estimate the same expected loss; fresh test
 sets make the trials independent, so the t interval is valid.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -203,34 +203,49 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
         yield records
 
 
-def noise_trials(train_sizes, noise_levels, n_trials, *, n_test=1000, noise_sd=0.125,
-                 thresholds=DEFAULT_THRESHOLDS, max_depth=9, prediction="median",
-                 min_samples_leaf=1, depth_selection="cv", seed=0):
-    """Loss against label noise for several training sizes (seed 002, Fig. 3).
+def noise_trials(source, noise_levels, n_trials, *, train_sizes=None, max_depth=9,
+                 prediction="median", min_samples_leaf=1, depth_selection="cv", seed=0):
+    """Loss of both criteria against label noise, for several training sizes (seed 002, Fig. 3).
 
-    Both criteria see the same data in each (size, noise, trial); depths are
-    chosen as in :func:`run_trials` (by cross-validation by default, as the
-    seed does: a fixed deep tree overfits noisy labels).
+    Parameters
+    ----------
+    source : SyntheticSource or HoldoutSource
+        The data; its ``label_noise`` (and, for synthetic data, ``n_train``)
+        is replaced by each level below.
+    noise_levels : sequence of float
+        Probabilities σ of moving a label to an adjacent level.
+    n_trials : int
+    train_sizes : sequence of int, optional
+        Training sizes (synthetic data only); the source's own by default.
+    max_depth, prediction, min_samples_leaf : tree settings
+    depth_selection : {"cv", "fixed"}, default="cv"
+        As in :func:`run_trials`; cross-validation by default, as the seed
+        does: a fixed deep tree overfits noisy labels.
+    seed : int
 
     Yields
     ------
     list of dict
-        Records of one (size, noise, trial) unit: ``n_train``, ``noise``,
-        ``trial``, ``method``, ``loss``. There are
-        ``len(train_sizes) * len(noise_levels) * n_trials`` units.
+        Records of one (size, noise, trial) unit, both criteria on the same
+        data: ``n_train``, ``noise``, ``trial``, ``method``, ``depth`` and
+        ``loss``. There are ``len(train_sizes) * len(noise_levels) * n_trials``
+        units.
     """
+    if train_sizes is not None and not isinstance(source, SyntheticSource):
+        raise ValueError("training sizes can only vary for synthetic data")
     methods = ordinal_methods(max_depth=max_depth, prediction=prediction,
                               min_samples_leaf=min_samples_leaf, baselines=False)
-    for size in train_sizes:
+    for size in (train_sizes if train_sizes is not None else [source.n_train]):
         for noise in noise_levels:
-            source = SyntheticSource(n_train=int(size), n_test=n_test, noise_sd=noise_sd,
-                                     thresholds=tuple(thresholds), label_noise=float(noise))
+            cell = replace(source, label_noise=float(noise))
+            if train_sizes is not None:
+                cell = replace(cell, n_train=int(size))
             # Each cell draws its own data: the seed includes size and noise level.
             cell_seed = [seed, int(size), int(round(noise * 1e6))]
-            for records in run_trials(source, methods, n_trials, seed=cell_seed,
+            for records in run_trials(cell, methods, n_trials, seed=cell_seed,
                                       depth_selection=depth_selection):
                 yield [{"n_train": int(size), "noise": float(noise), "trial": r["trial"],
-                        "method": r["method"], "loss": r["loss"]}
+                        "method": r["method"], "depth": r["depth"], "loss": r["loss"]}
                        for r in records if r["final"]]
 
 

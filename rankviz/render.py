@@ -109,13 +109,23 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     left child ("test met") are labelled ``yes``, to the right one ``no``. A
     legend node explains the colours, ``S`` and ``n``.
 
+    A tree of an ordinal target (``tree.is_ordinal``, from
+    :class:`rankviz.OrdinalTree`) shows levels instead of rankings: each leaf
+    its predicted level in large type (``rank 3`` for numbered levels, the
+    name itself for named ones), and every node a row of small cells, one per
+    level from lowest to highest, holding the node's training rows at that
+    level, shaded grey by their share of the node, the cell of the node's
+    predicted level (by ``tree.prediction``, median or mode) boxed and bold.
+    The legend names the levels and the prediction rule.
+
     Node ``i`` is named and has the SVG id ``node{i}`` (see `node_id`), and a
     tooltip with its id and split: for a leaf, the best split found and why
-    it was not made.
+    it was not made, after what an ordinal leaf predicts, e.g. ``predicts
+    rank 3 (median of 40 rows)``.
 
     Parameters
     ----------
-    tree : rankviz.tree.Tree or RankingTree
+    tree : rankviz.tree.Tree, RankingTree or OrdinalTree
         A fitted tree, e.g. ``RankingTree().fit(X, Y).tree_``, or the fitted
         estimator itself.
     highlight : int or str, optional
@@ -124,7 +134,8 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     title : str, optional
         Title drawn above the tree.
     max_labels : int, optional
-        Show at most this many labels of each leaf ranking, then ``> …``.
+        Show at most this many labels of each leaf ranking, then ``> …``
+        (unused for ordinal trees).
     similarity_range : (float, float), default=(-1.0, 1.0)
         Values mapped to the lightest and darkest colour; similarities outside
         are clipped. The default suits correlation-type criteria.

@@ -8,16 +8,20 @@ import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from rankviz import RankingTree
+from rankviz import OrdinalTree, RankingTree
 from rankviz import render as render_module
+from rankviz.ordinal import median_level, mode_level
 from rankviz.render import (
-    EXPORT_FORMATS, PALETTE, RenderError, available_engines, node_id, render, tree_to_dot,
+    EXPORT_FORMATS, LEVEL_PALETTE, PALETTE, RenderError, available_engines, node_id, render,
+    tree_to_dot,
 )
+from rankviz.synthetic import make_ordinal_square
 
 X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b", "c", "a"], "A2": [1, 7, 3, 4, 9, 2, 5, 6.0]})
 Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3], [4, 3, 2, 1], [4, 3, 1, 2],
@@ -194,6 +198,222 @@ def test_single_leaf_tree():
     assert " -> " not in dot
     svg = render(dot, "svg", "pure")
     assert ET.fromstring(svg).tag.endswith("svg")
+
+
+# -- ordinal trees --------------------------------------------------------------
+
+CELL = re.compile(
+    r'<TD BGCOLOR="(#[0-9a-f]{6})" WIDTH="\d+" HEIGHT="13"( BORDER="2" COLOR="#000000")?>'
+    r'<FONT POINT-SIZE="8" COLOR="(#[0-9a-f]{6})">(<B>)?([^<]*?)(?:</B>)?</FONT></TD>')
+
+
+def parse_ordinal_label(label):
+    """(head, leaf head in large type?, cells, n, S text) of an ordinal node label.
+
+    Each cell is a dict: fill, text colour, count, boxed (border) and bold.
+    """
+    head = re.match(r'<TABLE[^>]*><TR><TD>(<FONT POINT-SIZE="14">)?<B>(.*?)</B>', label)
+    cells = [dict(fill=fill, font=font, count=float(text), boxed=bool(boxed), bold=bool(bold))
+             for fill, boxed, font, bold, text in CELL.findall(label)]
+    n, s = re.search(r"n = (\d+), S = (\S+?)</FONT>", label).groups()
+    return head.group(2), bool(head.group(1)), cells, int(n), s
+
+
+def legend_line(dot):
+    (legend,) = [ln for ln in dot.splitlines() if ln.startswith("  legend [")]
+    return legend
+
+
+@pytest.fixture(scope="module", params=["ranking_impurity", "gini"])
+def ordinal_tree(request):
+    X_sq, y_sq = make_ordinal_square(500, seed=0)
+    return OrdinalTree(request.param, max_depth=3).fit(X_sq, y_sq).tree_
+
+
+# Levels 1..4 named; the root holds 5 poor, 0 fair, 4 good, 3 very good: its
+# median (row 6 of 12) is "good", its mode "poor".
+LEVELS = ["poor", "fair", "good", "very good"]
+Y_NAMED = np.array(["poor"] * 5 + ["good"] * 4 + ["very good"] * 3)
+X_NAMED = np.arange(12.0)[:, None]
+
+
+def named_tree(prediction, max_depth=1, levels=LEVELS, y=Y_NAMED):
+    return OrdinalTree(max_depth=max_depth, prediction=prediction).fit(
+        X_NAMED, y, levels=levels).tree_
+
+
+def test_ordinal_nodes_show_level_and_counts(ordinal_tree):
+    tree = ordinal_tree
+    assert tree.is_ordinal and tree.node_count == 15
+    dot = tree_to_dot(tree, similarity_range=(0, 1))
+    labels = node_labels(dot)
+    assert len(labels) == tree.node_count
+    predicted = tree.predicted_level
+    for node in range(tree.node_count):
+        head, large, cells, n, s = parse_ordinal_label(labels[node_id(node)])
+        if tree.is_leaf[node]:
+            assert large and head == f"rank {tree.class_names[predicted[node]]}"
+        else:
+            assert not large and head == html.escape(tree.test_text(node))
+        # One cell per level, lowest first, holding the node's rows at that level.
+        assert [c["count"] for c in cells] == tree.class_counts[node].tolist()
+        assert n == tree.n_samples[node] == sum(c["count"] for c in cells)
+        assert s == f"{tree.similarity[node]:.3f}"
+        # Exactly the predicted level's cell is boxed and bold.
+        assert [k for k, c in enumerate(cells) if c["boxed"]] == [predicted[node]]
+        assert [k for k, c in enumerate(cells) if c["bold"]] == [predicted[node]]
+    # The trivial one-label "ranking" of an ordinal tree (its target name) is not drawn.
+    assert "<B>y</B>" not in dot
+
+
+def test_ordinal_leaves_of_the_synthetic_tree(ordinal_tree):
+    """Spot checks against the counts printed by hand (seed 0, depth 3)."""
+    labels = node_labels(tree_to_dot(ordinal_tree, similarity_range=(0, 1)))
+    head, _, cells, n, _ = parse_ordinal_label(labels["node0"])
+    assert [c["count"] for c in cells] == [62, 170, 123, 92, 53] and n == 500
+    assert [c["boxed"] for c in cells] == [False, False, True, False, False]  # median: rank 3
+    leaves = {parse_ordinal_label(labels[node_id(i)])[0] for i in np.flatnonzero(ordinal_tree.is_leaf)}
+    assert leaves <= {f"rank {k}" for k in range(1, 6)} and {"rank 1", "rank 5"} <= leaves
+
+
+def test_ordinal_cell_shading(ordinal_tree):
+    labels = node_labels(tree_to_dot(ordinal_tree, similarity_range=(0, 1)))
+    top = len(LEVEL_PALETTE) - 1
+    for node in range(ordinal_tree.node_count):
+        _, _, cells, n, _ = parse_ordinal_label(labels[node_id(node)])
+        for c in cells:
+            step = LEVEL_PALETTE.index(c["fill"])
+            if c["count"] == 0:
+                assert step == 0  # empty level: white
+            else:
+                assert step == max(1, round(c["count"] / n * top))
+            assert c["font"] == render_module._text_color(c["fill"])
+        # More rows, never a lighter cell.
+        by_count = sorted(cells, key=lambda c: c["count"])
+        steps = [LEVEL_PALETTE.index(c["fill"]) for c in by_count]
+        assert steps == sorted(steps)
+    # A pure node is darkest, with white text on it.
+    pure = '<TD BGCOLOR="#525252"'
+    dot = tree_to_dot(named_tree("median"))
+    assert pure in node_line(dot, 1) and 'COLOR="#ffffff"><B>5</B>' in node_line(dot, 1)
+
+
+def test_ordinal_legend(ordinal_tree):
+    dot = tree_to_dot(ordinal_tree, similarity_range=(0, 1))
+    legend = legend_line(dot)
+    assert html.escape(ordinal_tree.similarity_label) in legend  # S as for ranking trees
+    assert "cells: rows at levels 1..5, low to high" in legend
+    assert "boxed: <B>median</B> level" in legend
+    assert "ranking, best first" not in legend
+    assert ">0<" in legend and ">0.5<" in legend and ">1<" in legend  # the range passed
+    for colour in PALETTE:
+        assert f'BGCOLOR="{colour}"' in legend
+    # Node fill still follows S on the caller's range.
+    for node in range(ordinal_tree.node_count):
+        fill = re.search(r'fillcolor="(#[0-9a-f]{6})"', node_line(dot, node)).group(1)
+        step = round(np.clip(ordinal_tree.similarity[node], 0, 1) * (len(PALETTE) - 1))
+        assert fill == PALETTE[step]
+
+
+def test_ordinal_tooltips(ordinal_tree):
+    dot = tree_to_dot(ordinal_tree)
+    tree = ordinal_tree
+    for node in range(tree.node_count):
+        tooltip = re.search(r'tooltip="([^"]*)"', node_line(dot, node)).group(1)
+        if tree.is_leaf[node]:
+            level = tree.class_names[tree.predicted_level[node]]
+            assert tooltip.startswith(f"node{node} (leaf): predicts rank {level} "
+                                      f"(median of {tree.n_samples[node]} rows); ")
+        else:
+            assert tooltip.startswith(f"node{node}: split ") and "predicts" not in tooltip
+    stump = named_tree("median", max_depth=0)
+    assert ('tooltip="node0 (leaf): predicts good (median of 12 rows); '
+            'no split searched or possible (size or depth limit)"') in tree_to_dot(stump)
+    pure = named_tree("mode")
+    assert 'tooltip="node1 (leaf): predicts poor (mode of 5 rows); all rows at one level"' in (
+        tree_to_dot(pure))
+    one = OrdinalTree(max_depth=0).fit(X_NAMED[:1], Y_NAMED[:1], levels=LEVELS).tree_
+    assert "predicts poor (median of 1 row); a single example" in tree_to_dot(one)
+
+
+def test_ordinal_median_and_mode_differ_where_the_rules_do():
+    median, mode = named_tree("median", max_depth=0), named_tree("mode", max_depth=0)
+    assert median.class_counts[0].tolist() == [5, 0, 4, 3]
+    dots = {"median": tree_to_dot(median), "mode": tree_to_dot(mode)}
+    for rule, level, k in (("median", "good", 2), ("mode", "poor", 0)):
+        head, large, cells, n, _ = parse_ordinal_label(node_labels(dots[rule])["node0"])
+        assert large and head == level and n == 12
+        assert [c["boxed"] for c in cells] == [i == k for i in range(4)]
+        assert f"boxed: <B>{rule}</B> level" in legend_line(dots[rule])
+        assert f"predicts {level} ({rule} of 12 rows)" in dots[rule]
+
+    # On the synthetic tree: the two rules' drawings differ exactly at the nodes
+    # where the median and the mode of the counts differ.
+    X_sq, y_sq = make_ordinal_square(500, seed=0)
+    tree = OrdinalTree("gini", max_depth=3).fit(X_sq, y_sq).tree_
+    as_mode = replace(tree, prediction="mode")
+    differ = median_level(tree.class_counts) != mode_level(tree.class_counts)
+    assert differ.any() and not differ.all()
+    med_labels, mode_labels = node_labels(tree_to_dot(tree)), node_labels(tree_to_dot(as_mode))
+    for node in range(tree.node_count):
+        same = med_labels[node_id(node)] == mode_labels[node_id(node)]
+        assert same == (not differ[node])
+        boxed = [c["boxed"] for c in parse_ordinal_label(mode_labels[node_id(node)])[2]]
+        assert boxed.index(True) == mode_level(tree.class_counts[node])
+
+
+def test_ordinal_named_levels_are_escaped():
+    levels = ["low", NASTY, "high"]
+    y = np.array(["low"] * 3 + [NASTY] * 5 + ["high"] * 4)
+    dot = tree_to_dot(named_tree("median", levels=levels, y=y), title=NASTY)
+    assert NASTY not in dot and "a<b" not in dot
+    labels = node_labels(dot)
+    assert parse_ordinal_label(labels["node0"])[0] == "x1 &lt;= 7.5"
+    heads = {parse_ordinal_label(labels[n])[0] for n in ("node1", "node2")}
+    assert heads == {NASTY_ESCAPED, "high"}  # named levels: no "rank" before them
+    assert "cells: rows at levels low..high, low to high" in legend_line(dot)
+    assert f"predicts {NASTY_ESCAPED} (median of 8 rows)" in dot
+
+
+def test_ordinal_part_grown_and_ids():
+    tree = named_tree("median")
+    sub, _ = tree.keep_splits([])  # the root's split postponed
+    dot = tree_to_dot(sub, show_ids=True, highlight=0)
+    assert ('tooltip="node0: predicts good (median of 12 rows); will split x1 &lt;= 4.5 with '
+            "S_split = ") in dot
+    head, large, cells, n, _ = parse_ordinal_label(node_labels(dot)["node0"])
+    assert head == "good" and large and n == 12
+    assert "#0 · n = 12" in dot and "penwidth=3" in node_line(dot, 0)
+
+
+def test_ordinal_text_is_ascii(ordinal_tree):
+    """All the text the library writes is ASCII (graphviz-pure sizes other glyphs as spaces)."""
+    dot = tree_to_dot(ordinal_tree, title="Tree A", similarity_range=(0, 1))
+    assert dot.replace(html.escape(ordinal_tree.similarity_label), "").isascii()
+
+
+def test_ranking_trees_have_no_level_cells(dot_text):
+    assert "HEIGHT=\"13\"" not in dot_text and "cells:" not in dot_text and "predicts" not in dot_text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_render_ordinal_tree(ordinal_tree, engine, fmt):
+    dot = tree_to_dot(ordinal_tree, title="ordinal", similarity_range=(0, 1))
+    data = render(dot, fmt, engine=engine)
+    if fmt != "svg":
+        check_png_or_pdf = {"png": lambda d: d[:8] == b"\x89PNG\r\n\x1a\n",
+                            "pdf": lambda d: d.startswith(b"%PDF")}[fmt]
+        assert check_png_or_pdf(data)
+        return
+    root = ET.fromstring(data)
+    texts = [el.text or "" for el in root.iter("{http://www.w3.org/2000/svg}text")]
+    leaves = np.flatnonzero(ordinal_tree.is_leaf)
+    for leaf in leaves:
+        assert f"rank {ordinal_tree.class_names[ordinal_tree.predicted_level[leaf]]}" in texts
+    assert "170" in texts and "123" in texts  # the root's cells
+    assert "cells: rows at levels 1..5, low to high" in texts
+    assert 'id="node14"' in data.decode("utf-8")
 
 
 # -- rendering ------------------------------------------------------------------

@@ -1,0 +1,169 @@
+"""Choosing an ordinal data set: a bundled sample or an uploaded CSV with its level order."""
+
+import hashlib
+import io
+
+import streamlit as st
+
+from ..data import DataError, read_csv_header
+from ..ordinal_data import (
+    check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample, ordinal_sample_info,
+    read_target_values,
+)
+
+UPLOAD = "__upload__"
+#: Above this many distinct values a target column is probably not ordinal; say so.
+MANY_LEVELS = 20
+
+
+def _buffer(content, file_name):
+    buffer = io.BytesIO(content)
+    buffer.name = file_name
+    return buffer
+
+
+def parse_upload(content, file_name, target, levels=None, feature_columns=None):
+    """Read uploaded CSV bytes as an ordinal dataset (what the picker does, without widgets).
+
+    Parameters
+    ----------
+    content : bytes
+        The file's bytes.
+    file_name : str
+        The file's name, used in messages and as the dataset name.
+    target : str
+        The target column.
+    levels : sequence, optional
+        The levels, lowest first; None for a numeric column's sorted values.
+    feature_columns : sequence of str, optional
+        The features; None for every other column.
+
+    Returns
+    -------
+    OrdinalDataset
+
+    Raises
+    ------
+    DataError
+        Whatever :func:`rankviz.ordinal_data.load_ordinal_csv` finds wrong.
+    """
+    return load_ordinal_csv(_buffer(content, file_name), target,
+                            feature_columns=None if feature_columns is None else list(feature_columns),
+                            levels=None if levels is None else list(levels), name=file_name)
+
+
+@st.cache_data(show_spinner=False)
+def _cached_sample(name):
+    return load_ordinal_sample(name)
+
+
+@st.cache_data(show_spinner=False)
+def _cached_titles():
+    return {name: ordinal_sample_info(name)["title"] for name in list_ordinal_samples()}
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_header(content, file_name):
+    return read_csv_header(_buffer(content, file_name))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_values(content, file_name, target):
+    return read_target_values(_buffer(content, file_name), target)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_upload(content, file_name, target, levels, feature_columns):
+    return parse_upload(content, file_name, target, levels, feature_columns)
+
+
+def ordinal_data_picker(container=None, key="ordinal"):
+    """Sidebar widgets to pick an ordinal data set.
+
+    Parameters
+    ----------
+    container : streamlit container, optional
+        Where the widgets go; defaults to the sidebar. Problems with an
+        upload are shown on the page with ``st.error``.
+    key : str, default "ordinal"
+        Prefix of every widget key, so that two pickers can share a page.
+
+    Returns
+    -------
+    dataset : OrdinalDataset or None
+        None until an upload is complete and valid (what is missing or wrong
+        is shown).
+    data_key : str
+        Identifies the data set and its options, for caching fitted models;
+        ``""`` while ``dataset`` is None.
+    """
+    container = container or st.sidebar
+    titles = dict(_cached_titles())
+    titles[UPLOAD] = "Upload your own file…"
+    choice = container.selectbox(
+        "Data set", options=list(titles), format_func=titles.get, key=f"{key}_dataset",
+        help="Samples made by the scripts in sample_data/, or a CSV file of your own with one "
+             "column of ordered levels.",
+    )
+    if choice != UPLOAD:
+        return _cached_sample(choice), f"ordinal-sample:{choice}"
+    return _upload(container, key)
+
+
+def _upload(container, key):
+    uploaded = container.file_uploader(
+        "CSV file", type=["csv", "txt"], key=f"{key}_upload_file",
+        help="A CSV with a header row: feature columns and one target column whose values are "
+             "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high).",
+    )
+    if uploaded is None:
+        container.info("Upload a file to continue.")
+        return None, ""
+    content = uploaded.getvalue()
+    # Choices are keyed by the file's content: a new file starts from fresh defaults.
+    digest = hashlib.sha1(content).hexdigest()[:12]
+    try:
+        header = _cached_header(content, uploaded.name)
+        target = container.selectbox(
+            "Target column", header, index=len(header) - 1, key=f"{key}_target_{digest}",
+            help="The column holding each row's level.")
+        values, numeric = _cached_values(content, uploaded.name, target)
+        levels = _level_order(container, key, digest, target, values, numeric)
+        if levels is None:
+            return None, ""
+        rest = [c for c in header if c != target]
+        features = container.multiselect("Feature columns", rest, default=rest,
+                                         key=f"{key}_features_{digest}_{target}")
+        if not features:
+            container.info("Choose at least one feature column.")
+            return None, ""
+        options = (target, None if numeric else tuple(levels), tuple(features))
+        dataset = _cached_upload(content, uploaded.name, *options)
+        return dataset, f"ordinal-upload:{digest}:{options!r}"
+    except DataError as error:
+        # One clear sentence where the results would be; never a traceback.
+        container.warning("The file could not be read; see the message on the page.")
+        st.error(f"**Upload problem.** {error}")
+        return None, ""
+
+
+def _level_order(container, key, digest, target, values, numeric):
+    """The level order of the target column, lowest first; None while it is incomplete."""
+    if len(values) > MANY_LEVELS:
+        container.warning(f"{target!r} has {len(values)} distinct values; an ordinal target usually "
+                          f"has a few levels. Is it the right column?")
+    if numeric:
+        shown = [str(v) for v in values[:12]] + (["…"] if len(values) > 12 else [])
+        container.caption(f"Levels of {target!r} (numbers, in ascending order): " + " < ".join(shown))
+        return values
+    order = container.multiselect(
+        f"Level order of {target!r}, lowest first", values, default=values,
+        key=f"{key}_levels_{digest}_{target}",
+        help="The values are names, so their order must be given: the order of the chosen values "
+             "is the level order, lowest first. It starts alphabetical; to reorder, remove values "
+             "(×) and choose them again in order, from lowest to highest.")
+    try:
+        return check_level_order(values, order, target)
+    except DataError as problem:
+        container.info(f"{problem}")
+        return None

@@ -18,6 +18,9 @@ from .ranking_tree import check_rankings
 
 __all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN"]
 
+# Distances computed at once per block of queries (about 32 MB of float64).
+_BLOCK_CELLS = 4_000_000
+
 
 class DefaultRanker(BaseEstimator):
     """Predict the default ranking: the mean-rank rule over all training rankings.
@@ -57,11 +60,38 @@ class _NeighbourIndex:
 
     def kneighbors(self, X):
         query = self._embed(self.encoder.transform(X))
-        # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once.
-        sq = ((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.points.T
-              + (self.points ** 2).sum(axis=1)[None, :])
         k = min(self.n_neighbors, len(self.points))
-        return np.argsort(np.maximum(sq, 0.0).round(12), axis=1, kind="stable")[:, :k]
+        point_sq = (self.points ** 2).sum(axis=1)
+        # Queries in blocks, so the distance matrix stays small for large training sets.
+        block = max(1, _BLOCK_CELLS // len(self.points))
+        return np.vstack([self._nearest(query[start:start + block], point_sq, k)
+                          for start in range(0, max(len(query), 1), block)])[:len(query)]
+
+    def _nearest(self, query, point_sq, k):
+        """The k nearest points of each query row, nearest first, ties by point index."""
+        # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once; rounded so
+        # that equal distances computed along different paths compare equal.
+        sq = np.maximum((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.points.T
+                        + point_sq[None, :], 0.0).round(12)
+        if k == 1:  # argmin returns the first minimum: the stable tie-break, in one pass
+            return np.argmin(sq, axis=1)[:, None]
+        if k < sq.shape[1]:
+            # Partition (linear) instead of a full sort: keep everything nearer than
+            # the k-th distance and, of the points at exactly that distance, the
+            # lowest indices, as a stable sort would.
+            kth = np.partition(sq, k - 1, axis=1)[:, k - 1:k]
+            nearer = sq < kth
+            tied = sq == kth
+            need = k - nearer.sum(axis=1)
+            keep = nearer | tied
+            crowded = np.flatnonzero(tied.sum(axis=1) > need)  # more ties than places: rare
+            keep[crowded] = nearer[crowded] | (tied[crowded] & (
+                np.cumsum(tied[crowded], axis=1) <= need[crowded, None]))
+            candidates = np.nonzero(keep)[1].reshape(len(sq), k)  # ascending index per row
+        else:
+            candidates = np.broadcast_to(np.arange(sq.shape[1]), sq.shape)
+        order = np.argsort(np.take_along_axis(sq, candidates, axis=1), axis=1, kind="stable")
+        return np.take_along_axis(candidates, order, axis=1)
 
     def _embed(self, encoded):
         numeric = ~self.encoder.nominal

@@ -11,10 +11,12 @@ Summaries give the mean and the half-width of the Student-t 95% confidence
 interval over trials, as the seed's tables do.
 
 Where this differs from the seed: the seed picks depths by cross-validation
-and draws Fig. 2–3 from 5-fold cross-validation; here the depth is the
-user's, and losses come from independent test sets per trial (fresh data, or
-a fresh hold-out split). Both estimate the same expected loss; fresh test
-sets make the trials independent, so the t interval is valid.
+and draws Fig. 2–3 from 5-fold cross-validation; here the depth is either
+the user's or chosen by 5-fold cross-validation on the training set
+(``depth_selection="cv"``), and losses come from independent test sets per
+trial (fresh data, or a fresh hold-out split). Both estimate the same
+expected loss; fresh test sets make the trials independent, so the t
+interval is valid.
 """
 
 from dataclasses import dataclass, field, replace
@@ -78,6 +80,9 @@ class HoldoutSource:
     label_noise: float = 0.0
 
     def __post_init__(self):
+        if len(self.levels) < 2:
+            raise ValueError("HoldoutSource needs the target's levels, lowest first "
+                             f"(at least 2), got {list(self.levels)}")
         if not 0.0 < self.test_fraction < 1.0:
             raise ValueError(f"test_fraction must be between 0 and 1, got {self.test_fraction}")
         n_test = int(round(self.test_fraction * len(self.y)))
@@ -197,7 +202,10 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
             losses = np.concatenate([losses, np.repeat(losses[-1], max(0, limit + 1 - len(losses)))])
             chosen = limit
             if depth_selection == "cv":
-                chosen, _ = select_depth(method, X_train, y_train, source.levels, folds=folds, rng=rng)
+                # The same folds for every tree of the trial: a paired comparison,
+                # and one method's choice does not depend on which others run.
+                chosen, _ = select_depth(method, X_train, y_train, source.levels, folds=folds,
+                                         rng=np.random.default_rng(seed + [trial, 1]))
             records += [{"trial": trial, "method": name, "depth": d, "final": d == chosen,
                          "loss": float(loss)} for d, loss in enumerate(losses)]
         yield records

@@ -143,9 +143,10 @@ def test_run_trials_cv_marks_the_selected_depth_final():
     methods = ordinal_methods(max_depth=6, baselines=False)
     records = frame(run_trials(source, methods, 2, seed=3, depth_selection="cv"))
     for trial in range(2):
-        X_train, y_train, _, _, rng = draw(source, 3, trial)
-        for name, method in methods.items():  # in order: each selection draws from the trial's rng
-            depth, _ = select_depth(method, X_train, y_train, source.levels, rng=rng)
+        X_train, y_train, _, _, _ = draw(source, 3, trial)
+        for name, method in methods.items():  # the same folds for every tree: stream [seed, trial, 1]
+            depth, _ = select_depth(method, X_train, y_train, source.levels,
+                                    rng=np.random.default_rng([3, trial, 1]))
             final = records[(records["trial"] == trial) & (records["method"] == name) & records["final"]]
             assert final["depth"].tolist() == [depth]
 

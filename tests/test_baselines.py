@@ -104,3 +104,23 @@ def test_tree_beats_default_when_rankings_follow_an_attribute():
                             pd.DataFrame({"x": x}), Y, cv=5)
     means = scores.groupby("method")["CS"].mean()
     assert means["tree"] > means["default"] + 0.3
+
+
+@pytest.mark.parametrize("k", [1, 2, 5, 40])
+def test_neighbours_by_partition_equal_a_stable_full_sort(k, monkeypatch):
+    """Many exact ties (a small grid), and blocks of queries smaller than the query set."""
+    from rankviz import baselines
+    monkeypatch.setattr(baselines, "_BLOCK_CELLS", 50)
+    rng = np.random.default_rng(k)
+    for _ in range(30):
+        n = int(rng.integers(1, 30))
+        X = pd.DataFrame({"a": rng.integers(0, 4, n).astype(float), "b": rng.integers(0, 3, n).astype(float)})
+        Q = pd.DataFrame({"a": rng.integers(0, 4, 9).astype(float), "b": rng.integers(0, 3, 9).astype(float)})
+        model = KNNRanker(n_neighbors=k).fit(X, np.tile([1.0, 2.0], (n, 1)))
+        points = (X.to_numpy() - X.min().to_numpy()) / np.where(np.ptp(X.to_numpy(), axis=0) > 0,
+                                                                 np.ptp(X.to_numpy(), axis=0), 1.0)
+        queries = (Q.to_numpy() - X.min().to_numpy()) / np.where(np.ptp(X.to_numpy(), axis=0) > 0,
+                                                                  np.ptp(X.to_numpy(), axis=0), 1.0)
+        sq = ((queries[:, None, :] - points[None, :, :]) ** 2).sum(axis=2).round(12)
+        expected = np.argsort(sq, axis=1, kind="stable")[:, :min(k, n)]
+        np.testing.assert_array_equal(model.kneighbors(Q), expected)

@@ -27,6 +27,10 @@ from .base import Criterion
 class OrdinalLevelCriterion(Criterion):
     """Base of criteria that see each label's rank position as an ordinal level."""
 
+    #: The builder may pass summed statistics as transposed views of
+    #: (statistics, candidates) arrays, the layout these formulas run fastest on.
+    columnwise_sums = True
+
     def row_statistics(self, Y):
         Y = np.asarray(Y, dtype=float)
         present = ~np.isnan(Y)
@@ -44,36 +48,81 @@ class OrdinalLevelCriterion(Criterion):
         return below.reshape(len(Y), -1).astype(float)
 
     def _unpack(self, count, stat_sum):
-        """Per-label present counts ``n_l`` (..., L) and cumulative counts ``A`` (..., L, K-1)."""
+        """Per-label present counts ``n`` and cumulative counts ``A``, labels first.
+
+        ``A`` has shape ``(L, K-1, ...)``; ``n`` has shape ``(L, ...)``, or
+        for complete rankings is the set's count (``(...)``), which
+        broadcasts against each label's ``(L, ...)`` arrays.
+
+        Why labels and levels first: the statistics axis moves to the front as
+        a free view, and for the builder's transposed sums each statistic is
+        then one contiguous vector over the candidates. The formulas below work
+        level by level on such vectors; ``einsum``, ``concatenate`` and
+        ``diff`` over short trailing (L, K-1) axes cost several times more.
+        """
         stat_sum = np.asarray(stat_sum, dtype=float)
+        # `.T` is moveaxis(-1, 0) for the usual one or two axes, and cheaper.
+        stat_sum = stat_sum.T if stat_sum.ndim <= 2 else np.moveaxis(stat_sum, -1, 0)
         width = len(self.levels_) - 1 + (not self._complete)
-        parts = stat_sum.reshape(stat_sum.shape[:-1] + (self.n_labels_, width))
+        parts = stat_sum.reshape((self.n_labels_, width) + stat_sum.shape[1:])
         if self._complete:
-            n_label = np.broadcast_to(np.asarray(count, dtype=float)[..., None],
-                                      parts.shape[:-1])
-            return n_label, parts
-        return parts[..., 0], parts[..., 1:]
+            return np.asarray(count, dtype=float), parts
+        return parts[:, 0], parts[:, 1:]
 
     def level_counts(self, count, stat_sum):
         """Rows at each level per label, shape ``(..., n_labels, K)``, from summed statistics."""
         n_label, below = self._unpack(count, stat_sum)
-        upto = np.concatenate([below, n_label[..., None]], axis=-1)
-        return np.diff(upto, axis=-1, prepend=0.0)
+        n_label = np.broadcast_to(n_label, _label_shape(below))
+        upto = np.concatenate([below, n_label[:, None]], axis=1)
+        return np.moveaxis(np.diff(upto, axis=1, prepend=0.0), (0, 1), (-2, -1))
 
     def _rank_impurity(self, n_label, below):
-        """``I_rank`` summed over labels, shape ``(...)``."""
-        return np.einsum("...lm,m->...", below * (n_label[..., None] - below), self.gaps_)
+        """``I_rank`` summed over labels, shape ``(...)``.
+
+        ``sum_m (v_{m+1} - v_m) A_m (n - A_m)``, one level at a time. The
+        counts are whole numbers, so each ``A_m (n - A_m)`` is exact (below
+        2**53), and with whole-number gaps (ranks 1..K) so is every sum: the
+        order of summation cannot change the result.
+        """
+        total = np.zeros(_label_shape(below))
+        for m, gap in enumerate(self.gaps_):
+            term = n_label - below[:, m]
+            term *= below[:, m]
+            if gap != 1.0:
+                term *= gap
+            total += term
+        return total.sum(axis=0)
 
     def _max_rank_impurity(self, n_label):
         """The largest ``I_rank`` of sets with these label counts: every pair at the
         widest distance ``v_K - v_1``; the normaliser of the similarity."""
         span = self.levels_[-1] - self.levels_[0]
-        return span * (n_label * (n_label - 1.0) / 2.0).sum(axis=-1)
+        pairs = n_label * (n_label - 1.0) / 2.0
+        if self._complete:  # n_label is the set's count, the same for every label
+            return span * (self.n_labels_ * pairs)
+        return span * pairs.sum(axis=0)
 
     def _gini(self, n_label, below):
-        """Gini impurity ``1 - sum_m p_m^2`` of each label, shape ``(..., L)``."""
-        upto = np.concatenate([below, n_label[..., None]], axis=-1)
-        counts = np.diff(upto, axis=-1, prepend=0.0)
+        """Gini impurity ``1 - sum_m p_m^2`` of each label, shape ``(L, ...)``.
+
+        The level counts are the steps of the cumulative counts, squared and
+        summed one level at a time (whole numbers again: exact in any order).
+        """
+        squares = np.zeros(_label_shape(below))
+        previous = 0.0
+        for m in range(below.shape[1]):
+            step = below[:, m] - previous
+            step *= step
+            squares += step
+            previous = below[:, m]
+        step = n_label - previous
+        step *= step
+        squares += step
         with np.errstate(invalid="ignore", divide="ignore"):
-            share_sq = (counts * counts).sum(axis=-1) / (n_label * n_label)
+            share_sq = squares / (n_label * n_label)
         return np.where(n_label > 0, 1.0 - share_sq, 0.0)
+
+
+def _label_shape(below):
+    """Shape ``(L, ...)`` of one level's counts in the ``(L, K-1, ...)`` array ``below``."""
+    return below.shape[:1] + below.shape[2:]

@@ -28,11 +28,13 @@ class Gini(OrdinalLevelCriterion):
 
     def impurity(self, count, stat_sum):
         """``I_gini`` summed over labels, of the sets with these counts and sums."""
-        return self._gini(*self._unpack(count, stat_sum)).sum(axis=-1)
+        return self._gini(*self._unpack(count, stat_sum)).sum(axis=0)
 
     def node_similarity(self, count, stat_sum):
         n_levels = len(self.levels_)
         if n_levels < 2:
             return np.ones(np.shape(count))
         gini = self._gini(*self._unpack(count, stat_sum))
-        return 1.0 - gini.mean(axis=-1) / (1.0 - 1.0 / n_levels)
+        # The mean over labels as np.mean computes it (sum, then divide), without
+        # its overhead, which shows in the split search's many small calls.
+        return 1.0 - (gini.sum(axis=0) / self.n_labels_) / (1.0 - 1.0 / n_levels)

@@ -89,12 +89,13 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
             break
         best = find_best_splits(data, node_of_row, searched, nodes.count[searched],
                                 nodes.stat_sum[searched], criterion, min_samples_leaf)
-        nodes.split_score[searched] = best.score
+        s_split = _split_similarity(criterion, best, nodes.count[searched], nodes.stat_sum[searched])
+        nodes.split_score[searched] = s_split
         nodes.split_feature[searched] = best.feature
         nodes.split_threshold[searched] = best.threshold
         with np.errstate(invalid="ignore"):
             accepted = (best.feature >= 0) & criterion.accepts_split(
-                nodes.similarity[searched], best.score, gamma)
+                nodes.similarity[searched], s_split, gamma)
         split_nodes = searched[accepted]
         if not len(split_nodes):
             break
@@ -136,6 +137,23 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
         categories=categories or [None] * d,
         label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
     )
+
+
+def _split_similarity(criterion, best, node_count, node_sum):
+    """``S_split`` of rule (6) for the chosen splits.
+
+    Usually the search score itself; a criterion that searches by another
+    score (``search_label`` set: the ranking impurity's unweighted gain) has
+    its chosen splits judged by the size-weighted similarity, like every other.
+    """
+    if not criterion.search_label:
+        return best.score
+    found = np.flatnonzero(best.feature >= 0)
+    s_split = np.full(len(best.score), np.nan)
+    left_count, left_sum = best.left_count[found], best.left_sum[found]
+    s_split[found] = criterion.split_similarity(left_count, left_sum, node_count[found] - left_count,
+                                                node_sum[found] - left_sum)
+    return s_split
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,9 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
         ``similarity_meet``, ``n_rest``, ``similarity_rest``, ``score``
         (``S_split``, the size-weighted mean similarity), ``gamma_breakpoint``
         (rule (6) accepts the split for γ above it) and, with ``gamma``,
-        ``accepted``. Empty, with these columns, if no test leaves
+        ``accepted``. A criterion that searches by another score than
+        ``S_split`` (its ``search_label`` is set, e.g. the ranking impurity's
+        unweighted gain) adds ``search_score``, and the rows are ordered by it. Empty, with these columns, if no test leaves
         ``min_samples_leaf`` rows on both sides.
     """
     criterion = get_criterion(criterion)
@@ -131,7 +133,9 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
             "similarity_meet": criterion.node_similarity(meet_count, meet_sum),
             "n_rest": rest_count.astype(int),
             "similarity_rest": criterion.node_similarity(rest_count, rest_sum),
-            "score": criterion.split_score(meet_count, meet_sum, rest_count, rest_sum),
+            "score": criterion.split_similarity(meet_count, meet_sum, rest_count, rest_sum),
+            **({"search_score": criterion.split_score(meet_count, meet_sum, rest_count, rest_sum)}
+               if criterion.search_label else {}),
         }))
     if not parts:
         return _empty_candidates(gamma is not None)
@@ -154,7 +158,7 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
     # Best first. Scores within rounding of the best one count as the best,
     # so the builder's tie-break (earlier attribute, lower threshold) decides
     # row 0; NaN scores (undefined similarity) go last.
-    score = table["score"].to_numpy()
+    score = table["search_score" if criterion.search_label else "score"].to_numpy()
     best = np.nanmax(score) if np.isfinite(score).any() else np.nan
     key = np.where(score >= best - _TIE * (1.0 + abs(best)), best, score)
     key = np.where(np.isnan(key), -np.inf, key)

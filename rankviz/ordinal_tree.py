@@ -32,13 +32,14 @@ class OrdinalTree(BaseEstimator):
         The leaf's level: the median minimises the absolute rank loss, the
         mode the number of wrong levels.
     min_samples_leaf : int, default=1
-    gamma : float, default=1.0
+    gamma : float, default=np.inf
         Stopping rule (6) of seed 001 on the criterion's similarity (one
-        minus normalised impurity, see :mod:`rankviz.criteria.ranking_impurity`).
-        With these criteria a split never lowers the similarity, so every
-        split has its breakpoint at or below 1: ``gamma=1`` splits while the
-        impurity falls at all (as scikit-learn's trees do), smaller γ asks for
-        larger gains.
+        minus normalised impurity; see :mod:`rankviz.criteria.ranking_impurity`):
+        a node splits only if ``(1 + S_parent) < gamma * (1 + S_split)``.
+        The default ``np.inf`` turns the rule off, so the tree grows until its
+        leaves are pure or the limits stop it, like the seed's CART trees
+        (and scikit-learn's); ``gamma=1`` splits only where the subsets are
+        more homogeneous than their parent, smaller γ asks for more.
 
     Attributes
     ----------
@@ -63,7 +64,7 @@ class OrdinalTree(BaseEstimator):
     """
 
     def __init__(self, criterion="ranking_impurity", max_depth=None, prediction="median",
-                 min_samples_leaf=1, gamma=1.0):
+                 min_samples_leaf=1, gamma=np.inf):
         self.criterion = criterion
         self.max_depth = max_depth
         self.prediction = prediction

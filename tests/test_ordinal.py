@@ -106,9 +106,10 @@ def test_split_scores_order_splits_by_the_seeds_gains(seed):
         slope, intercept = np.polyfit(gains, scores, 1)
         assert slope > 0
         np.testing.assert_allclose(scores, slope * np.array(gains) + intercept, atol=1e-12)
-        # Gains are never negative, so rule (6)'s breakpoints never exceed 1.
-        s_parent = criterion.node_similarity(15, total)
-        assert (criterion.gamma_breakpoint(s_parent, np.array(scores)) <= 1 + 1e-9).all()
+        if criterion.name == "gini":
+            # The weighted gain is never negative, so rule (6)'s breakpoints never exceed 1.
+            s_parent = criterion.node_similarity(15, total)
+            assert (criterion.gamma_breakpoint(s_parent, np.array(scores)) <= 1 + 1e-9).all()
 
 
 def test_figure_1_numbers():
@@ -138,8 +139,19 @@ def test_impurities_of_counts_match_definitions():
 
 # -- trees against a brute-force TDIDT and scikit-learn ------------------------------
 
-def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, depth=0):
-    """Recursive TDIDT on one numeric column scored straight from the seed's gains."""
+def similarity(values, criterion, levels):
+    """1 - impurity / its maximum for a set of this size (a singleton or pure set: 1)."""
+    n = len(values)
+    if criterion == "ranking_impurity":
+        worst = (levels[-1] - levels[0]) * n * (n - 1) / 2
+        return 1.0 if worst == 0 else 1 - rank_impurity(values) / worst
+    return 1 - gini_impurity(values) / (1 - 1 / len(levels))
+
+
+def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, levels=None, depth=0):
+    """Recursive TDIDT on one numeric column: the search by the seed's gains, the stop by
+    rule (6) on the size-weighted similarity of the subsets."""
+    levels = np.unique(y) if levels is None else levels
     node = {"n": len(y), "split": None}
     impurity = rank_impurity if criterion == "ranking_impurity" else gini_impurity
     if depth == max_depth or len(y) < 2 * min_leaf or len(np.unique(y)) == 1:
@@ -156,11 +168,16 @@ def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, depth=
             gain = impurity(y) - left.mean() * impurity(y[left]) - (1 - left.mean()) * impurity(y[~left])
         if best is None or gain > best[0] + 1e-9:
             best = (gain, (lo + hi) / 2, left)
-    if best is None or (gamma == 1.0 and best[0] <= 1e-9):
+    if best is None:
+        return node
+    left = best[2]
+    s_split = (left.mean() * similarity(y[left], criterion, levels)
+               + (1 - left.mean()) * similarity(y[~left], criterion, levels))
+    if 1 + similarity(y, criterion, levels) >= gamma * (1 + s_split) - 1e-12:  # rule (6): stop
         return node
     node["split"] = best[1]
     node["children"] = [brute_force_ordinal_tree(x[m], y[m], criterion, gamma, min_leaf, max_depth,
-                                                 depth + 1) for m in (best[2], ~best[2])]
+                                                 levels, depth + 1) for m in (left, ~left)]
     return node
 
 
@@ -176,7 +193,7 @@ def assert_same_ordinal_tree(tree, node, reference):
 
 @pytest.mark.parametrize("criterion", ["ranking_impurity", "gini"])
 @pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("gamma,min_leaf,max_depth", [(1.0, 1, None), (np.inf, 2, 3)])
+@pytest.mark.parametrize("gamma,min_leaf,max_depth", [(1.0, 1, None), (0.98, 1, None), (np.inf, 2, 3)])
 def test_ordinal_tree_matches_brute_force(criterion, seed, gamma, min_leaf, max_depth):
     rng = np.random.default_rng(seed)
     x = rng.integers(0, 12, size=40).astype(float)  # repeated values: ties in x
@@ -266,8 +283,8 @@ def test_gamma_path_cuts_equal_ordinal_trees_grown_with_that_gamma(criterion):
     X, y = make_ordinal_square(300, seed=8, label_noise=0.2)
     maximal = OrdinalTree(criterion, gamma=np.inf, min_samples_leaf=5).fit(X, y)
     path = maximal.gamma_path()
-    assert (path.breakpoints <= 1 + 1e-9).all()
-    for gamma in (0.97, 0.99, 0.999, 1.0):
+    assert len(path.breakpoints) > 3
+    for gamma in (0.97, 0.99, 0.999, 1.0, 1.01):
         grown = OrdinalTree(criterion, gamma=gamma, min_samples_leaf=5).fit(X, y).tree_
         cut = path.tree_at(gamma)
         assert cut.n_leaves == grown.n_leaves
@@ -369,3 +386,22 @@ def test_baselines_knn_and_default():
     default = OrdinalDefault().fit(X, y)
     np.testing.assert_array_equal(default.predict(X), [2] * 5)  # median of 1, 2, 2, 4, 5
     assert mean_rank_loss([1, 2, 3], [1, 4, 2]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("criterion", ["ranking_impurity", "gini"])
+def test_inspector_ranks_candidates_as_the_search_and_shows_the_rule_6_score(criterion):
+    from rankviz.inspect import inspect_node
+    X, Y = random_problem(6, n=70, n_labels=4)
+    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=3).fit(X, Y)
+    tree, X_enc = model.tree_, model.encoder_.transform(X)
+    for node in np.flatnonzero(~tree.is_leaf):
+        inspection = inspect_node(tree, X_enc, Y, node, min_samples_leaf=3)
+        best = inspection.candidates.iloc[0]
+        assert (best["feature"], best["threshold"]) == (tree.feature[node], tree.threshold[node])
+        assert best["score"] == pytest.approx(tree.split_score[node], abs=1e-12)
+        assert inspection.similarity == pytest.approx(tree.similarity[node], abs=1e-12)
+        # S_split is the size-weighted mean of the two subsets' similarities.
+        n = best["n_meet"] + best["n_rest"]
+        assert best["score"] == pytest.approx(
+            (best["n_meet"] * best["similarity_meet"] + best["n_rest"] * best["similarity_rest"]) / n)
+        assert ("search_score" in inspection.candidates) == (criterion == "ranking_impurity")

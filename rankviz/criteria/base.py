@@ -8,7 +8,13 @@ give the left subsets, the node total minus them the right ones.
 
 From a set's count and summed statistics the criterion gives the set's
 *similarity* (higher = more homogeneous; it enters the stopping rule, eq. 6 of
-seed 001) and the score of a binary split (higher = better).
+seed 001), the *split similarity* ``S_split`` of rule (6) (the size-weighted
+mean similarity of the two subsets) and the *split score* the search
+maximises (higher = better). For most criteria the score is ``S_split``
+itself; a criterion whose paper chooses splits another way (the unweighted
+gain of seed 002's ranking impurity) overrides :meth:`Criterion.split_score`
+and names it in ``search_label``, while rule (6) still judges the chosen
+split by ``S_split``.
 """
 
 import numpy as np
@@ -25,6 +31,8 @@ class Criterion:
     name = ""
     #: One line for the app and the docs: what the similarity is.
     similarity_label = "similarity"
+    #: What :meth:`split_score` is, when it is not ``S_split`` (None).
+    search_label = None
 
     def check_targets(self, Y):
         """Raise ``ValueError`` if the criterion cannot use these rankings."""
@@ -43,10 +51,11 @@ class Criterion:
         raise NotImplementedError
 
     def split_score(self, count_left, sum_left, count_right, sum_right):
-        """Score of binary splits; by default the size-weighted mean similarity.
+        """Score of binary splits that the search maximises; by default ``S_split``."""
+        return self.split_similarity(count_left, sum_left, count_right, sum_right)
 
-        This weighted mean is ``S_split`` of the stopping rule (6).
-        """
+    def split_similarity(self, count_left, sum_left, count_right, sum_right):
+        """``S_split`` of stopping rule (6): the size-weighted mean similarity of the subsets."""
         s_left = self.node_similarity(count_left, sum_left)
         s_right = self.node_similarity(count_right, sum_right)
         return (count_left * s_left + count_right * s_right) / (count_left + count_right)

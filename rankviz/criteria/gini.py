@@ -24,7 +24,7 @@ class Gini(OrdinalLevelCriterion):
     """Gini impurity with the weighted gain; see the module notes."""
 
     name = "gini"
-    similarity_label = "1 − Gini impurity / its maximum"
+    similarity_label = "1 - Gini impurity / its maximum"
 
     def impurity(self, count, stat_sum):
         """``I_gini`` summed over labels, of the sets with these counts and sums."""

@@ -4,6 +4,7 @@ import math
 
 import streamlit as st
 
+from ..criteria import get_criterion
 from ..features import FeatureEncoder
 from ..inspect import inspect_node
 from ..plots import rank_heatmap, threshold_curve
@@ -17,7 +18,8 @@ INSPECTED_KEY = "inspect_node"
 _TABLE_COLUMNS = {
     "condition": "Condition", "n_meet": "n (yes)", "similarity_meet": "S (yes)",
     "negated": "Negated condition", "n_rest": "n (no)", "similarity_rest": "S (no)",
-    "score": "S_split", "accepted": "Rule (6)", "gamma_breakpoint": "Splits for γ >",
+    "score": "S_split", "search_score": "Search score", "accepted": "Rule (6)",
+    "gamma_breakpoint": "Splits for γ >",
 }
 
 
@@ -116,11 +118,15 @@ def _candidate_table(inspection, settings, key):
 
     st.dataframe(
         shown.style.apply(mark_chosen, axis=1).format(
-            {"S (yes)": "{:.4f}", "S (no)": "{:.4f}", "S_split": "{:.4f}", "Splits for γ >": _format_gamma}),
+            {"S (yes)": "{:.4f}", "S (no)": "{:.4f}", "S_split": "{:.4f}", "Search score": "{:.4f}",
+             "Splits for γ >": _format_gamma}),
         hide_index=True, height=min(400, 38 + 35 * len(shown)))
+    search = get_criterion(settings.criterion).search_label
     st.caption("Best first. n and S: examples and similarity of those that meet the condition (the "
-               "tree's \"yes\" branch) and of the rest (\"no\"); S_split is their size-weighted mean. Rule (6) "
-               f"at γ = {settings.gamma:.3f}: split or stop. "
+               "tree's \"yes\" branch) and of the rest (\"no\"); S_split is their size-weighted mean. "
+               + (f"The search picks the highest search score, {search}; rule (6) judges its S_split. "
+                  if search else "")
+               + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
     st.download_button("Download all candidates (CSV)", inspection.candidates.to_csv(index=False).encode(),
                        file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",

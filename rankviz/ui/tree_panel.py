@@ -68,7 +68,11 @@ def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.
     criterion = container.selectbox(
         "Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
         help="mean_spearman: the size-weighted mean of the mean pairwise Spearman "
-             "correlation in the two subsets (seed 001).")
+             "correlation in the two subsets (seed 001). ranking_impurity: each label's position "
+             "as an ordinal target, the summed distance of all pairs of positions (seed 002, "
+             "Definition 2), split by the unweighted gain of eq. (1). gini: the Gini impurity of "
+             "each label's position, weighted gain (seed 002, Definition 1). Rule (6) judges every "
+             "criterion by its similarity: for the two impurities, 1 − impurity / its maximum.")
     gamma = container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
         step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma",

@@ -11,6 +11,7 @@ from .criteria._ordinal_levels import OrdinalLevelCriterion
 from .features import FeatureEncoder
 from .gamma_path import GammaPath
 from .ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from .tree import parent_array
 
 __all__ = ["OrdinalTree"]
 
@@ -168,16 +169,18 @@ class OrdinalTree(BaseEstimator):
 def _node_level_counts(tree, X_encoded, codes, n_levels):
     """Training rows of every node at every level, shape (node_count, n_levels).
 
-    Each row counts in every node on its path: one bincount over the
-    (node, level) pairs of the decision paths.
+    Leaves count their rows with one bincount; then each depth, deepest
+    first, adds into its parents (as the builder sums rankings up).
     """
-    paths = tree.decision_paths(X_encoded)
-    # A row that reached its leaf early repeats the leaf; count each node once.
-    first = np.ones(paths.shape, dtype=bool)
-    first[:, 1:] = paths[:, 1:] != paths[:, :-1]
-    key = paths[first] * n_levels + np.broadcast_to(codes[:, None], paths.shape)[first]
-    return np.bincount(key, minlength=tree.node_count * n_levels).reshape(
+    leaf = tree.apply(X_encoded)
+    counts = np.bincount(leaf * n_levels + codes, minlength=tree.node_count * n_levels).reshape(
         tree.node_count, n_levels).astype(float)
+    parent = parent_array(tree.children_left, tree.children_right)
+    for level in range(tree.max_depth, 0, -1):
+        at_level = np.flatnonzero(tree.depth == level)
+        # Siblings share a parent, so accumulate with add.at, not fancy assignment.
+        np.add.at(counts, parent[at_level], counts[at_level])
+    return counts
 
 
 def _named(classes):

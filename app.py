@@ -9,4 +9,5 @@ mark_app_navigation()
 st.navigation([
     st.Page("pages/ranking_trees.py", title="Ranking trees", icon=":material/account_tree:", default=True),
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/compare:"),
+    st.Page("pages/impurity_vs_gini.py", title="Ranking impurity vs Gini", icon=":material/stacked_bar_chart:"),
 ]).run()

@@ -352,3 +352,43 @@ def _take_screenshots(base_url, page: Page):
     wait_until_idle(page)
     page.mouse.move(700, 30)
     full_height_screenshot(page, ARTIFACTS / "evaluation.png")
+
+
+def test_impurity_vs_gini_trees_render(streamlit_server, browser):
+    """The seed 002 page: both trees drawn (the library's node counts), Fig. 1 in its tab."""
+    from rankviz import OrdinalTree
+    from rankviz.monte_carlo import SyntheticSource
+
+    X_train, y_train, _, _ = SyntheticSource().draw(np.random.default_rng(0))
+    node_counts = [OrdinalTree(criterion, max_depth=3, gamma=np.inf).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+                   .tree_.node_count for criterion in ("ranking_impurity", "gini")]
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    tree_nodes = """() => Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg'))
+        .slice(0, 2).map(svg => Array.from(svg.querySelectorAll('g.node'))
+        .filter(g => /node\\d+$/.test(g.id)).length)"""
+    try:
+        page.goto(f"{streamlit_server}/impurity_vs_gini", timeout=LOAD_TIMEOUT)
+        expect(page.get_by_role("heading", name="Ranking impurity vs Gini")).to_be_visible(timeout=LOAD_TIMEOUT)
+        page.wait_for_function(f"() => JSON.stringify(({tree_nodes})()) === '[{node_counts[0]},{node_counts[1]}]'",
+                               timeout=LOAD_TIMEOUT)
+        for name in ("Ranking impurity", "Gini"):
+            expect(page.get_by_text(re.compile(rf"^{name}: \d+ leaves, depth 3\.$"))).to_be_visible()
+        expect(page.get_by_test_id("stMetric")).to_have_count(4)
+        wait_until_idle(page)
+        page.mouse.move(700, 30)
+        full_height_screenshot(page, ARTIFACTS / "impurity_vs_gini.png")
+        docs_image = REPO_ROOT / "docs" / "impurity_vs_gini.png"
+        if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
+            shutil.copyfile(ARTIFACTS / "impurity_vs_gini.png", docs_image)
+
+        # Fig. 1: both splits drawn, with the ranking impurity of their children for a = 10.
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.get_by_role("tab", name="Teaching: Fig. 1").click()
+        figure = page.get_by_test_id("stGraphVizChart").filter(has_text="left child")
+        expect(figure).to_have_count(2)
+        expect(figure.first).to_contain_text("I_rank 100")
+        expect(figure.last).to_contain_text("I_rank 200")
+    finally:
+        context.close()

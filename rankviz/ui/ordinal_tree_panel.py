@@ -1,0 +1,489 @@
+"""Ordinal trees on a page: data controls, shared tree settings, and two trees fitted and drawn.
+
+For the "Ranking impurity vs Gini" page (seed 002): the synthetic generator of
+§IV-A (with its thresholds checked), a hold-out split of an ordinal data set,
+the tree settings both criteria share, and the two trees side by side with
+the test rank loss of each and of the KNN and default baselines.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from ..baselines import OrdinalDefault, OrdinalKNN
+from ..features import FeatureEncoder
+from ..monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
+from ..ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from ..ordinal_tree import OrdinalTree
+from ..render import tree_to_dot
+from ..synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
+from .tree_panel import SIMILARITY_RANGE, TreeSettings, export_buttons, fit_tree
+from .url_state import UrlField, choice, number
+
+__all__ = [
+    "DATA_KINDS", "OrdinalSettings", "impossible_ranks", "synthetic_controls", "holdout_controls",
+    "draw_split", "level_count_chart", "ordinal_tree_settings", "ordinal_url_fields",
+    "synthetic_url_fields", "holdout_url_fields", "fit_ordinal_trees", "ordinal_tree_pair",
+    "ranking_tree_pair", "draw_pair", "sideways", "without_legend", "tree_legend",
+    "encoded_features",
+]
+
+DATA_KINDS = {
+    "synthetic": "Synthetic (seed 002, §IV-A)",
+    "ordinal": "Ordinal CSV (sample or upload)",
+    "ranking": "Label-ranking data set",
+}
+#: Criteria compared, in the order drawn (left, right).
+CRITERIA_SHOWN = tuple(TREE_METHODS)
+GAMMA_RANGE = (0.90, 1.05)
+_THRESHOLD_KEYS = ("b2", "b3", "b4", "b5")
+_SIZE_RANGE = (10, 200_000)
+# Training rows blue, test rows grey in the level charts (data, not methods:
+# no colour of rankviz.plots.METHOD_COLOURS).
+_TRAIN_COLOUR, _TEST_COLOUR = "#1f77b4", "#b0b0b0"
+
+
+# -- synthetic data -----------------------------------------------------------
+
+def impossible_ranks(thresholds):
+    """Ranks ``r`` that ``max{r : v > b_r}`` can never give: those with ``b_r >= min(b_s, s > r)``.
+
+    Rank ``r`` needs ``b_r < v <= b_s`` for every later ``s``; the last rank
+    and (with ``b_1 = -inf``) the first are always possible.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(r, s)``: rank ``r`` is impossible because ``b_r >= b_s``.
+    """
+    b = [float(v) for v in thresholds]
+    found = []
+    for r in range(1, len(b)):
+        later = b[r:]
+        s = r + int(np.argmin(later))  # 0-based index of the smallest later threshold
+        if b[r - 1] >= b[s]:
+            found.append((r, s + 1))
+    return found
+
+
+def synthetic_controls(container=None, key="syn"):
+    """Sidebar controls of the §IV-A generator.
+
+    Returns
+    -------
+    source : SyntheticSource
+    source_key : str
+        Identifies the source's settings (not the seed), for caches and the Monte Carlo panels.
+    seed : int
+        The seed of the one data set the drawn trees are fitted on.
+    """
+    container = container or st.sidebar
+    state = st.session_state
+    defaults = {"n_train": 1000, "n_test": 1000, "noise_sd": 0.125, "label_noise": 0.0, "seed": 0,
+                **dict(zip(_THRESHOLD_KEYS, DEFAULT_THRESHOLDS[1:]))}
+    for name, value in defaults.items():
+        state.setdefault(f"{key}_{name}", value)
+    container.caption("Points uniform on the unit square; rank "
+                      "y = max{r : 10(x₁ − 0.5)(x₂ − 0.5) + ε > b_r}, ε ~ N(0, sd²).")
+    cols = container.columns(2)
+    n_train = cols[0].number_input("Training rows", *_SIZE_RANGE, step=100, key=f"{key}_n_train",
+                                   help="Rows the two drawn trees are grown on (the seed: 50,000 "
+                                        "for Table I; 100, 1,000 and 10,000 for Fig. 3).")
+    n_test = cols[1].number_input("Test rows", *_SIZE_RANGE, step=100, key=f"{key}_n_test",
+                                  help="Fresh rows for the test rank loss (the seed: 1,000).")
+    noise_sd = container.number_input(
+        "ε standard deviation", 0.0, 5.0, step=0.025, format="%.3f", key=f"{key}_noise_sd",
+        help="Noise added to 10(x₁ − 0.5)(x₂ − 0.5) before thresholding (the seed: 0.125).")
+    label_noise = container.slider(
+        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
+        help="Each label moves to an adjacent rank with probability σ (up or down at random; "
+             "ranks 1 and 5 move inwards), in training and test rows alike (seed 002, Fig. 3).")
+    seed = container.number_input("Seed", 0, 1_000_000, key=f"{key}_seed",
+                                  help="The random stream of the data the two trees are drawn for.")
+
+    container.markdown("**Thresholds** b₂ … b₅ (b₁ = −∞)")
+    cols = container.columns(2)
+    thresholds = [-math.inf]
+    for k, name in enumerate(_THRESHOLD_KEYS):
+        thresholds.append(float(cols[k % 2].number_input(
+            f"b{name[1]}", -20.0, 20.0, step=0.05, format="%.3f", key=f"{key}_{name}")))
+    thresholds = tuple(thresholds)
+
+    def use(values):
+        for name, value in zip(_THRESHOLD_KEYS, values[1:]):
+            state[f"{key}_{name}"] = float(value)
+
+    cols = container.columns(2)
+    cols[0].button("Seed's printed", key=f"{key}_printed", on_click=use, args=(PRINTED_THRESHOLDS,),
+                   width="stretch", help="b = {−∞, −1, −0.1, −0.25, 1}, as printed in §IV-A.")
+    cols[1].button("Corrected", key=f"{key}_corrected", on_click=use, args=(DEFAULT_THRESHOLDS,),
+                   width="stretch", help="b = {−∞, −1, −0.1, 0.25, 1}, the thresholds of Herbrich "
+                                         "et al. (2000), whose generator the seed reuses.")
+    container.caption("The seed prints b = {−∞, −1, −0.1, −0.25, 1}: not increasing, so rank 3 "
+                      "(which needs −0.1 < v ≤ −0.25) never occurs. The default uses b₄ = 0.25, "
+                      "as in the generator's source (Herbrich et al. 2000).")
+    problems = impossible_ranks(thresholds)
+    if problems:
+        reasons = "; ".join(f"rank {r} (b{r} = {thresholds[r - 1]:g} ≥ b{s} = {thresholds[s - 1]:g})"
+                            for r, s in problems)
+        noise = (" Only label noise can move rows there." if label_noise > 0 else "")
+        container.warning(f"Thresholds not increasing: no row can get {reasons}.{noise}",
+                          icon=":material/warning:")
+    source = SyntheticSource(n_train=int(n_train), n_test=int(n_test), noise_sd=float(noise_sd),
+                             thresholds=thresholds, label_noise=float(label_noise))
+    source_key = (f"synthetic:n={source.n_train}:t={source.n_test}:sd={source.noise_sd:g}:"
+                  f"b={','.join(f'{b:g}' for b in thresholds)}:σ={source.label_noise:g}")
+    return source, source_key, int(seed)
+
+
+def synthetic_url_fields(key="syn"):
+    """URL fields of :func:`synthetic_controls`."""
+    fields = [
+        UrlField("n_train", f"{key}_n_train", number(*_SIZE_RANGE, integer=True)),
+        UrlField("n_test", f"{key}_n_test", number(*_SIZE_RANGE, integer=True)),
+        UrlField("eps_sd", f"{key}_noise_sd", number(0.0, 5.0, decimals=3)),
+        UrlField("label_noise", f"{key}_label_noise", number(0.0, 1.0, decimals=2)),
+        UrlField("seed", f"{key}_seed", number(0, 1_000_000, integer=True)),
+    ]
+    fields += [UrlField(name, f"{key}_{name}", number(-20.0, 20.0, decimals=3), show=lambda v: f"{v:g}")
+               for name in _THRESHOLD_KEYS]
+    return fields
+
+
+# -- hold-out splits of an ordinal data set ----------------------------------------
+
+def holdout_controls(dataset, data_key, container=None, key="hold"):
+    """Test share, label noise and seed of a hold-out split of an ordinal data set.
+
+    Returns
+    -------
+    source : HoldoutSource or None
+        None when the test share leaves no training or test rows (the problem is shown).
+    source_key : str
+    seed : int
+    """
+    container = container or st.sidebar
+    state = st.session_state
+    for name, value in {"test_share": 0.3, "label_noise": 0.0, "seed": 0}.items():
+        state.setdefault(f"{key}_{name}", value)
+    test_share = container.slider(
+        "Test share", 0.05, 0.95, step=0.05, key=f"{key}_test_share",
+        help="Share of the rows held out to measure the test rank loss (a fresh random split "
+             "per Monte Carlo trial, as for the seed's Table II).")
+    label_noise = container.slider(
+        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
+        help="Each label moves to an adjacent level with probability σ, in training and test rows "
+             "alike (seed 002, Fig. 3).")
+    seed = container.number_input("Split seed", 0, 1_000_000, key=f"{key}_seed",
+                                  help="The random split the two drawn trees are grown on.")
+    if dataset is None:
+        return None, "", int(seed)
+    try:
+        source = HoldoutSource(dataset.X, np.asarray(dataset.y, dtype=object), list(dataset.levels),
+                               test_fraction=float(test_share), label_noise=float(label_noise))
+    except ValueError as error:
+        st.error(f"**Test share.** {error}")
+        return None, "", int(seed)
+    return source, f"{data_key}:test={test_share:g}:σ={label_noise:g}", int(seed)
+
+
+def holdout_url_fields(key="hold"):
+    """URL fields of :func:`holdout_controls`."""
+    return [
+        UrlField("test_share", f"{key}_test_share", number(0.05, 0.95, decimals=2)),
+        UrlField("holdout_noise", f"{key}_label_noise", number(0.0, 1.0, decimals=2)),
+        UrlField("split_seed", f"{key}_seed", number(0, 1_000_000, integer=True)),
+    ]
+
+
+@st.cache_data(show_spinner="Drawing the data…", max_entries=16)
+def draw_split(_source, source_key, seed):
+    """The training and test rows of one draw of ``source`` (cached by ``source_key`` and seed).
+
+    Returns
+    -------
+    (X_train, y_train, X_test, y_test)
+    """
+    return _source.draw(np.random.default_rng(int(seed)))
+
+
+def level_count_chart(y_train, y_test, levels, *, title="Rows per rank", axis="rank"):
+    """Grouped bars of the training and test rows at each level, empty levels included."""
+    names = [str(level) for level in levels]
+    fig = go.Figure()
+    for name, y, colour in (("training", y_train, _TRAIN_COLOUR), ("test", y_test, _TEST_COLOUR)):
+        counts = level_counts(y, levels)
+        # Counts written on the bars: an empty level reads "0", not just a gap.
+        fig.add_bar(name=name, x=names, y=counts, marker_color=colour, text=counts,
+                    textposition="outside", textfont=dict(size=9), cliponaxis=False,
+                    hovertemplate=f"{axis} %{{x}}: %{{y}} {name} rows<extra></extra>")
+    fig.update_layout(
+        barmode="group", title=dict(text=title, font=dict(size=13)), template="plotly_white",
+        height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2, uniformtext=dict(minsize=8),
+        xaxis=dict(title=axis, type="category"), yaxis=dict(title="rows", rangemode="tozero"),
+        legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01,
+                    font=dict(size=11)),
+    )
+    return fig
+
+
+def level_counts(y, levels):
+    """Rows at each level (empty levels count 0), in the order of ``levels``."""
+    keys = [str(level) for level in levels]
+    counts = pd.Series(np.asarray(y, dtype=object)).map(str).value_counts()
+    return [int(counts.get(k, 0)) for k in keys]
+
+
+# -- tree settings -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OrdinalSettings:
+    """The settings both drawn trees share."""
+
+    max_depth: int | None
+    min_samples_leaf: int
+    prediction: str
+    gamma: float
+
+    def estimator(self, criterion):
+        return OrdinalTree(criterion, max_depth=self.max_depth, prediction=self.prediction,
+                           min_samples_leaf=self.min_samples_leaf, gamma=self.gamma)
+
+    def ranking_settings(self, criterion):
+        """The same limits for a label-ranking tree (:class:`TreeSettings`)."""
+        return TreeSettings(criterion, self.gamma, self.min_samples_leaf, self.max_depth)
+
+    def describe(self):
+        depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
+        rule = "no rule (6)" if math.isinf(self.gamma) else f"rule (6) with γ = {self.gamma:.3f}"
+        return f"{depth}, at least {self.min_samples_leaf} rows per leaf, {self.prediction} leaves, {rule}"
+
+
+def ordinal_tree_settings(container=None, key="ivg", label_ranking=False):
+    """Widgets of the settings both trees share; ``label_ranking`` disables the leaf rule."""
+    container = container or st.sidebar
+    state = st.session_state
+    defaults = {"max_depth": 3, "min_leaf": 1, "prediction": "median", "rule6": False, "gamma": 1.0}
+    for name, value in defaults.items():
+        state.setdefault(f"{key}_{name}", value)
+    container.subheader("Trees (both)")
+    depth = container.number_input(
+        "Maximum depth (0 = no limit)", 0, 30, key=f"{key}_max_depth",
+        help="Depth limit of the two drawn trees (the root is depth 0). Both trees are cut at the "
+             "same depth, so their losses compare trees of equal size limits.")
+    container.caption("The drawings start at depth 3: the seed's depth 9 gives over a hundred "
+                      "leaves on 1,000 rows (hundreds on more), too many to read. The Monte Carlo "
+                      "tabs grow depth-9 trees without drawing them.")
+    min_leaf = container.number_input("Minimum rows per leaf", 1, 10_000, key=f"{key}_min_leaf",
+                                      help="No split may leave fewer rows on either side.")
+    prediction = container.radio(
+        "Leaf prediction", list(PREDICTION_RULES), key=f"{key}_prediction", horizontal=True,
+        disabled=label_ranking,
+        help=("Label-ranking trees predict the labels ordered by mean position." if label_ranking
+              else "median: the middle level of the leaf's rows, which minimises the absolute rank "
+                   "loss; mode: the most frequent level, which minimises the wrong levels."))
+    rule6 = container.checkbox(
+        "Stop by rule (6)", key=f"{key}_rule6",
+        help="Off (the default): the trees grow until their leaves are pure or the limits stop "
+             "them, as the seed's CART trees do and as the Monte Carlo tabs grow them. On: a node "
+             "splits only if (1 + S_parent) < γ (1 + S_split), rule (6) of seed 001, S being the "
+             "similarity 1 − impurity / its maximum and S_split the size-weighted similarity of "
+             "the two subsets.")
+    gamma = container.slider(
+        "γ (stopping parameter)", *GAMMA_RANGE, step=0.001, format="%.3f", key=f"{key}_gamma",
+        disabled=not rule6,
+        help="With rule (6) on: γ = 1 splits only where the subsets are, weighted by size, more "
+             "homogeneous than their parent; lower γ asks for more, above 1 lets some splits "
+             "that are not. Gini never lowers the weighted similarity, so for it γ ≥ 1 is the "
+             "same as no rule.")
+    return OrdinalSettings(int(depth) or None, int(min_leaf), str(prediction),
+                           float(gamma) if rule6 else math.inf)
+
+
+def ordinal_url_fields(key="ivg"):
+    """URL fields of :func:`ordinal_tree_settings`."""
+    return [
+        UrlField("max_depth", f"{key}_max_depth", number(0, 30, integer=True)),
+        UrlField("min_leaf", f"{key}_min_leaf", number(1, 10_000, integer=True)),
+        UrlField("prediction", f"{key}_prediction", choice(PREDICTION_RULES)),
+        UrlField("rule6", f"{key}_rule6", _flag, show=lambda on: "1" if on else None),
+        UrlField("gamma", f"{key}_gamma", number(*GAMMA_RANGE, decimals=3), show=lambda g: f"{g:.3f}"),
+    ]
+
+
+def _flag(text):
+    """URL parser of a switch: ``1`` or ``0``."""
+    if text not in ("0", "1"):
+        raise ValueError("expected 1 (on) or 0 (off)")
+    return text == "1"
+
+
+# -- fitting and drawing --------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class OrdinalComparison:
+    """Both trees fitted on one training set, and every method's test rank loss."""
+
+    models: dict  # criterion -> fitted OrdinalTree
+    losses: dict  # display name -> mean absolute rank loss on the test rows
+    n_train: int
+    n_test: int
+
+
+@st.cache_resource(show_spinner="Growing the two trees…", max_entries=32)
+def fit_ordinal_trees(_split, split_key, levels, settings, target_name="rank"):
+    """Both criteria's trees and the baselines on one split, with their test rank losses.
+
+    Cached by ``split_key`` (the data and its seed), the levels and the settings.
+
+    Raises
+    ------
+    ValueError
+        What the library finds wrong with the data or the settings.
+    """
+    X_train, y_train, X_test, y_test = _split
+    levels = list(levels)
+    models, losses = {}, {}
+    for criterion in CRITERIA_SHOWN:
+        model = settings.estimator(criterion).fit(X_train, y_train, levels=levels,
+                                                  target_name=target_name)
+        models[criterion] = model
+        losses[TREE_METHODS[criterion]] = model.rank_loss(X_test, y_test)
+    for name, baseline in (("KNN (k=1)", OrdinalKNN(1, prediction=settings.prediction)),
+                           (f"Default ({settings.prediction})",
+                            OrdinalDefault(prediction=settings.prediction))):
+        baseline.fit(X_train, y_train, levels=levels)
+        truth = OrdinalLevels(baseline.classes_, baseline.positions_).position_of(y_test)
+        losses[name] = mean_rank_loss(truth, baseline.positions_[baseline.predict_index(X_test)])
+    return OrdinalComparison(models, losses, len(y_train), len(y_test))
+
+
+LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
+
+
+def ordinal_tree_pair(comparison, data_chart=None, key="ivg"):
+    """The data's level counts and the test rank losses in one row, then the two trees.
+
+    ``data_chart`` (e.g. :func:`level_count_chart`) goes left of the losses.
+    """
+    if data_chart is not None:
+        chart_column, loss_column = st.columns([1, 1.6], gap="medium")
+        chart_column.plotly_chart(data_chart, key=f"{key}_levels", config={"displayModeBar": False})
+    else:
+        loss_column = st.container()
+    with loss_column:
+        st.markdown(f"**Test rank loss**: mean |ŷ − y| over the {comparison.n_test:,} test rows, "
+                    f"in levels (0 = every row right). Trees and baselines are fitted on the same "
+                    f"{comparison.n_train:,} training rows.")
+        items = list(comparison.losses.items())
+        for row in (items[:2], items[2:]):
+            for column, (name, loss) in zip(st.columns(2), row):
+                column.metric(name + (" tree" if name in TREE_METHODS.values() else " baseline"),
+                              f"{loss:.3f}", border=True)
+    trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
+    names = [str(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
+    draw_pair(trees, key=key,
+              levels=f"{names[0]} … {names[-1]}" if len(names) > 2 else " and ".join(names))
+
+
+def ranking_tree_pair(dataset, data_key, settings, key="ivg"):
+    """Both criteria's label-ranking trees (cut from the cached γ paths), drawn as a pair.
+
+    Returns
+    -------
+    dict of str -> (TreeSettings, Tree)
+        The trees that could be grown, by display name.
+    """
+    fitted, problems = {}, []
+    for criterion in CRITERIA_SHOWN:
+        name = TREE_METHODS[criterion]
+        tree_settings = settings.ranking_settings(criterion)
+        try:
+            fitted[name] = (tree_settings, fit_tree(dataset, data_key, tree_settings))
+        except ValueError as error:
+            problems.append(f"The {name} tree cannot be grown: {error}")
+    for problem in problems:
+        st.error(problem)
+    if fitted:
+        # Leaves write rankings of label names: too wide for half the page, so
+        # these trees start one above the other (own widget key, own default).
+        draw_pair({name: (tree, f"ranking_tree_{name.lower().replace(' ', '_')}")
+                   for name, (_, tree) in fitted.items()}, key=f"{key}_ranking", layout="stacked")
+    return fitted
+
+
+def draw_pair(trees, key="ivg", levels=None, layout="side"):
+    """The trees side by side (left to right, legend in one caption) or one above the other.
+
+    Parameters
+    ----------
+    trees : dict of str -> (Tree, str)
+        Each tree and the file name of its exports, by display name.
+    levels : str, optional
+        The levels of ordinal trees for the caption, e.g. ``"1 … 5"``; None
+        for label-ranking trees.
+    layout : {"side", "stacked"}, default="side"
+        The layout shown first.
+    """
+    st.session_state.setdefault(f"{key}_layout", layout)
+    layout = st.radio("Tree layout", list(LAYOUTS), format_func=LAYOUTS.get, horizontal=True,
+                      key=f"{key}_layout",
+                      help="Side by side, each tree is drawn left to right to fit half the page; "
+                           "one above the other, each gets the full width, top-down with its "
+                           "legend. Hover a drawing for its full-screen button.")
+    side = layout == "side"
+    columns = st.columns(2, gap="medium") if side else [st.container() for _ in trees]
+    for column, (name, (tree, basename)) in zip(columns, trees.items()):
+        with column:
+            _tree_summary(name, tree)
+            dot = tree_to_dot(tree, similarity_range=SIMILARITY_RANGE, show_ids=True,
+                              max_labels=4 if len(tree.label_names) > 4 else None)
+            if side:
+                dot = sideways(dot)
+            # Natural size, shrunk to fit: a small tree is not blown up to the full width.
+            st.graphviz_chart(without_legend(dot) if side else dot, width="content")
+            if tree.n_leaves > 32:
+                st.caption(f"{tree.n_leaves} leaves are drawn small: lower the maximum depth, raise "
+                           "the minimum rows per leaf or lower γ, or export the tree as SVG or PDF "
+                           "and zoom there.")
+            export_buttons(dot, basename=basename, key=f"{key}_{basename}_export", compact=side)
+    if side:
+        tree_legend(ordinal=levels is not None, levels=levels)
+
+
+def sideways(dot):
+    """DOT of :func:`rankviz.render.tree_to_dot` laid out left to right, ranks closer together."""
+    return dot.replace("rankdir=TB", "rankdir=LR", 1).replace("ranksep=0.5", "ranksep=0.3", 1)
+
+
+def without_legend(dot):
+    """The DOT without its legend node (the line ``legend [...]`` tree_to_dot writes)."""
+    return "\n".join(line for line in dot.split("\n") if not line.startswith("  legend ["))
+
+
+def tree_legend(ordinal=True, levels=None):
+    """One caption explaining both drawings (their legend is left out on screen)."""
+    colour = ("**Node colour**: S = 1 − the tree's own impurity / its maximum, from white (0) to "
+              "dark blue (1), so colours compare nodes within a tree, not across the two; "
+              "**#id · n** = node id and training rows; **yes** = the test holds.")
+    if ordinal:
+        cells = (f"**Cells**: training rows at each level ({levels}), low to high, darker for a "
+                 "larger share; the **boxed** cell is the level the node predicts.")
+    else:
+        cells = "**Leaves**: the labels ordered by their mean position, best first."
+    st.caption(f"{colour} {cells} Exported images include a legend.")
+
+
+def _tree_summary(name, tree):
+    leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
+    st.markdown(f"**{name}:** {leaves}, depth {tree.max_depth}.")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def encoded_features(_X, data_key):
+    """A feature table as the trees see it (the encoding is deterministic)."""
+    return FeatureEncoder().fit(_X).transform(_X)

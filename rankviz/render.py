@@ -99,7 +99,7 @@ def node_id(node):
 
 
 def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
-                similarity_range=(-1.0, 1.0), show_ids=False):
+                similarity_range=(-1.0, 1.0), show_ids=False, direction="TB", legend=True):
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -143,6 +143,10 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         Write ``#id`` before ``n`` in each node, the id being
         :attr:`Tree.node_ids` (stable when a tree is cut for another γ), so a
         reader can find a node named elsewhere, e.g. in the app's inspector.
+    direction : {"TB", "LR"}, default="TB"
+        Top-down, or left to right (narrower: fits half a page or a column).
+    legend : bool, default=True
+        Draw the legend node (an app may explain several drawings in one caption).
 
     Returns
     -------
@@ -152,14 +156,18 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     Raises
     ------
     ValueError
-        If ``highlight`` is not a node of the tree, or ``max_labels`` or
-        ``similarity_range`` is invalid.
+        If ``highlight`` is not a node of the tree, or ``max_labels``,
+        ``similarity_range`` or ``direction`` is invalid.
     """
     tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
     n_nodes = tree.node_count
     highlight = _check_highlight(highlight, n_nodes)
     if max_labels is not None and not (isinstance(max_labels, (int, np.integer)) and max_labels >= 1):
         raise ValueError(f"max_labels must be None or an integer >= 1, got {max_labels!r}")
+    if direction not in ("TB", "LR"):
+        raise ValueError(f"direction must be 'TB' (top-down) or 'LR' (left to right), got {direction!r}")
+    # Left to right, ranks are columns of wide boxes: less space between them reads better.
+    ranksep = 0.5 if direction == "TB" else 0.3
     vmin, vmax = (float(v) for v in similarity_range)
     if not (math.isfinite(vmin) and math.isfinite(vmax) and vmin < vmax):
         raise ValueError(f"similarity_range must be two finite numbers, low < high; got {similarity_range!r}")
@@ -167,7 +175,7 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     lines = [
         "digraph RankingTree {",
         # ordering=out keeps the "yes" child on the left, as the edges are listed.
-        '  graph [rankdir=TB, ordering=out, nodesep=0.3, ranksep=0.5, margin=0, pad=0.2, '
+        f'  graph [rankdir={direction}, ordering=out, nodesep=0.3, ranksep={ranksep}, margin=0, pad=0.2, '
         'bgcolor="white", fontname="Helvetica", fontsize=16, labelloc=t, labeljust=c];',
         '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, '
         f'margin="0.14,0.07", color="{BORDER_COLOR}", penwidth=1];',
@@ -212,7 +220,8 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
 
     # Declared after the tree, the unconnected legend lands on the root's rank,
     # to the right: the space beside the root of a tree is otherwise empty.
-    lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal)}];")
+    if legend:
+        lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -527,3 +527,14 @@ def test_library_does_not_import_streamlit(repo_root):
     result = subprocess.run([sys.executable, "-c", code], cwd=repo_root,
                             env={**os.environ, "PYTHONPATH": str(repo_root)})
     assert result.returncode == 0
+
+
+def test_direction_and_legend_options(tree):
+    sideways = tree_to_dot(tree, direction="LR", legend=False)
+    assert "rankdir=LR" in sideways and "ranksep=0.3" in sideways
+    assert "legend [" not in sideways and "legend [" in tree_to_dot(tree)
+    # The nodes and edges are the same drawing, only laid out otherwise.
+    nodes = [line for line in tree_to_dot(tree).split("\n") if line.startswith("  node")]
+    assert nodes == [line for line in sideways.split("\n") if line.startswith("  node")]
+    with pytest.raises(ValueError, match="direction"):
+        tree_to_dot(tree, direction="BT")

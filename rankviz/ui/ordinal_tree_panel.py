@@ -28,7 +28,7 @@ __all__ = [
     "DATA_KINDS", "OrdinalSettings", "impossible_ranks", "synthetic_controls", "holdout_controls",
     "draw_split", "level_count_chart", "ordinal_tree_settings", "ordinal_url_fields",
     "synthetic_url_fields", "holdout_url_fields", "fit_ordinal_trees", "ordinal_tree_pair",
-    "ranking_tree_pair", "draw_pair", "sideways", "without_legend", "tree_legend",
+    "ranking_tree_pair", "draw_pair", "tree_legend",
     "encoded_features",
 ]
 
@@ -440,12 +440,12 @@ def draw_pair(trees, key="ivg", levels=None, layout="side"):
     for column, (name, (tree, basename)) in zip(columns, trees.items()):
         with column:
             _tree_summary(name, tree)
-            dot = tree_to_dot(tree, similarity_range=SIMILARITY_RANGE, show_ids=True,
-                              max_labels=4 if len(tree.label_names) > 4 else None)
-            if side:
-                dot = sideways(dot)
+            options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True,
+                           max_labels=4 if len(tree.label_names) > 4 else None,
+                           direction="LR" if side else "TB")
+            dot = tree_to_dot(tree, **options)  # exported, with its legend
             # Natural size, shrunk to fit: a small tree is not blown up to the full width.
-            st.graphviz_chart(without_legend(dot) if side else dot, width="content")
+            st.graphviz_chart(tree_to_dot(tree, **options, legend=not side), width="content")
             if tree.n_leaves > 32:
                 st.caption(f"{tree.n_leaves} leaves are drawn small: lower the maximum depth, raise "
                            "the minimum rows per leaf or lower γ, or export the tree as SVG or PDF "
@@ -453,16 +453,6 @@ def draw_pair(trees, key="ivg", levels=None, layout="side"):
             export_buttons(dot, basename=basename, key=f"{key}_{basename}_export", compact=side)
     if side:
         tree_legend(ordinal=levels is not None, levels=levels)
-
-
-def sideways(dot):
-    """DOT of :func:`rankviz.render.tree_to_dot` laid out left to right, ranks closer together."""
-    return dot.replace("rankdir=TB", "rankdir=LR", 1).replace("ranksep=0.5", "ranksep=0.3", 1)
-
-
-def without_legend(dot):
-    """The DOT without its legend node (the line ``legend [...]`` tree_to_dot writes)."""
-    return "\n".join(line for line in dot.split("\n") if not line.startswith("  legend ["))
 
 
 def tree_legend(ordinal=True, levels=None):

@@ -971,20 +971,27 @@ def sample_info(name, directory=None):
         available = list_samples(directory)
         listed = _quote_list(available) if available else "none"
         raise _error(f"there is no sample dataset {name!r}; available samples: {listed}")
+    info = read_metadata(path, _SAMPLE_KEYS)
+    for key in ("feature_columns", "label_columns"):
+        value = info[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _error(f"the key {key!r} is {value!r}; expected a list of column names", path.name)
+    return dict(info)
+
+
+def read_metadata(path, required_keys):
+    """A sample's JSON metadata as a dict; the error names the file and the missing key."""
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _error(f"the metadata cannot be read ({exc}); expected a UTF-8 JSON object", path.name) from None
     if not isinstance(info, dict):
         raise _error(f"the metadata is a JSON {type(info).__name__}; expected a JSON object", path.name)
-    for key in _SAMPLE_KEYS:
+    for key in required_keys:
         if key not in info:
-            raise _error(f"the key {key!r} is missing; expected the keys {_quote_list(_SAMPLE_KEYS)}", path.name)
-    for key in ("feature_columns", "label_columns"):
-        value = info[key]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _error(f"the key {key!r} is {value!r}; expected a list of column names", path.name)
-    return dict(info)
+            raise _error(f"the key {key!r} is missing; expected the keys {_quote_list(required_keys)}",
+                         path.name)
+    return info
 
 
 def load_sample(name, directory=None):

@@ -23,7 +23,6 @@ what was expected, so an app can show ``str(error)`` as it is.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import pandas as pd
 from .data import (
     SAMPLE_DIR, DataError, _as_name_list, _check_columns, _check_unique, _convert_features,
     _error, _is_supported_feature, _missing_mask, _parse_csv_header, _quote_list, _read_records,
-    _read_text, _stem,
+    _read_text, _stem, read_metadata,
 )
 from .ordinal import OrdinalLevels, _level_key
 
@@ -524,15 +523,7 @@ def ordinal_sample_info(name, directory=None):
         available = list_ordinal_samples(directory)
         listed = _quote_list(available) if available else "none"
         raise _error(f"there is no ordinal sample {name!r}; available ordinal samples: {listed}")
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _error(f"the metadata cannot be read ({exc}); expected a UTF-8 JSON object", path.name) from None
-    if not isinstance(info, dict):
-        raise _error(f"the metadata is a JSON {type(info).__name__}; expected a JSON object", path.name)
-    for key in _SAMPLE_KEYS:
-        if key not in info:
-            raise _error(f"the key {key!r} is missing; expected the keys {_quote_list(_SAMPLE_KEYS)}", path.name)
+    info = read_metadata(path, _SAMPLE_KEYS)
     for key in ("levels", "feature_columns"):
         if not isinstance(info[key], list):
             raise _error(f"the key {key!r} is {info[key]!r}; expected a list", path.name)

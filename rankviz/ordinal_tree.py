@@ -11,6 +11,7 @@ from .criteria._ordinal_levels import OrdinalLevelCriterion
 from .features import FeatureEncoder
 from .gamma_path import GammaPath
 from .ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from .ranking_tree import check_growth_params
 from .tree import parent_array
 
 __all__ = ["OrdinalTree"]
@@ -156,13 +157,7 @@ class OrdinalTree(BaseEstimator):
                              f"'gini'), got {self.criterion!r}")
         if self.prediction not in PREDICTION_RULES:
             raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
-        if not (isinstance(self.gamma, (int, float)) and self.gamma > 0):
-            raise ValueError(f"gamma must be a positive number, got {self.gamma!r}")
-        if not (isinstance(self.min_samples_leaf, (int, np.integer)) and self.min_samples_leaf >= 1):
-            raise ValueError(f"min_samples_leaf must be an integer >= 1, got {self.min_samples_leaf!r}")
-        if self.max_depth is not None and not (
-                isinstance(self.max_depth, (int, np.integer)) and self.max_depth >= 0):
-            raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
+        check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
         return criterion
 
 

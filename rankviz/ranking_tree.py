@@ -9,7 +9,7 @@ from .data import validate_rank_matrix
 from .features import FeatureEncoder
 from .gamma_path import GammaPath
 
-__all__ = ["RankingTree", "check_rankings"]
+__all__ = ["RankingTree", "check_growth_params", "check_rankings"]
 
 
 class RankingTree(BaseEstimator):
@@ -129,13 +129,17 @@ class RankingTree(BaseEstimator):
         return self.gamma_path().predict(self.encoder_.transform(X), gammas)
 
     def _check_params(self):
-        if not (isinstance(self.gamma, (int, float)) and self.gamma > 0):
-            raise ValueError(f"gamma must be a positive number, got {self.gamma!r}")
-        if not (isinstance(self.min_samples_leaf, (int, np.integer)) and self.min_samples_leaf >= 1):
-            raise ValueError(f"min_samples_leaf must be an integer >= 1, got {self.min_samples_leaf!r}")
-        if self.max_depth is not None and not (
-                isinstance(self.max_depth, (int, np.integer)) and self.max_depth >= 0):
-            raise ValueError(f"max_depth must be None or an integer >= 0, got {self.max_depth!r}")
+        check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
+
+
+def check_growth_params(gamma, min_samples_leaf, max_depth):
+    """Raise ``ValueError`` naming the first invalid growth parameter of a tree estimator."""
+    if not (isinstance(gamma, (int, float)) and gamma > 0):
+        raise ValueError(f"gamma must be a positive number, got {gamma!r}")
+    if not (isinstance(min_samples_leaf, (int, np.integer)) and min_samples_leaf >= 1):
+        raise ValueError(f"min_samples_leaf must be an integer >= 1, got {min_samples_leaf!r}")
+    if max_depth is not None and not (isinstance(max_depth, (int, np.integer)) and max_depth >= 0):
+        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
 
 
 def check_rankings(Y, n_rows=None):

@@ -16,7 +16,7 @@ RI, GINI = TREE_METHODS["ranking_impurity"], TREE_METHODS["gini"]
 SOURCES = {
     "synthetic": "SyntheticSource(n_train=200, n_test=200)",
     "holdout": "HoldoutSource(*_named(), levels=LEVELS, test_fraction=0.3)",
-    "large": "SyntheticSource(n_train=50_000, n_test=1_000)",
+    "large": "SyntheticSource(n_train=200_000, n_test=5_000)",
 }
 
 PAGE = """\
@@ -151,8 +151,12 @@ def test_a_large_run_is_estimated_before_it_starts(tmp_path):
     assert "roughly" in warning and "mostly KNN" in warning
     at.checkbox(key="mc_knn").uncheck().run()
     assert not at.warning  # two trees alone: under half a minute
-    assert panel.estimate_seconds(50_000, 1_000, 20) > 60 > panel.estimate_seconds(
-        50_000, 1_000, 20, knn=False)
+    # The estimate is linear in trials, and KNN's share in test rows (every pair compared).
+    one, two = (panel.estimate_seconds(200_000, 5_000, n) for n in (10, 20))
+    assert two == pytest.approx(2 * one)
+    knn_share = [panel.estimate_seconds(200_000, n, 20) - panel.estimate_seconds(200_000, n, 20, knn=False)
+                 for n in (5_000, 10_000)]
+    assert knn_share[1] == pytest.approx(2 * knn_share[0])
 
 
 def test_noise_panel_draws_one_panel_per_training_size(tmp_path):

@@ -34,17 +34,17 @@ SLOW_SECONDS = 30.0
 def estimate_seconds(n_train, n_test, units, *, cv=False, knn=True):
     """Rough wall time of ``units`` trials of both trees (and KNN), from timings of this code.
 
-    A tree fit costs about 8 ms plus 8 µs per training row; cross-validation
-    adds five fits on 80% of the rows per tree. KNN compares every test row
-    with every training row, about 0.17 µs per pair: it dominates from a few
-    thousand rows on (50,000 × 1,000 takes ~9 s). Within a factor of two or so.
+    A tree fit costs about 6 ms plus 2 µs per training row (50,000 rows, depth
+    9: 0.1 s); cross-validation adds five fits on 80% of the rows per tree.
+    KNN compares every test row with every training row, about 8 ns per pair
+    (50,000 × 1,000: 0.4 s). Within a factor of two or so on a 2-core machine.
     """
     def fit(rows):
-        return 0.008 + 8e-6 * rows
+        return 0.006 + 2e-6 * rows
 
     per_trial = 0.01 + 2 * fit(n_train) + (10 * fit(0.8 * n_train) if cv else 0.0)
     if knn:
-        per_trial += 1.7e-7 * n_train * n_test
+        per_trial += 8e-9 * n_train * n_test
     return units * per_trial
 
 
@@ -118,7 +118,7 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
     if estimate > SLOW_SECONDS:
         st.warning(f"This run will take roughly {_duration(estimate)} "
                    f"({_duration(estimate / n_trials)} per trial"
-                   + (", mostly KNN" if knn and n_train * n_test > 2e6 else "")
+                   + (", mostly KNN" if knn and 8e-9 * n_train * n_test > 2 * (0.006 + 2e-6 * n_train) else "")
                    + "). Fewer trials or training rows are quicker; **Stop** keeps the finished trials.",
                    icon=":material/hourglass_top:")
 

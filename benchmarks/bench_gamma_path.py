@@ -24,18 +24,10 @@ from rankviz import RankingTree, cross_validate, load_sample
 from rankviz.data import load_benchmark
 from rankviz.evaluation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
+from timing import median_time  # benchmarks/timing.py, beside this script
 
 CALHOUSING = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "calhousing.csv"
 GAMMAS = np.round(np.arange(0.90, 1.0505, 0.001), 3)  # the app's slider
-
-
-def median_time(run, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), result
 
 
 def slider_moves(name, X, Y, min_leaf, repeats):

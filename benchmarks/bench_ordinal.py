@@ -28,6 +28,7 @@ from sklearn.tree import DecisionTreeClassifier
 import rankviz.ordinal_tree as ordinal_tree
 from rankviz.ordinal_tree import OrdinalTree
 from rankviz.synthetic import make_ordinal_square
+from timing import median_time  # benchmarks/timing.py, beside this script
 
 CRITERIA = {"ranking_impurity": "Ranking impurity", "gini": "Gini"}
 #: Seed 002, Table I (RT = ranking impurity, CT = Gini classification tree), depth 9.
@@ -106,28 +107,18 @@ class GrowthTimer:
         ordinal_tree.grow_tree = self._grow_tree
 
 
-def median_fit_time(fit, repeats):
-    """Median wall time of ``fit()`` over ``repeats`` runs after one warm-up run; and the model."""
-    model = fit()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        model = fit()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), model
-
-
 def speed(n_rows, max_depth, repeats, seed):
     """Fit times of both criteria and of scikit-learn's classifier on the same data."""
     X, y = make_ordinal_square(n_rows, seed=seed)
     X_array = X.to_numpy()
-    sk_time, sk = median_fit_time(
-        lambda: DecisionTreeClassifier(max_depth=max_depth, random_state=0).fit(X_array, y), repeats)
+    sk_time, sk = median_time(
+        lambda: DecisionTreeClassifier(max_depth=max_depth, random_state=0).fit(X_array, y), repeats,
+        warm_up=True)
     print(f"{'method':<34} {'nodes':>6} {'fit [s]':>8} {'growth [s]':>11} {'/ sklearn':>10}")
     for criterion, name in CRITERIA.items():
         with GrowthTimer() as growth:
-            ours_time, ours = median_fit_time(
-                lambda: OrdinalTree(criterion, max_depth=max_depth).fit(X, y), repeats)
+            ours_time, ours = median_time(
+                lambda: OrdinalTree(criterion, max_depth=max_depth).fit(X, y), repeats, warm_up=True)
         growth_time = float(np.median(growth.seconds[1:]))  # the timed runs, not the warm-up
         print(f"{'OrdinalTree, ' + name:<34} {ours.tree_.node_count:>6} {ours_time:>8.3f} "
               f"{growth_time:>11.3f} {ours_time / sk_time:>9.2f}x")

@@ -11,7 +11,6 @@ Prints the median of several repeats and the ratio ours / scikit-learn.
 """
 
 import argparse
-import time
 from pathlib import Path
 
 import numpy as np
@@ -19,17 +18,9 @@ from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
 from rankviz.data import load_benchmark
+from timing import median_time  # benchmarks/timing.py, beside this script
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "calhousing.csv"
-
-
-def median_time(fit, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        model = fit()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), model
 
 
 def main():

@@ -13,7 +13,7 @@ from sklearn.base import BaseEstimator
 
 from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
 from .features import FeatureEncoder
-from .ordinal import PREDICTION_RULES, OrdinalLevels, predict_level
+from .ordinal import PREDICTION_RULES, OrdinalLevels, level_array, predict_level
 from .ranking_tree import check_rankings
 
 __all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN"]
@@ -154,8 +154,7 @@ class _OrdinalBaseline(BaseEstimator):
 
     def predict(self, X):
         """Predicted level of each row (one of ``classes_``)."""
-        return np.asarray(self.classes_, dtype=object if any(
-            isinstance(c, str) for c in self.classes_) else None)[self.predict_index(X)]
+        return level_array(self.classes_)[self.predict_index(X)]
 
 
 class OrdinalDefault(_OrdinalBaseline):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.base import clone
 
 from .baselines import OrdinalDefault, OrdinalKNN
 from .ordinal import OrdinalLevels, mean_rank_loss
@@ -144,7 +145,7 @@ def select_depth(tree, X, y, levels, *, folds=5, rng=None):
     totals = None
     for test in np.array_split(order, min(folds, len(y))):
         train = np.setdiff1d(order, test)
-        model = _clone(tree).fit(X.iloc[train], y[train], levels=levels)
+        model = clone(tree).fit(X.iloc[train], y[train], levels=levels)
         errors = np.abs(model.predict_by_depth(X.iloc[test]) - model.positions_[
             model.level_index(y[test])][:, None]).sum(axis=0)
         limit = tree.max_depth if tree.max_depth is not None else len(errors) - 1
@@ -190,7 +191,7 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
         y_test = _levels(source.levels).position_of(y_test)
         records = []
         for name, method in methods.items():
-            model = _clone(method).fit(X_train, y_train, levels=source.levels)
+            model = clone(method).fit(X_train, y_train, levels=source.levels)
             if not isinstance(model, OrdinalTree):
                 prediction = model.positions_[model.predict_index(X_test)]
                 records.append({"trial": trial, "method": name, "depth": np.nan, "final": True,
@@ -298,7 +299,3 @@ def loss_summary(records, by=("method",), confidence=0.95):
 def _levels(levels):
     """Level positions ``1..K`` of the given levels: losses count level steps."""
     return OrdinalLevels(levels, np.arange(1.0, len(levels) + 1))
-
-
-def _clone(estimator):
-    return type(estimator)(**estimator.get_params())

@@ -9,11 +9,16 @@ between ratings are their differences), ``1..K`` for named levels.
 import numpy as np
 import pandas as pd
 
-__all__ = ["PREDICTION_RULES", "OrdinalLevels", "median_level", "mode_level", "predict_level",
+__all__ = ["PREDICTION_RULES", "OrdinalLevels", "level_array", "median_level", "mode_level", "predict_level",
            "mean_rank_loss"]
 
 #: Leaf prediction rules of :class:`rankviz.OrdinalTree`.
 PREDICTION_RULES = ("median", "mode")
+
+
+def level_array(names):
+    """Level names as an array for indexing predictions: object dtype when any is a name."""
+    return np.asarray(names, dtype=object if any(isinstance(c, str) for c in names) else None)
 
 
 def median_level(counts):

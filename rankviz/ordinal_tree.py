@@ -10,7 +10,7 @@ from .criteria import get_criterion
 from .criteria._ordinal_levels import OrdinalLevelCriterion
 from .features import FeatureEncoder
 from .gamma_path import GammaPath
-from .ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from .ordinal import PREDICTION_RULES, OrdinalLevels, level_array, mean_rank_loss
 from .ranking_tree import check_growth_params
 from .tree import parent_array
 
@@ -123,8 +123,7 @@ class OrdinalTree(BaseEstimator):
 
     def predict(self, X):
         """Predicted level of each row (one of ``classes_``)."""
-        return np.asarray(self.classes_, dtype=object if _named(self.classes_) else None)[
-            self.predict_index(X)]
+        return level_array(self.classes_)[self.predict_index(X)]
 
     def predict_by_depth(self, X):
         """Predicted positions of the tree cut at every depth, shape (n_rows, max_depth + 1).
@@ -176,7 +175,3 @@ def _node_level_counts(tree, X_encoded, codes, n_levels):
         # Siblings share a parent, so accumulate with add.at, not fancy assignment.
         np.add.at(counts, parent[at_level], counts[at_level])
     return counts
-
-
-def _named(classes):
-    return any(isinstance(c, str) for c in classes)

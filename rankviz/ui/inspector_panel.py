@@ -157,3 +157,8 @@ def _threshold_curves(tree, node, inspection, settings, key):
                         similarity_label=tree.similarity_label),
         key=f"{key}_curve")
 
+    search = get_criterion(settings.criterion).search_label
+    if search and chosen is not None:
+        st.caption(f"This criterion picks the threshold with the highest search score ({search}), "
+                   "so the chosen threshold need not be where S_split peaks; the candidate table "
+                   "lists both.")

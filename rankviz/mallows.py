@@ -25,8 +25,9 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["MallowsFit", "expected_distance", "theta_from_mean_distance", "kendall_distance",
-           "borda_center", "most_probable_extension", "fit_mallows"]
+__all__ = ["MallowsFit", "GroupFits", "expected_distance", "theta_from_mean_distance",
+           "expected_kendall_tau", "kendall_distance", "borda_votes", "borda_center",
+           "most_probable_extension", "extend_rankings", "fit_mallows", "fit_mallows_groups"]
 
 # Grid of log(theta) for inverting E[D | theta]: theta from 1e-6 to 40.
 _LOG_THETA = np.linspace(np.log(1e-6), np.log(40.0), 8001)
@@ -96,6 +97,18 @@ def theta_from_mean_distance(mean_distance, n_labels):
     return np.where(d <= 0, np.inf, theta)
 
 
+def expected_kendall_tau(theta, n_labels):
+    """Expected Kendall tau between a ranking drawn from the model and its centre.
+
+    ``1 - 4 E[D | theta] / (n (n - 1))``: 0 at ``theta = 0`` (uniform), 1 at
+    ``theta = inf``. With ``theta`` the MLE this is the mean tau of the fitted
+    rankings to their centre; it maps the unbounded spread onto ``[0, 1]``,
+    which is what stopping rule (6) of seed 001 needs as a similarity.
+    """
+    pairs = n_labels * (n_labels - 1) / 4.0
+    return 1.0 - expected_distance(theta, n_labels) / pairs
+
+
 def kendall_distance(a, b):
     """Number of label pairs two complete rankings order differently, vectorised over rows.
 
@@ -105,6 +118,28 @@ def kendall_distance(a, b):
     i, j = np.triu_indices(a.shape[-1], k=1)
     discordant = np.sign(a[..., i] - a[..., j]) * np.sign(b[..., i] - b[..., j]) < 0
     return discordant.sum(axis=-1)
+
+
+def borda_votes(Y):
+    """Each ranking's votes for each label in the generalised Borda count (Proposition 2).
+
+    A ranking of ``m`` of the ``n`` labels gives the label at position ``i``
+    ``(m - i + 1)(n + 1)/(m + 1)`` votes and each missing label ``(n + 1)/2``;
+    a complete ranking gives ``n - i + 1``, the plain Borda count.
+    """
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    n = Y.shape[1]
+    m = (~np.isnan(Y)).sum(axis=1, keepdims=True)
+    return np.where(np.isnan(Y), (n + 1) / 2.0, (m - Y + 1) * (n + 1) / (m + 1))
+
+
+def _positions_from_votes(votes):
+    """Rank positions 1..n ordering labels by decreasing votes, ties by label order (rows)."""
+    order = np.argsort(-votes, axis=-1, kind="stable")
+    positions = np.empty(votes.shape)
+    np.put_along_axis(positions, order, np.broadcast_to(
+        np.arange(1.0, votes.shape[-1] + 1), votes.shape), axis=-1)
+    return positions
 
 
 def borda_center(Y, weights=None):
@@ -121,14 +156,8 @@ def borda_center(Y, weights=None):
         Rank positions 1..n.
     """
     Y = np.atleast_2d(np.asarray(Y, dtype=float))
-    n = Y.shape[1]
     w = np.ones(len(Y)) if weights is None else np.asarray(weights, dtype=float)
-    m = (~np.isnan(Y)).sum(axis=1, keepdims=True)
-    votes = np.where(np.isnan(Y), (n + 1) / 2.0, (m - Y + 1) * (n + 1) / (m + 1))
-    order = np.argsort(-(w @ votes), kind="stable")
-    center = np.empty(n)
-    center[order] = np.arange(1, n + 1)
-    return center
+    return _positions_from_votes(w @ borda_votes(Y))
 
 
 def most_probable_extension(sigma, center):
@@ -178,6 +207,172 @@ def most_probable_extension(sigma, center):
     return extension
 
 
+def extend_rankings(Y, centers):
+    """Most probable extensions of many rankings at once, each towards its own centre.
+
+    The vectorised form of :func:`most_probable_extension` (Proposition 1):
+    row ``r`` of ``Y`` is extended towards row ``r`` of ``centers``, with the
+    same gaps and the same order inside a gap. Complete rows are returned as
+    they are. O(rows x n_labels^2) numpy work and no Python loop over rows,
+    so IBLR can extend the neighbours of every query together.
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_rows, n_labels)
+        Rank positions, NaN for missing labels.
+    centers : ndarray of shape (n_rows, n_labels) or (n_labels,)
+        Complete rankings.
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_labels)
+    """
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    centers = np.broadcast_to(np.asarray(centers, dtype=float), Y.shape)
+    extended = Y.copy()
+    rows = np.flatnonzero(np.isnan(Y).any(axis=1))
+    if not len(rows):
+        return extended
+    sigma, center = Y[rows], centers[rows]
+    n_labels = Y.shape[1]
+    missing = np.isnan(sigma)
+    # sigma's labels best first (missing ones last), with their centre positions.
+    order = np.argsort(np.where(missing, np.inf, sigma), axis=1, kind="stable")
+    in_sigma = np.take_along_axis(~missing, order, axis=1)
+    center_sorted = np.take_along_axis(center, order, axis=1)
+    # For label i and sigma's k-th label: does the centre put it below / above i?
+    below = (center_sorted[:, None, :] > center[:, :, None]) & in_sigma[:, None, :]
+    above = (center_sorted[:, None, :] < center[:, :, None]) & in_sigma[:, None, :]
+    # cost[r, i, j]: inserting i into gap j (before sigma's j-th label) disagrees
+    # with the centre on the labels above the gap it ranks below i and the
+    # labels below the gap it ranks above i. Gaps past the last label cost the
+    # same as the last one, so the first minimiser is a real gap.
+    zeros = np.zeros(below.shape[:2] + (1,), dtype=np.intp)
+    below_prefix = np.concatenate([zeros, np.cumsum(below, axis=2)], axis=2)
+    above_prefix = np.concatenate([zeros, np.cumsum(above, axis=2)], axis=2)
+    cost = below_prefix + above_prefix[:, :, -1:] - above_prefix
+    gap = np.argmin(cost, axis=2).astype(float)
+    # Sort key: sigma's k-th label at half-step 2k + 1, a label in gap j at
+    # 2j, then the centre within the gap (scaled so it never crosses a step).
+    slot = np.empty(sigma.shape)
+    np.put_along_axis(slot, order, 2.0 * np.arange(n_labels) + 1.0, axis=1)
+    step = n_labels + 1.0
+    key = np.where(missing, 2.0 * gap * step + center, slot * step)
+    positions = np.empty(sigma.shape)
+    np.put_along_axis(positions, np.argsort(key, axis=1, kind="stable"),
+                      np.broadcast_to(np.arange(1.0, n_labels + 1), sigma.shape), axis=1)
+    extended[rows] = positions
+    return extended
+
+
+@dataclass(frozen=True)
+class GroupFits:
+    """Mallows models fitted to many weighted sets of rankings at once.
+
+    Attributes
+    ----------
+    center : ndarray of shape (n_groups, n_labels)
+        Centre rankings as rank positions; with ``only_present=True``, NaN for
+        the labels no ranking of the group holds.
+    theta : ndarray of shape (n_groups,)
+        Spread MLE (``inf`` for a pure group).
+    mean_distance : ndarray of shape (n_groups,)
+        Weighted mean Kendall distance of the extended rankings to the centre.
+    n_present : ndarray of shape (n_groups,)
+        Labels the centre ranks (all of them unless ``only_present``).
+    iterations : int
+        EM rounds until every centre was stable.
+    """
+
+    center: np.ndarray
+    theta: np.ndarray
+    mean_distance: np.ndarray
+    n_present: np.ndarray
+    iterations: int
+
+
+def fit_mallows_groups(Y, group, n_groups=None, weights=None, *, only_present=False,
+                       max_iter=100):
+    """Fit one Mallows model per group of rows, all groups at once (§4, Algorithm 1).
+
+    Rows of ``Y`` belong to group ``group[r]``; a row may appear in several
+    groups by repeating it. Each group gets the seed's estimate: the weighted
+    generalised Borda centre (Proposition 2), then the approximate EM (most
+    probable extensions by Proposition 1, Borda of the extensions, repeat
+    until the centre is stable), and ``theta`` from the mean distance of the
+    extensions. Every step is one numpy call over all rows of all groups.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rows, n_labels)
+        Rank positions, NaN = missing.
+    group : array-like of int, shape (n_rows,)
+        Group id of each row, ``0..n_groups - 1``.
+    n_groups : int, optional
+        Number of groups (default ``group.max() + 1``); empty groups get NaN.
+    weights : array-like of shape (n_rows,), optional
+        Non-negative row weights (Dudani weights, ``|Y(sigma)|/n``, ...).
+    only_present : bool, default=False
+        Rank only the labels some row of the group holds (the tree's nodes,
+        §5.1): the others get NaN in ``center`` and ``theta`` is solved for
+        the number of labels present. False ranks every label (IBLR, §4).
+    max_iter : int, default=100
+
+    Returns
+    -------
+    GroupFits
+    """
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    group = np.asarray(group, dtype=np.intp)
+    n_groups = int(group.max()) + 1 if n_groups is None else int(n_groups)
+    w = np.ones(len(Y)) if weights is None else np.asarray(weights, dtype=float)
+    present = ~np.isnan(Y)
+    held = _group_sum(present.astype(float), group, n_groups) > 0  # (groups, labels)
+    if not only_present:
+        held[:] = True
+
+    def centers_from(votes):
+        totals = _group_sum(w[:, None] * votes, group, n_groups)
+        # Labels no row of the group holds go last: Proposition 1 then
+        # inserts them after every held label, so they add no discordance.
+        return _positions_from_votes(np.where(held, totals, -np.inf))
+
+    votes = borda_votes(Y)
+    center = centers_from(votes)  # Proposition 2's start
+    incomplete = np.flatnonzero(~present.all(axis=1))
+    extended = Y
+    iterations = 0
+    for iterations in range(1, max_iter + 1):
+        if not len(incomplete):
+            break
+        extended = extend_rankings(Y, center[group])
+        new_center = centers_from(borda_votes(extended))
+        stable = np.array_equal(new_center, center)
+        center = new_center
+        if stable:
+            break
+    if len(incomplete):
+        extended = extend_rankings(Y, center[group])
+    distance = _group_sum((w * kendall_distance(extended, center[group]))[:, None], group, n_groups)[:, 0]
+    total = _group_sum(w[:, None], group, n_groups)[:, 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_distance = np.where(total > 0, distance / total, np.nan)
+    n_present = held.sum(axis=1)
+    theta = np.full(n_groups, np.nan)
+    for m in np.unique(n_present):
+        at = (n_present == m) & (total > 0)
+        theta[at] = theta_from_mean_distance(mean_distance[at], int(m))
+    return GroupFits(center=np.where(held, center, np.nan), theta=theta,
+                     mean_distance=mean_distance, n_present=n_present, iterations=iterations)
+
+
+def _group_sum(values, group, n_groups):
+    """Per-group column sums of a 2-D array (one bincount per column)."""
+    return np.column_stack([np.bincount(group, weights=values[:, j], minlength=n_groups)
+                            for j in range(values.shape[1])]) if values.shape[1] else \
+        np.zeros((n_groups, 0))
+
+
 @dataclass(frozen=True)
 class MallowsFit:
     """A fitted Mallows model: ``center`` (rank positions), ``theta``, the
@@ -224,16 +419,13 @@ def fit_mallows(Y, weights=None, *, center="borda", max_iter=100):
     pi = borda_center(Y, w)  # generalised Borda: Proposition 2's start
     extended = Y.copy()
     for iteration in range(1, max_iter + 1):
-        for row in incomplete:
-            extended[row] = most_probable_extension(Y[row], pi)
+        extended = extend_rankings(Y, pi)
         new_pi = borda_center(extended, w) if center == "borda" else _kendall_median(extended, w)
         if np.array_equal(new_pi, pi) or not len(incomplete):
             pi = new_pi
             break
         pi = new_pi
-    if len(incomplete):
-        for row in incomplete:
-            extended[row] = most_probable_extension(Y[row], pi)
+    extended = extend_rankings(Y, pi)
     total = w.sum()
     mean_distance = (w @ kendall_distance(extended, pi)) / total if total > 0 else 0.0
     return MallowsFit(center=pi, theta=float(theta_from_mean_distance(mean_distance, n)),

@@ -7,7 +7,8 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import kendalltau
 
-from rankviz.mallows import (borda_center, expected_distance, fit_mallows, kendall_distance,
+from rankviz.mallows import (borda_center, expected_distance, expected_kendall_tau,
+                             extend_rankings, fit_mallows, fit_mallows_groups, kendall_distance,
                              most_probable_extension, theta_from_mean_distance)
 
 
@@ -142,3 +143,58 @@ def test_em_completes_incomplete_rankings_and_stops():
         assert kendall_distance(extended[present], row[present])[0] == 0  # keeps the observed order
     assert fit.iterations <= 3
     np.testing.assert_array_equal(fit.center, [1, 2, 3, 4])
+
+
+def _incomplete_rankings(rng, n_rows, n_labels, p):
+    Y = np.array([random_ranking(rng, n_labels) for _ in range(n_rows)])
+    for i, row in enumerate(Y):
+        drop = rng.random(n_labels) < p
+        Y[i] = drop_labels(row, drop)
+    return Y
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_extend_rankings_equals_proposition_1_row_by_row(seed):
+    rng = np.random.default_rng(500 + seed)
+    n = int(rng.integers(3, 7))
+    Y = _incomplete_rankings(rng, 30, n, 0.5)
+    centers = np.array([random_ranking(rng, n) for _ in range(30)])
+    expected = np.array([most_probable_extension(y, c) for y, c in zip(Y, centers)])
+    np.testing.assert_array_equal(extend_rankings(Y, centers), expected)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_group_fits_equal_one_fit_per_group(seed):
+    rng = np.random.default_rng(700 + seed)
+    n = 5
+    Y = _incomplete_rankings(rng, 60, n, 0.3 * (seed % 3))
+    group = rng.integers(0, 4, size=60)
+    weights = rng.random(60)
+    fits = fit_mallows_groups(Y, group, 5, weights)
+    for g in range(4):
+        one = fit_mallows(Y[group == g], weights[group == g])
+        np.testing.assert_array_equal(fits.center[g], one.center)
+        assert fits.theta[g] == pytest.approx(one.theta, rel=1e-9)
+    assert np.isnan(fits.theta[4]) and fits.n_present[0] == n  # group 4 is empty
+
+
+def test_only_present_ranks_the_labels_a_group_holds():
+    Y = np.array([[1, 2, np.nan, 3], [1, 2, np.nan, 3], [2, 1, np.nan, np.nan],
+                  [3, 2, 1, 4.0]])
+    fits = fit_mallows_groups(Y, [0, 0, 0, 1], only_present=True)
+    np.testing.assert_array_equal(fits.center[0], [1, 2, np.nan, 3])
+    assert fits.n_present.tolist() == [3, 4]
+    # Row 3 extends to 2, 1, -, 3: one discordance with the centre in three rows.
+    assert fits.mean_distance[0] == pytest.approx(1 / 3)
+    assert fits.theta[0] == pytest.approx(theta_from_mean_distance(1 / 3, 3))
+    assert fits.theta[1] == np.inf
+
+
+def test_expected_kendall_tau_spans_zero_to_one():
+    assert expected_kendall_tau(0.0, 5) == pytest.approx(0.0)
+    assert expected_kendall_tau(np.inf, 5) == 1.0
+    theta = 0.8
+    perms = permutations(4)
+    p = np.exp(-theta * kendall_distance(perms, perms[0]))
+    taus = np.array([kendalltau(q, perms[0]).statistic for q in perms])
+    assert expected_kendall_tau(theta, 4) == pytest.approx((p * taus).sum() / p.sum())

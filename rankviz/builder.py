@@ -83,7 +83,8 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
     while len(frontier):
         searchable = ((nodes.depth[frontier] < max_depth)
                       & (nodes.count[frontier] >= max(2, 2 * min_samples_leaf))
-                      & (nodes.similarity[frontier] < _PURE))
+                      & (nodes.similarity[frontier] < _PURE)
+                      & criterion.can_split(nodes.count[frontier], nodes.stat_sum[frontier]))
         searched = frontier[searchable]
         if not len(searched):
             break

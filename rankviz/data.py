@@ -149,13 +149,13 @@ def _check_two_present(present, source, line_numbers, what):
         )
 
 
-def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None):
+def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_short_rows=False):
     """Check that every row of ``Y`` holds valid rank positions.
 
     The present (non-NaN) values of a row must be a ranking ``1..m`` of its
     ``m`` present labels with ties as average positions, i.e. they must equal
     ``scipy.stats.rankdata(present, method="average")``; a row needs at least
-    two present labels.
+    two present labels unless ``allow_short_rows``.
 
     Parameters
     ----------
@@ -168,6 +168,11 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None):
     line_numbers : array_like of int, optional
         The file line of each row; messages then say ``line k`` instead of
         ``row i`` (1-based row of ``Y``).
+    allow_short_rows : bool, default=False
+        Accept rows with fewer than two present labels. Files must not have
+        them, but training data after deleting labels at random (seed 003's
+        protocol, :func:`rankviz.incomplete.delete_labels`) does; estimators
+        keep such rows, which order no pair.
 
     Returns
     -------
@@ -197,7 +202,8 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None):
     if Y.shape[0] == 0:
         return Y
     present = ~np.isnan(Y)
-    _check_two_present(present, source, line_numbers, "a rank position")
+    if not allow_short_rows:
+        _check_two_present(present, source, line_numbers, "a rank position")
     if present.all():
         ranks = rankdata(Y, axis=1, method="average")
     else:

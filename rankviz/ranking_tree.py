@@ -1,5 +1,7 @@
 """The ranking tree estimator (seed 001), with scikit-learn conventions."""
 
+from dataclasses import replace
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -8,6 +10,7 @@ from .criteria import get_criterion
 from .data import validate_rank_matrix
 from .features import FeatureEncoder
 from .gamma_path import GammaPath
+from .mallows_tree import node_models
 
 __all__ = ["RankingTree", "check_growth_params", "check_rankings"]
 
@@ -22,7 +25,11 @@ class RankingTree(BaseEstimator):
     the criterion; a node is split only while stopping rule (6),
     ``(1 + S_parent) >= gamma * (1 + S_split)``, does not hold and the
     limits allow. A leaf predicts the mean-rank ranking of its training
-    rankings (seed 001 Table 3; ties broken by label order).
+    rankings (seed 001 Table 3; ties broken by label order), except with
+    ``criterion="mallows"``: the label ranking tree of seed 003, whose leaves
+    predict the centre of a Mallows model fitted to their rankings (completed
+    from ancestors where a leaf lacks labels) and expose its spread
+    ``tree_.theta`` and the reliability ``tree_.reliability``.
 
     Parameters
     ----------
@@ -97,6 +104,10 @@ class RankingTree(BaseEstimator):
             feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
             label_names=self.label_names_,
         )
+        if criterion.name == "mallows":
+            # Label ranking trees (seed 003) predict each leaf's Mallows centre.
+            ranking, theta = node_models(self.tree_, X_encoded, Y)
+            self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
         self.feature_names_in_ = self.encoder_.feature_names
         self.n_labels_ = Y.shape[1]
         return self
@@ -147,6 +158,8 @@ def check_rankings(Y, n_rows=None):
 
     Every row must be a ranking of its present labels (positions ``1..m``,
     ties as average positions); the error names the first row that is not.
+    Rows with fewer than two present labels are accepted: deleting labels at
+    random (seed 003's protocol) makes them, and they simply order no pair.
     """
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2:
@@ -157,4 +170,5 @@ def check_rankings(Y, n_rows=None):
         raise ValueError(f"Y must rank at least 2 labels, got {Y.shape[1]}")
     if len(Y) < 1:
         raise ValueError("Y has no rows")
-    return validate_rank_matrix(Y, [f"label_{j + 1}" for j in range(Y.shape[1])], source="Y")
+    return validate_rank_matrix(Y, [f"label_{j + 1}" for j in range(Y.shape[1])], source="Y",
+                                allow_short_rows=True)

@@ -21,6 +21,11 @@ Node 0 is the root. For node ``i``:
   predicted level follows by ``prediction`` ("median" or "mode"), see
   :attr:`Tree.predicted_level`. Their ``mean_rank`` is the mean position of
   the node's levels and ``ranking`` is trivial (one "label").
+- ``theta[i]`` (trees of the ``mallows`` criterion only, else None): the
+  Mallows spread θ̂ of node ``i``'s rankings (seed 003; ``inf`` when pure);
+  ``ranking[i]`` is then the Mallows centre, completed from the ancestors
+  where the node lacks labels, and :attr:`Tree.reliability` is θ̂ times the
+  node's share of the training rows.
 - ``extras["postponed"]`` (only on trees made by :meth:`Tree.keep_splits`):
   leaves whose split the full tree makes, i.e. not stopped, just not yet shown;
   ``extras["node_ids"]``: each node's id in the tree it was cut from
@@ -70,6 +75,7 @@ class Tree:
     class_counts: np.ndarray = None
     class_names: list = None
     prediction: str = ""
+    theta: np.ndarray = None
 
     # -- shape -----------------------------------------------------------
     @property
@@ -109,6 +115,14 @@ class Tree:
     def is_ordinal(self):
         """True for a tree of an ordinal target (:class:`rankviz.OrdinalTree`)."""
         return self.class_counts is not None
+
+    @property
+    def reliability(self):
+        """Seed 003's reliability of each node's ranking (``mallows`` trees only, else None):
+        the spread θ̂ times the node's share of the training rows (§6)."""
+        if self.theta is None:
+            return None
+        return self.theta * self.n_samples / self.n_samples[0]
 
     # -- prediction ------------------------------------------------------
     @property
@@ -208,6 +222,8 @@ class Tree:
         }
         if self.class_counts is not None:
             arrays["class_counts"] = self.class_counts[keep]
+        if self.theta is not None:
+            arrays["theta"] = self.theta[keep]
         # Leaves here that are split in this tree: their split is only postponed.
         postponed = ~self.is_leaf[keep] & ~split
         sub = replace(

@@ -2,11 +2,12 @@
 
 from .base import Criterion
 from .gini import Gini
+from .mallows import Mallows
 from .mean_spearman import MeanSpearman
 from .ranking_impurity import RankingImpurity
 
 #: Every criterion the library has, by name. New criteria register here.
-CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini)}
+CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows)}
 
 
 def get_criterion(criterion):
@@ -21,4 +22,4 @@ def get_criterion(criterion):
         ) from None
 
 
-__all__ = ["CRITERIA", "Criterion", "Gini", "MeanSpearman", "RankingImpurity", "get_criterion"]
+__all__ = ["CRITERIA", "Criterion", "Gini", "Mallows", "MeanSpearman", "RankingImpurity", "get_criterion"]

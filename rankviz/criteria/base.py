@@ -50,6 +50,11 @@ class Criterion:
         """Similarity of the sets with these counts and summed statistics."""
         raise NotImplementedError
 
+    def can_split(self, count, stat_sum):
+        """Whether nodes with these counts and sums may be split at all (beyond the
+        tree's own limits); every node by default."""
+        return np.ones(np.shape(count), dtype=bool)
+
     def split_score(self, count_left, sum_left, count_right, sum_right):
         """Score of binary splits that the search maximises; by default ``S_split``."""
         return self.split_similarity(count_left, sum_left, count_right, sum_right)

@@ -58,23 +58,36 @@ class _NeighbourIndex:
         self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
         self.points = self._embed(encoded)
 
-    def kneighbors(self, X):
+    def kneighbors(self, X, return_distance=False):
+        """Indices of the nearest training rows, nearest first, shape (n_rows, k).
+
+        With ``return_distance=True`` also their Euclidean distances (same
+        shape), taken from the squared distances the neighbours were chosen
+        by, so they are sorted exactly as the indices (IBLR's Dudani weights
+        need them).
+        """
         query = self._embed(self.encoder.transform(X))
         k = min(self.n_neighbors, len(self.points))
         point_sq = (self.points ** 2).sum(axis=1)
         # Queries in blocks, so the distance matrix stays small for large training sets.
         block = max(1, _BLOCK_CELLS // len(self.points))
-        return np.vstack([self._nearest(query[start:start + block], point_sq, k)
-                          for start in range(0, max(len(query), 1), block)])[:len(query)]
+        found = [self._nearest(query[start:start + block], point_sq, k, return_distance)
+                 for start in range(0, max(len(query), 1), block)]
+        if not return_distance:
+            return np.vstack(found)[:len(query)]
+        return (np.vstack([f[0] for f in found])[:len(query)],
+                np.vstack([f[1] for f in found])[:len(query)])
 
-    def _nearest(self, query, point_sq, k):
+    def _nearest(self, query, point_sq, k, return_distance=False):
         """The k nearest points of each query row, nearest first, ties by point index."""
         # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once; rounded so
         # that equal distances computed along different paths compare equal.
         sq = np.maximum((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.points.T
                         + point_sq[None, :], 0.0).round(12)
         if k == 1:  # argmin returns the first minimum: the stable tie-break, in one pass
-            return np.argmin(sq, axis=1)[:, None]
+            nearest = np.argmin(sq, axis=1)[:, None]
+            return (nearest, np.sqrt(np.take_along_axis(sq, nearest, axis=1))) \
+                if return_distance else nearest
         if k < sq.shape[1]:
             # Partition (linear) instead of a full sort: keep everything nearer than
             # the k-th distance and, of the points at exactly that distance, the
@@ -90,8 +103,12 @@ class _NeighbourIndex:
             candidates = np.nonzero(keep)[1].reshape(len(sq), k)  # ascending index per row
         else:
             candidates = np.broadcast_to(np.arange(sq.shape[1]), sq.shape)
-        order = np.argsort(np.take_along_axis(sq, candidates, axis=1), axis=1, kind="stable")
-        return np.take_along_axis(candidates, order, axis=1)
+        candidate_sq = np.take_along_axis(sq, candidates, axis=1)
+        order = np.argsort(candidate_sq, axis=1, kind="stable")
+        nearest = np.take_along_axis(candidates, order, axis=1)
+        if return_distance:
+            return nearest, np.sqrt(np.take_along_axis(candidate_sq, order, axis=1))
+        return nearest
 
     def _embed(self, encoded):
         numeric = ~self.encoder.nominal

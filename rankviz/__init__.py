@@ -4,10 +4,13 @@ Importable without Streamlit; the app's widgets live in ``rankviz.ui``.
 """
 
 from .baselines import DefaultRanker, KNNRanker, OrdinalDefault, OrdinalKNN
+from .constraint_classification import ConstraintClassifier
 from .data import RankingDataset, load_benchmark, load_csv, load_sample
 from .evaluation import cross_validate, summarize
+from .iblr import IBLR
+from .incomplete import delete_labels
 from .ordinal_tree import OrdinalTree
 from .ranking_tree import RankingTree
 
-__all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
-           "load_benchmark", "load_csv", "load_sample", "summarize"]
+__all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
+           "delete_labels", "load_benchmark", "load_csv", "load_sample", "summarize"]

@@ -10,6 +10,7 @@ import pandas as pd
 from sklearn.base import clone
 
 from . import metrics
+from .incomplete import delete_labels
 from .ranking_tree import RankingTree
 
 __all__ = ["MEASURES", "best_gamma", "cross_validate", "fold_indices", "loo_gamma_curves", "summarize"]
@@ -47,7 +48,8 @@ def fold_indices(n_samples, cv="loo", seed=0):
     return np.array_split(order, cv)
 
 
-def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None):
+def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None, *, repetitions=1,
+                   missing_rate=0.0):
     """Score each method on held-out examples.
 
     Parameters
@@ -59,32 +61,47 @@ def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None):
         Rank positions.
     cv : "loo" or int, default="loo"
     seed : int, default=0
+        Seed of the fold shuffle (repetition ``r`` uses ``seed + r``) and of
+        the label deletion.
     progress : callable, optional
         Called as ``progress(done, total)`` after each fold, e.g. to drive a
         progress bar; if it returns False the evaluation stops early and the
         folds done so far are returned.
+    repetitions : int, default=1
+        Repeat the whole cross-validation with new folds (seed 003: 5 × 10-fold).
+    missing_rate : float, default=0.0
+        Delete each label of each *training* ranking with this probability
+        (seed 003's protocol, :func:`rankviz.incomplete.delete_labels`); the
+        held-out rankings stay as they are. Every method of a fold sees the
+        same deletions.
 
     Returns
     -------
     DataFrame
-        One row per (method, held-out example): columns ``method``,
-        ``example`` (row index), ``fold`` and one per measure in
-        :data:`MEASURES`.
+        One row per (method, held-out example, repetition): columns
+        ``method``, ``example`` (row index), ``fold``, ``repetition`` and one
+        per measure in :data:`MEASURES`.
     """
     X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
     Y = np.asarray(Y, dtype=float)
-    folds = fold_indices(len(Y), cv, seed)
+    if not (isinstance(repetitions, (int, np.integer)) and repetitions >= 1):
+        raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
+    splits = [(r, f, test) for r in range(repetitions)
+              for f, test in enumerate(fold_indices(len(Y), cv, seed + r))]
     records = []
-    for done, test in enumerate(folds, start=1):
+    for done, (repetition, fold, test) in enumerate(splits, start=1):
         train = np.setdiff1d(np.arange(len(Y)), test, assume_unique=True)
+        Y_train = Y[train]
+        if missing_rate > 0:
+            Y_train = delete_labels(Y_train, missing_rate, seed=[seed, repetition, fold])
         for name, method in methods.items():
-            model = clone(method).fit(X.iloc[train], Y[train])
+            model = clone(method).fit(X.iloc[train], Y_train)
             predicted = model.predict(X.iloc[test])
-            row = {"method": name, "example": test, "fold": done - 1}
+            row = {"method": name, "example": test, "fold": fold, "repetition": repetition}
             for measure, score in MEASURES.items():
                 row[measure] = score(Y[test], predicted)
             records.append(pd.DataFrame(row))
-        if progress is not None and progress(done, len(folds)) is False:
+        if progress is not None and progress(done, len(splits)) is False:
             break
     return pd.concat(records, ignore_index=True)
 

@@ -66,6 +66,10 @@ PALETTE = (
     "#f7fbff", "#e5eff9", "#d2e3f3", "#bdd7ec", "#9ecae1",
     "#7ab6d9", "#59a1ce", "#3c8bc2", "#2171b5",
 )
+# Reliability of label ranking tree leaves (seed 003): ColorBrewer "Oranges",
+# its first 7 of 9 classes, so a reliability never reads as a similarity.
+RELIABILITY_PALETTE = ("#fff5eb", "#fee6ce", "#fdd0a2", "#fdae6b", "#fd8d3c", "#f16913", "#d94801")
+INTERNAL_FILL = "#f5f5f5"  # internal nodes when leaves are coloured by reliability
 MISSING_FILL = "#e0e0e0"  # similarity NaN (e.g. a criterion undefined on the node)
 HIGHLIGHT_COLOR = "#d62728"  # red: stands out against every blue of the palette
 BORDER_COLOR = "#4d4d4d"
@@ -99,7 +103,8 @@ def node_id(node):
 
 
 def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
-                similarity_range=(-1.0, 1.0), show_ids=False, direction="TB", legend=True):
+                similarity_range=(-1.0, 1.0), show_ids=False, direction="TB", legend=True,
+                color_by=None, reliability_range=None):
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -117,6 +122,12 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     level, shaded grey by their share of the node, the cell of the node's
     predicted level (by ``tree.prediction``, median or mode) boxed and bold.
     The legend names the levels and the prediction rule.
+
+    A label ranking tree of seed 003 (``criterion="mallows"``, which sets
+    ``tree.theta``) shows in every node the Mallows spread ``θ̂`` of its
+    rankings and in each leaf also its reliability (``θ̂`` times the leaf's
+    share of the training rows); by default its leaves are coloured by
+    reliability on an orange scale and its internal nodes are grey.
 
     Node ``i`` is named and has the SVG id ``node{i}`` (see `node_id`), and a
     tooltip with its id and split: for a leaf, the best split found and why
@@ -147,6 +158,13 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         Top-down, or left to right (narrower: fits half a page or a column).
     legend : bool, default=True
         Draw the legend node (an app may explain several drawings in one caption).
+    color_by : {"similarity", "reliability"}, optional
+        What the fill shows; ``"reliability"`` (leaves only) needs a tree with
+        ``theta``. Default: reliability when the tree has ``theta``.
+    reliability_range : (float, float), optional
+        Reliabilities mapped to the lightest and darkest orange; default from
+        0 to the largest finite leaf reliability (a pure leaf, θ̂ = ∞, is
+        drawn darkest).
 
     Returns
     -------
@@ -171,6 +189,15 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     vmin, vmax = (float(v) for v in similarity_range)
     if not (math.isfinite(vmin) and math.isfinite(vmax) and vmin < vmax):
         raise ValueError(f"similarity_range must be two finite numbers, low < high; got {similarity_range!r}")
+    color_by = color_by or ("reliability" if tree.theta is not None else "similarity")
+    if color_by not in ("similarity", "reliability"):
+        raise ValueError(f"color_by must be 'similarity' or 'reliability', got {color_by!r}")
+    if color_by == "reliability" and tree.theta is None:
+        raise ValueError("color_by='reliability' needs a tree with Mallows spreads "
+                         "(RankingTree(criterion='mallows'))")
+    by_reliability = color_by == "reliability"
+    if by_reliability:
+        rmin, rmax = reliability_range or (0.0, _largest_finite(tree.reliability[tree.is_leaf]))
 
     lines = [
         "digraph RankingTree {",
@@ -191,9 +218,16 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     for node in range(n_nodes):
         s = float(tree.similarity[node])
         fill = _fill_color(s, vmin, vmax)
-        font = _text_color(fill)
         n = int(tree.n_samples[node])
         stats = f"n = {n}, S = {_fmt_similarity(s)}"
+        if tree.theta is not None:
+            stats = f"n = {n}, θ̂ = {_fmt_theta(tree.theta[node])}"
+            if tree.is_leaf[node]:
+                stats += f", rel = {_fmt_theta(tree.reliability[node])}"
+        if by_reliability:
+            fill = (_fill_color(float(tree.reliability[node]), rmin, rmax, RELIABILITY_PALETTE)
+                    if tree.is_leaf[node] else INTERNAL_FILL)
+        font = _text_color(fill)
         if show_ids:
             stats = f"#{ids[node]} · {stats}"
         if ordinal is not None:
@@ -220,7 +254,9 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
 
     # Declared after the tree, the unconnected legend lands on the root's rank,
     # to the right: the space beside the root of a tree is otherwise empty.
-    if legend:
+    if legend and by_reliability:
+        lines.append(f"  legend [{_reliability_legend_attrs(rmin, rmax)}];")
+    elif legend:
         lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
@@ -259,11 +295,23 @@ def _fmt_similarity(s):
     return "n/a" if math.isnan(s) else f"{s:.3f}"
 
 
-def _fill_color(s, vmin, vmax):
+def _fmt_theta(value):
+    value = float(value)
+    return "∞" if math.isinf(value) else "n/a" if math.isnan(value) else f"{value:.2f}"
+
+
+def _largest_finite(values):
+    """Top of the default reliability scale: the largest finite value (1 if none)."""
+    finite = np.asarray(values, dtype=float)
+    finite = finite[np.isfinite(finite)]
+    return float(finite.max()) if len(finite) and finite.max() > 0 else 1.0
+
+
+def _fill_color(s, vmin, vmax, palette=PALETTE):
     if math.isnan(s):
         return MISSING_FILL
-    step = round((min(max(s, vmin), vmax) - vmin) / (vmax - vmin) * (len(PALETTE) - 1))
-    return PALETTE[step]
+    step = round((min(max(s, vmin), vmax) - vmin) / (vmax - vmin) * (len(palette) - 1))
+    return palette[step]
 
 
 def _relative_luminance(hex_color):
@@ -452,6 +500,31 @@ def _legend_attrs(similarity_label, vmin, vmax, ordinal=None):
         + row(f"<B>S</B> (colour) = {_esc(similarity_label)}")
         + f'<TR>{"".join(swatches)}</TR>'
         + explain
+        + "</TABLE>"
+    )
+    return (f'id="legend", shape=plaintext, style="", margin=0, '
+            f'tooltip="legend", label=<{table}>')
+
+
+def _reliability_legend_attrs(rmin, rmax):
+    """Legend of a label ranking tree coloured by leaf reliability (seed 003)."""
+    steps = len(RELIABILITY_PALETTE)
+    swatches = []
+    for k, fill in enumerate(RELIABILITY_PALETTE):
+        value = rmin + k * (rmax - rmin) / (steps - 1)
+        swatches.append(
+            f'<TD BGCOLOR="{fill}" WIDTH="32" HEIGHT="14">'
+            f'<FONT POINT-SIZE="8" COLOR="{_text_color(fill)}">{value:.2g}</FONT></TD>')
+
+    def row(content):
+        return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
+                f'<FONT POINT-SIZE="9">{content}</FONT></TD></TR>')
+
+    table = (
+        '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+        + row("leaf colour = <B>rel</B>iability: θ̂ × leaf's share of rows")
+        + f'<TR>{"".join(swatches)}</TR>'
+        + row("<B>θ̂</B> = Mallows spread (∞: all agree); leaves: centre ranking")
         + "</TABLE>"
     )
     return (f'id="legend", shape=plaintext, style="", margin=0, '

@@ -1,0 +1,102 @@
+"""Seed 003's experimental protocol: repeated CV with deleted training labels, Fig. 1, Table 2 sizes."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+
+from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
+from rankviz.evaluation import cross_validate, fold_indices
+from rankviz.label_ranking_study import (missing_rate_curve, relative_tree_size, seed003_methods,
+                                         top_label)
+from rankviz.metrics import kendall_tau
+
+from reference import random_problem
+
+
+class RecordingRanker(DefaultRanker):
+    """The default ranker, remembering the training rankings of every fit."""
+
+    seen = []
+
+    def fit(self, X, Y):
+        RecordingRanker.seen.append(np.array(Y, dtype=float))
+        return super().fit(X, Y)
+
+
+def test_repetitions_use_new_folds_and_delete_only_training_labels():
+    X, Y = random_problem(1, n=40)
+    RecordingRanker.seen = []
+    scores = cross_validate({"rec": RecordingRanker()}, X, Y, cv=5, seed=3, repetitions=2,
+                            missing_rate=0.5)
+    assert len(scores) == 2 * len(Y)  # every row held out once per repetition
+    assert sorted(scores.groupby("repetition")["example"].apply(sorted).iloc[1]) == list(range(40))
+    # The folds of repetition r are those of seed + r.
+    first_test = scores[(scores.repetition == 1) & (scores.fold == 0)]["example"].to_numpy()
+    np.testing.assert_array_equal(first_test, fold_indices(40, 5, 4)[0])
+    # Training rankings lost about half their labels; test rankings were scored complete.
+    deleted = np.mean([np.isnan(Y_train).mean() for Y_train in RecordingRanker.seen])
+    assert 0.4 < deleted < 0.6
+    train = np.setdiff1d(np.arange(40), fold_indices(40, 5, 3)[0])
+    expected = delete_labels(Y[train], 0.5, seed=[3, 0, 0])
+    np.testing.assert_array_equal(RecordingRanker.seen[0], expected)
+
+
+def test_missing_rate_curve_equals_cross_validation_at_each_rate():
+    X, Y = random_problem(2, n=60)
+    methods = {"KNN": KNNRanker(3), "Default": DefaultRanker()}
+    curve = missing_rate_curve(methods, X, Y, [0.0, 0.4], cv=4, repetitions=2, seed=1)
+    assert list(curve.method) == ["KNN", "Default", "KNN", "Default"]
+    for rate in (0.0, 0.4):
+        scores = cross_validate(methods, X, Y, cv=4, seed=1, repetitions=2, missing_rate=rate)
+        for method in methods:
+            row = curve[(curve.missing_rate == rate) & (curve.method == method)].iloc[0]
+            mine = scores[scores.method == method]
+            assert row["Kendall tau"] == pytest.approx(mine["Kendall tau"].mean())
+            assert row["Kendall tau sd"] == pytest.approx(
+                mine.groupby("repetition")["Kendall tau"].mean().std())
+            assert row["n"] == 120
+
+
+def test_missing_rate_curve_stops_between_rates():
+    X, Y = random_problem(2, n=30)
+    calls = []
+
+    def progress(done, total):
+        calls.append((done, total))
+        return done < 5  # stop inside the second rate
+
+    curve = missing_rate_curve({"Default": DefaultRanker()}, X, Y, [0.0, 0.3, 0.6], cv=3,
+                               progress=progress)
+    assert calls[-1] == (5, 9)
+    assert list(curve.missing_rate) == [0.0]  # the partly scored rate is dropped
+
+
+def test_top_label_and_relative_tree_size():
+    Y = np.array([[2, 1, 3], [np.nan, 2, 1], [np.nan, np.nan, np.nan], [1, 2.5, 2.5]])
+    assert top_label(Y).tolist() == [1, 2, -1, 0]
+    X, Y = random_problem(5, n=80)
+    lrt = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=3)
+    sizes = relative_tree_size(X, Y, lrt)
+    assert sizes["lrt_leaves"] == lrt.fit(X, Y).tree_.n_leaves
+    codes = X.assign(nom=X["nom"].map({"a": 0, "b": 1, "c": 2})).to_numpy(float)
+    ct = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2, random_state=0).fit(
+        codes, top_label(Y))
+    assert sizes["classification_leaves"] == ct.get_n_leaves()
+    assert sizes["ratio"] == pytest.approx(sizes["lrt_leaves"] / ct.get_n_leaves())
+
+
+def test_seed003_methods_rank_the_labels_of_structured_data():
+    """Every method predicts permutations; the local methods beat the default ranking."""
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
+    utility = X.to_numpy() @ rng.normal(size=(3, 4)) + rng.normal(scale=0.3, size=(200, 4))
+    Y = np.argsort(np.argsort(-utility, axis=1), axis=1) + 1.0
+    scores = cross_validate(seed003_methods(), X, Y, cv=5, seed=0)
+    means = scores.groupby("method")["Kendall tau"].mean()
+    assert set(means.index) == {"LRT", "IBLR", "CC", "KNN (k=1)", "Default"}
+    for method in ("LRT", "IBLR", "CC"):
+        assert means[method] > means["Default"] + 0.2
+    model = seed003_methods()["LRT"].fit(X, Y)
+    assert kendall_tau(Y, model.predict(X)).mean() > means["LRT"]  # training fit is better
+    assert isinstance(X, pd.DataFrame)

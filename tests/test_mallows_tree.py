@@ -163,3 +163,27 @@ def test_gamma_path_cuts_equal_mallows_trees_grown_with_that_gamma():
         assert cut.n_leaves == grown.tree_.n_leaves
         np.testing.assert_array_equal(np.sort(cut.theta), np.sort(grown.tree_.theta))
         np.testing.assert_array_equal(maximal.predict_at(X, [gamma])[:, 0], grown.predict(X))
+
+
+def test_drawing_shows_theta_and_colours_leaves_by_reliability():
+    import re
+
+    from rankviz.render import INTERNAL_FILL, RELIABILITY_PALETTE, tree_to_dot
+
+    X, Y = random_problem(3, n=90, n_labels=4)
+    tree = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=5).fit(X, Y).tree_
+    dot = tree_to_dot(tree)
+    fills = dict(re.findall(r'(node\d+) \[.*?fillcolor="(#[0-9a-f]{6})"', dot))
+    reliability = tree.reliability
+    finite_max = reliability[tree.is_leaf & np.isfinite(reliability)].max()
+    for node in range(tree.node_count):
+        if not tree.is_leaf[node]:
+            assert fills[f"node{node}"] == INTERNAL_FILL
+            continue
+        share = min(reliability[node] / finite_max, 1.0)
+        assert fills[f"node{node}"] == RELIABILITY_PALETTE[round(share * (len(RELIABILITY_PALETTE) - 1))]
+        assert f"rel = {reliability[node]:.2f}" in dot or np.isinf(reliability[node])
+    assert dot.count("θ̂ = ") == tree.node_count
+    assert "reliability" in dot  # the legend
+    with pytest.raises(ValueError, match="mallows"):
+        tree_to_dot(RankingTree().fit(X, Y).tree_, color_by="reliability")

@@ -88,7 +88,7 @@ def _inverse_table(n_labels):
     search calls this for every candidate threshold.
 
     Returns ``(x_first, 1 / step, coefficients)`` with ``coefficients`` of
-    shape (4, n_intervals), lowest power first in the interval's local ``t``.
+    shape (n_intervals, 4), lowest power first in the interval's local ``t``.
     """
     # Grid points: uniform in x between theta = 40 and theta = 1e-6, placed by
     # interpolating a fine log-theta grid, then polished by Newton steps.
@@ -105,7 +105,7 @@ def _inverse_table(n_labels):
     step = x[1] - x[0]
     slope = _coordinate_slope(theta, expected_distance(theta, n_labels), n_labels) * step
     y0, y1, m0, m1 = log_theta[:-1], log_theta[1:], slope[:-1], slope[1:]
-    coefficients = np.array([y0, m0, 3 * (y1 - y0) - 2 * m0 - m1, 2 * (y0 - y1) + m0 + m1])
+    coefficients = np.column_stack([y0, m0, 3 * (y1 - y0) - 2 * m0 - m1, 2 * (y0 - y1) + m0 + m1])
     return x[0], 1.0 / step, coefficients
 
 
@@ -121,20 +121,28 @@ def theta_from_mean_distance(mean_distance, n_labels):
     d = np.asarray(mean_distance, dtype=float)
     if n_labels < 2:
         return np.full(d.shape, np.inf)
-    x_first, inverse_step, (c0, c1, c2, c3) = _inverse_table(n_labels)
+    x_first, inverse_step, coefficients = _inverse_table(n_labels)
+    n_intervals = len(coefficients)
+    most = n_labels * (n_labels - 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        u = (_spread_coordinate(d, n_labels) - x_first) * inverse_step
-        # Beyond the grid's largest theta the tail E ~ (n - 1) e^-theta is exact to e^-2theta.
-        tail = np.log(n_labels - 1.0) - np.log(d)
-        # Nearly uniform sets: E_max - E = theta Var_0[D], Var_0 = n(n-1)(2n+5)/72.
-        near_uniform = (n_labels * (n_labels - 1) / 4.0 - d) * 72.0 / (
-            n_labels * (n_labels - 1) * (2 * n_labels + 5))
-    inside = (u >= 0) & (u <= len(c0))  # False for NaN
-    k = np.minimum(np.where(inside, u, 0.0).astype(np.intp), len(c0) - 1)
-    t = np.where(inside, u, 0.0) - k
-    log_theta = c0[k] + t * (c1[k] + t * (c2[k] + t * c3[k]))
-    theta = np.where(inside, np.exp(log_theta), np.where(u > len(c0), near_uniform, tail))
-    theta = np.where(d >= n_labels * (n_labels - 1) / 4.0, 0.0, theta)
+        log_d = np.log(d)
+        u = (log_d - np.log(most - d) - x_first) * inverse_step
+    # The split search calls this for every candidate: one gather of the
+    # interval's four coefficients, Horner, and the rare ends only if present.
+    k = np.minimum(np.where(u > 0, u, 0.0), n_intervals - 1).astype(np.intp)  # NaN -> 0
+    t = u - k
+    c = coefficients.take(k, axis=0, mode="clip")
+    theta = np.exp(c[..., 0] + t * (c[..., 1] + t * (c[..., 2] + t * c[..., 3])))
+    beyond = u < 0  # theta above the table: the tail E ~ (n - 1) e^-theta
+    if beyond.any():
+        theta = np.where(beyond, np.log(n_labels - 1.0) - log_d, theta)
+    below = u > n_intervals  # theta under 1e-4: E_max - E = theta Var_0[D]
+    if below.any():
+        variance = n_labels * (n_labels - 1) * (2 * n_labels + 5) / 72.0
+        theta = np.where(below, (most - d) / variance, theta)
+    # The ends, by masks (array copies, so scalar input works too).
+    theta = np.where(np.isnan(u), np.nan, theta)
+    theta = np.where(d >= most, 0.0, theta)
     return np.where(d <= 0, np.inf, theta)
 
 

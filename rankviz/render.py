@@ -522,7 +522,7 @@ def _reliability_legend_attrs(rmin, rmax):
 
     table = (
         '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-        + row("leaf colour = reliability <B>rel</B> = θ̂ × leaf's share of rows")
+        + row("leaf colour: reliability, <B>rel</B> = θ̂ × the leaf's share of rows")
         + f'<TR>{"".join(swatches)}</TR>'
         + row("<B>θ̂</B> = Mallows spread (∞: all agree); leaves: centre ranking")
         + "</TABLE>"

@@ -125,8 +125,11 @@ def relative_tree_size(X, Y, lrt, *, missing_rate=0.0, seed=0):
     lrt : RankingTree
         Configured label ranking tree (cloned).
     missing_rate : float, default=0.0
-        Labels deleted from the rankings first, as in the seed's protocol; the
-        classification tree then sees each row's top *remaining* label.
+        Labels deleted from the LRT's rankings first, as in the seed's
+        protocol. The classification tree always learns each row's true top
+        label: it is the fixed reference size of the data set. (On the top
+        *remaining* label the class gets noisy as labels go, and an unpruned
+        tree balloons: on wine_nb 9 leaves at p = 0, 36 at p = 0.3.)
     seed : int, default=0
 
     Returns
@@ -137,9 +140,8 @@ def relative_tree_size(X, Y, lrt, *, missing_rate=0.0, seed=0):
     from sklearn.base import clone
 
     Y = np.asarray(Y, dtype=float)
-    if missing_rate > 0:
-        Y = delete_labels(Y, missing_rate, seed=seed)
-    model = clone(lrt).fit(X, Y)
+    Y_lrt = delete_labels(Y, missing_rate, seed=seed) if missing_rate > 0 else Y
+    model = clone(lrt).fit(X, Y_lrt)
     top = top_label(Y)
     labelled = top >= 0
     encoded = FeatureEncoder().fit(X).transform(X)

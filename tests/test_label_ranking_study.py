@@ -84,6 +84,10 @@ def test_top_label_and_relative_tree_size():
         codes, top_label(Y))
     assert sizes["classification_leaves"] == ct.get_n_leaves()
     assert sizes["ratio"] == pytest.approx(sizes["lrt_leaves"] / ct.get_n_leaves())
+    # With labels deleted, the LRT learns the damaged rankings; the reference tree stays.
+    damaged = relative_tree_size(X, Y, lrt, missing_rate=0.5, seed=2)
+    assert damaged["classification_leaves"] == sizes["classification_leaves"]
+    assert damaged["lrt_leaves"] == lrt.fit(X, delete_labels(Y, 0.5, seed=2)).tree_.n_leaves
 
 
 def test_seed003_methods_rank_the_labels_of_structured_data():

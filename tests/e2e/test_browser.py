@@ -392,3 +392,55 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
         expect(figure.last).to_contain_text("I_rank 200")
     finally:
         context.close()
+
+
+def test_mallows_trees_page(streamlit_server, browser):
+    """The seed 003 page: the label ranking tree's leaves show θ̂, and a comparison draws its chart."""
+    from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF as LRT_MIN_LEAF
+
+    dataset = load_sample("iris_nb")
+    tree = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=LRT_MIN_LEAF).fit(
+        dataset.X, dataset.Y).tree_
+    leaves_with_theta = """() => {
+        const svg = document.querySelector('[data-testid="stGraphVizChart"] svg');
+        if (!svg) return -1;
+        return Array.from(svg.querySelectorAll('g.node')).filter(g => /node\\d+$/.test(g.id))
+            .filter(g => g.textContent.includes('θ̂ = ') && g.textContent.includes('rel = ')).length;
+    }"""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{streamlit_server}/mallows_trees?data=iris_nb", timeout=LOAD_TIMEOUT)
+        expect(page.get_by_role("heading", name="Mallows label ranking trees")).to_be_visible(timeout=LOAD_TIMEOUT)
+        wait_for_tree_nodes(page, tree.node_count, timeout=LOAD_TIMEOUT)
+        # Every leaf (and only the leaves) shows its reliability next to θ̂.
+        page.wait_for_function(f"() => ({leaves_with_theta})() === {tree.n_leaves}")
+        expect(status_line(page)).to_contain_text(f"{tree.n_leaves} leaves")
+        wait_until_idle(page)
+        page.mouse.move(700, 30)
+        full_height_screenshot(page, ARTIFACTS / "mallows_trees.png")
+        docs_image = REPO_ROOT / "docs" / "mallows_trees.png"
+        if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
+            shutil.copyfile(ARTIFACTS / "mallows_trees.png", docs_image)
+
+        # Compare methods: 5-fold cross-validation of the five methods, then the bar chart.
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.get_by_role("tab", name="Compare methods").click()
+        folds = page.locator(".st-key-lrt_cmp_folds input")
+        folds.fill("5")
+        folds.press("Enter")
+        expect(folds).to_have_value("5")
+        wait_until_idle(page)
+        page.get_by_role("button", name="Run comparison").click()
+        chart = page.locator(".st-key-lrt_cmp_bars")
+        expect(chart.locator(".main-svg").first).to_be_visible(timeout=120_000)
+        for name in ("LRT", "IBLR", "CC", "KNN (k=1)", "Default"):
+            expect(chart.locator(".legendtext", has_text=name).first).to_be_visible()
+        expect(chart).to_contain_text("Mean score per method")
+        expect(page.get_by_text("5-fold cross-validation (seed 0)")).to_be_visible()
+        wait_until_idle(page)
+        page.mouse.move(700, 30)
+        full_height_screenshot(page, ARTIFACTS / "mallows_trees_compare.png")
+    finally:
+        context.close()

@@ -1,0 +1,64 @@
+"""Mallows label ranking trees (seed 003): the LRT grown live, its leaves, and §6's experiments."""
+
+import streamlit as st
+
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field
+from rankviz.ui.mallows_panel import (
+    KEY, LRT_EXPLANATION, compare_panel, describe_lrt, fit_lrt, leaves_panel, lrt_settings,
+    lrt_url_fields, missing_label_controls, missing_rate_panel, training_data, tree_size_panel,
+)
+from rankviz.ui.navigation import require_app_navigation
+from rankviz.ui.tree_panel import growth_player
+from rankviz.ui.url_state import publish_to_url, restore_from_url
+
+require_app_navigation()
+
+st.title("Mallows label ranking trees")
+st.caption("Cheng, Hühn & Hüllermeier (2009, seed 003): a decision tree whose nodes fit a Mallows "
+           "model to their rankings, split to make the subsets' spreads θ large (eq. 6), with "
+           "rankings that may lack labels; compared with instance-based label ranking (IBLR) and "
+           "constraint classification (CC).")
+
+url_fields = [dataset_url_field(), *lrt_url_fields()]
+restore_from_url(url_fields, page="mallows_trees")
+dataset, data_key = dataset_picker()
+rate, deletion_seed = missing_label_controls()
+caption_slot = st.sidebar.empty()
+settings = lrt_settings()
+publish_to_url(url_fields)
+if dataset is None:
+    st.info("Choose a sample data set, or finish the upload in the sidebar.")
+    st.stop()
+
+training = training_data(dataset, data_key, rate, deletion_seed)
+caption_slot.caption(training.caption())
+
+with st.expander(f"Data: {dataset.name} — {dataset.n_samples} examples, "
+                 f"{len(dataset.feature_names)} attributes, {dataset.n_labels} labels"):
+    st.write(dataset.description)
+    st.dataframe(dataset.to_frame(), height=240)
+
+try:
+    tree = fit_lrt(training, settings)
+except ValueError as error:
+    st.error(f"The label ranking tree cannot be grown on this data: {error}")
+    st.stop()
+
+grown_on = ("the complete rankings" if rate == 0 else
+            f"rankings with {training.deleted:,} of {training.present:,} labels deleted "
+            f"(p = {rate:g})")
+limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.gamma)
+st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
+growth_player(tree, settings, training.key, key=KEY)
+st.caption(LRT_EXPLANATION)
+
+tab_leaves, tab_compare, tab_curve, tab_size = st.tabs(
+    ["Leaves", "Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"])
+with tab_leaves:
+    leaves_panel(tree, training)
+with tab_compare:
+    compare_panel(dataset, data_key, settings, rate)
+with tab_curve:
+    missing_rate_panel(dataset, data_key, settings)
+with tab_size:
+    tree_size_panel(dataset, data_key, settings, training)

@@ -1,0 +1,838 @@
+"""Label ranking trees on a page (seed 003): the Mallows tree, its leaves and §6's experiments.
+
+For the "Mallows label ranking trees" page of Cheng, Hühn and Hüllermeier
+(2009): sidebar controls for the missing-label rate and the tree, the tree
+(LRT) grown with the ``mallows`` criterion and drawn with each leaf's centre
+ranking, spread θ̂ and reliability, a table of its leaves, and three panels
+reproducing §6: LRT against IBLR, CC and two baselines under k-fold
+cross-validation (Table 2), Kendall tau against the rate of deleted labels
+(Fig. 1), and the size of the LRT relative to a classification tree (Table 2).
+
+The experiments run only when their button is pressed, one method (and rate)
+at a time. Every finished piece is stored in ``st.session_state`` under the
+settings that produced it before the progress bar moves on, so **Stop** (or
+any other widget) keeps what is done, and coming back to earlier settings
+shows their results again. A method that fails on the data (a message, never
+a traceback) does not stop the others.
+"""
+
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from ..evaluation import cross_validate
+from ..features import FeatureEncoder
+from ..iblr import DEFAULT_K_GRID, IBLR
+from ..incomplete import delete_labels
+from ..label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
+from ..ranking_tree import RankingTree
+from ..tree import parent_array
+from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
+from .url_state import UrlField, choice, number
+
+__all__ = [
+    "KEY", "METHODS", "TrainingData", "Protocol", "missing_label_controls", "training_data",
+    "lrt_settings", "lrt_url_fields", "fit_lrt", "describe_lrt", "leaf_table", "leaves_panel",
+    "protocol_controls", "estimate_seconds", "method_summary", "comparison_bars",
+    "missing_rate_figure", "compare_panel", "missing_rate_panel", "tree_size_panel",
+    "tree_sizes", "LRT_EXPLANATION",
+]
+
+KEY = "lrt"
+DEFAULT_MIN_LEAF = 10
+RATE_MAX = 0.9
+RATE_STEP = 0.05
+#: The methods of seed 003 (§6) and this project's two baselines, in the order shown.
+METHODS = ("LRT", "IBLR", "CC", "KNN (k=1)", "Default")
+METHOD_HELP = {
+    "LRT": "label ranking tree (§5), this page's tree",
+    "IBLR": "instance-based label ranking (§4): Mallows model of the k nearest neighbours",
+    "CC": "constraint classification: a linear model per label trained by a perceptron",
+    "KNN (k=1)": "the ranking of the nearest training example",
+    "Default": "the mean-rank ranking of all training rankings, whatever the attributes",
+}
+# Bars: LRT in the orange of the tree's reliability scale; the default ranking
+# white, as in seed 001's figures. Lines cannot be white: the default is dark, dotted.
+BAR_COLOURS = {"LRT": "#e6550d", "IBLR": "#3182bd", "CC": "#31a354", "KNN (k=1)": "#9a9a9a",
+               "Default": "#ffffff"}
+LINE_STYLES = {"LRT": ("#e6550d", "solid", "circle"), "IBLR": ("#3182bd", "solid", "square"),
+               "CC": ("#31a354", "solid", "diamond"), "KNN (k=1)": ("#7f7f7f", "dash", "x"),
+               "Default": ("#222222", "dot", "triangle-up")}
+MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
+MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the seed's measure. CS: "
+                "Spearman's rank correlation. WRC: Spearman weighted towards the top of the "
+                "ranking. LRA: log ranking accuracy (Soares 2004), weighting the top ranks "
+                "strongly. All are 1 for the true ranking and −1 for its reverse.")
+LRT_CHOICES = {
+    "drawn": "the tree drawn above",
+    "seed": "seed 003's (≥ 2 rows per leaf, no γ)",
+}
+IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
+RATE_OPTIONS = [round(0.1 * i, 1) for i in range(10)]
+FIG1_DEFAULT_RATES = [0.0, 0.3, 0.6]
+TABLE2_RATES = (0.0, 0.3, 0.6)
+#: Above this estimate the panels warn before a run.
+SLOW_SECONDS = 30.0
+_RESULTS_KEPT = 8
+
+#: Seed 003, Table 2 (Kendall tau of CC, IBLR, LRT and the LRT's relative tree
+#: size at 0 %, 30 % and 60 % missing labels) for the two data sets that the
+#: samples rebuild with the seed's own procedure (their copies: 270 and 314 rows).
+SEED_TABLE2 = {
+    "sample:iris_nb": ("iris", {0.0: (0.836, 0.966, 0.947, 1.5), 0.3: (0.807, 0.945, 0.909, 1.2),
+                                0.6: (0.743, 0.882, 0.794, 1.5)}),
+    "sample:wine_nb": ("wine", {0.0: (0.933, 0.949, 0.882, 0.8), 0.3: (0.911, 0.941, 0.862, 1.1),
+                                0.6: (0.853, 0.789, 0.752, 0.8)}),
+}
+
+LRT_EXPLANATION = (
+    "Every node fits a **Mallows model** $P(\\sigma) \\propto e^{-\\theta D(\\sigma, \\pi)}$ to "
+    "its training rankings ($D$: Kendall distance, the number of discordant label pairs): the "
+    "centre $\\hat\\pi$ (generalised Borda count refined by the approximate EM of §4.2, over "
+    "the labels the node holds) and the spread $\\hat\\theta$, the larger the more the rankings "
+    "agree with the centre ($\\hat\\theta = 0$: uniform, no agreement beyond chance). The split "
+    "chosen maximises eq. (6), $(|T^+|\\,\\theta^+ + |T^-|\\,\\theta^-) / |T|$. A **pure** "
+    "node, whose rankings agree on every pair of labels they share, has $\\hat\\theta = "
+    "\\infty$ and is not split; nor is a node with fewer than $2|\\mathcal{Y}|$ label "
+    "occurrences (§5.1). Each leaf shows its centre ranking (labels it lacks are filled in from "
+    "its ancestors, §5.2), its rows $n$, $\\hat\\theta$ and its **reliability** rel $= "
+    "\\hat\\theta \\times n / N$ (§6: $\\hat\\theta$ alone would favour the small pure leaves "
+    "the split search makes), which its colour shows; pure leaves are the darkest.")
+
+
+# -- sidebar: missing labels and the tree ------------------------------------------
+
+@dataclass(frozen=True)
+class TrainingData:
+    """The rankings the drawn tree is grown on: the data set's, with labels deleted at rate p."""
+
+    X: pd.DataFrame
+    Y: np.ndarray
+    label_names: tuple
+    key: str
+    rate: float
+    seed: int
+    #: Labels present before the deletion, and how many of them were deleted.
+    present: int
+    deleted: int
+    #: Rankings left with fewer than two labels (they order no pair).
+    short_rows: int
+
+    def caption(self):
+        if self.rate == 0:
+            return "No labels deleted: the tree is grown on the complete rankings."
+        share = self.deleted / self.present if self.present else 0.0
+        text = (f"**{self.deleted:,} of {self.present:,} labels deleted** ({share:.1%}) at "
+                f"p = {self.rate:g}, seed {self.seed}.")
+        if self.short_rows:
+            text += (f" {self.short_rows:,} of {len(self.Y):,} rankings keep fewer than two labels "
+                     "and order no pair.")
+        return text
+
+
+def missing_label_controls(container=None, key=KEY):
+    """Sidebar slider of the missing-label rate p and the seed of the deletion; returns (p, seed)."""
+    container = container or st.sidebar
+    st.session_state.setdefault(f"{key}_p", 0.0)
+    st.session_state.setdefault(f"{key}_p_seed", 0)
+    container.subheader("Missing labels")
+    p = container.slider(
+        "Missing-label rate p", 0.0, RATE_MAX, step=RATE_STEP, format="%.2f", key=f"{key}_p",
+        help="Seed 003's protocol (§6.2): every label of every ranking is deleted with probability "
+             "p and the rest re-ranked. Here it applies to the rankings the tree above is grown "
+             "on; the comparisons delete labels from their training folds only.")
+    seed = container.number_input("Deletion seed", 0, 1_000_000, key=f"{key}_p_seed",
+                                  help="The coin flips of the deletion: the same seed deletes the "
+                                       "same labels, and a larger p deletes a superset of them.")
+    return float(p), int(seed)
+
+
+def training_data(dataset, data_key, rate, seed):
+    """The data set with labels deleted at ``rate`` (:func:`rankviz.incomplete.delete_labels`).
+
+    Returns
+    -------
+    TrainingData
+        Its ``key`` identifies data and deletion, for the cached trees.
+    """
+    Y = np.asarray(dataset.Y, dtype=float)
+    present = int(np.count_nonzero(~np.isnan(Y)))
+    if rate > 0:
+        Y = delete_labels(Y, rate, seed=seed)
+        key = f"{data_key}|missing={rate:g}|seed={seed}"
+    else:
+        key = data_key
+    left = np.count_nonzero(~np.isnan(Y), axis=1)
+    return TrainingData(dataset.X, Y, tuple(dataset.label_names), key, float(rate), int(seed),
+                        present, present - int(left.sum()), int(np.count_nonzero(left < 2)))
+
+
+def lrt_settings(container=None, key=KEY):
+    """Sidebar widgets of the label ranking tree: limits, an optional γ stop, growth order.
+
+    The criterion is fixed to ``"mallows"``. Seed 003 stops only at pure nodes
+    and below ``2|Y|`` label occurrences, so γ (rule (6) of seed 001) is off
+    until asked for; then it judges a node by the mean Kendall tau of its
+    rankings to its centre.
+
+    Returns
+    -------
+    TreeSettings
+        ``gamma`` is ``inf`` while the γ stop is off.
+    """
+    container = container or st.sidebar
+    defaults = {"min_leaf": DEFAULT_MIN_LEAF, "max_depth": 0, "use_gamma": False, "gamma": 0.995,
+                "order": "depth"}
+    for name, value in defaults.items():
+        st.session_state.setdefault(f"{key}_{name}", value)
+    container.subheader("Tree")
+    min_leaf = container.number_input(
+        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
+        help="The page starts at 10 so that the tree fits the screen; seed 003 has no such limit "
+             "(its trees stop at pure nodes and below 2|Y| label occurrences).")
+    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth")
+    use_gamma = container.checkbox(
+        "Stop early with γ", key=f"{key}_use_gamma",
+        help="Seed 003 has no such rule. On: a node is split only if "
+             "(1 + S_parent) < γ (1 + S_split), rule (6) of seed 001, with S the mean Kendall tau "
+             "of a set's rankings to its Mallows centre.")
+    gamma = container.slider(
+        "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
+        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", disabled=not use_gamma,
+        help="Lower γ stops earlier. Moving γ only re-cuts one maximal tree: no regrowth.")
+    order = container.radio("Growth order", list(GROWTH_ORDERS), key=f"{key}_order",
+                            horizontal=True, format_func=GROWTH_ORDERS.get,
+                            help="The order in which the player reveals the splits.")
+    return TreeSettings("mallows", float(gamma) if use_gamma else float("inf"), int(min_leaf),
+                        int(depth) or None, order)
+
+
+def lrt_url_fields(key=KEY):
+    """The URL fields of :func:`missing_label_controls` and :func:`lrt_settings`."""
+    return [
+        UrlField("p", f"{key}_p", number(0.0, RATE_MAX, decimals=2), show=lambda p: f"{p:g}"),
+        UrlField("p_seed", f"{key}_p_seed", number(0, 1_000_000, integer=True)),
+        UrlField("min_leaf", f"{key}_min_leaf", number(1, 1000, integer=True)),
+        UrlField("max_depth", f"{key}_max_depth", number(0, 100, integer=True)),
+        UrlField("gamma_stop", f"{key}_use_gamma", _flag, show=lambda on: "1" if on else None),
+        UrlField("gamma", f"{key}_gamma", number(*GAMMA_RANGE, decimals=3),
+                 show=lambda g: f"{g:.3f}"),
+        UrlField("order", f"{key}_order", choice(GROWTH_ORDERS)),
+    ]
+
+
+def _flag(text):
+    """URL parser of a switch: ``1`` or ``0``."""
+    if text not in ("0", "1"):
+        raise ValueError("expected 1 (on) or 0 (off)")
+    return text == "1"
+
+
+def describe_lrt(min_samples_leaf, max_depth, gamma):
+    depth = "no depth limit" if max_depth is None else f"depth ≤ {max_depth}"
+    stop = "no γ stop" if np.isinf(gamma) else f"γ = {gamma:.3f}"
+    return f"≥ {min_samples_leaf} rows per leaf, {depth}, {stop}"
+
+
+def fit_lrt(training, settings):
+    """The tree for ``settings`` on ``training``, cut from the cached maximal tree."""
+    data = SimpleNamespace(X=training.X, Y=training.Y, label_names=training.label_names)
+    return fit_gamma_path(data, training.key, *settings.growth).tree_at(settings.gamma)
+
+
+# -- the leaves ----------------------------------------------------------------------
+
+def _rule(tree, parent, node):
+    tests = []
+    while parent[node] >= 0:
+        up = parent[node]
+        tests.append(tree.test_text(up, negate=tree.children_right[up] == node))
+        node = up
+    return " and ".join(reversed(tests)) or "(all rows)"
+
+
+def leaf_table(tree, training=None):
+    """One row per leaf: id, rows, share, centre ranking, θ̂, reliability, mean tau, rule.
+
+    With ``training`` (the rows the tree was grown on) and missing labels, also
+    how many labels the leaf's rows hold (the rest of its ranking comes from
+    its ancestors).
+    """
+    leaves = np.flatnonzero(tree.is_leaf)
+    parent = parent_array(tree.children_left, tree.children_right)
+    n = tree.n_samples[leaves]
+    table = pd.DataFrame({
+        "leaf": [f"#{tree.node_ids[i]}" for i in leaves],
+        "n": n.astype(int),
+        "share": n / tree.n_samples[0],
+        "centre ranking": [tree.ranking_text(i) for i in leaves],
+        "θ̂": tree.theta[leaves],
+        "reliability": tree.reliability[leaves],
+        "mean τ to centre": tree.similarity[leaves],
+        "rule": [_rule(tree, parent, i) for i in leaves],
+    })
+    if training is not None and np.isnan(training.Y).any():
+        encoded = FeatureEncoder().fit(training.X).transform(training.X)
+        leaf_of_row = tree.apply(encoded)
+        held = [int(np.count_nonzero((~np.isnan(training.Y[leaf_of_row == i])).any(axis=0)))
+                for i in leaves]
+        table.insert(4, "labels observed", held)
+    return table
+
+
+def _fmt_spread(value):
+    return "∞" if np.isposinf(value) else f"{value:.3f}"
+
+
+def leaves_panel(tree, training, key=f"{KEY}_leaves"):
+    """The leaf table, sorted by reliability, with a CSV download."""
+    table = leaf_table(tree, training).sort_values("reliability", ascending=False, kind="stable")
+    pure = int(np.isinf(table["θ̂"]).sum())
+    st.caption(f"{len(table)} leaves, most reliable first; {pure} pure (θ̂ = ∞). *share* = n / N "
+               f"(N = {int(tree.n_samples[0]):,} rows); *mean τ to centre* is the mean Kendall tau "
+               "of the leaf's rankings to its centre (the similarity γ judges)."
+               + (" *labels observed*: labels present in the leaf's rows; the others are "
+                  "ranked by the leaf's ancestors (§5.2)." if "labels observed" in table else ""))
+    # A Styler shows ∞ for pure leaves while the columns stay numbers (sorting, CSV).
+    shown = table.style.format({"share": "{:.3f}", "θ̂": _fmt_spread, "reliability": _fmt_spread,
+                                "mean τ to centre": "{:.3f}"})
+    st.dataframe(
+        shown, hide_index=True, key=f"{key}_table",
+        column_config={
+            "θ̂": st.column_config.Column(help="Mallows spread of the leaf's rankings; ∞ = pure"),
+            "reliability": st.column_config.Column(help="θ̂ × share (seed 003, §6)"),
+            "rule": st.column_config.Column(width="large"),
+        })
+    st.download_button("Download the leaves (CSV)", table.to_csv(index=False).encode(),
+                       file_name="label_ranking_tree_leaves.csv", mime="text/csv",
+                       key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+
+
+# -- comparisons: protocol, estimate, figures ----------------------------------------
+
+@dataclass(frozen=True)
+class Protocol:
+    """What a comparison runs: methods, IBLR's k, folds, repetitions, seed and the LRT."""
+
+    methods: tuple
+    iblr_k: object  # "auto" or int
+    folds: int
+    repetitions: int
+    seed: int
+    #: The LRT's (min_samples_leaf, max_depth, gamma).
+    lrt: tuple
+
+    def estimators(self):
+        """The chosen methods, configured, in :data:`METHODS` order."""
+        min_leaf, depth, gamma = self.lrt
+        every = seed003_methods(
+            lrt=RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
+                            max_depth=depth),
+            iblr=IBLR(n_neighbors=self.iblr_k))
+        return {name: every[name] for name in METHODS if name in self.methods}
+
+    def describe(self):
+        repeated = (f"{self.repetitions} × {self.folds}-fold" if self.repetitions > 1
+                    else f"{self.folds}-fold")
+        k = "k by inner 5-fold CV" if self.iblr_k == "auto" else f"k = {self.iblr_k}"
+        return (f"{repeated} cross-validation (seed {self.seed}); LRT: {describe_lrt(*self.lrt)}; "
+                f"IBLR: {k}")
+
+
+def _lrt_parameters(choice_, settings):
+    if choice_ == "seed":
+        return (2, None, float("inf"))
+    return (settings.min_samples_leaf, settings.max_depth, settings.gamma)
+
+
+def protocol_controls(n_samples, settings, key):
+    """Widgets of a comparison's protocol; returns a :class:`Protocol`."""
+    cols = st.columns([3, 2])
+    methods = cols[0].multiselect(
+        "Methods", list(METHODS), default=list(METHODS), key=f"{key}_methods",
+        help=" · ".join(f"{name}: {text}" for name, text in METHOD_HELP.items()))
+    lrt = cols[1].radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
+                        help="The tree of the comparison: the one drawn above (the sidebar's "
+                             "settings), or seed 003's LRT, which has no depth limit or γ and "
+                             "stops only at pure nodes and below 2|Y| label occurrences "
+                             "(bigger, slower).")
+    cols = st.columns([2, 1, 1.3, 1])
+    iblr_k = cols[0].selectbox(
+        "IBLR neighbours k", IBLR_K_OPTIONS, key=f"{key}_iblr_k",
+        format_func=lambda k: "auto: inner 5-fold CV, as the seed" if k == "auto" else str(k),
+        help=f"auto picks k from {', '.join(map(str, DEFAULT_K_GRID))} by cross-validation on "
+             "each training fold (§6): about 50 inner fits per fold. A fixed k is quicker.")
+    high = max(2, min(n_samples, 20))
+    folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds",
+                                 help="k of the k-fold cross-validation (the seed: 10).")
+    repeated = cols[2].checkbox("5 repetitions, as in the seed", key=f"{key}_repeat",
+                                help="Repeat the cross-validation with 5 different shuffles; the "
+                                     "whiskers then show the spread over the repetitions.")
+    seed = cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed",
+                                help="Shuffle of the folds (repetition r uses seed + r) and the "
+                                     "coin flips deleting training labels.")
+    return Protocol(tuple(methods), iblr_k, int(folds), 5 if repeated else 1, int(seed),
+                    _lrt_parameters(lrt, settings))
+
+
+def estimate_seconds(n, d, L, protocol, *, rates=(0.0,), methods=None):
+    """Rough wall time of a comparison, from timings of this code (within a factor of 2 or 3).
+
+    Per fit on ``n`` rows of ``d`` attributes and ``L`` labels: the LRT about
+    4e-7 n d L² s; IBLR with k chosen by inner CV about 1e-5 n L² s, five times
+    less with a fixed k, and four times more with missing labels (its EM
+    completes rankings); CC about 3e-5 n L s; KNN 1e-8 n² s. ``methods``
+    (default: the protocol's) narrows the estimate to some methods.
+    """
+    n_train = n * (protocol.folds - 1) / protocol.folds
+    per_fold = {
+        "LRT": 0.01 + 4e-7 * n_train * max(d, 1) * L * L,
+        "IBLR": 0.02 + (1e-5 if protocol.iblr_k == "auto" else 2e-6) * n_train * L * L,
+        "CC": 0.01 + 3e-5 * n_train * L,
+        "KNN (k=1)": 0.005 + 1e-8 * n * n_train,
+        "Default": 0.002,
+    }
+    total = 0.0
+    for rate in rates:
+        for name in protocol.methods if methods is None else methods:
+            cost = per_fold.get(name, 0.01) * (4.0 if name == "IBLR" and rate > 0 else 1.0)
+            total += cost * protocol.folds * protocol.repetitions
+    return total
+
+
+def _duration(seconds):
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def method_summary(scores, repetitions=1):
+    """Mean of each measure per method, with its error.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Per-example scores of :func:`rankviz.evaluation.cross_validate`.
+    repetitions : int
+        With 2 or more, the error is the standard deviation of the
+        per-repetition means; with 1, the standard error of the mean over the
+        held-out rankings.
+
+    Returns
+    -------
+    DataFrame
+        Index: method (in order of appearance); columns: each measure of
+        :data:`MEASURE_ORDER`, then ``<measure> sd`` or ``<measure> se``, then ``n``.
+    """
+    rows = {}
+    for method, group in scores.groupby("method", sort=False):
+        row = {}
+        for measure in MEASURE_ORDER:
+            row[measure] = group[measure].mean()
+        for measure in MEASURE_ORDER:
+            if repetitions > 1:
+                row[f"{measure} sd"] = group.groupby("repetition")[measure].mean().std(ddof=1)
+            else:
+                row[f"{measure} se"] = group[measure].std(ddof=1) / np.sqrt(group[measure].count())
+        row["n"] = len(group)
+        rows[method] = row
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def comparison_bars(summary, title):
+    """Grouped bars: mean Kendall tau, CS, WRC and LRA per method, with error whiskers."""
+    suffix = "sd" if f"{MEASURE_ORDER[0]} sd" in summary else "se"
+    fig = go.Figure()
+    for method in summary.index:
+        colour = BAR_COLOURS.get(method, "#8c564b")
+        errors = summary.loc[method, [f"{m} {suffix}" for m in MEASURE_ORDER]].astype(float)
+        fig.add_bar(
+            name=method, x=list(MEASURE_ORDER),
+            y=summary.loc[method, list(MEASURE_ORDER)].astype(float).to_numpy(),
+            error_y=dict(type="data", array=errors.fillna(0).to_numpy(), visible=True,
+                         color="#444444", thickness=1.2),
+            marker=dict(color=colour, line=dict(color="#222222", width=1.2)),
+            hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
+        )
+    fig.update_layout(
+        barmode="group", title=title, xaxis_title="Measure (1 = the true ranking predicted)",
+        yaxis_title="Mean over held-out rankings", legend_title="Method",
+        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=50),
+    )
+    return fig
+
+
+def missing_rate_figure(curve, measure="Kendall tau", repetitions=1):
+    """Lines with markers: ``measure`` against the missing-label rate, one per method (Fig. 1).
+
+    ``curve`` is :func:`rankviz.label_ranking_study.missing_rate_curve`'s frame;
+    with several repetitions the whiskers are the sd over repetitions.
+    """
+    fig = go.Figure()
+    for method in [m for m in METHODS if m in set(curve["method"])] + sorted(
+            set(curve["method"]) - set(METHODS)):
+        rows = curve[curve["method"] == method].sort_values("missing_rate")
+        colour, dash, symbol = LINE_STYLES.get(method, ("#8c564b", "solid", "circle"))
+        sd = rows[f"{measure} sd"].astype(float)
+        error = (dict(type="data", array=sd.fillna(0).to_numpy(), visible=True, thickness=1.2)
+                 if repetitions > 1 and sd.notna().any() else None)
+        fig.add_scatter(
+            name=method, x=rows["missing_rate"].to_numpy(), y=rows[measure].astype(float).to_numpy(),
+            mode="lines+markers", error_y=error,
+            line=dict(color=colour, dash=dash, width=2.2), marker=dict(symbol=symbol, size=9),
+            hovertemplate="p = %{x:.2f}: %{y:.3f}<extra>" + method + "</extra>",
+        )
+    whiskers = f", whiskers: sd over {repetitions} repetitions" if repetitions > 1 else ""
+    fig.update_layout(
+        title=f"{measure} against the missing-label rate (cf. seed 003, Fig. 1{whiskers})",
+        xaxis_title="fraction of labels deleted from training rankings (p)",
+        yaxis_title=f"{measure} (mean over held-out rankings)", legend_title="Method",
+        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=55),
+    )
+    rates = sorted(set(curve["missing_rate"]))
+    fig.update_xaxes(tickvals=rates, tickformat=".1f",
+                     range=[min(rates) - 0.03, max(rates) + 0.03] if rates else None)
+    return fig
+
+
+# -- running: stored pieces, progress, Stop ------------------------------------------
+
+def _results(key):
+    return st.session_state.setdefault(f"{key}_results", {})
+
+
+def _store(key, request, result):
+    results = _results(key)
+    results.pop(request, None)
+    results[request] = result  # the newest last
+    while len(results) > _RESULTS_KEPT:
+        results.pop(next(iter(results)))
+    st.session_state[f"{key}_latest"] = request
+
+
+def _shown_result(key, request):
+    """The result of ``request`` if one is stored, else the latest (flagged as stale)."""
+    results = _results(key)
+    if request in results:
+        return results[request], False
+    latest = st.session_state.get(f"{key}_latest")
+    if latest in results:
+        return results[latest], True
+    return None, False
+
+
+def _error_text(error):
+    text = str(error) or type(error).__name__
+    return text if isinstance(error, ValueError) else f"{type(error).__name__}: {text}"
+
+
+def _execute(jobs, result, key):
+    """Run ``jobs`` one after the other with a progress bar, a time estimate and a Stop button.
+
+    ``jobs`` are ``(method, label, weight, run)``: ``run(progress)`` computes a
+    piece, stores it in ``result`` itself and calls ``progress(done, total)``
+    after each of its folds; ``weight`` (its estimated seconds) apportions the
+    bar, so the time left is not thrown off by one slow method. A job that
+    raises is noted in ``result["errors"]`` (the later jobs of that method are
+    skipped). Pressing Stop reruns the script, and Streamlit interrupts this
+    one at its next call, a progress update: what was stored stays.
+    """
+    bar = st.progress(0.0, text="Starting…")
+    stop = st.empty()
+    stop.button("Stop", key=f"{key}_stop", icon=":material/stop:",
+                help="Stops after the current fold; the finished methods (and rates) stay.")
+    start = time.perf_counter()
+    total = sum(weight for _, _, weight, _ in jobs) or 1.0
+    finished = 0.0
+    for method, label, weight, run in jobs:
+        if method in result["errors"]:
+            finished += weight
+            continue
+
+        def progress(done, folds, base=finished, weight=weight, label=label):
+            elapsed = time.perf_counter() - start
+            share = min(1.0, (base + weight * done / folds) / total)
+            left = elapsed * (1 - share) / share if share > 0 else 0.0
+            bar.progress(share, text=f"{label} · fold {done} of {folds} · {elapsed:.1f} s"
+                                     + (f", about {_duration(left)} left" if share < 1 else ""))
+
+        try:
+            run(progress)
+        except Exception as error:  # noqa: BLE001 — shown as a message, the other methods go on
+            result["errors"][method] = _error_text(error)
+        finished += weight
+        result["seconds"] = time.perf_counter() - start
+    result["complete"] = True
+    bar.empty()
+    stop.empty()
+
+
+def _job_seconds(dataset, protocol, method, rate):
+    return estimate_seconds(dataset.n_samples, len(dataset.feature_names), dataset.n_labels,
+                            protocol, rates=(rate,), methods=(method,))
+
+
+def _estimate_note(seconds, what):
+    st.caption(f"{what} Estimated time: about {_duration(seconds)} (rough).")
+    if seconds > SLOW_SECONDS:
+        st.warning(f"This run will take roughly {_duration(seconds)}. IBLR with k chosen "
+                   "automatically takes most of it; a fixed k, fewer folds or no repetitions are "
+                   "quicker, and **Stop** keeps what is finished.", icon=":material/hourglass_top:")
+
+
+def _report_problems(result, what):
+    for method, message in result["errors"].items():
+        hint = (" A fixed k (no inner cross-validation) may work."
+                if method == "IBLR" and result["protocol"].iblr_k == "auto" else "")
+        st.error(f"**{method}** could not be evaluated on this data: {message.rstrip('.')}.{hint}",
+                 icon=":material/error:")
+    if not result["complete"]:
+        st.warning(f"Stopped: the results below are partial ({what}).",
+                   icon=":material/pause_circle:")
+
+
+def _seed_reference(data_key, rates):
+    """Seed 003's Table 2 values for this sample, as one sentence (empty if none)."""
+    if data_key not in SEED_TABLE2:
+        return ""
+    name, table = SEED_TABLE2[data_key]
+    parts = []
+    for rate in rates:
+        if rate in table:
+            cc, iblr, lrt, _ = table[rate]
+            parts.append(f"p = {rate:g}: CC {cc:.3f}, IBLR {iblr:.3f}, LRT {lrt:.3f}")
+    if not parts:
+        return ""
+    return (f"Seed 003, Table 2, *{name}* (their copy of the data, 5 × 10-fold CV, Kendall tau): "
+            + "; ".join(parts) + ".")
+
+
+# -- the panels --------------------------------------------------------------------
+
+def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
+    """LRT, IBLR, CC, KNN and the default ranking under k-fold cross-validation (Table 2).
+
+    Labels are deleted from the training folds at the sidebar's rate; the
+    held-out rankings stay complete. Returns the per-example scores shown, or None.
+    """
+    st.markdown("All methods are trained and tested on the same folds; training rankings lose "
+                f"each label with probability **p = {missing_rate:g}** (the sidebar's rate), the "
+                "held-out rankings stay complete.")
+    protocol = protocol_controls(dataset.n_samples, settings, key)
+    request = ("compare", data_key, protocol, float(missing_rate))
+    if protocol.methods:
+        _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
+                                        dataset.n_labels, protocol, rates=(missing_rate,)),
+                       f"{len(protocol.methods)} methods × {protocol.folds * protocol.repetitions} "
+                       "fits.")
+    if st.button("Run comparison", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
+                 disabled=not protocol.methods):
+        result = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
+                  "protocol": protocol, "missing_rate": float(missing_rate), "data_key": data_key}
+        _store(key, request, result)
+        jobs = []
+        for name, method in protocol.estimators().items():
+            def run(progress, name=name, method=method):
+                scores = cross_validate({name: method}, dataset.X, dataset.Y, cv=protocol.folds,
+                                        seed=protocol.seed, progress=progress,
+                                        repetitions=protocol.repetitions,
+                                        missing_rate=float(missing_rate))
+                result["scores"].append(scores)
+            jobs.append((name, name, _job_seconds(dataset, protocol, name, missing_rate), run))
+        _execute(jobs, result, key)
+
+    result, stale = _shown_result(key, request)
+    if result is None:
+        if protocol.methods:
+            st.info("Press **Run comparison** to score the methods on held-out rankings.")
+        else:
+            st.info("Choose at least one method.")
+        return None
+    if stale:
+        st.warning("The results below are for earlier settings; press **Run comparison** to "
+                   "update them.")
+    done = [s["method"].iloc[0] for s in result["scores"] if len(s)]
+    missing = [m for m in result["protocol"].methods if m not in done and m not in result["errors"]]
+    _report_problems(result, f"{', '.join(missing)} not run" if missing else "all methods done")
+    if not result["scores"]:
+        return None
+    scores = pd.concat(result["scores"], ignore_index=True)
+    repetitions = result["protocol"].repetitions
+    summary = method_summary(scores, repetitions)
+    error = ("sd over the 5 repetitions" if repetitions > 1
+             else "standard error of the mean over held-out rankings")
+    st.caption(f"{result['protocol'].describe()}; p = {result['missing_rate']:g}. "
+               f"{scores['example'].nunique():,} held-out rankings per method, "
+               f"{result['seconds']:.1f} s.")
+    st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error})"),
+                    key=f"{key}_bars")
+    st.caption(MEASURE_HELP)
+    reference = _seed_reference(result["data_key"], [result["missing_rate"]])
+    if reference:
+        st.caption(reference)
+    shown = summary.drop(columns="n")
+    suffix = "sd" if repetitions > 1 else "se"
+    shown.columns = [f"{c} mean" if c in MEASURE_ORDER else c for c in shown.columns]
+    order = [c for m in MEASURE_ORDER for c in (f"{m} mean", f"{m} {suffix}")]
+    st.dataframe(shown[order].style.format("{:.3f}"), key=f"{key}_table")
+    cols = st.columns(2)
+    cols[0].download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
+                            file_name="label_ranking_comparison.csv", mime="text/csv",
+                            key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+    cols[1].download_button("Download the summary (CSV)", summary.to_csv().encode(),
+                            file_name="label_ranking_comparison_summary.csv", mime="text/csv",
+                            key=f"{key}_summary_csv", on_click="ignore", icon=":material/download:")
+    return scores
+
+
+def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
+    """Kendall tau (or another measure) against the rate of deleted training labels (Fig. 1).
+
+    Returns the curve shown (one row per rate and method), or None.
+    """
+    st.markdown("Seed 003, Fig. 1: the methods' scores as more and more labels are deleted from "
+                "the training rankings. Every rate uses the same folds, so the curves differ "
+                "only by the deletions. The seed found CC's curves flat and those of the local "
+                "methods, IBLR and LRT, steeper.")
+    rates = sorted(st.multiselect(
+        "Missing-label rates p", RATE_OPTIONS, FIG1_DEFAULT_RATES, key=f"{key}_rates",
+        help="The seed's Table 2 uses 0, 0.3 and 0.6; its Fig. 1 runs from 0 to 0.7 in steps "
+             "of 0.1. Each rate is a full cross-validation."))
+    protocol = protocol_controls(dataset.n_samples, settings, key)
+    request = ("curve", data_key, protocol, tuple(rates))
+    ready = bool(protocol.methods and rates)
+    if ready:
+        _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
+                                        dataset.n_labels, protocol, rates=rates),
+                       f"{len(rates)} rates × {len(protocol.methods)} methods × "
+                       f"{protocol.folds * protocol.repetitions} fits.")
+    if st.button("Run curve", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
+                 disabled=not ready):
+        result = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,
+                  "protocol": protocol, "rates": tuple(rates), "data_key": data_key}
+        _store(key, request, result)
+        estimators = protocol.estimators()
+        jobs = []
+        # Rate by rate: a stopped run still has whole curves up to some rate.
+        for rate in rates:
+            for name, method in estimators.items():
+                def run(progress, name=name, method=method, rate=rate):
+                    curve = missing_rate_curve({name: method}, dataset.X, dataset.Y, [rate],
+                                               cv=protocol.folds, repetitions=protocol.repetitions,
+                                               seed=protocol.seed, progress=progress)
+                    result["rows"].extend(curve.to_dict("records"))
+                jobs.append((name, f"p = {rate:g} · {name}", _job_seconds(dataset, protocol, name, rate),
+                             run))
+        _execute(jobs, result, key)
+
+    result, stale = _shown_result(key, request)
+    if result is None:
+        if ready:
+            st.info("Press **Run curve** to score the methods at each rate.")
+        else:
+            st.info("Choose at least one rate and one method.")
+        return None
+    if stale:
+        st.warning("The results below are for earlier settings; press **Run curve** to update them.")
+    _report_problems(result, _curve_done(result))
+    if not result["rows"]:
+        return None
+    curve = pd.DataFrame(result["rows"])
+    repetitions = result["protocol"].repetitions
+    measure = st.selectbox("Measure", list(MEASURE_ORDER), key=f"{key}_measure",
+                           help=MEASURE_HELP)
+    st.plotly_chart(missing_rate_figure(curve, measure, repetitions), key=f"{key}_chart")
+    knn = (" KNN (k=1) copies the nearest training ranking as it is, its deleted labels last: "
+           "it suffers most from missing labels." if "KNN (k=1)" in set(curve["method"]) else "")
+    st.caption(f"{result['protocol'].describe()}; {result['seconds']:.1f} s.{knn} "
+               + _seed_reference(result["data_key"], result["rates"]))
+    table = curve.pivot(index="missing_rate", columns="method", values=measure)
+    table = table[[m for m in METHODS if m in table.columns]]
+    table.index = [f"p = {p:g}" for p in table.index]
+    st.dataframe(table.style.format("{:.3f}"), key=f"{key}_table")
+    st.download_button("Download the curve (CSV)", curve.to_csv(index=False).encode(),
+                       file_name="missing_label_curve.csv", mime="text/csv", key=f"{key}_csv",
+                       on_click="ignore", icon=":material/download:")
+    return curve
+
+
+def _curve_done(result):
+    """Which rates a stopped curve has, as a phrase: 'done: p = 0; at p = 0.3 only LRT'."""
+    expected = [m for m in result["protocol"].methods if m not in result["errors"]]
+    done = {}
+    for row in result["rows"]:
+        done.setdefault(row["missing_rate"], []).append(row["method"])
+    full = [rate for rate in result["rates"] if set(done.get(rate, ())) >= set(expected)]
+    parts = [f"done: p = {', '.join(f'{r:g}' for r in full)}" if full else "no rate done"]
+    parts += [f"at p = {rate:g} only {', '.join(methods)}" for rate, methods in done.items()
+              if rate not in full]
+    return "; ".join(parts)
+
+
+@st.cache_data(show_spinner="Growing the trees for the size table…", max_entries=16)
+def tree_sizes(_X, _Y, data_key, lrt, rates, seed):
+    """:func:`relative_tree_size` at each rate, one row each (cached by data key and settings)."""
+    min_leaf, depth, gamma = lrt
+    model = RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf, max_depth=depth)
+    rows = []
+    for rate in rates:
+        size = relative_tree_size(_X, _Y, model, missing_rate=rate, seed=seed)
+        rows.append({"p": rate, "LRT leaves": size["lrt_leaves"],
+                     "classification-tree leaves": size["classification_leaves"],
+                     "ratio": float(size["ratio"])})
+    return pd.DataFrame(rows)
+
+
+def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
+    """The LRT's leaves over a classification tree's on the top label (Table 2's size column).
+
+    Returns the table shown, or None.
+    """
+    st.markdown("Seed 003, Table 2 (number to the right of LRT's tau): the label ranking tree's "
+                "leaves divided by the leaves of a classification tree grown on the same rows "
+                "with only each ranking's **top label** as the class. The seed found no dramatic "
+                "difference: ratios between 0.2 and 6.2, often near 1.")
+    choice_ = st.radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
+                       index=1, horizontal=True,
+                       help="Seed 003's LRT has at least 2 rows per leaf, like the classification "
+                            "tree here: the fair comparison. The drawn tree's limits make it smaller.")
+    lrt = _lrt_parameters(choice_, settings)
+    rates = tuple(sorted({*TABLE2_RATES, training.rate}))
+    try:
+        table = tree_sizes(dataset.X, dataset.Y, data_key, lrt, rates, training.seed)
+    except Exception as error:  # noqa: BLE001 — a message, never a traceback
+        st.error(f"The trees could not be grown: {_error_text(error)}")
+        return None
+    shown = table.copy()
+    if data_key in SEED_TABLE2:
+        name, reference = SEED_TABLE2[data_key]
+        shown[f"seed 003 ({name}, J48)"] = [reference[p][3] if p in reference else np.nan
+                                            for p in shown["p"]]
+    shown["p"] = [f"{p:g}" + (" (sidebar)" if p == training.rate and p not in TABLE2_RATES else "")
+                  for p in shown["p"]]
+    st.dataframe(shown, hide_index=True, key=f"{key}_table", column_config={
+        "classification-tree leaves": st.column_config.NumberColumn(
+            help="Leaves of the classification tree on each ranking's true top label"),
+        "ratio": st.column_config.NumberColumn(format="%.2f", help="LRT leaves / classification-tree leaves"),
+    })
+    st.caption(
+        f"LRT: {describe_lrt(*lrt)}; labels deleted from all rows with the sidebar's deletion seed "
+        f"({training.seed}), so the row p = {training.rate:g} is grown on the rankings of the tree "
+        "above. Classification tree: scikit-learn's DecisionTreeClassifier (entropy, ≥ 2 rows per "
+        "leaf, unpruned) on each ranking's true top label, the same tree at every p: a fixed "
+        "reference size (on the top *remaining* label the class gets noisy and an unpruned tree "
+        "balloons). The seed used WEKA's J48, which also **prunes**: its trees are smaller, so the seed's ratios are larger "
+        "than these.")
+    st.download_button("Download the table (CSV)", table.to_csv(index=False).encode(),
+                       file_name="relative_tree_size.csv", mime="text/csv", key=f"{key}_csv",
+                       on_click="ignore", icon=":material/download:")
+    return table

@@ -12,6 +12,8 @@ on up to the root.
 
 import numpy as np
 
+from .builder import _group_sums
+from .criteria.mallows import Mallows
 from .mallows import fit_mallows_groups, most_probable_extension
 from .tree import parent_array
 
@@ -36,6 +38,9 @@ def node_models(tree, X_encoded, Y):
     theta : ndarray of shape (node_count,)
         The spread MLE of each node's rankings (``inf`` for a pure node).
     """
+    parent = parent_array(tree.children_left, tree.children_right)
+    if not np.isnan(Y).any():
+        return _complete_node_models(tree, parent, tree.apply(X_encoded), Y)
     paths = tree.decision_paths(X_encoded)
     # Each row belongs to every node on its path; a path repeats its leaf to
     # the end, so keep a node only where it first appears.
@@ -43,8 +48,21 @@ def node_models(tree, X_encoded, Y):
     new[:, 1:] = paths[:, 1:] != paths[:, :-1]
     row = np.broadcast_to(np.arange(len(paths))[:, None], paths.shape)[new]
     fits = fit_mallows_groups(Y[row], paths[new], tree.node_count, only_present=True)
-    return complete_from_ancestors(fits.center, parent_array(tree.children_left, tree.children_right)), \
-        fits.theta
+    return complete_from_ancestors(fits.center, parent), fits.theta
+
+
+def _complete_node_models(tree, parent, leaf_of_row, Y):
+    """Complete rankings: no EM rounds, so every node's model follows from its summed
+    pair counts (the criterion's statistics), summed over leaves and then up the tree:
+    O(rows + nodes) work instead of a fit over every (row, ancestor) pair."""
+    criterion = Mallows()
+    stats = criterion.row_statistics(Y)
+    sums = _group_sums(leaf_of_row, stats, tree.node_count)
+    for level in range(tree.max_depth, 0, -1):
+        at_level = np.flatnonzero(tree.depth == level)
+        np.add.at(sums, parent[at_level], sums[at_level])
+    count = tree.n_samples.astype(float)
+    return criterion.centers(count, sums), criterion.theta(count, sums)
 
 
 def complete_from_ancestors(center, parent):

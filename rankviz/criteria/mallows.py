@@ -40,7 +40,7 @@ Choices the seed leaves open, and why:
 
 import numpy as np
 
-from ..mallows import borda_votes, theta_from_mean_distance
+from ..mallows import _positions_from_votes, borda_votes, theta_from_mean_distance
 from .base import Criterion
 
 
@@ -92,22 +92,43 @@ class Mallows(Criterion):
         when it puts ``b`` first.
         """
         count = np.asarray(count, dtype=float)
-        stat_sum = np.asarray(stat_sum, dtype=float)
+        # Statistics first: the split search hands over (candidates, statistics)
+        # views of (statistics, candidates) arrays, so this is contiguous there
+        # and every operation below runs over long rows (about 3x faster).
+        stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
         n, n_pairs = self.n_labels_, len(self._a)
         if self._complete:
             # D = sum_k A_k + sum over pairs the centre orders a_k first of (c - 2 A_k).
-            a_first = stat_sum
-            c = count[..., None]
-            a_ahead = a_first @ self._margin + c * self._margin_offset >= 0
-            flips = np.where(a_ahead, c - 2.0 * a_first, 0.0)
-            return a_first.sum(axis=-1) + flips.sum(axis=-1), np.full(count.shape, n)
+            a_first = stats
+            flat = a_first.reshape(n_pairs, -1)
+            margin = (self._margin.T @ flat).reshape(a_first.shape)
+            margin += np.multiply.outer(self._margin_offset, count)
+            flips = count - 2.0 * a_first
+            flips *= margin >= 0
+            return a_first.sum(axis=0) + flips.sum(axis=0), np.full(count.shape, n)
+        a_first, b_first = stats[:n_pairs], stats[n_pairs:2 * n_pairs]
+        votes = stats[2 * n_pairs:2 * n_pairs + n]
+        a_ahead = votes[self._a] >= votes[self._b]
+        labels_held = (stats[2 * n_pairs + n:] > 0).sum(axis=0)
+        return np.where(a_ahead, b_first, a_first).sum(axis=0), labels_held
+
+    def centers(self, count, stat_sum):
+        """Borda centres of the sets as rank positions (ties by label order).
+
+        The generalised Borda count of Proposition 2; for complete rankings
+        the centre :func:`rankviz.mallows.fit_mallows` finds.
+        """
+        count = np.asarray(count, dtype=float)
+        stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
+        n, n_pairs = self.n_labels_, len(self._a)
+        if self._complete:
+            wins = np.zeros((n,) + count.shape)
+            np.add.at(wins, self._a, stats)
+            np.add.at(wins, self._b, count - stats)
+            votes = wins
         else:
-            a_first = stat_sum[..., :n_pairs]
-            b_first = stat_sum[..., n_pairs:2 * n_pairs]
-            votes = stat_sum[..., 2 * n_pairs:2 * n_pairs + n]
-            a_ahead = votes[..., self._a] >= votes[..., self._b]
-            labels_held = (stat_sum[..., 2 * n_pairs + n:] > 0).sum(axis=-1)
-        return np.where(a_ahead, b_first, a_first).sum(axis=-1), labels_held
+            votes = stats[2 * n_pairs:2 * n_pairs + n]
+        return _positions_from_votes(np.moveaxis(votes, 0, -1))
 
     def theta(self, count, stat_sum, pure_distance=0.0):
         """Spread MLE of the sets (``inf`` when pure, unless ``pure_distance`` > 0)."""

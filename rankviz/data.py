@@ -478,9 +478,14 @@ def _benchmark_column_label(j, d, label_names):
 
 
 def _locate_bad_number(lines, first_line, d, label_names, source):
-    """After a fast parse failed: find the first cell that is not a number."""
+    """After a fast parse failed: find the first cell that is not a number.
+
+    An empty rank cell is a missing label, not an error.
+    """
     for k, line in enumerate(lines):
         for j, cell in enumerate(line.split(",")):
+            if j >= d and cell.strip() == "":
+                continue
             try:
                 if np.isnan(float(cell)):
                     raise ValueError(cell)
@@ -499,7 +504,9 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
 
     Line 1 is ``n_samples,n_features,n_labels``; each of the following
     ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
-    rank position of label ``j``.
+    rank position of label ``j``. An empty rank cell marks a missing label
+    (an incomplete ranking, seed 003): the present positions must then rank
+    the present labels ``1..m``.
 
     Parameters
     ----------
@@ -562,9 +569,11 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
             source,
         )
     try:
+        # Only an empty cell reads as NaN (a missing label if it is a rank);
+        # "nan", "NA" and the like stay errors.
         values = pd.read_csv(
-            io.StringIO("\n".join(body)), header=None, dtype=np.float64, na_filter=False,
-            engine="c", skip_blank_lines=False,
+            io.StringIO("\n".join(body)), header=None, dtype=np.float64, keep_default_na=False,
+            na_values=[""], engine="c", skip_blank_lines=False,
         ).to_numpy()
     except (ValueError, pd.errors.ParserError):
         error = _locate_bad_number(body, 2, d, label_names, source)
@@ -577,10 +586,11 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
     not_finite = ~np.isfinite(features)
     if not_finite.any():
         i, j = np.argwhere(not_finite)[0]
-        raise _error(
-            f"the feature value {_fmt(features[i, j])} is not a finite number; expected a finite number",
-            source, line=i + 2, column=_benchmark_column_label(j, d, label_names),
-        )
+        problem = ("the cell is empty; expected a number in every feature cell"
+                   if np.isnan(features[i, j]) and body[i].split(",")[j].strip() == ""
+                   else f"the feature value {_fmt(features[i, j])} is not a finite number; "
+                        "expected a finite number")
+        raise _error(problem, source, line=i + 2, column=_benchmark_column_label(j, d, label_names))
     Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=np.arange(2, n + 2))
     X = pd.DataFrame(features, columns=[f"x{j + 1}" for j in range(d)])
     return RankingDataset(X, Y, label_names, name=_stem(source) if name is None else name)

@@ -206,8 +206,10 @@ def test_benchmark_calhousing_shape():
         ("3,2,3\n0.5,-1,1,2,3\n\n-0.25,0,2,3,1\n", r"^t\.csv, line 3: the line is empty; expected 5"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,abc,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv, line 3, column 2 \(feature x2\): 'abc' is not a number"),
-        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,,1\n",
-         r"^t\.csv, line 4, column 4 \(rank of 'label_2'\): the cell is empty"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,,2,3,1\n",
+         r"^t\.csv, line 4, column 2 \(feature x2\): the cell is empty; expected a number in every feature"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,3,,1\n",
+         r"^t\.csv, line 4: the rank positions \(3, missing, 1\) are not a ranking of the 2 present labels"),
         ("4,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv: the header says 4 data lines but the file has 3"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,3\n",
@@ -484,3 +486,11 @@ def test_default_sample_dir_is_repo_sample_data():
     assert data.SAMPLE_DIR == Path(data.__file__).resolve().parent.parent / "sample_data"
     for name in list_samples():  # whatever the project ships must load
         assert load_sample(name).n_samples >= 2
+
+
+def test_benchmark_empty_rank_cells_are_missing_labels():
+    """Seed 003's incomplete rankings in the benchmark format: an empty rank cell is a missing label."""
+    data = load_benchmark(io.StringIO("3,1,3\n0.1,1,2,\n0.2,,1,2\n0.3,2,1,3\n"), name="m")
+    np.testing.assert_array_equal(data.Y, [[1, 2, np.nan], [np.nan, 1, 2], [2, 1, 3]])
+    with pytest.raises(DataError, match="'nan' is not a number"):
+        load_benchmark(io.StringIO("1,1,2\n0.1,nan,1\n"))

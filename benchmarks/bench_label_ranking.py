@@ -1,0 +1,316 @@
+"""Label ranking trees (LRT) and IBLR of seed 003 on the KEBI benchmark sets, against Table 2.
+
+(a) Accuracy. On each file of ../shared/data/label_ranking/, r repetitions of
+    a shuffled 10-fold cross-validation (5 repetitions as in the seed, §6.2;
+    1 for files above 10,000 rows). Kendall tau of every held-out row
+    (:func:`rankviz.metrics.kendall_tau`), averaged over the rows of all folds
+    and repetitions; ± is the standard deviation of the per-repetition means
+    (when r > 1). Settings are chosen on the training folds only:
+
+    * LRT, ``RankingTree(criterion="mallows")``: ``min_samples_leaf`` from a
+      small grid (1, 2, 3, 5, 8; up to 89 for files above 10,000 rows, whose
+      inner CV otherwise always takes 8, the grid's top) and γ by inner
+      5-fold CV on the training part, maximising
+      the mean Kendall tau. For each leaf size one maximal tree
+      (``gamma=np.inf``) is grown on the whole training part; its γ path
+      gives the candidate γ values, one per distinct tree on the path (the
+      smallest breakpoint, the midpoints between consecutive breakpoints,
+      and ∞). Every inner fold grows one maximal tree per leaf size and reads
+      its predictions at all candidates from it (``predict_at``). The winning
+      (leaf size, γ) is then cut from the maximal tree of the training part,
+      so the tree that predicts the test fold is grown once.
+    * IBLR: ``IBLR(n_neighbors="auto")``, its own inner 5-fold CV over k.
+
+    The seed's own LRT (§5.1) has no pruning: it stops only at pure nodes and
+    at nodes with fewer than 2|Y| label occurrences, i.e. the maximal tree with
+    ``min_samples_leaf=1`` and γ = ∞. Its score is printed too (column
+    "unpruned"); it costs nothing extra, being the γ = ∞ end of the leaf-1 path.
+    The column "reached" compares the rounded mean with the published value.
+(b) Speed. Fit time of the LRT on calhousing (20,640 rows, 4 labels) against
+    scikit-learn's DecisionTreeRegressor (Cython, multi-output squared error)
+    on the same rank matrix, in the same run: the maximal tree (γ = ∞, leaf
+    size 1) and the defaults (γ = 0.995, leaf size 2), scikit-learn with the
+    same leaf size, unlimited and limited to the depth our tree reached.
+
+Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_label_ranking.py [--quick]
+     [--datasets iris wine] [--repetitions 5] [--seed 0]
+Prints numbers only; nothing here asserts on accuracy or timing.
+"""
+
+import argparse
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+from sklearn.tree import DecisionTreeRegressor
+
+import rankviz.ranking_tree as ranking_tree
+from rankviz import IBLR, RankingTree, load_benchmark
+from rankviz.evaluation import fold_indices
+from rankviz.metrics import kendall_tau
+from timing import median_time  # benchmarks/timing.py, beside this script
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking"
+#: Seed 003, Table 2, complete rankings: (LRT, IBLR) Kendall tau.
+PUBLISHED = {
+    "iris": (0.947, 0.966), "wine": (0.882, 0.949), "glass": (0.883, 0.865),
+    "housing": (0.797, 0.745), "vehicle": (0.827, 0.862), "authorship": (0.882, 0.936),
+    "stock": (0.895, 0.927), "calhousing": (0.324, 0.351),
+}
+SMALL = ["iris", "wine", "glass", "housing"]
+LEAF_GRID = (1, 2, 3, 5, 8)
+#: Files above LARGE rows: their inner CV picks the top of LEAF_GRID in every fold, so larger leaves too.
+LARGE_LEAF_GRID = (1, 2, 3, 5, 8, 13, 21, 34, 55, 89)
+OUTER_FOLDS = 10
+INNER_FOLDS = 5
+LARGE = 10_000  # files above this many rows get one repetition and LARGE_LEAF_GRID
+
+
+def tau_complete(y_true, predicted):
+    """Kendall tau of complete rankings against predictions at several γ, shape (n, n_gammas).
+
+    ``y_true`` (n, L) and ``predicted`` (n, G, L) hold permutations (no ties,
+    no missing labels), so tau-b is ``mean over pairs of sign * sign``; the
+    same number as :func:`rankviz.metrics.kendall_tau`, without building an
+    (n * G, L, L) tensor in the inner loop.
+    """
+    a, b = np.triu_indices(y_true.shape[1], k=1)
+    true_sign = np.sign(y_true[:, a] - y_true[:, b])[:, None, :]
+    pred_sign = np.sign(predicted[:, :, a] - predicted[:, :, b])
+    return (true_sign * pred_sign).mean(axis=2)
+
+
+def gamma_candidates(model):
+    """One γ per distinct tree on the γ path of a maximal tree, smallest (root only) first."""
+    breakpoints = model.gamma_path().breakpoints
+    if len(breakpoints) == 0:
+        return np.array([np.inf])
+    return np.r_[breakpoints[0], (breakpoints[:-1] + breakpoints[1:]) / 2, np.inf]
+
+
+def select_lrt(X, Y, leaf_grid, seed, max_depth=None):
+    """LRT settings by inner CV on (X, Y); returns the chosen (leaf, γ), its tree and info.
+
+    Ties go to the simplest model: the largest leaf size, then the smallest γ.
+    """
+    full = {leaf: RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
+                              max_depth=max_depth).fit(X, Y) for leaf in leaf_grid}
+    candidates = {leaf: gamma_candidates(model) for leaf, model in full.items()}
+    tau_sum = {leaf: np.zeros(len(c)) for leaf, c in candidates.items()}
+    n = len(Y)
+    for test in fold_indices(n, INNER_FOLDS, seed):
+        train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+        for leaf in leaf_grid:
+            inner = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
+                                max_depth=max_depth).fit(X.iloc[train], Y[train])
+            predicted = inner.predict_at(X.iloc[test], candidates[leaf])
+            tau_sum[leaf] += tau_complete(Y[test], predicted).sum(axis=0)
+    best = None
+    for leaf in sorted(leaf_grid, reverse=True):
+        scores = tau_sum[leaf] / n
+        g = int(np.argmax(scores))  # first maximum: the smallest γ
+        if best is None or scores[g] > best[2] + 1e-12:
+            best = (leaf, float(candidates[leaf][g]), float(scores[g]))
+    leaf, gamma, _ = best
+    model = full[leaf]
+    return leaf, gamma, model, {"leaves": int(model.gamma_path().n_leaves(gamma)), "full": full}
+
+
+def evaluate(dataset, repetitions, seed, leaf_grid, max_depth=None, run_iblr=True):
+    """Outer repeated 10-fold CV of LRT (inner-CV settings), the unpruned LRT and IBLR."""
+    X, Y = dataset.X, np.asarray(dataset.Y, dtype=float)
+    if np.isnan(Y).any():
+        raise ValueError("this benchmark scores complete rankings only (tau_complete)")
+    n = len(Y)
+    methods = ["lrt", "unpruned"] + (["iblr"] if run_iblr else [])
+    tau = {m: np.empty((repetitions, n)) for m in methods}
+    seconds = Counter()
+    chosen = {"leaf": [], "gamma": [], "leaves": [], "k": []}
+    for rep in range(repetitions):
+        for f, test in enumerate(fold_indices(n, OUTER_FOLDS, seed + rep)):
+            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+            X_train, Y_train, X_test = X.iloc[train], Y[train], X.iloc[test]
+            start = time.perf_counter()
+            leaf, gamma, model, info = select_lrt(X_train, Y_train, leaf_grid,
+                                                  seed=1000 * (seed + rep) + f, max_depth=max_depth)
+            tau["lrt"][rep, test] = kendall_tau(Y[test], model.predict_at(X_test, [gamma])[:, 0])
+            seconds["lrt"] += time.perf_counter() - start
+            chosen["leaf"].append(leaf)
+            chosen["gamma"].append(gamma)
+            chosen["leaves"].append(info["leaves"])
+            # The seed's LRT: leaf size 1, γ = ∞ (grown above as part of the grid, or here).
+            unpruned = info["full"][1] if 1 in info["full"] else RankingTree(
+                criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=max_depth).fit(X_train, Y_train)
+            tau["unpruned"][rep, test] = kendall_tau(Y[test], unpruned.predict(X_test))
+            if run_iblr:
+                start = time.perf_counter()
+                iblr = IBLR(n_neighbors="auto").fit(X_train, Y_train)
+                tau["iblr"][rep, test] = kendall_tau(Y[test], iblr.predict(X_test))
+                seconds["iblr"] += time.perf_counter() - start
+                chosen["k"].append(iblr.n_neighbors_)
+    return tau, seconds, chosen
+
+
+def mean_std(values):
+    """'0.123 ± 0.004' from a (repetitions, rows) array: mean of all, sd of the repetition means."""
+    text = f"{values.mean():.3f}"
+    if len(values) > 1:
+        text += f" ± {values.mean(axis=1).std(ddof=1):.3f}"
+    return text
+
+
+def reached(values, published):
+    difference = round(float(values.mean()), 3) - published
+    return f"{'yes' if difference >= -1e-9 else 'no'} ({difference:+.3f})"
+
+
+def spread(values, fmt="{:g}"):
+    """Median (the lower one: a value that was chosen) and range of the per-fold choices, e.g. '3 (1–8)'."""
+    values = np.asarray(values, dtype=float)
+    median = np.percentile(values, 50, method="lower")
+    text = fmt.format(median) if np.isfinite(median) else "∞"
+    low, high = (fmt.format(v) if np.isfinite(v) else "∞" for v in (values.min(), values.max()))
+    return f"{text} ({low}–{high})"
+
+
+def settings_summary(chosen):
+    leaf_counts = Counter(chosen["leaf"])
+    leaf_text = "/".join(f"{leaf}:{leaf_counts[leaf]}" for leaf in sorted(leaf_counts))
+    text = (f"leaf {leaf_text}; γ {spread(chosen['gamma'], '{:.4f}')}; "
+            f"{np.median(chosen['leaves']):.0f} leaves")
+    if chosen["k"]:
+        text += f"; k {spread(chosen['k'], '{:.0f}')}"
+    return text
+
+
+def accuracy(names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+    print(f"(a) Kendall tau, {OUTER_FOLDS}-fold CV × repetitions (1 above {LARGE:,} rows); "
+          f"± = sd over repetitions; LRT leaf size from {list(leaf_grid)} ({list(large_leaf_grid)} above "
+          f"{LARGE:,} rows) and γ from its γ path by "
+          f"inner {INNER_FOLDS}-fold CV; IBLR k by its own inner CV; unpruned = LRT leaf 1, γ = ∞ "
+          "(the seed's §5.1 tree)" + (f"; max_depth {max_depth}" if max_depth is not None else "")
+          + "\n")
+    print("| dataset | rows | reps | LRT ours | LRT published | LRT reached | LRT unpruned | IBLR ours "
+          "| IBLR published | IBLR reached | settings chosen (per outer fold: leaf counts, γ and k "
+          "median (range), median leaves) | time LRT / IBLR [s] |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|")
+    total = time.perf_counter()
+    for name in names:
+        dataset = load_benchmark(DATA / f"{name}.csv")
+        n = len(dataset.Y)
+        reps, grid = (1, large_leaf_grid) if n > LARGE else (repetitions, leaf_grid)
+        tau, seconds, chosen = evaluate(dataset, reps, seed, grid, max_depth)
+        lrt_pub, iblr_pub = PUBLISHED[name]
+        print(f"| {name} | {n:,} | {reps} | {mean_std(tau['lrt'])} | {lrt_pub:.3f} | "
+              f"{reached(tau['lrt'], lrt_pub)} | {mean_std(tau['unpruned'])} | {mean_std(tau['iblr'])} | "
+              f"{iblr_pub:.3f} | {reached(tau['iblr'], iblr_pub)} | {settings_summary(chosen)} | "
+              f"{seconds['lrt']:.1f} / {seconds['iblr']:.1f} |", flush=True)
+    print(f"\n(accuracy part: {time.perf_counter() - total:.0f} s)\n")
+
+
+class StepTimer:
+    """Wrap functions that ``RankingTree.fit`` calls by module name, recording each call's time.
+
+    ``StepTimer("grow_tree", "node_models")`` times the growth
+    (:func:`rankviz.builder.grow_tree`) and the leaves' Mallows fits
+    (:func:`rankviz.mallows_tree.node_models`) of every fit in the block.
+    """
+
+    def __init__(self, *names):
+        self.seconds = {name: [] for name in names}
+        self._original = {name: getattr(ranking_tree, name) for name in names}
+
+    def _wrap(self, name):
+        function = self._original[name]
+
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds[name].append(time.perf_counter() - start)
+        return timed
+
+    def median(self, name):
+        """Median over the timed runs (the first call is median_time's warm-up)."""
+        times = self.seconds[name][1:]
+        return float(np.median(times)) if times else 0.0
+
+    def __enter__(self):
+        for name in self._original:
+            setattr(ranking_tree, name, self._wrap(name))
+        return self
+
+    def __exit__(self, *exc):
+        for name, function in self._original.items():
+            setattr(ranking_tree, name, function)
+
+
+def speed(repeats):
+    dataset = load_benchmark(DATA / "calhousing.csv")
+    X, Y = dataset.X.to_numpy(), np.asarray(dataset.Y, dtype=float)
+    print(f"(b) fit time on calhousing ({X.shape[0]:,} rows, {X.shape[1]} attributes, {Y.shape[1]} "
+          f"labels as a multi-output target for scikit-learn): median of {repeats} runs after a "
+          "warm-up, same data and run\n")
+    print("| setting | method | nodes | depth | fit [s] | of which growth / leaf Mallows fits [s] "
+          "| ours / this |")
+    print("|---|---|---:|---:|---:|---|---:|")
+    settings = [("maximal tree: γ = ∞, leaf ≥ 1", dict(gamma=np.inf, min_samples_leaf=1)),
+                ("defaults: γ = 0.995, leaf ≥ 2", dict())]
+    for label, params in settings:
+        with StepTimer("grow_tree", "node_models") as steps:
+            ours_time, ours = median_time(lambda: RankingTree(criterion="mallows", **params).fit(X, Y),
+                                          repeats, warm_up=True)
+        leaf = ours.min_samples_leaf
+        parts = f"{steps.median('grow_tree'):.3f} / {steps.median('node_models'):.3f}"
+        rows = [("RankingTree(criterion='mallows')", ours_time, ours.tree_.node_count, ours.tree_.max_depth,
+                 parts)]
+        for sk_label, depth in [("DecisionTreeRegressor, same leaf size", None),
+                                ("DecisionTreeRegressor, same leaf size and depth", ours.tree_.max_depth)]:
+            sk_time, sk = median_time(
+                lambda: DecisionTreeRegressor(min_samples_leaf=leaf, max_depth=depth, random_state=0).fit(X, Y),
+                repeats, warm_up=True)
+            rows.append((sk_label, sk_time, sk.tree_.node_count, sk.get_depth(), ""))
+        for method, seconds, nodes, depth, parts in rows:
+            print(f"| {label} | {method} | {nodes:,} | {depth} | {seconds:.3f} | {parts} | "
+                  f"{ours_time / seconds:.2f}x |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", nargs="+", choices=list(PUBLISHED), default=None,
+                        help="files to evaluate (default all, or the four small ones with --quick)")
+    parser.add_argument("--repetitions", type=int, default=None,
+                        help="repetitions of 10-fold CV (default 5, or 1 with --quick)")
+    parser.add_argument("--quick", action="store_true",
+                        help="1 repetition on iris, wine, glass, housing; 3 timing repeats")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the fold shuffles")
+    parser.add_argument("--leaf-grid", type=int, nargs="+", default=list(LEAF_GRID),
+                        help=f"LRT min_samples_leaf candidates (default {' '.join(map(str, LEAF_GRID))})")
+    parser.add_argument("--large-leaf-grid", type=int, nargs="+", default=list(LARGE_LEAF_GRID),
+                        help=f"the same for files above {LARGE:,} rows "
+                             f"(default {' '.join(map(str, LARGE_LEAF_GRID))})")
+    parser.add_argument("--max-depth", type=int, default=None, help="LRT depth limit (default none)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timing repeats (default 5, or 3 with --quick)")
+    parser.add_argument("--skip-speed", action="store_true", help="accuracy part only")
+    parser.add_argument("--skip-accuracy", action="store_true", help="speed part only")
+    args = parser.parse_args()
+    if not DATA.is_dir():
+        raise SystemExit(f"benchmark data not found: {DATA} (expected shared/ beside the checkout)")
+    names = args.datasets or (SMALL if args.quick else list(PUBLISHED))
+    repetitions = args.repetitions or (1 if args.quick else 5)
+    repeats = args.repeats or (3 if args.quick else 5)
+    start = time.perf_counter()
+    if not args.skip_accuracy:
+        accuracy(names, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
+                 args.max_depth)
+    if not args.skip_speed:
+        speed(repeats)
+        print()
+    print(f"(total {time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -162,9 +162,9 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         What the fill shows; ``"reliability"`` (leaves only) needs a tree with
         ``theta``. Default: reliability when the tree has ``theta``.
     reliability_range : (float, float), optional
-        Reliabilities mapped to the lightest and darkest orange; default from
-        0 to the largest finite leaf reliability (a pure leaf, θ̂ = ∞, is
-        drawn darkest).
+        Finite reliabilities mapped to the lightest and the second darkest
+        orange; default from 0 to the largest finite leaf reliability. The
+        darkest orange is kept for pure leaves (θ̂ = ∞).
 
     Returns
     -------
@@ -225,7 +225,7 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
             if tree.is_leaf[node]:
                 stats += f", rel = {_fmt_theta(tree.reliability[node])}"
         if by_reliability:
-            fill = (_fill_color(float(tree.reliability[node]), rmin, rmax, RELIABILITY_PALETTE)
+            fill = (_reliability_fill(float(tree.reliability[node]), rmin, rmax)
                     if tree.is_leaf[node] else INTERNAL_FILL)
         font = _text_color(fill)
         if show_ids:
@@ -506,15 +506,23 @@ def _legend_attrs(similarity_label, vmin, vmax, ordinal=None):
             f'tooltip="legend", label=<{table}>')
 
 
+def _reliability_fill(value, rmin, rmax):
+    """Finite reliabilities over all but the darkest orange; a pure leaf (∞) gets the darkest,
+    so it is never confused with the most reliable finite leaf."""
+    if math.isinf(value):
+        return RELIABILITY_PALETTE[-1]
+    return _fill_color(value, rmin, rmax, RELIABILITY_PALETTE[:-1])
+
+
 def _reliability_legend_attrs(rmin, rmax):
     """Legend of a label ranking tree coloured by leaf reliability (seed 003)."""
     steps = len(RELIABILITY_PALETTE)
     swatches = []
     for k, fill in enumerate(RELIABILITY_PALETTE):
-        value = rmin + k * (rmax - rmin) / (steps - 1)
+        text = "∞" if k == steps - 1 else f"{rmin + k * (rmax - rmin) / (steps - 2):.2g}"
         swatches.append(
             f'<TD BGCOLOR="{fill}" WIDTH="32" HEIGHT="14">'
-            f'<FONT POINT-SIZE="8" COLOR="{_text_color(fill)}">{value:.2g}</FONT></TD>')
+            f'<FONT POINT-SIZE="8" COLOR="{_text_color(fill)}">{text}</FONT></TD>')
 
     def row(content):
         return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
@@ -522,9 +530,9 @@ def _reliability_legend_attrs(rmin, rmax):
 
     table = (
         '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
-        + row("leaf colour: reliability, <B>rel</B> = θ̂ × the leaf's share of rows")
+        + row("leaf colour: reliability (rel), θ̂ × the leaf's share of rows")
         + f'<TR>{"".join(swatches)}</TR>'
-        + row("<B>θ̂</B> = Mallows spread (∞: all agree); leaves: centre ranking")
+        + row("θ̂: the Mallows spread (∞: all agree); leaves: centre ranking")
         + "</TABLE>"
     )
     return (f'id="legend", shape=plaintext, style="", margin=0, '

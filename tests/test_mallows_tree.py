@@ -180,10 +180,13 @@ def test_drawing_shows_theta_and_colours_leaves_by_reliability():
         if not tree.is_leaf[node]:
             assert fills[f"node{node}"] == INTERNAL_FILL
             continue
-        share = min(reliability[node] / finite_max, 1.0)
-        assert fills[f"node{node}"] == RELIABILITY_PALETTE[round(share * (len(RELIABILITY_PALETTE) - 1))]
+        if np.isinf(reliability[node]):  # pure leaves: the darkest orange, kept for them
+            assert fills[f"node{node}"] == RELIABILITY_PALETTE[-1]
+            continue
+        share = reliability[node] / finite_max
+        assert fills[f"node{node}"] == RELIABILITY_PALETTE[round(share * (len(RELIABILITY_PALETTE) - 2))]
         assert f"rel = {reliability[node]:.2f}" in dot or np.isinf(reliability[node])
-    assert dot.count("θ̂ = ") == tree.node_count
+    assert dot.count(", θ̂ = ") == tree.node_count
     assert "reliability" in dot  # the legend
     with pytest.raises(ValueError, match="mallows"):
         tree_to_dot(RankingTree().fit(X, Y).tree_, color_by="reliability")

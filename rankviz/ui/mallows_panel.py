@@ -32,6 +32,7 @@ from ..incomplete import delete_labels
 from ..label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
 from ..ranking_tree import RankingTree
 from ..tree import parent_array
+from .monte_carlo_panel import format_duration
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
 
@@ -405,16 +406,6 @@ def estimate_seconds(n, d, L, protocol, *, rates=(0.0,), methods=None):
     return total
 
 
-def _duration(seconds):
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
-
-
 def method_summary(scores, repetitions=1):
     """Mean of each measure per method, with its error.
 
@@ -563,7 +554,7 @@ def _execute(jobs, result, key):
             share = min(1.0, (base + weight * done / folds) / total)
             left = elapsed * (1 - share) / share if share > 0 else 0.0
             bar.progress(share, text=f"{label} · fold {done} of {folds} · {elapsed:.1f} s"
-                                     + (f", about {_duration(left)} left" if share < 1 else ""))
+                                     + (f", about {format_duration(left)} left" if share < 1 else ""))
 
         try:
             run(progress)
@@ -582,9 +573,9 @@ def _job_seconds(dataset, protocol, method, rate):
 
 
 def _estimate_note(seconds, what):
-    st.caption(f"{what} Estimated time: about {_duration(seconds)} (rough).")
+    st.caption(f"{what} Estimated time: about {format_duration(seconds)} (rough).")
     if seconds > SLOW_SECONDS:
-        st.warning(f"This run will take roughly {_duration(seconds)}. IBLR with k chosen "
+        st.warning(f"This run will take roughly {format_duration(seconds)}. IBLR with k chosen "
                    "automatically takes most of it; a fixed k, fewer folds or no repetitions are "
                    "quicker, and **Stop** keeps what is finished.", icon=":material/hourglass_top:")
 

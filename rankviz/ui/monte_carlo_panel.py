@@ -48,7 +48,8 @@ def estimate_seconds(n_train, n_test, units, *, cv=False, knn=True):
     return units * per_trial
 
 
-def _duration(seconds):
+def format_duration(seconds):
+    """A rough duration for estimates and time-left notes: '4.2 s', '35 s', '12 min', '1.5 h'."""
     if seconds < 10:
         return f"{seconds:.1f} s"
     if seconds < 90:
@@ -114,10 +115,10 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
     request = (source_key, prediction, min_samples_leaf, n_trials, max_depth, selection, k, seed, knn)
     estimate = estimate_seconds(n_train, n_test, n_trials, cv=selection == "cv", knn=knn)
     st.caption(f"Each trial: {n_train:,} training and {n_test:,} test rows. "
-               f"Estimated time: about {_duration(estimate)}.")
+               f"Estimated time: about {format_duration(estimate)}.")
     if estimate > SLOW_SECONDS:
-        st.warning(f"This run will take roughly {_duration(estimate)} "
-                   f"({_duration(estimate / n_trials)} per trial"
+        st.warning(f"This run will take roughly {format_duration(estimate)} "
+                   f"({format_duration(estimate / n_trials)} per trial"
                    + (", mostly KNN" if knn and 8e-9 * n_train * n_test > 2 * (0.006 + 2e-6 * n_train) else "")
                    + "). Fewer trials or training rows are quicker; **Stop** keeps the finished trials.",
                    icon=":material/hourglass_top:")
@@ -164,7 +165,7 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
                "reach about 0.16 at depth 9 (Table I: 0.16 ± 0.01 and 0.17 ± 0.01). Here losses "
                "are on each trial's own test set; with few training rows the deep trees are "
                "noisier. A training size like the seed's is slow: about "
-               f"{_duration(estimate_seconds(50_000, 1_000, 20, knn=knn))} for 20 trials.")
+               f"{format_duration(estimate_seconds(50_000, 1_000, 20, knn=knn))} for 20 trials.")
     st.download_button("Download per-trial records (CSV)", records.to_csv(index=False).encode(),
                        file_name="monte_carlo_trials.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
@@ -223,9 +224,9 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
     ready = bool(noise_levels and sizes)
     if ready:
         st.caption(f"{units} fits of both trees ({len(sizes)} training sizes × {len(noise_levels)} "
-                   f"noise levels × {n_trials} trials); estimated time about {_duration(estimate)}.")
+                   f"noise levels × {n_trials} trials); estimated time about {format_duration(estimate)}.")
         if estimate > SLOW_SECONDS:
-            st.warning(f"This run will take roughly {_duration(estimate)}. **Stop** keeps what is "
+            st.warning(f"This run will take roughly {format_duration(estimate)}. **Stop** keeps what is "
                        "done: trials run round by round over all cells, so a stopped run still "
                        "fills the whole figure, with fewer trials.", icon=":material/hourglass_top:")
     else:
@@ -296,7 +297,7 @@ def _run(units, result, key, label):
             result["seconds"] = elapsed = time.perf_counter() - start
             left = elapsed / result["done"] * (total - result["done"])
             bar.progress(result["done"] / total, text=f"{label(result['done'])} · {elapsed:.1f} s"
-                         + (f", about {_duration(left)} left" if result["done"] < total else ""))
+                         + (f", about {format_duration(left)} left" if result["done"] < total else ""))
     except ValueError as error:  # e.g. levels the data does not hold
         st.error(f"The trials could not run: {error}")
     # Not in a `finally`: when Stop interrupts the run, Streamlit raises from

@@ -464,16 +464,15 @@ def fit_mallows(Y, weights=None, *, center="borda", max_iter=100):
         raise ValueError(f"center must be 'borda' or 'exact', got {center!r}")
     if center == "exact" and n > 8:
         raise ValueError(f"center='exact' searches all {n}! permutations; use it for at most 8 labels")
-    incomplete = np.flatnonzero(np.isnan(Y).any(axis=1))
+    complete = not np.isnan(Y).any()
     pi = borda_center(Y, w)  # generalised Borda: Proposition 2's start
-    extended = Y.copy()
     for iteration in range(1, max_iter + 1):
         extended = extend_rankings(Y, pi)
         new_pi = borda_center(extended, w) if center == "borda" else _kendall_median(extended, w)
-        if np.array_equal(new_pi, pi) or not len(incomplete):
-            pi = new_pi
-            break
+        stable = complete or np.array_equal(new_pi, pi)
         pi = new_pi
+        if stable:
+            break
     extended = extend_rankings(Y, pi)
     total = w.sum()
     mean_distance = (w @ kendall_distance(extended, pi)) / total if total > 0 else 0.0

@@ -31,6 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 from .baselines import _NeighbourIndex
 from .evaluation import fold_indices
 from .mallows import fit_mallows_groups
+from .metrics import kendall_tau
 from .ranking_tree import check_rankings
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
@@ -77,30 +78,6 @@ def dudani_weights(distances):
         weights = np.where(span > 0, (last - d) / span, 1.0)
     # The clip only guards against rounding; sorted distances give [0, 1] exactly.
     return np.clip(weights, 0.0, 1.0)
-
-
-def _kendall_tau_present(y_true, y_pred):
-    """Kendall's tau-b per row over the label pairs both rankings hold, vectorised.
-
-    Equal to :func:`rankviz.metrics.kendall_tau` (which reduces a row with
-    missing labels to its present ones and re-ranks them; re-ranking keeps
-    every pair's order, hence its sign), but without a Python loop over the
-    incomplete rows, which the inner cross-validation would otherwise run
-    once per held-out row and grid value. NaN where fewer than 2 labels are
-    held by both.
-    """
-    present = ~np.isnan(y_true) & ~np.isnan(y_pred)
-    both = present[:, :, None] & present[:, None, :]
-    x = np.where(present, y_true, 0.0)
-    y = np.where(present, y_pred, 0.0)
-    sign_x = np.where(both, np.sign(x[:, :, None] - x[:, None, :]), 0.0).astype(np.int8)
-    sign_y = np.where(both, np.sign(y[:, :, None] - y[:, None, :]), 0.0).astype(np.int8)
-    # Each pair appears twice, as (i, j) and (j, i); the factors 2 cancel.
-    agreement = (sign_x * sign_y).sum(axis=(1, 2), dtype=np.int64)
-    untied = np.abs(sign_x).sum(axis=(1, 2), dtype=np.int64).astype(float) \
-        * np.abs(sign_y).sum(axis=(1, 2), dtype=np.int64)
-    tau = np.divide(agreement, np.sqrt(untied), out=np.zeros(len(x)), where=untied > 0)
-    return np.where(present.sum(axis=1) >= 2, tau, np.nan)
 
 
 def _rows(X, index):
@@ -292,7 +269,7 @@ class IBLR(BaseEstimator):
             for g, k in enumerate(grid):
                 centers, _ = _fit_neighbourhoods(Y[train], neighbours[:, :k],
                                                  self._distance_weights(distances[:, :k]))
-                tau = _kendall_tau_present(Y[test], centers)
+                tau = kendall_tau(Y[test], centers)
                 tau_sum[g] += np.nansum(tau)
                 tau_count[g] += np.count_nonzero(~np.isnan(tau))
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -126,20 +126,24 @@ def _lra(x, y):
 
 
 def _kendall_tau(x, y):
-    # sign[r, i, j] = sign(position of label i - position of label j)
-    sign_x = np.sign(x[:, :, None] - x[:, None, :]).astype(np.int8)
-    sign_y = np.sign(y[:, :, None] - y[:, None, :]).astype(np.int8)
+    """Tau-b per row over the label pairs both rankings hold; NaN below two such labels.
+
+    Pairs only need their order, which re-ranking the present labels keeps, so
+    incomplete rows are scored here directly, with no loop over rows.
+    """
+    present = ~np.isnan(x) & ~np.isnan(y)
+    both = present[:, :, None] & present[:, None, :]
+    x, y = np.where(present, x, 0.0), np.where(present, y, 0.0)
+    # sign[r, i, j] = sign(position of label i - position of label j), 0 off the held pairs
+    sign_x = np.where(both, np.sign(x[:, :, None] - x[:, None, :]), 0.0).astype(np.int8)
+    sign_y = np.where(both, np.sign(y[:, :, None] - y[:, None, :]), 0.0).astype(np.int8)
     # Each pair appears twice (i, j) and (j, i); the factors 2 cancel.
     concordant_minus_discordant = (sign_x * sign_y).sum(axis=(1, 2), dtype=np.int64)
     untied_x = np.abs(sign_x).sum(axis=(1, 2), dtype=np.int64)
     untied_y = np.abs(sign_y).sum(axis=(1, 2), dtype=np.int64)
     den = np.sqrt(untied_x.astype(float) * untied_y)
-    return np.divide(
-        concordant_minus_discordant,
-        den,
-        out=np.zeros(x.shape[0]),
-        where=den > 0,
-    )
+    tau = np.divide(concordant_minus_discordant, den, out=np.zeros(x.shape[0]), where=den > 0)
+    return np.where(present.sum(axis=1) >= 2, tau, np.nan)
 
 
 def cs(y_true, y_pred):
@@ -304,4 +308,6 @@ def kendall_tau(y_true, y_pred):
     >>> round(kendall_tau([1.5, 1.5, 3], [1, 2, 3]), 6)
     0.816497
     """
-    return _evaluate(_kendall_tau, y_true, y_pred)
+    y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
+    scores = _kendall_tau(y_true, y_pred)  # incomplete rows too, without a loop
+    return float(scores[0]) if is_1d else scores

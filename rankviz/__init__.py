@@ -9,8 +9,9 @@ from .data import RankingDataset, load_benchmark, load_csv, load_sample
 from .evaluation import cross_validate, summarize
 from .iblr import IBLR
 from .incomplete import delete_labels
+from .mpboost import MPBoost
 from .ordinal_tree import OrdinalTree
 from .ranking_tree import RankingTree
 
-__all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
+__all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "RankingDataset", "RankingTree", "cross_validate",
            "delete_labels", "load_benchmark", "load_csv", "load_sample", "summarize"]

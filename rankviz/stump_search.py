@@ -1,0 +1,238 @@
+"""Exhaustive decision-stump search for pairwise boosting (seed 004, appendix).
+
+A stump ``f(x) = a [x_k > t]`` changes the score difference of a pair only
+when the threshold separates its two documents. For the weighted squared
+loss of Algorithm 1 (step 5) the best height is ``a = S1 / S2`` and the loss
+falls by ``S1^2 / S2``, where, over the pairs ``(i, j)`` (``r_i > r_j``, same
+query) with weights ``w`` and directed distances ``d``,
+
+* ``S1 = sum_{i above, j below} w d - sum_{i below, j above} w d``, and
+* ``S2 = sum_{pairs split} w``.
+
+Every feature and every threshold is scored at once, without a loop over
+pairs or thresholds (DESIGN.md):
+
+* ``S1`` decomposes per document. With
+  ``p_m = sum_{pairs (m, .)} w d - sum_{pairs (., m)} w d``,
+  ``S1(t) = sum_{m above t} p_m``: one histogram of ``p`` per feature and a
+  cumulative sum over its bins.
+* ``S2`` does not decompose, but ``[split] = [i below] + [j below] -
+  2 [both below]``. The first two terms are per-document sums again. A pair
+  is "both below" from the bin of its later document on, so assigning each
+  pair's weight to that document -- a sparse ``documents x pairs`` matrix
+  times the fixed ``pairs x features`` table of which document is later --
+  gives per-document, per-feature amounts whose histograms and cumulative
+  sums give the term for every threshold. (This is the difference-array
+  idea of DESIGN.md with the pair's lower end folded into the per-document
+  sums.)
+
+Feature values are binned once per fit: by default every distinct value is
+its own bin (the appendix's exhaustive search over all thresholds);
+``max_bins`` caps the bins at quantiles, as histogram gradient boosting does,
+for large data. Thresholds lie midway between neighbouring values, as in
+scikit-learn's trees, so that the stump separates the training documents as
+the appendix's ``x <= x_m`` would but generalises symmetrically.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums"]
+
+# Above this many pair x feature cells (float32), the table of which document
+# of a pair comes later is recomputed per block of features each round
+# instead of being kept (about 200 MB).
+_PAIR_FEATURE_CELLS = 50_000_000
+
+
+class FeatureBins:
+    """Per-feature bin codes and the thresholds between bins.
+
+    ``codes[m, k]`` is the number of thresholds of feature ``k`` below
+    ``X[m, k]``, so ``X[m, k] > thresholds[k][b]`` exactly when
+    ``codes[m, k] > b``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_documents, n_features)
+    max_bins : int or None
+        None: one bin per distinct value (every threshold). An int >= 2:
+        at most that many bins per feature, cut at quantiles of the values.
+    """
+
+    def __init__(self, X, max_bins=None):
+        X = np.asarray(X, dtype=float)
+        if max_bins is not None and int(max_bins) < 2:
+            raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
+        self.max_bins = None if max_bins is None else int(max_bins)
+        self.thresholds = [self._feature_thresholds(X[:, k]) for k in range(X.shape[1])]
+        self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
+        self.codes = np.empty(X.shape, dtype=np.int32)
+        for k, thresholds in enumerate(self.thresholds):
+            self.codes[:, k] = np.searchsorted(thresholds, X[:, k], side="left")
+
+    def _feature_thresholds(self, column):
+        values = np.unique(column)
+        midpoints = (values[:-1] + values[1:]) / 2.0
+        if self.max_bins is None or values.size <= self.max_bins:
+            return midpoints
+        # Quantile cuts of the data, moved to the nearest midpoint so that no
+        # threshold sits on a value (a cut must separate documents).
+        quantiles = np.quantile(column, np.linspace(0.0, 1.0, self.max_bins + 1)[1:-1])
+        nearest = np.clip(np.searchsorted(midpoints, quantiles), 0, midpoints.size - 1)
+        return np.unique(midpoints[nearest])
+
+
+class PairLayout:
+    """Preference pairs and the fixed structures the search reuses each round.
+
+    Parameters
+    ----------
+    first, second : ndarray of int
+        Document indices of each pair; ``first`` is the more relevant one.
+    distance : ndarray of float
+        ``dist(r_first, r_second) > 0`` per pair.
+    bins : FeatureBins
+    """
+
+    def __init__(self, first, second, distance, bins):
+        self.first = np.asarray(first, dtype=np.intp)
+        self.second = np.asarray(second, dtype=np.intp)
+        self.distance = np.asarray(distance, dtype=float)
+        self.bins = bins
+        n_documents, n_features = bins.codes.shape
+        self.n_documents, self.n_features = n_documents, n_features
+        self.n_pairs = self.first.size
+        self.width = int(bins.n_bins.max())
+        # flat histogram index of (document m, feature k): k * width + code
+        self.flat_codes = (bins.codes + np.arange(n_features, dtype=np.intp) * self.width).ravel()
+        # documents x pairs, +w at the first document and -w at the second;
+        # the values are refreshed each round through ``_data_order``.
+        rows = np.concatenate([self.first, self.second])
+        cols = np.concatenate([np.arange(self.n_pairs)] * 2)
+        self._data_order = np.argsort(rows, kind="stable")
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n_documents))])
+        self._signed = sp.csr_matrix(
+            (np.ones(2 * self.n_pairs, dtype=np.float32), cols[self._data_order], indptr),
+            shape=(n_documents, self.n_pairs),
+        )
+        self._blocks = self._feature_blocks()
+        self._first_later = None
+        if len(self._blocks) == 1:
+            self._first_later = self._later_table(self._blocks[0])
+
+    def _feature_blocks(self):
+        per_block = max(1, _PAIR_FEATURE_CELLS // max(self.n_pairs, 1))
+        return [slice(k, min(k + per_block, self.n_features)) for k in range(0, self.n_features, per_block)]
+
+    def _later_table(self, features):
+        """pairs x features float32: 1 where the first document's bin is not below the second's.
+
+        A pair is "both below" a threshold from the bin of its later document
+        on; ties go to the first document (any document of that bin would do).
+        """
+        codes = self.bins.codes[:, features]
+        return (codes[self.first] >= codes[self.second]).astype(np.float32)
+
+    def later_weights(self, weights):
+        """Per document and feature: the weight of pairs in which it is the later document.
+
+        Returns ``g`` of shape (n_documents, n_features) minus the part every
+        pair gives its second document, i.e. ``(A_first - A_second) @ later``;
+        see :meth:`StumpSearch.sums`.
+        """
+        signed = np.concatenate([weights, -weights]).astype(np.float32)
+        self._signed.data = signed[self._data_order]
+        if self._first_later is not None:
+            return self._signed @ self._first_later
+        out = np.empty((self.n_documents, self.n_features), dtype=np.float32)
+        for features in self._blocks:
+            out[:, features] = self._signed @ self._later_table(features)
+        return out
+
+
+class StumpSearch:
+    """Score every (feature, threshold) stump for given pair weights.
+
+    Parameters
+    ----------
+    layout : PairLayout
+    """
+
+    def __init__(self, layout):
+        self.layout = layout
+        bins = layout.bins
+        # thresholds b = 0 .. n_bins - 2 exist; the last bin has none above it
+        self._valid = np.arange(layout.width)[None, :] < (bins.n_bins[:, None] - 1)
+
+    def _prefix_tables(self, weights):
+        """Running sums over each feature's bins: ``(-S1, S2)`` of every stump, unmasked.
+
+        Entries past a feature's last threshold hold the totals over all
+        documents, which are 0 up to rounding (no pair is split).
+        """
+        layout = self.layout
+        n, n_features, width = layout.n_documents, layout.n_features, layout.width
+        weighted_distance = weights * layout.distance
+        p = (np.bincount(layout.first, weighted_distance, minlength=n)
+             - np.bincount(layout.second, weighted_distance, minlength=n))
+        # [split] = [first below] + [second below] - 2 [both below]; the
+        # per-document part of "both below" that every pair gives its second
+        # document cancels one of the first two terms.
+        as_first = np.bincount(layout.first, weights, minlength=n)
+        as_second = np.bincount(layout.second, weights, minlength=n)
+        below = (as_first - as_second)[:, None] - 2.0 * layout.later_weights(weights)
+        size = n_features * width
+        below_hist = np.bincount(layout.flat_codes, below.ravel(), minlength=size)
+        p_hist = np.bincount(layout.flat_codes, np.repeat(p, n_features), minlength=size)
+        # p sums to 0 over all documents, so the sum above a threshold is
+        # minus the sum below it.
+        minus_s1 = np.cumsum(p_hist.reshape(n_features, width), axis=1)
+        s2 = np.cumsum(below_hist.reshape(n_features, width), axis=1)
+        return minus_s1, s2
+
+    def sums(self, weights):
+        """``S1`` and ``S2`` of every stump, shape (n_features, width).
+
+        Entry ``[k, b]`` is the stump ``x_k > thresholds[k][b]``; entries past
+        a feature's last threshold are 0.
+        """
+        minus_s1, s2 = self._prefix_tables(weights)
+        s1 = np.where(self._valid, -minus_s1, 0.0)
+        return s1, np.where(self._valid, s2, 0.0)
+
+    def best(self, weights):
+        """The stump with the largest loss reduction ``S1^2 / S2``.
+
+        Returns
+        -------
+        feature, bin : int
+            The stump is ``x_feature > thresholds[feature][bin]``; ties go
+            to the lowest feature, then the lowest threshold.
+        gain : float
+            ``S1^2 / S2`` from the search (0 when no stump separates a pair).
+        """
+        minus_s1, s2 = self._prefix_tables(weights)
+        # Rounding (float32 in the pair table) leaves S2 ~ 1e-7 of the total
+        # weight where no pair is split; such stumps cannot help.
+        separates = (s2 > 1e-6 * weights.sum()) & self._valid
+        gain = np.zeros_like(s2)
+        np.divide(minus_s1 * minus_s1, s2, out=gain, where=separates)
+        feature, bin_ = np.unravel_index(np.argmax(gain), gain.shape)
+        return int(feature), int(bin_), float(gain[feature, bin_])
+
+
+def stump_sums(codes_column, bin_, first, second, distance, weights):
+    """Exact ``S1`` and ``S2`` of one stump, straight from the pairs.
+
+    Used to set the chosen stump's height in float64 and as the reference in
+    tests.
+    """
+    above = codes_column > bin_
+    first_above, second_above = above[first], above[second]
+    forward = first_above & ~second_above     # A1 of the appendix
+    backward = ~first_above & second_above    # B2
+    wd = weights * distance
+    s1 = wd[forward].sum() - wd[backward].sum()
+    s2 = weights[forward].sum() + weights[backward].sum()
+    return float(s1), float(s2)

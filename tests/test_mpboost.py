@@ -1,0 +1,283 @@
+"""MPBoost (seed 004): DDFs, stump search, Algorithm 1, Theorem 1."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from rankviz import MPBoost
+from rankviz.ddf import DDF_NAMES, condition_9_note, directed_distance, distance_range
+from rankviz.mpboost import misordering_loss, preference_pairs, query_codes
+from rankviz.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
+
+
+def random_queries(seed, n=60, n_features=4, n_queries=6, decimals=1):
+    """Small query-document data with tied feature values (rounded)."""
+    rng = np.random.default_rng(seed)
+    qid = rng.integers(0, n_queries, size=n)
+    y = rng.integers(0, 5, size=n).astype(float)
+    X = np.round(rng.normal(size=(n, n_features)), decimals)
+    return X, y, qid
+
+
+# --------------------------------------------------------------------------- #
+# directed distance functions
+# --------------------------------------------------------------------------- #
+GRADES = np.arange(5.0)
+
+
+@pytest.mark.parametrize("ddf", DDF_NAMES)
+def test_ddf_keeps_the_sign_of_the_grade_difference(ddf):
+    # requirement (3): sgn(dist(r_i, r_j)) = sgn(r_i - r_j), 0 for equal grades
+    r_i, r_j = np.meshgrid(GRADES, GRADES, indexing="ij")
+    dist = directed_distance(r_i, r_j, ddf)
+    np.testing.assert_array_equal(np.sign(dist), np.sign(r_i - r_j))
+    np.testing.assert_allclose(dist, -dist.T)  # antisymmetric, so one orientation per pair suffices
+
+
+@pytest.mark.parametrize("ddf", ["ldd", "logdd", "logitdd"])
+def test_magnitude_preserving_ddfs_keep_the_order_of_differences(ddf):
+    # requirement (4): |r_i - r_j| > |r_i' - r_j'|  =>  |dist| > |dist'|
+    pairs = list(itertools.product(GRADES, GRADES))
+    for (a, b), (c, d) in itertools.product(pairs, pairs):
+        if abs(a - b) > abs(c - d):
+            assert abs(directed_distance(a, b, ddf)) > abs(directed_distance(c, d, ddf))
+
+
+def test_binary_ignores_magnitude():
+    # BINARY is eq. (2): it breaks requirement (4), which is the point of the seed
+    assert directed_distance(4, 0, "binary") == directed_distance(1, 0, "binary") == 1.0
+
+
+def test_ddf_values_worked_by_hand():
+    # Fig. 2 parameters: alpha = 0.2, lambda = 3, beta = 0.5
+    assert directed_distance(3, 0, "ldd", 0.2) == pytest.approx(0.6)
+    assert directed_distance(0, 1, "logdd", 3.0) == pytest.approx(-math.log(4.0))
+    assert directed_distance(2, 0, "logitdd", 0.5) == pytest.approx(1 / (1 + math.exp(-1.0)))
+    # LOGITDD lies in (-1, -0.5] U [0.5, 1) for any non-zero difference (§3.2.3)
+    big = directed_distance(20, 0, "logitdd", 0.5)
+    assert 0.5 < big < 1.0
+
+
+def test_ddf_rejects_bad_names_and_parameters():
+    with pytest.raises(ValueError, match="ddf must be one of"):
+        directed_distance(1, 0, "hinge")
+    with pytest.raises(ValueError, match="positive"):
+        directed_distance(1, 0, "ldd", -1.0)
+
+
+def test_distance_range_and_condition_9_note():
+    assert distance_range([0, 1, 2, 4], "ldd", 0.5) == pytest.approx((0.5, 2.0))
+    assert "overshoots" in condition_9_note([0, 4], "ldd", 1.0)
+    assert "below 1" in condition_9_note([0, 1], "ldd", 0.1)
+    assert "close enough" in condition_9_note([0, 1, 2], "logitdd", 0.5)
+
+
+# --------------------------------------------------------------------------- #
+# pairs
+# --------------------------------------------------------------------------- #
+def test_preference_pairs_match_the_definition():
+    X, y, qid = random_queries(0)
+    first, second = preference_pairs(y, qid)
+    expected = {(i, j) for i in range(len(y)) for j in range(len(y)) if qid[i] == qid[j] and y[i] > y[j]}
+    assert set(zip(first.tolist(), second.tolist())) == expected
+    assert len(first) == len(expected)  # no duplicates
+
+
+def test_query_codes_follow_first_appearance():
+    np.testing.assert_array_equal(query_codes(["b", "a", "b", "c", "a"]), [0, 1, 0, 2, 1])
+
+
+# --------------------------------------------------------------------------- #
+# stump search against brute force
+# --------------------------------------------------------------------------- #
+def brute_force_stumps(X, first, second, distance, weights):
+    """S1, S2, c, gain of every stump x_k > t, t halfway between distinct values (appendix)."""
+    rows = []
+    for k in range(X.shape[1]):
+        values = np.unique(X[:, k])
+        for t in (values[:-1] + values[1:]) / 2:
+            s1 = s2 = 0.0
+            for i, j, d, w in zip(first, second, distance, weights):
+                above_i, above_j = X[i, k] > t, X[j, k] > t
+                if above_i and not above_j:      # A1
+                    s1 += w * d
+                    s2 += w
+                elif above_j and not above_i:    # B2
+                    s1 -= w * d
+                    s2 += w
+            rows.append((k, t, s1, s2))
+    return rows
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_stump_search_matches_brute_force(seed):
+    X, y, qid = random_queries(seed)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], "logdd", 3.0)
+    weights = np.random.default_rng(seed).random(first.size)
+    bins = FeatureBins(X)
+    search = StumpSearch(PairLayout(first, second, distance, bins))
+    s1, s2 = search.sums(weights)
+    best_gain = 0.0
+    for k, t, ref_s1, ref_s2 in brute_force_stumps(X, first, second, distance, weights):
+        b = int(np.searchsorted(bins.thresholds[k], t))
+        assert bins.thresholds[k][b] == pytest.approx(t)
+        assert s1[k, b] == pytest.approx(ref_s1, abs=1e-4)
+        assert s2[k, b] == pytest.approx(ref_s2, abs=1e-4)
+        exact = stump_sums(bins.codes[:, k], b, first, second, distance, weights)
+        assert exact == pytest.approx((ref_s1, ref_s2), abs=1e-12)
+        if ref_s2 > 0:
+            best_gain = max(best_gain, ref_s1**2 / ref_s2)
+    feature, b, gain = search.best(weights)
+    assert gain == pytest.approx(best_gain, rel=1e-4)
+    ref_s1, ref_s2 = stump_sums(bins.codes[:, feature], b, first, second, distance, weights)
+    assert ref_s1**2 / ref_s2 == pytest.approx(best_gain, rel=1e-4)
+
+
+def test_stump_search_splits_its_feature_table_in_blocks(monkeypatch):
+    # Large pair x feature tables are rebuilt per block of features each
+    # round; the result must not change.
+    import rankviz.stump_search as stump_search
+
+    X, y, qid = random_queries(3, n_features=7)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], "ldd", 0.3)
+    weights = np.random.default_rng(3).random(first.size)
+    bins = FeatureBins(X)
+    whole = StumpSearch(PairLayout(first, second, distance, bins)).sums(weights)
+    monkeypatch.setattr(stump_search, "_PAIR_FEATURE_CELLS", 2 * first.size)
+    layout = PairLayout(first, second, distance, bins)
+    assert len(layout._blocks) == 4
+    blocked = StumpSearch(layout).sums(weights)
+    np.testing.assert_allclose(blocked[0], whole[0], atol=1e-6)
+    np.testing.assert_allclose(blocked[1], whole[1], atol=1e-6)
+
+
+def test_binned_thresholds_separate_values_and_agree_with_codes():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(500, 3))
+    X[:, 2] = rng.integers(0, 4, size=500)  # few distinct values: kept exact
+    bins = FeatureBins(X, max_bins=16)
+    assert all(len(t) <= 15 for t in bins.thresholds)
+    assert len(bins.thresholds[2]) == 3
+    for k, thresholds in enumerate(bins.thresholds):
+        assert not np.isin(thresholds, X[:, k]).any()
+        # code > b  <=>  x > threshold b
+        np.testing.assert_array_equal(bins.codes[:, k][:, None] > np.arange(len(thresholds)),
+                                      X[:, k][:, None] > thresholds)
+
+
+# --------------------------------------------------------------------------- #
+# Algorithm 1
+# --------------------------------------------------------------------------- #
+def algorithm_1(X, y, qid, ddf, parameter, n_rounds, shrinkage=1.0):
+    """Algorithm 1 as written: both orientations of every pair, linear weights, loops."""
+    n = len(y)
+    index = [(i, j) for i in range(n) for j in range(n) if qid[i] == qid[j] and y[i] != y[j]]
+    w = np.full(len(index), 1.0 / len(index))
+    dist = np.array([directed_distance(y[i], y[j], ddf, parameter) for i, j in index])
+    stumps, normalizers = [], []
+    for _ in range(n_rounds):
+        best = None
+        for k in range(X.shape[1]):
+            values = np.unique(X[:, k])
+            for t in (values[:-1] + values[1:]) / 2:
+                above = X[:, k] > t
+                # a_{k,theta} of the appendix: sum_A1 w d - sum_B2 w d over sum_A1 w + sum_B2 w
+                num = den = 0.0
+                for (i, j), w_ij, d in zip(index, w, dist):
+                    if above[i] != above[j]:
+                        num += w_ij * d * (1 if above[i] else -1)
+                        den += w_ij
+                if den > 0 and (best is None or num**2 / den > best[0] + 1e-12):
+                    best = (num**2 / den, k, t, num / den)
+        _, k, t, a = best
+        a *= shrinkage
+        f = a * (X[:, k] > t)
+        factors = np.array([math.exp(-d * (f[i] - f[j])) for (i, j), d in zip(index, dist)])
+        z = float((w * factors).sum())
+        w = w * factors / z
+        stumps.append((k, t, a))
+        normalizers.append(z)
+    return stumps, normalizers
+
+
+@pytest.mark.parametrize("ddf, parameter, shrinkage", [
+    ("binary", None, 1.0), ("ldd", 0.4, 1.0), ("logdd", 3.0, 0.5), ("logitdd", 0.5, 1.0),
+])
+def test_mpboost_follows_algorithm_1(ddf, parameter, shrinkage):
+    X, y, qid = random_queries(11, n=30, n_features=3, n_queries=4)
+    model = MPBoost(ddf=ddf, parameter=parameter, n_rounds=6, shrinkage=shrinkage).fit(X, y, qid=qid)
+    stumps, normalizers = algorithm_1(X, y, qid, ddf, parameter, 6, shrinkage)
+    assert model.n_rounds_ == 6
+    for t, (k, threshold, a) in enumerate(stumps):
+        assert model.feature_[t] == k
+        assert model.threshold_[t] == pytest.approx(threshold)
+        assert model.value_[t] == pytest.approx(a, rel=1e-9)
+    # Z_t is the same with one orientation per pair: (j, i) repeats (i, j)'s term
+    np.testing.assert_allclose(model.normalizer_, normalizers, rtol=1e-9)
+
+
+@pytest.mark.parametrize("ddf", DDF_NAMES)
+@pytest.mark.parametrize("shrinkage", [1.0, 0.3])
+def test_theorem_1_bound_holds_every_round(ddf, shrinkage):
+    X, y, qid = random_queries(21, n=200, n_features=6, n_queries=15, decimals=2)
+    # a learnable signal so the loss actually falls
+    y = np.clip(np.round(X[:, 0] + 0.5 * X[:, 1] + 2), 0, 4)
+    model = MPBoost(ddf=ddf, n_rounds=40, shrinkage=shrinkage).fit(X, y, qid=qid)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], ddf)
+    bound = model.loss_bound_
+    for t, scores in enumerate(model.staged_predict(X)):
+        assert misordering_loss(scores, first, second) <= bound[t] + 1e-12
+        # the proof's equality: sum_I w1 exp(-dist (F_i - F_j)) = prod Z_t
+        exp_loss = np.mean(np.exp(-distance * (scores[first] - scores[second])))
+        assert exp_loss == pytest.approx(bound[t], rel=1e-9)
+    assert misordering_loss(model.predict(X), first, second) < 0.35
+
+
+def test_predictions_are_sums_of_stumps():
+    X, y, qid = random_queries(4, n=80)
+    model = MPBoost(ddf="ldd", n_rounds=15).fit(X, y, qid=qid)
+    staged = list(model.staged_predict(X))
+    assert len(staged) == model.n_rounds_
+    np.testing.assert_allclose(staged[-1], model.predict(X))
+    np.testing.assert_allclose(staged[4], model.predict(X, rounds=5))
+    manual = sum(v * (X[:, k] > t) for k, t, v in zip(model.feature_, model.threshold_, model.value_))
+    np.testing.assert_allclose(model.predict(X), manual)
+    frame = model.stumps_frame(["a", "b", "c", "d"])
+    assert list(frame["round"]) == list(range(1, 16))
+    assert set(frame["feature"]) <= {"a", "b", "c", "d"}
+
+
+def test_fit_does_not_depend_on_row_order():
+    X, y, qid = random_queries(6, n=70, decimals=3)
+    perm = np.random.default_rng(0).permutation(len(y))
+    a = MPBoost(n_rounds=10).fit(X, y, qid=qid)
+    b = MPBoost(n_rounds=10).fit(X[perm], y[perm], qid=qid[perm])
+    np.testing.assert_array_equal(a.feature_, b.feature_)
+    np.testing.assert_allclose(a.value_, b.value_)
+
+
+def test_iter_fit_yields_a_usable_model_each_round():
+    X, y, qid = random_queries(7)
+    model = MPBoost(n_rounds=5)
+    seen = []
+    for rounds in model.iter_fit(X, y, qid=qid):
+        seen.append((rounds, model.predict(X).copy()))
+    assert [r for r, _ in seen] == [1, 2, 3, 4, 5]
+    np.testing.assert_allclose(seen[-1][1], model.predict(X))
+
+
+def test_clear_errors():
+    X, y, qid = random_queries(8)
+    with pytest.raises(ValueError, match="qid is required"):
+        MPBoost().fit(X, y, qid=None)
+    with pytest.raises(ValueError, match="no preference to learn"):
+        MPBoost().fit(X, np.ones(len(y)), qid=qid)
+    with pytest.raises(ValueError, match="shrinkage"):
+        MPBoost(shrinkage=0).fit(X, y, qid=qid)
+    with pytest.raises(ValueError, match="4 features"):
+        MPBoost(n_rounds=2).fit(X, y, qid=qid).predict(X[:, :2])

@@ -22,6 +22,7 @@ Implementation notes
   overshoots when distances are larger, which ``nu < 1`` damps.
 """
 
+import copy
 import numbers
 
 import numpy as np
@@ -274,6 +275,16 @@ class MPBoost(BaseEstimator):
     def staged_scores(self, X):
         """All staged scores at once: array (n_documents, n_rounds_), column ``t`` after ``t + 1`` stumps."""
         return np.cumsum(self._contributions(X), axis=1)
+
+    def truncated(self, rounds):
+        """A copy holding only the first ``rounds`` stumps (for showing the ensemble mid-growth)."""
+        check_is_fitted(self, "feature_")
+        rounds = max(0, min(int(rounds), self.n_rounds_))
+        model = copy.copy(self)
+        for name in ("feature_", "threshold_", "value_", "gain_", "normalizer_"):
+            setattr(model, name, getattr(self, name)[:rounds])
+        model.n_rounds_ = rounds
+        return model
 
     @property
     def loss_bound_(self):

@@ -11,4 +11,5 @@ st.navigation([
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/compare:"),
     st.Page("pages/impurity_vs_gini.py", title="Ranking impurity vs Gini", icon=":material/stacked_bar_chart:"),
     st.Page("pages/mallows_trees.py", title="Mallows label ranking trees", icon=":material/park:"),
+    st.Page("pages/mpboost.py", title="MPBoost", icon=":material/trending_up:"),
 ]).run()

@@ -138,8 +138,8 @@ def compare_rankers(train, vali, test, *, ddfs=DDF_NAMES, baselines=tuple(BASELI
         up to ``n_rounds``.
     tune : bool
         Choose parameter and rounds on the validation queries (the seed's
-        protocol). Otherwise use ``parameters`` (default: the seed's Fig. 2
-        values) and all ``n_rounds``.
+        protocol). Otherwise use ``parameters`` (default:
+        :data:`rankviz.ddf.DEFAULT_PARAMETERS`) and all ``n_rounds``.
     parameters : dict, optional
         DDF -> parameter, when not tuning.
     progress : callable, optional

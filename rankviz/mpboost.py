@@ -121,7 +121,7 @@ class MPBoost(BaseEstimator):
         The directed distance function (seed 004 eqs. 2, 6-8).
     parameter : float, optional
         alpha (LDD), lambda (LOGDD) or beta (LOGITDD); default from
-        :data:`rankviz.ddf.DEFAULT_PARAMETERS` (the seed's Fig. 2). Ignored by
+        :data:`rankviz.ddf.DEFAULT_PARAMETERS` (kept within condition 9). Ignored by
         BINARY.
     n_rounds : int, default=100
         Boosting rounds ``T``.

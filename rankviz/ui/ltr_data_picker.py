@@ -1,0 +1,128 @@
+"""Choosing query-document data: a sample's train/validation/test files or an upload split by query."""
+
+import hashlib
+import io
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ..data import DataError, read_csv_header
+from ..ltr_data import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
+
+UPLOAD = "__upload__"
+DATASET_KEY = "ltr_dataset"
+SPLITS = ("train", "vali", "test")
+SPLIT_TITLES = {"train": "train", "vali": "validation", "test": "test"}
+_FORMATS = {"svmlight": "LETOR / svmlight (rel qid:Q 1:v …)", "csv": "CSV with a header"}
+
+
+@st.cache_data(show_spinner=False)
+def _cached_sample(name):
+    return load_ltr_sample(name)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_upload(content, file_name, kind, options, split_seed):
+    buffer = io.BytesIO(content)
+    buffer.name = file_name
+    if kind == "svmlight":
+        dataset = load_svmlight(buffer, name=file_name)
+    else:
+        query_column, relevance_column, feature_columns = options
+        dataset = load_query_csv(buffer, query_column, relevance_column, list(feature_columns), name=file_name)
+    if dataset.n_queries < 3:
+        raise DataError(
+            f"{file_name}: {dataset.n_queries} quer{'y' if dataset.n_queries == 1 else 'ies'}; expected at least "
+            "3 queries, one each for training, validation and test"
+        )
+    return dict(zip(SPLITS, split_by_query(dataset, (0.6, 0.2, 0.2), seed=split_seed)))
+
+
+def ltr_data_picker(container=None):
+    """Sidebar widgets to pick query-document data.
+
+    Returns
+    -------
+    splits : dict or None
+        ``{"train", "vali", "test"}`` -> QueryDataset; None until an upload
+        is complete and valid (the problem is shown on the page).
+    key : str
+        Identifies the data for caching fitted models.
+    """
+    container = container or st.sidebar
+    names = list_ltr_samples()
+    titles = {name: ltr_sample_info(name)["title"] for name in names}
+    titles[UPLOAD] = "Upload your own file…"
+    choice = container.selectbox(
+        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY,
+        help="The synthetic learning-to-rank sample made by sample_data/build_ltr_synthetic.py "
+             "(train/validation/test split by query), or a file of your own.",
+    )
+    if choice != UPLOAD:
+        return _cached_sample(choice), f"sample:{choice}"
+    return _upload(container)
+
+
+def _upload(container):
+    uploaded = container.file_uploader(
+        "Query-document file", type=["txt", "svmlight", "csv"], key="ltr_upload_file",
+        help="LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
+             "feature columns. Queries are split 60/20/20 into training, validation and test.",
+    )
+    if uploaded is None:
+        container.info("Upload a file to continue.")
+        return None, None
+    content = uploaded.getvalue()
+    digest = hashlib.sha1(content).hexdigest()[:12]
+    default = 1 if uploaded.name.lower().endswith(".csv") else 0
+    kind = container.radio("File format", list(_FORMATS), index=default, format_func=_FORMATS.get,
+                           key=f"ltr_upload_kind_{digest}")
+    seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}",
+                                  help="Which queries go to training, validation and test.")
+    try:
+        options = None
+        if kind == "csv":
+            header = read_csv_header(io.BytesIO(content))
+            query_column = container.selectbox("Query column", header, key=f"ltr_qcol_{digest}",
+                                               index=_guess(header, ("qid", "query", "query_id")))
+            relevance_column = container.selectbox(
+                "Relevance column", header, key=f"ltr_rcol_{digest}",
+                index=_guess(header, ("relevance", "rel", "label", "grade")))
+            rest = [c for c in header if c not in (query_column, relevance_column)]
+            features = container.multiselect("Feature columns", rest, default=rest, key=f"ltr_fcols_{digest}")
+            if query_column == relevance_column or not features:
+                container.info("Choose different query and relevance columns and at least one feature.")
+                return None, None
+            options = (query_column, relevance_column, tuple(features))
+        splits = _cached_upload(content, uploaded.name, kind, options, int(seed))
+        return splits, f"upload:{digest}:{kind}:{options!r}:{int(seed)}"
+    except DataError as error:
+        container.warning("The file could not be read; see the message on the page.")
+        st.error(f"**Upload problem.** {error}")
+        return None, None
+
+
+def _guess(header, names):
+    lowered = [c.lower() for c in header]
+    for name in names:
+        if name in lowered:
+            return lowered.index(name)
+    return 0
+
+
+def describe_splits(splits):
+    """A table of queries, documents and the grade distribution of each split."""
+    rows = []
+    grades = np.unique(np.concatenate([splits[s].relevance for s in SPLITS]))
+    for split in SPLITS:
+        data = splits[split]
+        row = {"split": SPLIT_TITLES[split], "queries": data.n_queries, "documents": data.n_docs,
+               "docs per query": f"{data.query_sizes.min()}–{data.query_sizes.max()}"}
+        if grades.size > 8:  # graded on a continuous scale: a range says more than 100 columns
+            row["relevance"] = f"{data.relevance.min():g} – {data.relevance.max():g}"
+        else:
+            for grade in grades:
+                row[f"grade {grade:g}"] = int((data.relevance == grade).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,338 @@
+"""Widgets of the MPBoost page (seed 004): settings, the live-growing ensemble, the comparison."""
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from ..ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, condition_9_note
+from ..ltr_metrics import paired_comparison
+from ..ltr_study import BASELINES, compare_rankers, iter_growth, method_title
+from ..mpboost import MPBoost
+from ..plots_ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
+from ..render_stumps import additive_model_to_dot, stumps_to_dot
+from .ltr_data_picker import SPLIT_TITLES
+from .tree_panel import export_buttons
+from .url_state import UrlField, choice, number
+
+KEY = "mpb"
+SHRINKAGES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+FORMS = {"common": "common: 2^r − 1, 1/log2(1 + j)", "seed": "seed 004: no discount at j = 1, 1/log2(j) after"}
+VIEWS = {"stumps": "Latest stumps", "additive": "Additive model per feature"}
+PLAY_SECONDS = 0.5   # one animation tick
+PLAY_TICKS = 40      # an animation takes about this many ticks, whatever the number of rounds
+_RESULTS_KEPT = 4
+
+DDF_HELP = (
+    "How a pair of documents with grades r_i > r_j is labelled. BINARY: +1 (RankBoost-like, eq. 2). "
+    "LDD: α (r_i − r_j) (eq. 6). LOGDD: log(1 + λ |r_i − r_j|) (eq. 7). "
+    "LOGITDD: 1 / (1 + exp(−β |r_i − r_j|)) (eq. 8)."
+)
+
+
+@dataclass(frozen=True)
+class BoostSettings:
+    """What the page grows: labelling, its parameter, rounds, shrinkage; how NDCG is shown."""
+
+    ddf: str
+    parameter: float | None
+    n_rounds: int
+    shrinkage: float
+    k: int
+    form: str
+
+    def estimator(self):
+        return MPBoost(ddf=self.ddf, parameter=self.parameter, n_rounds=self.n_rounds,
+                       shrinkage=self.shrinkage)
+
+    def describe(self):
+        symbol = PARAMETER_SYMBOLS[self.ddf]
+        parameter = "" if symbol is None else f", {symbol} = {self.parameter:g}"
+        nu = "" if self.shrinkage == 1 else f", shrinkage ν = {self.shrinkage:g}"
+        return f"MPBoost.{TITLES[self.ddf]}{parameter}, {self.n_rounds} rounds{nu}"
+
+
+def _parameter_key(ddf, key=KEY):
+    return f"{key}_param_{ddf}"
+
+
+def boost_settings(container=None, key=KEY):
+    """Sidebar widgets: DDF and its parameter, rounds, shrinkage, NDCG cut-off and form."""
+    container = container or st.sidebar
+    defaults = {"ddf": "logdd", "rounds": 150, "shrinkage": 1.0, "k": 5, "form": "common"}
+    for name, value in defaults.items():
+        st.session_state.setdefault(f"{key}_{name}", value)
+    for ddf in DDF_NAMES[1:]:
+        st.session_state.setdefault(_parameter_key(ddf, key), DEFAULT_PARAMETERS[ddf])
+    container.subheader("MPBoost")
+    ddf = container.selectbox("Directed distance (DDF)", DDF_NAMES, format_func=TITLES.get,
+                              key=f"{key}_ddf", help=DDF_HELP)
+    parameter = None
+    if ddf != "binary":
+        parameter = container.number_input(
+            f"{PARAMETER_SYMBOLS[ddf]} ({TITLES[ddf]} parameter)", min_value=0.01, max_value=20.0,
+            step=0.05, format="%.2f", key=_parameter_key(ddf, key),
+            help="Pick it so that |dist| stays near 1 (condition 9). Defaults: α = 0.2 and β = 0.5 as in "
+                 "the seed's Fig. 2; λ = 1 rather than Fig. 2's 3, which breaks condition (9) on grades 0–4.")
+    rounds = container.slider("Boosting rounds T", 10, 500, step=10, key=f"{key}_rounds",
+                              help="How many stumps the ensemble gets.")
+    shrinkage = container.select_slider(
+        "Shrinkage ν", SHRINKAGES, key=f"{key}_shrinkage",
+        help="Each stump's height is multiplied by ν. The seed uses ν = 1; smaller steps help when "
+             "distances are far above 1.")
+    container.subheader("NDCG")
+    k = container.slider("Cut-off k", 1, 10, key=f"{key}_k", help="NDCG@k counts the top k documents.")
+    form = container.radio("Form", list(FORMS), format_func=FORMS.get, key=f"{key}_form",
+                           help="The common form, or the seed's §5.2 form (undiscounted at positions 1 and 2).")
+    return BoostSettings(ddf, None if parameter is None else float(parameter), int(rounds),
+                         float(shrinkage), int(k), form)
+
+
+def boost_url_fields(key=KEY):
+    """URL fields of :func:`boost_settings`."""
+    fields = [
+        UrlField("ddf", f"{key}_ddf", choice(DDF_NAMES)),
+        UrlField("rounds", f"{key}_rounds", number(10, 500, integer=True)),
+        UrlField("nu", f"{key}_shrinkage", choice(SHRINKAGES), show=lambda v: f"{v:g}"),
+        UrlField("k", f"{key}_k", number(1, 10, integer=True)),
+        UrlField("form", f"{key}_form", choice(FORMS)),
+    ]
+    fields += [UrlField(f"{ddf}_param", _parameter_key(ddf, key), number(0.01, 20.0, decimals=2),
+                        show=lambda v: f"{v:g}") for ddf in DDF_NAMES[1:]]
+    return fields
+
+
+def condition_note(splits, settings):
+    """Condition (9) for the chosen labelling on the training grades, as a caption or a warning."""
+    note = condition_9_note(splits["train"].relevance, settings.ddf, settings.parameter, settings.shrinkage)
+    text = f"**Condition (9), |dist| ≈ 1:** {note}"
+    if "overshoots" in note and settings.shrinkage >= 1.0:
+        st.warning(text, icon=":material/warning:")
+    else:
+        st.caption(text)
+
+
+# -- growing ------------------------------------------------------------------------
+
+@dataclass
+class Growth:
+    """A fitted ensemble with its curves (what the player shows)."""
+
+    model: MPBoost
+    curves: object           # rankviz.ltr_study.GrowthCurves
+    feature_names: list
+    seconds: float
+
+
+def _results(key):
+    return st.session_state.setdefault(f"{key}_growths", {})
+
+
+def grow(splits, data_key, settings, key=KEY):
+    """The ensemble for these data and settings, grown live the first time.
+
+    While it grows, the NDCG curves and the newest stumps are redrawn every
+    few rounds; afterwards it is kept in the session (the latest few).
+    """
+    signature = (data_key, settings.ddf, settings.parameter, settings.n_rounds, settings.shrinkage,
+                 settings.form)
+    results = _results(key)
+    if signature in results:
+        return results[signature]
+    train = splits["train"]
+    model = settings.estimator()
+    bar = st.progress(0.0, text="Growing the ensemble…")
+    chart_slot, drawing_slot = st.empty(), st.empty()
+    stride = max(1, settings.n_rounds // 25)
+    start = time.perf_counter()
+    curves = None
+    for curves in iter_growth(model, train, {SPLIT_TITLES[s]: splits[s] for s in ("train", "vali", "test")},
+                              form=settings.form):
+        rounds = model.n_rounds_
+        if rounds % stride == 0 or rounds == settings.n_rounds:
+            bar.progress(rounds / settings.n_rounds,
+                         text=f"Round {rounds} of {settings.n_rounds} · {time.perf_counter() - start:.1f} s")
+            chart_slot.plotly_chart(rounds_figure(curves.at_k(settings.k), settings.k, form=settings.form,
+                                                  n_rounds=settings.n_rounds),
+                                    key=f"{key}_live_chart_{rounds}")
+            drawing_slot.graphviz_chart(stumps_to_dot(model, train.feature_names, last=6))
+    bar.empty()
+    chart_slot.empty()
+    drawing_slot.empty()
+    if curves is None:
+        raise ValueError("no stump could be fitted")
+    growth = Growth(model, curves, list(train.feature_names), time.perf_counter() - start)
+    results.pop(signature, None)
+    results[signature] = growth
+    while len(results) > _RESULTS_KEPT:
+        results.pop(next(iter(results)))
+    return growth
+
+
+def growth_view(growth, settings, key=KEY):
+    """The grown ensemble at a chosen round: player, NDCG curves, Theorem 1, stump drawing, exports."""
+    model, curves = growth.model, growth.curves
+    n = model.n_rounds_
+    round_key, playing_key, signature_key = f"{key}_round", f"{key}_playing", f"{key}_shown"
+    state = st.session_state
+    if state.get(signature_key) is not growth:
+        state[signature_key] = growth
+        state[round_key] = n
+        state[playing_key] = False
+    state[round_key] = min(max(1, state.get(round_key, n)), n)
+    stride = max(1, n // PLAY_TICKS)
+
+    def toggle():
+        if not state[playing_key] and state[round_key] >= n:
+            state[round_key] = 1
+        state[playing_key] = not state[playing_key]
+
+    stopped = "" if n == settings.n_rounds else (
+        f" It stopped after {n} of {settings.n_rounds} rounds: no stump could lower the loss further.")
+    st.markdown(f"**{settings.describe()}** — grown in {growth.seconds:.1f} s on "
+                f"{model.n_pairs_:,} training pairs.{stopped}")
+    rising = int((model.normalizer_ > 1.0).sum())
+    if rising:
+        st.warning(f"In {rising} of {n} rounds the exponential loss **rose** (Z_t > 1): the Newton step "
+                   "assumes |dist| ≈ 1 (condition 9) and overshoots here. Lower the DDF parameter or the "
+                   "shrinkage ν.", icon=":material/trending_down:")
+    cols = st.columns([1.2, 5], vertical_alignment="bottom")
+    playing = state[playing_key]
+    cols[0].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play", type="primary",
+                   icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
+                   help="Replay the ensemble growing, round by round.")
+    cols[1].slider("Show the ensemble after round", 1, n, key=round_key, disabled=playing)
+
+    @st.fragment(run_every=PLAY_SECONDS if playing else None)
+    def animated():
+        if state[playing_key]:
+            if state[round_key] >= n:
+                state[playing_key] = False
+                st.rerun()
+            state[round_key] = min(n, state[round_key] + stride)
+        _show_round(growth, settings, state[round_key], key)
+
+    animated()
+
+
+def _show_round(growth, settings, t, key):
+    model, curves = growth.model, growth.curves
+    at_k = curves.at_k(settings.k)
+    best = int(np.nanargmax(at_k["validation"])) + 1 if np.isfinite(at_k["validation"]).any() else None
+    cols = st.columns(4)
+    for col, split in zip(cols, ("train", "validation", "test")):
+        value = at_k[split][t - 1]
+        col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}",
+                   help=f"Mean over the {split} queries with a relevant document, after {t} rounds.")
+    cols[3].metric("Best validation round", "—" if best is None else f"{best}",
+                   help="The round with the highest validation NDCG@k: the seed chooses T this way.")
+    shown = {split: values[:t] for split, values in at_k.items()}
+    left, right = st.columns([3, 2])
+    with left:
+        fig = rounds_figure(shown, settings.k, form=settings.form, n_rounds=model.n_rounds_, best_round=best)
+        st.plotly_chart(fig, key=f"{key}_rounds_chart")
+    with right:
+        st.plotly_chart(loss_bound_figure(curves.bound[:t], curves.misordering[:t], n_rounds=model.n_rounds_),
+                        key=f"{key}_bound_chart")
+    view = st.radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view")
+    partial = model.truncated(t)
+    if view == "stumps":
+        dot = stumps_to_dot(partial, growth.feature_names, last=8,
+                            title=f"Stumps {max(1, t - 7)}–{t} of {t} (newest outlined in red)")
+    else:
+        dot = additive_model_to_dot(partial, growth.feature_names, max_features=5, max_steps=6,
+                                    title=f"The score after {t} rounds, feature by feature "
+                                          "(newest stump's feature outlined)")
+    st.graphviz_chart(dot, width="content")
+    st.caption("Blue: the stump raises the score of documents above its threshold; orange: it lowers it. "
+               "Only differences of scores within a query matter, so a stump adds 0 below its threshold.")
+    export_buttons(dot, basename=f"mpboost_{view}", key=f"{key}_export")
+    down = st.columns(2)
+    down[0].download_button("Stumps (CSV)", model.stumps_frame(growth.feature_names).to_csv(index=False),
+                            file_name="mpboost_stumps.csv", mime="text/csv", icon=":material/download:",
+                            key=f"{key}_stumps_csv", on_click="ignore", width="stretch")
+    down[1].download_button("Curves (CSV)", curves.frame().to_csv(index=False), file_name="mpboost_curves.csv",
+                            mime="text/csv", icon=":material/download:", key=f"{key}_curves_csv",
+                            on_click="ignore", width="stretch")
+
+
+# -- comparing ----------------------------------------------------------------------
+
+def _comparisons(key):
+    return st.session_state.setdefault(f"{key}_comparisons", {})
+
+
+def compare_panel(splits, data_key, settings, key=KEY):
+    """The four labellings, tuned on validation, against the baselines on test (Figs. 3-5)."""
+    st.markdown(
+        "Each labelling's parameter and the number of rounds (up to T) are chosen on the validation "
+        "queries by NDCG@5, as in the seed's §5.3; then every method ranks the test queries. "
+        "Baselines: ordering by the single best training feature, k-nearest-neighbour regression of "
+        "the grade, and random order. Error bars are ±1 standard error over test queries.")
+    tune = st.toggle("Tune on validation (seed protocol)", value=True, key=f"{key}_tune",
+                     help="Off: the sidebar's T and the default parameters (α = 0.2, λ = 1, β = 0.5).")
+    request = (data_key, settings.n_rounds, settings.shrinkage, settings.form, tune)
+    comparisons = _comparisons(key)
+    run = st.button("Run the comparison", key=f"{key}_compare", type="primary", icon=":material/play_arrow:",
+                    disabled=request in comparisons)
+    if run:
+        bar = st.progress(0.0, text="Starting…")
+        start = time.perf_counter()
+
+        def progress(share, message):
+            bar.progress(share, text=f"{message} · {time.perf_counter() - start:.1f} s")
+
+        try:
+            comparisons[request] = compare_rankers(
+                splits["train"], splits["vali"], splits["test"], n_rounds=settings.n_rounds,
+                shrinkage=settings.shrinkage, tune=tune, form=settings.form, progress=progress)
+        except ValueError as error:
+            st.error(f"The comparison could not be run on this data: {error}")
+            return
+        finally:
+            bar.empty()
+    if request not in comparisons:
+        st.info(f"Press **Run the comparison**: {len(DDF_NAMES)} MPBoost fits"
+                + (" per parameter value" if tune else "") + f" of up to {settings.n_rounds} rounds, "
+                f"and {len(BASELINES)} baselines.")
+        return
+    comparison = comparisons[request]
+    summary = comparison.summary()
+    st.plotly_chart(ndcg_by_k_figure(summary, form=settings.form), key=f"{key}_compare_chart")
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown("**Chosen on validation**" if tune else "**Settings used**")
+        chosen = comparison.settings.drop(columns="method").rename(columns={
+            "title": "method", "rounds": "rounds T", "vali_ndcg@5": "validation NDCG@5"})
+        st.dataframe(chosen.style.format({"validation NDCG@5": "{:.3f}"}), hide_index=True)
+    with right:
+        paired_table(comparison, settings.k, key)
+    st.download_button("Per-query NDCG (CSV)", comparison.per_query.assign(
+        method=comparison.per_query["method"].map(method_title)).to_csv(index=False),
+        file_name="mpboost_comparison.csv", mime="text/csv", icon=":material/download:",
+        key=f"{key}_compare_csv", on_click="ignore")
+
+
+def paired_table(comparison, k, key=KEY):
+    """Each method against a reference, per test query at NDCG@k: a paired test."""
+    methods = comparison.methods
+    reference = st.selectbox("Compare each method with", methods, index=0, format_func=method_title,
+                             key=f"{key}_reference")
+    base = comparison.matrix(reference, k)
+    rows = []
+    for method in methods:
+        if method == reference:
+            continue
+        other = comparison.matrix(method, k).reindex(base.index)
+        result = paired_comparison(other.to_numpy(), base.to_numpy())
+        rows.append({"method": method_title(method), f"mean NDCG@{k}": result.mean_a,
+                     "difference": result.mean_difference,
+                     "95% CI": f"{result.ci_low:+.3f} … {result.ci_high:+.3f}",
+                     "Wilcoxon p": result.wilcoxon_pvalue,
+                     "wins / ties / losses": f"{result.wins} / {result.ties} / {result.losses}"})
+    st.markdown(f"**Paired over {len(base)} test queries, NDCG@{k}** (difference = method − "
+                f"{method_title(reference)})")
+    st.dataframe(pd.DataFrame(rows).style.format({f"mean NDCG@{k}": "{:.3f}", "difference": "{:+.3f}",
+                                                  "Wilcoxon p": "{:.3g}"}), hide_index=True)

@@ -255,7 +255,8 @@ def iter_growth(model, train, splits, *, ks=range(1, 11), form="common"):
             scores[name] += value * (data.X[:, feature] > threshold)
             history[name].append(mean_ndcg(data.relevance, scores[name], data.qid, ks=ks, form=form))
         first, second = model.pairs_
-        train_scores = model.predict(train.X) if "train" not in scores else scores["train"]
+        # reuse the running scores only if they are of the training documents the pairs index
+        train_scores = scores["train"] if splits.get("train") is train else model.predict(train.X)
         misordering.append(np.mean(train_scores[first] <= train_scores[second]))
         yield GrowthCurves(ndcg={name: np.array(rows) for name, rows in history.items()}, ks=ks,
                            bound=model.loss_bound_, misordering=np.array(misordering))

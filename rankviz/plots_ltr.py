@@ -80,10 +80,12 @@ def loss_bound_figure(bound, misordering, n_rounds=None):
                     line=dict(color="#d62728", width=2), fill="tozeroy", fillcolor=_translucent("#d62728", 0.12),
                     hovertemplate="round %{x}: %{y:.4f}<extra>mis-ordering</extra>")
     fig.update_layout(
-        title="Theorem 1: share of mis-ordered training pairs <= product of Z_t",
+        title="Theorem 1: mis-ordered training pairs ≤ ∏ Z_t",
         xaxis_title="Boosting rounds (stumps)", yaxis_title="Share of training pairs",
-        legend_title="", yaxis=dict(rangemode="tozero"), **_LAYOUT,
+        yaxis=dict(rangemode="tozero"), **_LAYOUT,
     )
+    fig.update_layout(legend=dict(yanchor="top", y=0.98, xanchor="right", x=0.98,
+                                  bgcolor="rgba(255,255,255,0.8)"))
     if n_rounds:
         fig.update_xaxes(range=[0.5, n_rounds + 0.5])
     return fig

@@ -46,7 +46,7 @@ def _fmt_threshold(value):
 
 
 def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
-    """DOT text of the latest ``last`` stumps, oldest at the top, newest outlined.
+    """DOT text of the latest ``last`` stumps side by side, oldest left, newest outlined.
 
     Parameters
     ----------
@@ -61,7 +61,7 @@ def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
     names = _names(model, feature_names)
     n = model.n_rounds_
     start = max(0, n - int(last))
-    lines = ["digraph stumps {", "rankdir=LR;", _GRAPH_HEAD.rstrip("\n")]
+    lines = ["digraph stumps {", "rankdir=TB; ordering=out;", _GRAPH_HEAD.rstrip("\n")]
     if title:
         lines.append(f'labelloc="t"; label=<<B>{_esc(title)}</B>>;')
     if n == 0:
@@ -79,8 +79,13 @@ def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
         )
         lines.append(f's{t}_yes [label="{_fmt(value)}", fillcolor="{fill}"{outline}];')
         lines.append(f's{t}_no [label="0", fillcolor="{ZERO_FILL}"];')
-        lines.append(f's{t} -> s{t}_yes [label="yes"];')
+        # "no" first: Graphviz then puts x <= t on the left, as trees are drawn
         lines.append(f's{t} -> s{t}_no [label="no", style="dashed"];')
+        lines.append(f's{t} -> s{t}_yes [label="yes"];')
+    if n > start + 1:
+        # one row of stumps in round order
+        lines.append("{rank=same; " + " ".join(f"s{t};" for t in range(start, n)) + "}")
+        lines.append(" -> ".join(f"s{t}" for t in range(start, n)) + " [style=invis];")
     lines.append("}")
     return "\n".join(lines)
 
@@ -159,6 +164,6 @@ def _feature_table(model, k, name, newest, max_steps):
         left_out = len(intervals) - 2 * head
         intervals = (intervals[:head]
                      + [f'<TR><TD COLSPAN="2"><FONT POINT-SIZE="9">... {left_out} more intervals ...</FONT></TD></TR>']
-                     + intervals[-head:])
+                     + intervals[len(intervals) - head:])  # not [-head:]: head may be 0
     return (f'<TABLE BORDER="{width}" COLOR="{border}" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3">'
             + "".join(rows + intervals) + "</TABLE>")

@@ -173,21 +173,28 @@ def grow(splits, data_key, settings, key=KEY):
 
 def growth_view(growth, settings, key=KEY):
     """The grown ensemble at a chosen round: player, NDCG curves, Theorem 1, stump drawing, exports."""
-    model, curves = growth.model, growth.curves
+    model = growth.model
     n = model.n_rounds_
-    round_key, playing_key, signature_key = f"{key}_round", f"{key}_playing", f"{key}_shown"
+    # The round on screen lives apart from the slider's own key: the
+    # animation moves it while the slider (outside the fragment) cannot be
+    # written once drawn; the slider follows it on the next full run.
+    round_key, shown_key = f"{key}_round", f"{key}_at"
+    playing_key, signature_key = f"{key}_playing", f"{key}_shown"
     state = st.session_state
     if state.get(signature_key) is not growth:
         state[signature_key] = growth
-        state[round_key] = n
+        state[shown_key] = n
         state[playing_key] = False
-    state[round_key] = min(max(1, state.get(round_key, n)), n)
+    state[shown_key] = min(max(1, state.get(shown_key, n)), n)
     stride = max(1, n // PLAY_TICKS)
 
     def toggle():
-        if not state[playing_key] and state[round_key] >= n:
-            state[round_key] = 1
+        if not state[playing_key] and state[shown_key] >= n:
+            state[shown_key] = 1
         state[playing_key] = not state[playing_key]
+
+    def slide():
+        state[shown_key] = state[round_key]
 
     stopped = "" if n == settings.n_rounds else (
         f" It stopped after {n} of {settings.n_rounds} rounds: no stump could lower the loss further.")
@@ -203,16 +210,17 @@ def growth_view(growth, settings, key=KEY):
     cols[0].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play", type="primary",
                    icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
                    help="Replay the ensemble growing, round by round.")
-    cols[1].slider("Show the ensemble after round", 1, n, key=round_key, disabled=playing)
+    state[round_key] = state[shown_key]
+    cols[1].slider("Show the ensemble after round", 1, n, key=round_key, on_change=slide, disabled=playing)
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def animated():
         if state[playing_key]:
-            if state[round_key] >= n:
+            if state[shown_key] >= n:
                 state[playing_key] = False
                 st.rerun()
-            state[round_key] = min(n, state[round_key] + stride)
-        _show_round(growth, settings, state[round_key], key)
+            state[shown_key] = min(n, state[shown_key] + stride)
+        _show_round(growth, settings, state[shown_key], key)
 
     animated()
 
@@ -239,8 +247,8 @@ def _show_round(growth, settings, t, key):
     view = st.radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view")
     partial = model.truncated(t)
     if view == "stumps":
-        dot = stumps_to_dot(partial, growth.feature_names, last=8,
-                            title=f"Stumps {max(1, t - 7)}–{t} of {t} (newest outlined in red)")
+        dot = stumps_to_dot(partial, growth.feature_names, last=6,
+                            title=f"Stumps {max(1, t - 5)}–{t} of {t} (newest outlined in red)")
     else:
         dot = additive_model_to_dot(partial, growth.feature_names, max_features=5, max_steps=6,
                                     title=f"The score after {t} rounds, feature by feature "

@@ -444,3 +444,57 @@ def test_mallows_trees_page(streamlit_server, browser):
         full_height_screenshot(page, ARTIFACTS / "mallows_trees_compare.png")
     finally:
         context.close()
+
+
+def test_mpboost_page(streamlit_server, browser):
+    """The seed 004 page: the ensemble is grown and drawn, Play replays it, the comparison draws its chart."""
+    from rankviz import MPBoost, load_ltr_sample
+
+    rounds = 40
+    train = load_ltr_sample()["train"]
+    model = MPBoost(ddf="logdd", n_rounds=rounds).fit(train.X, train.relevance, qid=train.qid)
+    newest = f"{train.feature_names[model.feature_[-1]]} > {model.threshold_[-1]:.4g}"
+    page_drawing = '[data-testid="stGraphVizChart"] svg'
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{streamlit_server}/mpboost?rounds={rounds}", timeout=LOAD_TIMEOUT)
+        expect(page.get_by_role("heading", name="MPBoost: boosting for ranking")).to_be_visible(timeout=LOAD_TIMEOUT)
+        svg = page.locator(page_drawing).first
+        # the newest stump of the library's model, outlined as the last of the drawn ones
+        expect(svg).to_contain_text(f"round {rounds}", timeout=LOAD_TIMEOUT)
+        expect(svg).to_contain_text(newest)
+        expect(page.get_by_text("Mean NDCG@5 over queries after each round").first).to_be_visible()
+        wait_until_idle(page)
+        page.mouse.move(700, 30)
+        full_height_screenshot(page, ARTIFACTS / "mpboost.png")
+        docs_image = REPO_ROOT / "docs" / "mpboost.png"
+        if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
+            shutil.copyfile(ARTIFACTS / "mpboost.png", docs_image)
+
+        # Play replays the growth from round 1: the drawing goes back and comes forward again.
+        # (While a fragment reruns, Streamlit may briefly hold the old drawing and the new one.)
+        drawings_show = """(text) => {
+            const svgs = Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg'));
+            return svgs.length > 0 && svgs.every(s => s.textContent.includes(text));
+        }"""
+        page.get_by_role("button", name="Play").click()
+        page.wait_for_function(drawings_show, arg="Stumps 1–", timeout=10_000)
+        page.wait_for_function(drawings_show, arg=f"round {rounds}", timeout=60_000)
+        expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=10_000)
+
+        # The comparison of the four labellings and the baselines.
+        page.get_by_role("tab", name="Compare labellings and baselines (Figs. 3–5)").click()
+        page.get_by_role("button", name="Run the comparison").click()
+        chart = page.locator(".st-key-mpb_compare_chart")
+        expect(chart.locator(".main-svg").first).to_be_visible(timeout=180_000)
+        for name in ("MPBoost.BINARY", "MPBoost.LDD", "MPBoost.LOGDD", "MPBoost.LOGITDD",
+                     "Best single feature", "Random order"):
+            expect(chart.locator(".legendtext", has_text=name).first).to_be_visible()
+        expect(page.get_by_text("Paired over 40 test queries")).to_be_visible()
+        wait_until_idle(page)
+        page.mouse.move(700, 30)
+        full_height_screenshot(page, ARTIFACTS / "mpboost_compare.png")
+    finally:
+        context.close()

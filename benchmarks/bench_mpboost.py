@@ -1,0 +1,271 @@
+"""MPBoost of seed 004: time per boosting round against a pointwise stump, and test NDCG of each DDF.
+
+Two data sets throughout:
+
+* "sample": the bundled ``ltr_synthetic`` sample (:func:`rankviz.load_ltr_sample`),
+  its own train / vali / test splits (timing on train);
+* "generated": :func:`rankviz.make_ltr_dataset` with 200 queries of 15
+  documents and 300 features (3,000 documents); timing on all of it, accuracy
+  on a 60/20/20 split by query (:func:`rankviz.ltr_data.split_by_query`).
+
+(a) Time per round. One round costs ``(t(R + 1) - t(1)) / R``, where ``t(n)``
+    is the wall time from calling ``MPBoost(n_rounds=R + 1).iter_fit`` until it
+    has yielded after round ``n``: both times come from the same fit, so the
+    set-up's run-to-run noise (large next to R short rounds) cancels instead of
+    entering twice, as it would with two separate fits of 1 and R + 1 rounds.
+    The set-up (input checks, preference pairs, binning, the pair tables of
+    :mod:`rankviz.stump_search`) is ``t(1) - one round``. Each figure is the
+    median over several fits after an untimed warm-up fit. Both for
+    ``max_bins=None`` (every threshold between distinct values, the default and
+    the seed's appendix) and ``max_bins=255`` (quantile bins, as histogram
+    gradient boosting). The issue's aim is under
+    5 ms per round on the generated set; it is printed with whether it was met
+    on this run, never asserted.
+
+    Reference, measured in the same run on the same X: scikit-learn's
+    ``DecisionTreeRegressor(max_depth=1)`` (Cython) fitted to a per-document
+    target (the squared-loss gradient ``y - mean(y)``, i.e. one round of
+    pointwise gradient boosting with stumps). It is the fair reference because
+    it does the same exhaustive search: every feature, every threshold between
+    distinct values (its best splitter sorts each feature's values at the node,
+    which for a stump is the root, so once per feature, then scans all
+    thresholds with running sums). What it does not do is what makes our round
+    pairwise: each candidate stump is scored by the pair sums ``S1`` (per
+    document, like a pointwise target) and ``S2`` (the weight of pairs the
+    threshold separates, which does not decompose per document), and every
+    pair is reweighted after the round. So "ours / sklearn" is the price of
+    the pairs. One difference runs the other way: the reference re-sorts every
+    feature in each fit (so does each tree of scikit-learn's gradient
+    boosting), while our sort happens once, in the set-up's binning. A ratio
+    below 1 therefore does not mean the pairs are free; it means our round,
+    pairs included, costs less than a pointwise round that sorts. As in
+    scikit-learn's own gradient boosting, X is converted to float32 once and each round's
+    tree is fitted with ``check_input=False``, so neither side pays input
+    conversion per round. With ``max_bins=255`` the reference is still the
+    exact tree (a binned pointwise round would be cheaper still).
+
+(b) Accuracy (seed §5). :func:`rankviz.ltr_study.compare_rankers` with
+    ``tune=True``: each DDF's parameter and the number of rounds T (up to
+    ``--rounds``) chosen on the validation queries by NDCG@5, then mean test
+    NDCG@1, 3, 5, 10 ± standard error over test queries, and the mean over the
+    cut-offs 1..10 (per query, then ± over queries). Baselines: best single
+    feature, KNN regression, random order. Once in the common NDCG form and
+    once in the seed's form (§5.2: positions 1 and 2 undiscounted; tuning
+    uses that form too, so settings may differ). Each DDF is compared with
+    BINARY on the same test queries at NDCG@5
+    (:func:`rankviz.ltr_metrics.paired_comparison`): mean difference ± its
+    standard error, wins / ties / losses, paired t and Wilcoxon p-values.
+    Queries without a relevant document are left out (rankviz's default).
+
+Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_mpboost.py [--quick] [--rounds 200]
+     [--repeats 5] [--seed 0]
+Prints numbers only (tables are markdown); nothing here asserts on timing or accuracy.
+"""
+
+import argparse
+import os
+import platform
+import time
+
+import numpy as np
+import sklearn
+from sklearn.tree import DecisionTreeRegressor
+
+from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
+from rankviz.ddf import DDF_NAMES
+from rankviz.ltr_data import split_by_query
+from rankviz.ltr_metrics import paired_comparison, standard_error
+from rankviz.ltr_study import compare_rankers, method_title
+from timing import median_time  # benchmarks/timing.py, beside this script
+
+#: The issue's aim for one round on the generated set (3,000 documents, 300 features).
+AIM_SECONDS = 0.005
+BIN_SETTINGS = (None, 255)
+KS = (1, 3, 5, 10)
+TIMING_DDF = "logdd"
+
+
+def markdown_table(headers, rows, align):
+    """A markdown pipe table with padded columns; ``align`` holds "l" or "r" per column."""
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max(len(str(h)), *(len(row[j]) for row in cells)) for j, h in enumerate(headers)]
+
+    def line(values):
+        padded = [v.ljust(w) if a == "l" else v.rjust(w) for v, w, a in zip(values, widths, align)]
+        return "| " + " | ".join(padded) + " |"
+
+    rule = "|" + "|".join("-" * (w + 1) + ":" if a == "r" else ":" + "-" * (w + 1)
+                          for w, a in zip(widths, align)) + "|"
+    return "\n".join([line([str(h) for h in headers]), rule] + [line(row) for row in cells])
+
+
+def data_sets(seed):
+    """{name: (train, vali, test, timing set)}."""
+    sample = load_ltr_sample()
+    generated = make_ltr_dataset(n_queries=200, docs_per_query=(15, 15), n_features=300, seed=seed)
+    train, vali, test = split_by_query(generated, seed=seed)
+    return {
+        "sample": (sample["train"], sample["vali"], sample["test"], sample["train"]),
+        "generated": (train, vali, test, generated),
+    }
+
+
+def describe(data):
+    return f"{len(data.relevance):,} documents, {data.X.shape[1]} features, {data.n_queries} queries"
+
+
+# --------------------------------------------------------------------------- #
+# (a) speed
+# --------------------------------------------------------------------------- #
+def time_rounds(data, max_bins, rounds, repeats):
+    """Median per-round and set-up seconds of MPBoost, the rounds fitted and the pairs.
+
+    Each fit of ``rounds + 1`` rounds is timed at every yield of ``iter_fit``:
+    ``t(1)`` after the first round, ``t(R + 1)`` after the last.
+    """
+    def fit():
+        model = MPBoost(ddf=TIMING_DDF, n_rounds=rounds + 1, max_bins=max_bins)
+        start = time.perf_counter()
+        stamps = [time.perf_counter() - start
+                  for _ in model.iter_fit(data.X, data.relevance, qid=data.qid)]
+        per_round = (stamps[-1] - stamps[0]) / max(len(stamps) - 1, 1)
+        return per_round, stamps[0] - per_round, model.n_rounds_, model.n_pairs_
+
+    fit()  # warm-up, untimed (as median_time's warm_up)
+    runs = [fit() for _ in range(repeats)]
+    per_round, set_up = (float(np.median([run[i] for run in runs])) for i in (0, 1))
+    return per_round, set_up, runs[-1][2], runs[-1][3]
+
+
+def time_sklearn_stump(data, repeats):
+    """Median seconds of one pointwise stump round of scikit-learn on the same X."""
+    X = np.ascontiguousarray(data.X, dtype=np.float32)   # once, as sklearn's gradient boosting does
+    target = data.relevance - data.relevance.mean()      # squared-loss gradient from a constant start
+    seconds, _ = median_time(
+        lambda: DecisionTreeRegressor(max_depth=1).fit(X, target, check_input=False), repeats,
+        warm_up=True)
+    return seconds
+
+
+def speed(sets, rounds, repeats):
+    rows, per_round_generated = [], {}
+    for name, (*_, data) in sets.items():
+        sk_seconds = time_sklearn_stump(data, repeats)
+        for max_bins in BIN_SETTINGS:
+            per_round, set_up, fitted, n_pairs = time_rounds(data, max_bins, rounds[name], repeats)
+            if fitted != rounds[name] + 1:
+                print(f"note: {name}, max_bins={max_bins}: stopped after {fitted} rounds "
+                      f"(no useful stump left); the per-round figure is over fewer rounds")
+            if name == "generated":
+                per_round_generated[max_bins] = per_round
+            rows.append([name, f"{n_pairs:,}", "exact" if max_bins is None else str(max_bins),
+                         rounds[name], f"{set_up * 1e3:.1f}", f"{per_round * 1e3:.2f}",
+                         f"{sk_seconds * 1e3:.2f}", f"{per_round / sk_seconds:.1f}x"])
+    print(markdown_table(
+        ["data", "pairs", "max_bins", "R", "set-up [ms]", "per round [ms]", "sklearn stump [ms]",
+         "ours / sklearn"],
+        rows, "lrrrrrrr"))
+    print(f"\naim: under {AIM_SECONDS * 1e3:g} ms per round on the generated set "
+          "(3,000 documents, 300 features):")
+    for max_bins, seconds in per_round_generated.items():
+        label = "max_bins=None (exact)" if max_bins is None else f"max_bins={max_bins}"
+        verdict = "met" if seconds < AIM_SECONDS else "not met"
+        print(f"  {label:<22} {seconds * 1e3:6.2f} ms  -> {verdict}")
+
+
+# --------------------------------------------------------------------------- #
+# (b) accuracy
+# --------------------------------------------------------------------------- #
+def mean_se(values):
+    values = np.asarray(values, dtype=float)
+    return f"{np.nanmean(values):.4f} ± {standard_error(values):.4f}"
+
+
+def accuracy_table(comparison):
+    """Mean ± SE of test NDCG@KS and of the per-query mean over k = 1..10, with tuned settings."""
+    per_query = comparison.per_query
+    settings = comparison.settings.set_index("method")
+    rows = []
+    for method in comparison.methods:
+        own = per_query[per_query["method"] == method]
+        cells = [method_title(method)]
+        for k in KS:
+            cells.append(mean_se(own.loc[own["k"] == k, "ndcg"]))
+        cells.append(mean_se(own[own["k"].between(1, 10)].groupby("query")["ndcg"].mean()))
+        if method in settings.index:
+            row = settings.loc[method]
+            cells += [row["parameter"] or "-", row["rounds"], f"{row['vali_ndcg@5']:.4f}"]
+        else:
+            cells += ["", "", ""]
+        rows.append(cells)
+    headers = (["method"] + [f"NDCG@{k}" for k in KS] + ["mean @1..10", "parameter", "T", "vali NDCG@5"])
+    return markdown_table(headers, rows, "l" + "r" * (len(KS) + 1) + "lrr")
+
+
+def paired_table(comparison, k=5):
+    """Each DDF against BINARY on the same test queries at NDCG@k."""
+    reference = comparison.matrix("binary", k)
+    rows = []
+    for method in comparison.methods:
+        if method not in DDF_NAMES or method == "binary":
+            continue
+        a, b = comparison.matrix(method, k).align(reference, join="outer")
+        result = paired_comparison(a.to_numpy(), b.to_numpy())
+        rows.append([f"{method_title(method)} - BINARY", result.n_queries,
+                     f"{result.mean_difference:+.4f} ± {result.standard_error:.4f}",
+                     f"{result.wins}/{result.ties}/{result.losses}",
+                     f"{result.t_pvalue:.3f}", f"{result.wilcoxon_pvalue:.3f}"])
+    return markdown_table(["difference at NDCG@" + str(k), "queries", "mean ± SE", "wins/ties/losses",
+                           "t p", "Wilcoxon p"], rows, "lrrrrr")
+
+
+def accuracy(sets, n_rounds):
+    for form in ("common", "seed"):
+        for name, (train, vali, test, _) in sets.items():
+            start = time.perf_counter()
+            comparison = compare_rankers(train, vali, test, n_rounds=n_rounds, tune=True, form=form)
+            seconds = time.perf_counter() - start
+            n_test = comparison.per_query.loc[comparison.per_query["k"] == 1, "query"].nunique()
+            print(f"\n{name}, {form} NDCG form: test {n_test} queries with a relevant document "
+                  f"(of {test.n_queries}); train {describe(train)}; {seconds:.1f} s\n")
+            print(accuracy_table(comparison))
+            print()
+            print(paired_table(comparison))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="a fast smoke run: 10 timed rounds, 2 repeats, at most 30 boosting rounds")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="most boosting rounds T tried when tuning (default 200, or 30 with --quick)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timing repeats (default 5, or 2 with --quick)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated set and its split")
+    args = parser.parse_args()
+    n_rounds = args.rounds or (30 if args.quick else 200)
+    repeats = args.repeats or (2 if args.quick else 5)
+    timed_rounds = {"sample": 10, "generated": 10} if args.quick else {"sample": 100, "generated": 50}
+
+    print(f"machine: {os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+          f"NumPy {np.__version__}, scikit-learn {sklearn.__version__}; timings are wall-clock and "
+          "move with other load\n")
+    sets = data_sets(args.seed)
+    for name, (train, vali, test, data) in sets.items():
+        print(f"{name}: timing on {describe(data)}; train / vali / test {train.n_queries} / "
+              f"{vali.n_queries} / {test.n_queries} queries")
+
+    print(f"\n(a) time per boosting round, MPBoost(ddf={TIMING_DDF!r}): (t(R+1 rounds) - t(1 round)) / R "
+          f"within one fit, median of {repeats} fits; set-up = t(1 round) - one round; sklearn = "
+          "DecisionTreeRegressor(max_depth=1).fit on the same X, same run\n")
+    start = time.perf_counter()
+    speed(sets, timed_rounds, repeats)
+    print(f"({time.perf_counter() - start:.1f} s)")
+
+    print(f"\n(b) test NDCG, parameter and T <= {n_rounds} tuned on the validation queries by NDCG@5 "
+          "(seed §5); ± = standard error over test queries")
+    accuracy(sets, n_rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -106,6 +106,12 @@ class PairLayout:
         self.width = int(bins.n_bins.max())
         # flat histogram index of (document m, feature k): k * width + code
         self.flat_codes = (bins.codes + np.arange(n_features, dtype=np.intp) * self.width).ravel()
+        # the same as a (features * width) x documents 0/1 matrix: histograms of
+        # per-document amounts for every feature in one sparse product
+        self.bin_members = sp.csr_matrix(
+            (np.ones(self.flat_codes.size), (self.flat_codes, np.repeat(np.arange(n_documents), n_features))),
+            shape=(n_features * self.width, n_documents),
+        )
         # documents x pairs, +w at the first document and -w at the second;
         # the values are refreshed each round through ``_data_order``.
         rows = np.concatenate([self.first, self.second])
@@ -179,15 +185,17 @@ class StumpSearch:
         # [split] = [first below] + [second below] - 2 [both below]; the
         # per-document part of "both below" that every pair gives its second
         # document cancels one of the first two terms.
-        as_first = np.bincount(layout.first, weights, minlength=n)
-        as_second = np.bincount(layout.second, weights, minlength=n)
-        below = (as_first - as_second)[:, None] - 2.0 * layout.later_weights(weights)
-        size = n_features * width
-        below_hist = np.bincount(layout.flat_codes, below.ravel(), minlength=size)
-        p_hist = np.bincount(layout.flat_codes, np.repeat(p, n_features), minlength=size)
+        first_minus_second = (np.bincount(layout.first, weights, minlength=n)
+                              - np.bincount(layout.second, weights, minlength=n))
+        # histograms of the per-document amounts (one sparse product for
+        # both) and of the per-document, per-feature "later" weights
+        per_document = layout.bin_members @ np.column_stack([p, first_minus_second])
+        later_hist = np.bincount(layout.flat_codes, layout.later_weights(weights).ravel(),
+                                 minlength=n_features * width)
+        below_hist = per_document[:, 1] - 2.0 * later_hist
         # p sums to 0 over all documents, so the sum above a threshold is
         # minus the sum below it.
-        minus_s1 = np.cumsum(p_hist.reshape(n_features, width), axis=1)
+        minus_s1 = np.cumsum(per_document[:, 0].reshape(n_features, width), axis=1)
         s2 = np.cumsum(below_hist.reshape(n_features, width), axis=1)
         return minus_s1, s2
 
@@ -213,12 +221,17 @@ class StumpSearch:
             ``S1^2 / S2`` from the search (0 when no stump separates a pair).
         """
         minus_s1, s2 = self._prefix_tables(weights)
-        # Rounding (float32 in the pair table) leaves S2 ~ 1e-7 of the total
-        # weight where no pair is split; such stumps cannot help.
-        separates = (s2 > 1e-6 * weights.sum()) & self._valid
-        gain = np.zeros_like(s2)
-        np.divide(minus_s1 * minus_s1, s2, out=gain, where=separates)
-        feature, bin_ = np.unravel_index(np.argmax(gain), gain.shape)
+        # Where no pair is split (past a feature's last threshold, or a
+        # threshold separating nothing) S1 and S2 are 0 up to rounding, S2's
+        # float32 rounding being ~1e-7 of the total weight. A floor well above
+        # that keeps their ratio ~0 without masking every entry.
+        floor = 1e-6 * weights.sum()
+        gain = np.square(minus_s1, out=minus_s1)
+        gain /= np.maximum(s2, floor, out=s2)
+        best = int(np.argmax(gain))
+        feature, bin_ = divmod(best, gain.shape[1])
+        if not self._valid[feature, bin_]:
+            return feature, bin_, 0.0
         return int(feature), int(bin_), float(gain[feature, bin_])
 
 

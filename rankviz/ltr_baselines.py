@@ -89,6 +89,9 @@ class BestSingleFeature(BaseEstimator):
             for column, sign in enumerate((1.0, -1.0)):
                 scores[k, column] = mean_ndcg(y, sign * X[:, k], qid, ks=[self.k], form=self.form)[0]
         self.train_ndcg_ = scores
+        if np.isnan(scores).all():
+            raise ValueError("no training query has a relevant document (grade above 0), so no feature "
+                             "can be scored by NDCG")
         best = int(np.nanargmax(scores))
         self.feature_, column = divmod(best, 2)
         self.sign_ = 1 if column == 0 else -1
@@ -111,8 +114,7 @@ class KNNRelevance(BaseEstimator):
         self.n_neighbors = n_neighbors
 
     def fit(self, X, y, *, qid=None):
-        X = np.asarray(X, dtype=float)
-        y = np.asarray(y, dtype=float)
+        X, y, _ = _check_query_data(X, y, np.zeros(len(y)) if qid is None else qid)
         if not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1:
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
         self.n_features_in_ = X.shape[1]

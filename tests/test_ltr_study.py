@@ -446,3 +446,11 @@ def test_ndcg_by_k_figure_draws_means_with_standard_errors(comparison):
     assert np.asarray(knn.error_y.array)[KS.index(3)] == 0.0
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
     assert "seed form" in fig.layout.title.text
+
+
+def test_best_single_feature_says_why_when_no_query_has_a_relevant_document():
+    from rankviz.ltr_baselines import BestSingleFeature as _Best
+
+    X = np.arange(12.0).reshape(6, 2)
+    with pytest.raises(ValueError, match="no training query has a relevant document"):
+        _Best().fit(X, np.zeros(6), qid=[1, 1, 1, 2, 2, 2])

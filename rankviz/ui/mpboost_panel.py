@@ -309,14 +309,11 @@ def compare_panel(splits, data_key, settings, key=KEY):
     comparison = comparisons[request]
     summary = comparison.summary()
     st.plotly_chart(ndcg_by_k_figure(summary, form=settings.form), key=f"{key}_compare_chart")
-    left, right = st.columns([2, 3])
-    with left:
-        st.markdown("**Chosen on validation**" if tune else "**Settings used**")
-        chosen = comparison.settings.drop(columns="method").rename(columns={
-            "title": "method", "rounds": "rounds T", "vali_ndcg@5": "validation NDCG@5"})
-        st.dataframe(chosen.style.format({"validation NDCG@5": "{:.3f}"}), hide_index=True)
-    with right:
-        paired_table(comparison, settings.k, key)
+    st.markdown("**Chosen on validation**" if tune else "**Settings used**")
+    chosen = comparison.settings.drop(columns="method").rename(columns={
+        "title": "method", "rounds": "rounds T", "vali_ndcg@5": "validation NDCG@5"})
+    st.dataframe(chosen.style.format({"validation NDCG@5": "{:.3f}"}), hide_index=True)
+    paired_table(comparison, settings.k, key)
     st.download_button("Per-query NDCG (CSV)", comparison.per_query.assign(
         method=comparison.per_query["method"].map(method_title)).to_csv(index=False),
         file_name="mpboost_comparison.csv", mime="text/csv", icon=":material/download:",
@@ -326,8 +323,8 @@ def compare_panel(splits, data_key, settings, key=KEY):
 def paired_table(comparison, k, key=KEY):
     """Each method against a reference, per test query at NDCG@k: a paired test."""
     methods = comparison.methods
-    reference = st.selectbox("Compare each method with", methods, index=0, format_func=method_title,
-                             key=f"{key}_reference")
+    reference = st.columns([2, 3])[0].selectbox("Compare each method with", methods, index=0,
+                                                format_func=method_title, key=f"{key}_reference")
     base = comparison.matrix(reference, k)
     rows = []
     for method in methods:

@@ -19,22 +19,11 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.neighbors import KNeighborsRegressor
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.validation import check_is_fitted
 
 from .ltr_metrics import mean_ndcg
-from .mpboost import _check_query_data
+from .mpboost import _check_query_data, check_features
 
 __all__ = ["RandomOrder", "BestSingleFeature", "KNNRelevance"]
-
-
-def _check_X(estimator, X):
-    check_is_fitted(estimator, "n_features_in_")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
-        raise ValueError(
-            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
-        )
-    return X
 
 
 class RandomOrder(BaseEstimator):
@@ -49,7 +38,7 @@ class RandomOrder(BaseEstimator):
         return self
 
     def predict(self, X):
-        X = _check_X(self, X)
+        X = check_features(self, X)
         return np.random.default_rng(self.random_state).random(X.shape[0])
 
 
@@ -98,7 +87,7 @@ class BestSingleFeature(BaseEstimator):
         return self
 
     def predict(self, X):
-        X = _check_X(self, X)
+        X = check_features(self, X)
         return self.sign_ * X[:, self.feature_]
 
 
@@ -124,5 +113,5 @@ class KNNRelevance(BaseEstimator):
         return self
 
     def predict(self, X):
-        X = _check_X(self, X)
+        X = check_features(self, X)
         return self.regressor_.predict(self.scaler_.transform(X))

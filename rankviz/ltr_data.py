@@ -37,8 +37,8 @@ import numpy as np
 import pandas as pd
 
 from .data import (
-    SAMPLE_DIR, DataError, _check_unique, _error, _missing_mask, _parse_csv_header, _quote_list,
-    _read_records, _read_text, _split_lines, _stem, read_metadata,
+    DataError, _check_unique, _error, _missing_mask, _parse_csv_header, _quote_list,
+    _read_records, _read_text, _sample_dir, _split_lines, _stem, read_metadata,
 )
 
 __all__ = [
@@ -945,10 +945,6 @@ def _spread_grades(grades, latent, sizes, n_levels):
 # --------------------------------------------------------------------------- #
 # samples
 # --------------------------------------------------------------------------- #
-def _sample_dir(directory):
-    return Path(SAMPLE_DIR if directory is None else directory)
-
-
 def list_ltr_samples(directory=None):
     """Names of the learning-to-rank samples (folders ``NAME/`` holding ``ltr.json``).
 

@@ -112,6 +112,17 @@ def _check_query_data(X, y, qid):
     return X, y, qid
 
 
+def check_features(estimator, X):
+    """``X`` as a float array with the number of features the fitted ``estimator`` saw."""
+    check_is_fitted(estimator, "n_features_in_")
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
+        )
+    return X
+
+
 class MPBoost(BaseEstimator):
     """Magnitude-preserving boosting of decision stumps for ranking.
 
@@ -240,18 +251,9 @@ class MPBoost(BaseEstimator):
     # ------------------------------------------------------------------ #
     # prediction
     # ------------------------------------------------------------------ #
-    def _check_X(self, X):
-        check_is_fitted(self, "feature_")
-        X = np.asarray(X, dtype=float)
-        if X.ndim != 2 or X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X must have {self.n_features_in_} features (columns), as in fit; got shape {X.shape}."
-            )
-        return X
-
     def _contributions(self, X, rounds=None):
         """(n_documents, rounds) array: what each stump adds to each document."""
-        X = self._check_X(X)
+        X = check_features(self, X)
         stop = self.n_rounds_ if rounds is None else int(rounds)
         return (X[:, self.feature_[:stop]] > self.threshold_[:stop]) * self.value_[:stop]
 

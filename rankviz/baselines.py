@@ -8,6 +8,8 @@ differences between methods come from *which* training rows are
 aggregated, not how.
 """
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -52,10 +54,18 @@ class _NeighbourIndex:
         self.n_neighbors = n_neighbors
         self.encoder = FeatureEncoder().fit(X)
         encoded = self.encoder.transform(X)
-        numeric = ~self.encoder.nominal
-        self._low = encoded[:, numeric].min(axis=0)
-        span = encoded[:, numeric].max(axis=0) - self._low
+        numeric = encoded[:, ~self.encoder.nominal]
+        with warnings.catch_warnings():  # an all-missing column: no range, filled below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            low, high = np.nanmin(numeric, axis=0), np.nanmax(numeric, axis=0)
+        self._low = np.nan_to_num(low)
+        span = np.nan_to_num(high - low)
         self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
+        # A missing numeric value is replaced by its attribute's training mean
+        # (after scaling): it then pulls towards no neighbour in particular.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            self._fill = np.nan_to_num(np.nanmean((numeric - self._low) / self._span, axis=0), nan=0.5)
         self.points = self._embed(encoded)
 
     def kneighbors(self, X, return_distance=False):
@@ -112,7 +122,8 @@ class _NeighbourIndex:
 
     def _embed(self, encoded):
         numeric = ~self.encoder.nominal
-        parts = [(encoded[:, numeric] - self._low) / self._span]
+        scaled = (encoded[:, numeric] - self._low) / self._span
+        parts = [np.where(np.isnan(scaled), self._fill, scaled)]
         for j in np.flatnonzero(self.encoder.nominal):
             n_values = len(self.encoder.categories[j])
             parts.append(encoded[:, [j]] == np.arange(n_values)[None, :])
@@ -125,7 +136,9 @@ class KNNRanker(BaseEstimator):
     Distances are Euclidean on numeric attributes min-max scaled to [0, 1]
     with the training ranges, and on nominal attributes one-hot encoded (a
     mismatch adds 1 to each of the two indicator columns, i.e. 2 to the
-    squared distance). The neighbours' rankings are combined by the mean-rank
+    squared distance). A missing numeric value counts as its attribute's
+    training mean, a missing nominal one as the category "(missing)". The
+    neighbours' rankings are combined by the mean-rank
     rule; with ``n_neighbors=1`` (seed 001) the prediction is the nearest
     example's ranking. Among equally distant neighbours the earlier training
     row wins (stable sort).

@@ -108,6 +108,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
         nodes.children_right[split_nodes] = left + 1
         nodes.feature[split_nodes] = best.feature[accepted]
         nodes.threshold[split_nodes] = best.threshold[accepted]
+        nodes.missing_left[split_nodes] = best.missing_left[accepted]
         nodes.depth[left] = nodes.depth[left + 1] = nodes.depth[split_nodes] + 1
 
         # Route the rows of the split nodes to their children.
@@ -116,7 +117,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
         f = nodes.feature[parent]
         x = X[rows, f]
         t = nodes.threshold[parent]
-        goes_left = np.where(nominal[f], x == t, x <= t)
+        goes_left = np.where(nominal[f], x == t, np.where(np.isnan(x), nodes.missing_left[parent], x <= t))
         child = nodes.children_left[parent] + ~goes_left  # the right child is left + 1
         node_of_row[rows] = child
 
@@ -137,6 +138,7 @@ def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
         criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
         categories=categories or [None] * d,
         label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
+        missing_features=np.isnan(X).any(axis=0) & ~nominal,
     )
 
 
@@ -186,6 +188,7 @@ class SearchData:
     numeric: np.ndarray
     presorted: np.ndarray
     sum_dtype: object = None
+    missing: np.ndarray = None  # per numeric column (aligned with ``numeric``): has NaN
 
     @classmethod
     def prepare(cls, X, nominal, stats):
@@ -195,10 +198,11 @@ class SearchData:
         sum_dtype = _integer_sum_dtype(stats)
         if sum_dtype is not None:
             stats_t = stats_t.astype(np.int8)
+        # argsort puts NaN last, so a node's missing values end its sorted rows
         return cls(X=X, nominal=nominal, stats=stats, columns=np.ascontiguousarray(X.T),
                    stats_t=stats_t, numeric=numeric,
                    presorted=np.argsort(X[:, numeric], axis=0, kind="stable"),
-                   sum_dtype=sum_dtype)
+                   sum_dtype=sum_dtype, missing=np.isnan(X[:, numeric]).any(axis=0))
 
 
 def _integer_sum_dtype(stats):
@@ -230,13 +234,15 @@ class BestSplits:
     threshold: np.ndarray
     left_count: np.ndarray
     left_sum: np.ndarray
+    missing_left: np.ndarray
 
     @classmethod
     def empty(cls, n_nodes, n_stats):
         return cls(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan),
-                   np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)))
+                   np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)),
+                   np.zeros(n_nodes, dtype=bool))
 
-    def update(self, feature, found, score, threshold, left_count, left_sum):
+    def update(self, feature, found, score, threshold, left_count, left_sum, missing_left=False):
         """Keep, for the nodes in ``found``, this feature's split where it is better."""
         current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
         # Ties (within rounding) go to the earlier attribute, whatever its kind.
@@ -248,6 +254,7 @@ class BestSplits:
         self.threshold[nodes] = threshold[better]
         self.left_count[nodes] = left_count[better]
         self.left_sum[nodes] = left_sum[better]
+        self.missing_left[nodes] = np.broadcast_to(missing_left, better.shape)[better]
 
 
 def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, min_samples_leaf):
@@ -298,10 +305,23 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
             # keys numpy uses a linear-time radix sort.
             rows = rows[np.argsort(slot[rows], kind="stable")]
         x = data.columns[f].take(rows)
-        # A threshold lies between two consecutive distinct values of one node.
-        valid = leaves_ok.copy()
-        valid[:-1] &= x[1:] > x[:-1]
-        cand = np.flatnonzero(valid)
+        # A threshold lies between two consecutive distinct values of one node
+        # (NaN compares False, so never next to a missing value).
+        boundary = np.zeros(len(x), dtype=bool)
+        boundary[:-1] = x[1:] > x[:-1]
+        has_missing = data.missing[column]
+        if has_missing:
+            # Missing values end each node's rows. Each threshold is scored
+            # twice: with them on the "no" side (as the sort puts them) and
+            # moved to the "yes" side; the better side is kept.
+            is_missing = np.isnan(x)
+            n_missing = np.bincount(slot_at[is_missing], minlength=n_nodes)
+            missing_sum_t = _group_sums(slot_at[is_missing], data.stats[rows[is_missing]], n_nodes).T
+            shifted_ok = ((left_count + n_missing[slot_at] >= min_samples_leaf)
+                          & (right_count - n_missing[slot_at] >= min_samples_leaf))
+            cand = np.flatnonzero(boundary & (leaves_ok | shifted_ok))
+        else:
+            cand = np.flatnonzero(boundary & leaves_ok)
         if not len(cand):
             continue
         # `take` along the contiguous axis: several times faster than fancy indexing.
@@ -314,22 +334,35 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
         # temporaries are fresh memory each time, and on 50,000 rows their page
         # faults alone cost about a quarter of the growth time.
         score = np.empty(len(cand))
+        to_left = np.zeros(len(cand), dtype=bool)
         for lo in range(0, len(cand), block):
             at = cand[lo:lo + block]
             s = slot_at[at]
             left_sum = _left_sums(cumulative, start_sum, at, s)
             right_sum = node_sum_t.take(s, axis=1) - left_sum
-            left_sum, right_sum = _as_criterion_takes(criterion, left_sum, right_sum)
-            score[lo:lo + block] = criterion.split_score(left_count[at], left_sum,
-                                                         right_count[at], right_sum)
+            score[lo:lo + block] = _split_scores(criterion, left_count[at], left_sum, right_count[at], right_sum)
+            if has_missing:
+                score[lo:lo + block] = np.where(leaves_ok[at], score[lo:lo + block], -np.inf)
+                moved = missing_sum_t.take(s, axis=1)
+                moved_score = _split_scores(criterion, left_count[at] + n_missing[s], left_sum + moved,
+                                            right_count[at] - n_missing[s], right_sum - moved)
+                moved_score = np.where(shifted_ok[at], moved_score, -np.inf)
+                # ties keep the missing values where the sort put them ("no")
+                to_left[lo:lo + block] = moved_score > score[lo:lo + block]
+                score[lo:lo + block] = np.maximum(score[lo:lo + block], moved_score)
         pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes)
         found = np.flatnonzero(pick >= 0)
         at = cand[pick[found]]
         low, high = x[at], x[at + 1]
         mid = (low + high) / 2.0
         threshold = np.where(mid < high, mid, low)  # guard against rounding up to `high`
-        best.update(f, found, score[pick[found]], threshold, left_count[at],
-                    _left_sums(cumulative, start_sum, at, found).T)
+        chosen_left = to_left[pick[found]]
+        left_sum = _left_sums(cumulative, start_sum, at, found)
+        count = left_count[at]
+        if has_missing:
+            left_sum = left_sum + np.where(chosen_left, missing_sum_t.take(found, axis=1), 0.0)
+            count = count + np.where(chosen_left, n_missing[found], 0)
+        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left)
 
     # Nominal attributes: count and sum the rows of each (node, value) pair.
     nominal_features = np.flatnonzero(data.nominal)
@@ -358,6 +391,12 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
         best.update(f, found, score[pick[found]], (chosen % n_values).astype(float),
                     value_count[chosen], value_sum[chosen])
     return best
+
+
+def _split_scores(criterion, left_count, left_sum, right_count, right_sum):
+    """The criterion's scores of candidates given (statistics, candidates) sums."""
+    left_sum, right_sum = _as_criterion_takes(criterion, left_sum, right_sum)
+    return criterion.split_score(left_count, left_sum, right_count, right_sum)
 
 
 def _left_sums(cumulative, start_sum, at, slots):
@@ -429,6 +468,7 @@ class _NodeTable:
         self.feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
         self.split_feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
         self.threshold = np.full(capacity, np.nan)
+        self.missing_left = np.zeros(capacity, dtype=bool)
         self.split_threshold = np.full(capacity, np.nan)
         self.split_score = np.full(capacity, np.nan)
         self.similarity = np.full(capacity, np.nan)
@@ -450,7 +490,7 @@ class _NodeTable:
             # Siblings share a parent, so accumulate with add.at, not fancy assignment.
             np.add.at(self.rank_part, parent[at_level], self.rank_part[at_level])
 
-    def to_tree(self, criterion, feature_names, categories, label_names):
+    def to_tree(self, criterion, feature_names, categories, label_names, missing_features=None):
         used = slice(0, self.size)
         rank_part = self.rank_part[used]
         n_labels = rank_part.shape[1] // 2
@@ -473,6 +513,8 @@ class _NodeTable:
             label_names=[str(name) for name in label_names],
             criterion=criterion.name,
             similarity_label=criterion.similarity_label,
+            missing_left=self.missing_left[used].copy(),
+            extras={} if missing_features is None else {"missing_features": missing_features},
         )
 
 

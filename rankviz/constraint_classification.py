@@ -15,6 +15,8 @@ with the λ ("alpha") trick of the seed's footnote 1.
 
 import numbers
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
@@ -153,8 +155,10 @@ class ConstraintClassifier(BaseEstimator):
         encoded = self.encoder_.transform(X)
         Y = check_rankings(Y, n_rows=len(encoded))
         numeric = encoded[:, ~self.encoder_.nominal]
-        self.mean_ = numeric.mean(axis=0)
-        std = numeric.std(axis=0)
+        with warnings.catch_warnings():  # an all-missing column has no mean: 0
+            warnings.simplefilter("ignore", RuntimeWarning)
+            self.mean_ = np.nan_to_num(np.nanmean(numeric, axis=0))
+            std = np.nan_to_num(np.nanstd(numeric, axis=0))
         self.scale_ = np.where(std > 0, std, 1.0)  # a constant column is centred to 0 instead
         self.n_labels_ = Y.shape[1]
         weights, self.n_updates_ = _train(self._design(encoded), Y, n_epochs=self.n_epochs,
@@ -180,10 +184,12 @@ class ConstraintClassifier(BaseEstimator):
         """Standardised numeric columns, then 0/1 indicators of each nominal column's categories.
 
         An unseen category (code -1) sets no indicator, so it only gets the
-        bias. Indicators are not standardised: scaling a rare category by
+        bias; a missing numeric value counts as the training mean. Indicators are not standardised: scaling a rare category by
         1/std would make its examples dominate the perceptron's updates.
         """
-        parts = [(encoded[:, ~self.encoder_.nominal] - self.mean_) / self.scale_]
+        standardised = (encoded[:, ~self.encoder_.nominal] - self.mean_) / self.scale_
+        # a missing numeric value is the training mean: 0 once standardised
+        parts = [np.nan_to_num(standardised, nan=0.0)]
         for j in np.flatnonzero(self.encoder_.nominal):
             parts.append(encoded[:, [j]] == np.arange(len(self.encoder_.categories[j]))[None, :])
         return np.hstack(parts).astype(float)

@@ -4,12 +4,30 @@ Numeric columns are kept as they are. Nominal columns (strings, categories,
 booleans) become integer codes into a per-column list of category names, so
 the split search handles both kinds on one array. A category not seen in
 training gets the code -1, which no ``attribute = value`` test matches.
+
+Missing values: a missing numeric value stays NaN (the split search sends it
+to whichever side scores better, see :mod:`rankviz.builder`); a missing
+nominal value is the category :data:`MISSING_CATEGORY`, so ``A = (missing)``
+is a test like any other. Infinite numbers are refused.
 """
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["FeatureEncoder", "is_nominal_column"]
+__all__ = ["FeatureEncoder", "MISSING_CATEGORY", "is_nominal_column", "count_missing"]
+
+#: The category a missing nominal value gets.
+MISSING_CATEGORY = "(missing)"
+
+
+def _nominal_text(column):
+    """A nominal column as text, missing values as :data:`MISSING_CATEGORY`."""
+    return column.astype(object).where(column.notna(), MISSING_CATEGORY).astype(str)
+
+
+def count_missing(X):
+    """Number of missing feature values in a table (NaN, None, empty)."""
+    return int(_as_frame(X).isna().to_numpy().sum())
 
 
 def is_nominal_column(column):
@@ -33,7 +51,7 @@ class FeatureEncoder:
         self.feature_names = [str(c) for c in frame.columns]
         self.nominal = np.array([is_nominal_column(frame[c]) for c in frame.columns], dtype=bool)
         self.categories = [
-            sorted(frame[c].astype(str).unique()) if nominal else None
+            sorted(_nominal_text(frame[c]).unique()) if nominal else None
             for c, nominal in zip(frame.columns, self.nominal)
         ]
         return self
@@ -52,7 +70,9 @@ class FeatureEncoder:
             if cats is None:
                 values = (column.to_numpy(dtype=float) if pd.api.types.is_numeric_dtype(column)
                           else pd.to_numeric(column, errors="coerce").to_numpy(dtype=float))
-                bad = np.flatnonzero(~np.isfinite(values))
+                # NaN is a missing value; text that is not a number, or an
+                # infinite number, is an error
+                bad = np.flatnonzero(np.isinf(values) | (np.isnan(values) & column.notna().to_numpy()))
                 if len(bad):
                     raise ValueError(
                         f"feature {name!r}, row {bad[0] + 1}: expected a number, "
@@ -61,7 +81,7 @@ class FeatureEncoder:
                 encoded[:, j] = values
             else:
                 lookup = {c: k for k, c in enumerate(cats)}
-                encoded[:, j] = column.astype(str).map(lookup).fillna(-1).to_numpy(dtype=float)
+                encoded[:, j] = _nominal_text(column).map(lookup).fillna(-1).to_numpy(dtype=float)
         return encoded
 
 

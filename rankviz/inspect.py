@@ -21,7 +21,7 @@ __all__ = ["CANDIDATE_COLUMNS", "NodeInspection", "candidate_splits", "inspect_n
 
 #: Columns of the table :func:`candidate_splits` returns (``accepted`` only with a γ).
 CANDIDATE_COLUMNS = ["feature", "attribute", "kind", "threshold", "condition", "negated",
-                     "n_meet", "similarity_meet", "n_rest", "similarity_rest",
+                     "missing_meet", "n_meet", "similarity_meet", "n_rest", "similarity_rest",
                      "score", "gamma_breakpoint"]
 
 # Scores this close count as equal, as in the builder: the same split scored
@@ -112,6 +112,8 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
         else:
             # Sorted by x, the first k rows are the "x <= t" side of a threshold
             # between positions k-1 and k: prefix sums give every side at once.
+            # Missing values sort last, so they are on the "rest" side; as in
+            # the builder, each threshold also appears with them moved over.
             order = np.argsort(x, kind="stable")
             x = x[order]
             cut = np.flatnonzero(x[1:] > x[:-1])  # last position of each left side
@@ -120,6 +122,17 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
             low, high = x[cut], x[cut + 1]
             mid = (low + high) / 2.0
             threshold = np.where(mid < high, mid, low)  # as the builder: never round up to `high`
+            missing = np.isnan(x)
+            if missing.any() and len(cut):
+                moved_sum = node_stats[order][missing].sum(axis=0)
+                meet_count = np.concatenate([meet_count, meet_count + missing.sum()])
+                meet_sum = np.concatenate([meet_sum, meet_sum + moved_sum])
+                threshold = np.concatenate([threshold, threshold])
+                missing_meet = np.repeat([False, True], len(cut))
+            else:
+                missing_meet = np.zeros(len(cut), dtype=bool)
+        if nominal[f]:
+            missing_meet = np.zeros(len(threshold), dtype=bool)
         rest_count = n - meet_count
         keep = (meet_count >= min_samples_leaf) & (rest_count >= min_samples_leaf)
         if not keep.any():
@@ -129,6 +142,7 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
         parts.append(pd.DataFrame({
             "feature": f,
             "threshold": threshold[keep],
+            "missing_meet": missing_meet[keep],
             "n_meet": meet_count.astype(int),
             "similarity_meet": criterion.node_similarity(meet_count, meet_sum),
             "n_rest": rest_count.astype(int),
@@ -147,8 +161,13 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
     tests = list(zip(table["feature"], table["threshold"]))
     table.insert(1, "attribute", names)
     table.insert(2, "kind", kinds)
-    table.insert(4, "condition", [_test_text(feature_names, categories, f, t, False) for f, t in tests])
-    table.insert(5, "negated", [_test_text(feature_names, categories, f, t, True) for f, t in tests])
+    has_missing = np.isnan(X_encoded[rows]).any(axis=0) & ~np.asarray(nominal, dtype=bool)
+    suffix = np.where(has_missing[table["feature"].to_numpy()], " or missing", "")
+    meet = table["missing_meet"].to_numpy()
+    table.insert(4, "condition", [_test_text(feature_names, categories, f, t, False) + (x if m else "")
+                                  for (f, t), x, m in zip(tests, suffix, meet)])
+    table.insert(5, "negated", [_test_text(feature_names, categories, f, t, True) + ("" if m else x)
+                                for (f, t), x, m in zip(tests, suffix, meet)])
 
     similarity = criterion.node_similarity(n, node_sum)
     table["gamma_breakpoint"] = criterion.gamma_breakpoint(similarity, table["score"].to_numpy())
@@ -162,13 +181,15 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
     best = np.nanmax(score) if np.isfinite(score).any() else np.nan
     key = np.where(score >= best - _TIE * (1.0 + abs(best)), best, score)
     key = np.where(np.isnan(key), -np.inf, key)
-    order = np.lexsort((table["threshold"].to_numpy(), table["feature"].to_numpy(), -key))
+    # (missing values stay on the "rest" side unless moving them scores better)
+    order = np.lexsort((table["missing_meet"].to_numpy(), table["threshold"].to_numpy(),
+                        table["feature"].to_numpy(), -key))
     return table.iloc[order].reset_index(drop=True)
 
 
 def _empty_candidates(with_accepted):
     dtypes = dict(feature=int, attribute=object, kind=object, threshold=float, condition=object,
-                  negated=object, n_meet=int, similarity_meet=float, n_rest=int,
+                  negated=object, missing_meet=bool, n_meet=int, similarity_meet=float, n_rest=int,
                   similarity_rest=float, score=float, gamma_breakpoint=float)
     if with_accepted:
         dtypes["accepted"] = bool
@@ -283,7 +304,8 @@ def inspect_node(tree, X_encoded, Y, node, *, criterion=None, min_samples_leaf=2
     chosen = None
     if tree.split_feature[node] >= 0:
         match = np.flatnonzero((candidates["feature"].to_numpy() == tree.split_feature[node])
-                               & (candidates["threshold"].to_numpy() == tree.split_threshold[node]))
+                               & (candidates["threshold"].to_numpy() == tree.split_threshold[node])
+                               & (candidates["missing_meet"].to_numpy() == tree.missing_left[node]))
         chosen = int(match[0]) if len(match) else None
     mean_rank = mean_ranks(Y[rows])
     return NodeInspection(

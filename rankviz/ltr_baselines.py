@@ -10,6 +10,9 @@ giving scores, higher first -- so a comparison can treat them alike:
 * :class:`KNNRelevance` -- k-nearest-neighbour regression of the grade on
   standardised features: a pointwise learner that ignores queries.
 
+Missing feature values (NaN): the best single feature ranks them last; KNN
+replaces them by the feature's training mean.
+
 BINARY, the RankBoost-like labelling, is ``MPBoost(ddf="binary")``.
 """
 
@@ -24,6 +27,15 @@ from .ltr_metrics import mean_ndcg
 from .mpboost import _check_query_data, check_features
 
 __all__ = ["RandomOrder", "BestSingleFeature", "KNNRelevance"]
+
+
+def _missing_last(scores):
+    """Scores with missing values (NaN) below every present one: such documents rank last."""
+    missing = np.isnan(scores)
+    if not missing.any():
+        return scores
+    floor = np.min(scores[~missing]) - 1.0 if (~missing).any() else 0.0
+    return np.where(missing, floor, scores)
 
 
 class RandomOrder(BaseEstimator):
@@ -76,7 +88,8 @@ class BestSingleFeature(BaseEstimator):
         scores = np.empty((X.shape[1], 2))
         for k in range(X.shape[1]):
             for column, sign in enumerate((1.0, -1.0)):
-                scores[k, column] = mean_ndcg(y, sign * X[:, k], qid, ks=[self.k], form=self.form)[0]
+                scores[k, column] = mean_ndcg(y, _missing_last(sign * X[:, k]), qid, ks=[self.k],
+                                              form=self.form)[0]
         self.train_ndcg_ = scores
         if np.isnan(scores).all():
             raise ValueError("no training query has a relevant document (grade above 0), so no feature "
@@ -88,7 +101,7 @@ class BestSingleFeature(BaseEstimator):
 
     def predict(self, X):
         X = check_features(self, X)
-        return self.sign_ * X[:, self.feature_]
+        return _missing_last(self.sign_ * X[:, self.feature_])
 
 
 class KNNRelevance(BaseEstimator):
@@ -107,11 +120,15 @@ class KNNRelevance(BaseEstimator):
         if not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1:
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
         self.n_features_in_ = X.shape[1]
-        self.scaler_ = StandardScaler().fit(X)
+        self.scaler_ = StandardScaler().fit(X)  # ignores missing values
         k = min(int(self.n_neighbors), X.shape[0])
-        self.regressor_ = KNeighborsRegressor(n_neighbors=k).fit(self.scaler_.transform(X), y)
+        self.regressor_ = KNeighborsRegressor(n_neighbors=k).fit(self._standardised(X), y)
         return self
+
+    def _standardised(self, X):
+        # a missing value is the feature's training mean: 0 once standardised
+        return np.nan_to_num(self.scaler_.transform(X), nan=0.0)
 
     def predict(self, X):
         X = check_features(self, X)
-        return self.regressor_.predict(self.scaler_.transform(X))
+        return self.regressor_.predict(self._standardised(X))

@@ -17,6 +17,8 @@ Implementation notes
 * Weights live in log space, normalised to sum 1 each round (``Z_t`` is the
   normaliser), so long runs with large distances neither overflow nor
   underflow.
+* A missing feature value (NaN) is below every threshold: the stump adds
+  nothing to that document, in training and in prediction alike.
 * ``shrinkage`` (``nu``) multiplies each stump's height. The seed uses
   ``nu = 1``; the Newton step assumes ``|dist| ~ 1`` (condition 9) and
   overshoots when distances are larger, which ``nu < 1`` damps.
@@ -104,9 +106,10 @@ def _check_query_data(X, y, qid):
     qid = np.asarray(qid)
     if qid.shape != (X.shape[0],):
         raise ValueError(f"qid must hold one query id per document: {X.shape[0]} values; got shape {qid.shape}.")
-    if not np.isfinite(X).all():
-        row, col = np.argwhere(~np.isfinite(X))[0]
-        raise ValueError(f"X holds a missing or infinite value at document {row}, feature {col}.")
+    if np.isinf(X).any():
+        row, col = np.argwhere(np.isinf(X))[0]
+        raise ValueError(f"X holds an infinite value at document {row}, feature {col}; expected a finite "
+                         "number or NaN for a missing value.")
     if not np.isfinite(y).all():
         raise ValueError(f"y holds a missing or infinite grade at document {int(np.flatnonzero(~np.isfinite(y))[0])}.")
     return X, y, qid

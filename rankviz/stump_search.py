@@ -70,8 +70,12 @@ class FeatureBins:
         self.codes = np.empty(X.shape, dtype=np.int32)
         for k, thresholds in enumerate(self.thresholds):
             self.codes[:, k] = np.searchsorted(thresholds, X[:, k], side="left")
+        # A missing value is below every threshold, as ``NaN > t`` is False
+        # when the model predicts.
+        self.codes[np.isnan(X)] = 0
 
     def _feature_thresholds(self, column):
+        column = column[~np.isnan(column)]
         values = np.unique(column)
         midpoints = (values[:-1] + values[1:]) / 2.0
         if self.max_bins is None or values.size <= self.max_bins:

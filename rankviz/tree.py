@@ -8,6 +8,11 @@ Node 0 is the root. For node ``i``:
   attribute the test is ``x <= threshold[i]``; for a nominal one it is
   ``x = categories[feature[i]][int(threshold[i])]`` (the threshold holds the
   category's code).
+- ``missing_left[i]``: where rows missing the tested numeric attribute go:
+  True for the left ("yes") child. The split search tries both sides and
+  keeps the better (ties: right); ``extras["missing_features"]`` marks the
+  attributes that had missing values in training. A missing nominal value is
+  a category of its own (see :mod:`rankviz.features`).
 - ``n_samples[i]``, ``similarity[i]`` (the criterion's similarity of the
   node's rankings, ``S_parent`` of rule 6), ``mean_rank[i]`` (mean position
   of each label) and ``ranking[i]`` (the mean-rank rule's prediction).
@@ -76,6 +81,11 @@ class Tree:
     class_names: list = None
     prediction: str = ""
     theta: np.ndarray = None
+    missing_left: np.ndarray = None
+
+    def __post_init__(self):
+        if self.missing_left is None:  # trees made before missing values were handled
+            object.__setattr__(self, "missing_left", np.zeros(len(self.children_left), dtype=bool))
 
     # -- shape -----------------------------------------------------------
     @property
@@ -153,7 +163,8 @@ class Tree:
             r, n = rows[active], node[active]
             f = self.feature[n]
             x = X_encoded[r, f]
-            goes_left = np.where(nominal[f], x == self.threshold[n], x <= self.threshold[n])
+            goes_left = np.where(nominal[f], x == self.threshold[n],
+                                 np.where(np.isnan(x), self.missing_left[n], x <= self.threshold[n]))
             node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
             path.append(node.copy())
         return np.column_stack(path)
@@ -161,8 +172,12 @@ class Tree:
     # -- text ------------------------------------------------------------
     def test_text(self, node, negate=False):
         """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
-        return _test_text(self.feature_names, self.categories,
+        text = _test_text(self.feature_names, self.categories,
                           self.feature[node], self.threshold[node], negate)
+        missing = self.extras.get("missing_features")
+        if missing is not None and missing[self.feature[node]] and self.missing_left[node] != negate:
+            text += " or missing"
+        return text
 
     def best_split_text(self, node):
         """The best split found for a node (internal or leaf), or '' if none."""
@@ -217,8 +232,8 @@ class Tree:
         right = np.where(split, new_id[self.children_right[keep]], TREE_LEAF)
         arrays = {
             name: getattr(self, name)[keep]
-            for name in ("threshold", "n_samples", "similarity", "split_score",
-                         "split_feature", "split_threshold", "mean_rank", "ranking", "depth")
+            for name in ("threshold", "n_samples", "similarity", "split_score", "split_feature",
+                         "split_threshold", "mean_rank", "ranking", "depth", "missing_left")
         }
         if self.class_counts is not None:
             arrays["class_counts"] = self.class_counts[keep]

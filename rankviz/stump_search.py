@@ -39,6 +39,10 @@ import scipy.sparse as sp
 
 __all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums"]
 
+# Histograms wider than this many bins per feature are filled feature by
+# feature (see PairLayout).
+_WIDE_HISTOGRAM = 1024
+
 # Above this many pair x feature cells (float32), the table of which document
 # of a pair comes later is recomputed per block of features each round
 # instead of being kept (about 200 MB).
@@ -109,7 +113,15 @@ class PairLayout:
         self.n_pairs = self.first.size
         self.width = int(bins.n_bins.max())
         # flat histogram index of (document m, feature k): k * width + code
-        self.flat_codes = (bins.codes + np.arange(n_features, dtype=np.intp) * self.width).ravel()
+        offsets = np.arange(n_features, dtype=np.intp) * self.width
+        self.flat_codes = (bins.codes + offsets).ravel()
+        # With wide histograms (every distinct value a bin) scattering a
+        # documents x features table row by row touches every feature's
+        # histogram per document; feature by feature stays in cache and pays
+        # for the transposed copy twice over.
+        self._by_feature = self.width > _WIDE_HISTOGRAM
+        if self._by_feature:
+            self.flat_codes_by_feature = (bins.codes.T + offsets[:, None]).ravel()
         # the same as a (features * width) x documents 0/1 matrix: histograms of
         # per-document amounts for every feature in one sparse product
         self.bin_members = sp.csr_matrix(
@@ -194,8 +206,12 @@ class StumpSearch:
         # histograms of the per-document amounts (one sparse product for
         # both) and of the per-document, per-feature "later" weights
         per_document = layout.bin_members @ np.column_stack([p, first_minus_second])
-        later_hist = np.bincount(layout.flat_codes, layout.later_weights(weights).ravel(),
-                                 minlength=n_features * width)
+        later = layout.later_weights(weights)
+        if layout._by_feature:
+            later_hist = np.bincount(layout.flat_codes_by_feature, np.ascontiguousarray(later.T).ravel(),
+                                     minlength=n_features * width)
+        else:
+            later_hist = np.bincount(layout.flat_codes, later.ravel(), minlength=n_features * width)
         below_hist = per_document[:, 1] - 2.0 * later_hist
         # p sums to 0 over all documents, so the sum above a threshold is
         # minus the sum below it.

@@ -281,3 +281,21 @@ def test_clear_errors():
         MPBoost(shrinkage=0).fit(X, y, qid=qid)
     with pytest.raises(ValueError, match="4 features"):
         MPBoost(n_rounds=2).fit(X, y, qid=qid).predict(X[:, :2])
+
+
+def test_wide_histograms_are_filled_feature_by_feature_with_the_same_sums(monkeypatch):
+    import rankviz.stump_search as stump_search
+
+    X, y, qid = random_queries(9, n=80, n_features=5, decimals=3)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], "logitdd", 0.5)
+    weights = np.random.default_rng(9).random(first.size)
+    bins = FeatureBins(X)
+    row_by_row = StumpSearch(PairLayout(first, second, distance, bins))
+    monkeypatch.setattr(stump_search, "_WIDE_HISTOGRAM", 0)
+    layout = PairLayout(first, second, distance, bins)
+    assert layout._by_feature
+    by_feature = StumpSearch(layout)
+    for a, b in zip(row_by_row.sums(weights), by_feature.sums(weights)):
+        np.testing.assert_allclose(a, b, atol=1e-9)
+    assert row_by_row.best(weights) == by_feature.best(weights)

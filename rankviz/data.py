@@ -18,6 +18,34 @@ Every malformed input raises :class:`DataError`. Its message is one sentence
 that names the file, the line as numbered in the file (the header, or the
 ``n,d,L`` line, is line 1) and the column, and says what was expected, so
 an app can show ``str(error)`` to the user as it is.
+
+What the loaders accept (the same rules for every text loader of rankviz:
+this module, :mod:`rankviz.ordinal_data` and :mod:`rankviz.ltr_data`):
+
+* **Size.** At most :data:`MAX_UPLOAD_BYTES` (50 MB); a larger file is
+  refused before it is read, with a message giving its size and the limit.
+* **Encoding.** UTF-8; a byte-order mark is ignored; ``\r\n`` and ``\r``
+  line ends are read as ``\n``.
+* **Separator.** Comma, semicolon or tab, whichever occurs most often on
+  line 1 (outside quotes; a tie or none means comma). With ``;`` or tabs a
+  number may use a **decimal comma** (``0,5`` = 0.5, as European Excel
+  writes it); thousands separators are not read.
+* **Quotes.** ``"..."`` fields may hold the separator; a quote that is never
+  closed is an error naming its line.
+* **Blank lines** (empty or only spaces) are ignored anywhere after line 1.
+* **Missing feature values.** An empty cell or one of ``NA``, ``N/A``,
+  ``NaN``, ``nan``, ``null``, ``NULL``, ``?`` (the benchmark format: only an
+  empty cell) is a missing value: NaN in a numeric feature, missing (NaN)
+  in a nominal one. Rows are never dropped; ``n_missing_features`` of a
+  dataset counts the missing values. Infinite numbers are refused.
+* **Feature kinds.** A column whose every present cell is a number is
+  numeric (float); any other column, e.g. numbers mixed with text, is
+  nominal and kept as (stripped) text.
+* **Rankings.** Rank positions must be a ranking of the labels present in
+  the row, ties as average positions (``1.5, 1.5, 3``); a repeated or
+  out-of-range position is an error naming the line and the columns. Every
+  row needs two ranked labels; a rank or score column empty in every row is
+  refused (an ordering may leave out a label of an explicit label list).
 """
 
 from __future__ import annotations
@@ -39,8 +67,13 @@ from .features import is_nominal_column
 
 __all__ = [
     "DataError",
+    "MAX_UPLOAD_BYTES",
+    "MAX_UPLOAD_MB",
+    "check_upload_size",
     "RankingDataset",
     "validate_rank_matrix",
+    "count_missing_features",
+    "describe_missing_features",
     "load_benchmark",
     "load_csv",
     "read_csv_header",
@@ -56,6 +89,23 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 
 #: Accepted values of the ``target`` argument of :func:`load_csv`.
 TARGET_KINDS = ("ranks", "scores", "ordering")
+
+#: Largest file, in megabytes, that any loader (and the app's upload pickers)
+#: reads. Larger files are refused before they are read, so a stray upload
+#: cannot exhaust memory: parsing needs several times the file's size.
+#: Streamlit's ``file_uploader(max_upload_size=...)`` takes the same unit.
+MAX_UPLOAD_MB = 50
+
+#: :data:`MAX_UPLOAD_MB` in bytes (a megabyte being 1024 * 1024 bytes, as in
+#: Streamlit). Loaders read this module attribute at call time.
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+
+#: Separators a CSV file may use; the one that occurs most often on line 1 wins.
+_SEPARATORS = (",", ";", "\t")
+_SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tabs"}
+
+#: A number written with a decimal comma: ``0,5``, ``-1,25e3``, ``,5``.
+_DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
 
 #: Cell texts read as "no value": empty, or one of these (after stripping).
 _MISSING_MARKERS = frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"})
@@ -99,6 +149,48 @@ def _error(problem, source="", line=None, row=None, column=None):
     return DataError(problem[:1].upper() + problem[1:])
 
 
+def _show(text, limit=60):
+    """``repr(text)``, shortened to ``limit`` characters with its length given."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
+def _megabytes(n_bytes):
+    """``"50 MB"``, ``"61.2 MB"``: bytes in megabytes of 1024 * 1024."""
+    value = n_bytes / (1024 * 1024)
+    return f"{value:.0f} MB" if value == int(value) else f"{value:.1f} MB"
+
+
+def check_upload_size(n_bytes, source=""):
+    """Refuse a file larger than :data:`MAX_UPLOAD_BYTES`.
+
+    Parameters
+    ----------
+    n_bytes : int
+        The file's size in bytes.
+    source : str, optional
+        The file name, put first in the message.
+
+    Raises
+    ------
+    DataError
+        ``"big.csv: the file is 61.2 MB (64,172,851 bytes); expected at most
+        50 MB, the upload limit (rankviz.data.MAX_UPLOAD_BYTES)"``.
+    """
+    limit = MAX_UPLOAD_BYTES
+    if n_bytes is not None and n_bytes > limit:
+        size = _megabytes(n_bytes)
+        if float(size.split()[0]) <= limit / (1024 * 1024):  # "50.0 MB" would not look larger
+            size = f"{n_bytes / (1024 * 1024):.6f}".rstrip("0") + " MB"
+        raise _error(
+            f"the file is {size} ({n_bytes:,} bytes); expected at most {_megabytes(limit)}, the upload "
+            f"limit (rankviz.data.MAX_UPLOAD_BYTES)",
+            source,
+        )
+
+
 def _fmt(value):
     """A number as a person would write it (``1``, ``1.5``); NaN as ``missing``."""
     value = float(value)
@@ -113,16 +205,18 @@ def _count(n, noun):
 
 
 def _quote_list(names, limit=20):
-    names = [repr(str(n)) for n in names]
+    names = [_show(n) for n in names]
     if len(names) > limit:
         names = names[:limit] + [f"... ({len(names) - limit} more)"]
     return ", ".join(names)
 
 
 def _tie_example(m):
-    """Example ranking of ``m`` labels with a tie: ``1.5, 1.5, 3``."""
+    """Example ranking of ``m`` labels with a tie: ``1.5, 1.5, 3`` (``..., 200`` when long)."""
     example = [1.5, 1.5] + list(range(3, m + 1)) if m >= 2 else [1]
-    return ", ".join(_fmt(v) for v in example)
+    if len(example) > 6:
+        example = example[:4] + ["...", m]
+    return ", ".join(v if isinstance(v, str) else _fmt(v) for v in example)
 
 
 # --------------------------------------------------------------------------- #
@@ -133,6 +227,23 @@ def _row_place(i, line_numbers):
     if line_numbers is None:
         return {"row": i + 1}
     return {"line": int(line_numbers[i])}
+
+
+def _check_labels_used(present, label_names, source, what, column_offset=None):
+    """Every label column of a file must hold a rank (score) in at least one row.
+
+    An empty label column is almost surely a wrong choice of columns. (With
+    orderings, labels given explicitly may be unused: the label set is then
+    chosen on purpose.)
+    """
+    unused = np.flatnonzero(~present.any(axis=0))
+    if len(unused):
+        j = unused[0]
+        raise _error(
+            f"the label {_show(label_names[j], 40)} has no {what} in any row; expected every label "
+            f"to be ranked in at least one row (leave the column out of the labels otherwise)",
+            source, column=_label_columns([j], label_names, column_offset),
+        )
 
 
 def _check_two_present(present, source, line_numbers, what):
@@ -149,7 +260,70 @@ def _check_two_present(present, source, line_numbers, what):
         )
 
 
-def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_short_rows=False):
+def _label_columns(indices, label_names, column_offset):
+    """How messages name the columns of some labels.
+
+    ``column 'a'`` / ``columns 'a' and 'b'`` (a file with a header: the column
+    is the label), or ``column 5 (rank of 'label_3')`` / ``columns 3 and 4
+    (ranks of 'label_1' and 'label_2')`` when ``column_offset`` (0-based file
+    column of the first label, a headerless file) is given.
+    """
+    indices = list(indices)
+    names = _and([_show(label_names[j], 40) for j in indices])
+    if column_offset is None:
+        return _Raw(f"column {names}" if len(indices) == 1 else f"columns {names}")
+    numbers = _and([str(column_offset + j + 1) for j in indices])
+    if len(indices) == 1:
+        return _Raw(f"column {numbers} (rank of {names})")
+    return _Raw(f"columns {numbers} (ranks of {names})")
+
+
+def _and(items, limit=6):
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'`` (at most ``limit`` shown)."""
+    items = list(items)
+    if len(items) > limit:
+        items = items[:limit - 1] + [f"{len(items) - limit + 1} more"]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _row_text(row, limit=12):
+    """``1, 1, 3`` (long rows shortened)."""
+    shown = [_fmt(v) for v in row[:limit]]
+    if len(row) > limit:
+        shown.append(f"... ({len(row)} positions)")
+    return ", ".join(shown)
+
+
+def _rank_row_problem(row, label_names):
+    """Why a row of positions is not a ranking: ``(detail, label indices at fault)``."""
+    present = np.flatnonzero(~np.isnan(row))
+    m = len(present)
+    values = row[present]
+    for k, j in enumerate(present):
+        v = values[k]
+        if v < 1 or v > m:
+            return f"label {_show(label_names[j], 40)} has position {_fmt(v)}, outside 1..{m}", [j]
+    for k, j in enumerate(present):
+        v = values[k]
+        if abs(v * 2 - round(v * 2)) > _TOLERANCE:
+            return (f"label {_show(label_names[j], 40)} has position {_fmt(v)}, neither a whole position "
+                    f"nor the average of tied ones"), [j]
+    expected = rankdata(values, method="average")
+    wrong = np.flatnonzero(np.abs(expected - values) > _TOLERANCE)
+    tied = [k for k in wrong if (np.abs(values - values[k]) <= _TOLERANCE).sum() > 1]
+    k = tied[0] if tied else wrong[0]  # a wrong tie explains the row better than a label it shifts
+    same = present[np.abs(values - values[k]) <= _TOLERANCE]
+    if len(same) > 1:
+        names = _and([_show(label_names[j], 40) for j in same])
+        return (f"labels {names} share position {_fmt(values[k])}, but {len(same)} tied labels take the "
+                f"average of the {len(same)} positions they fill (here {_fmt(expected[k])})"), list(same)
+    j = present[k]
+    return (f"label {_show(label_names[j], 40)} has position {_fmt(values[k])}, but by its place among the "
+            f"others it would be {_fmt(expected[k])}"), [j]
+
+
+def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_short_rows=False,
+                         column_offset=None):
     """Check that every row of ``Y`` holds valid rank positions.
 
     The present (non-NaN) values of a row must be a ranking ``1..m`` of its
@@ -168,6 +342,11 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_
     line_numbers : array_like of int, optional
         The file line of each row; messages then say ``line k`` instead of
         ``row i`` (1-based row of ``Y``).
+    column_offset : int, optional
+        For a file without a header (the benchmark format): the 0-based
+        file column of the first label, so that messages name columns by
+        number (``column 5 (rank of 'label_3')``); by default a column is
+        named by its label (``column 'c'``).
     allow_short_rows : bool, default=False
         Accept rows with fewer than two present labels. Files must not have
         them, but training data after deleting labels at random (seed 003's
@@ -183,9 +362,14 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_
     ------
     DataError
         If ``Y`` is not 2-D, its width differs from ``len(label_names)``, or a
-        row is not a ranking. Example message: ``"iris.csv, line 7: the rank
-        positions (1, 1, 3) are not a ranking of 3 labels; expected the
-        positions 1..3, ties as average positions (e.g. 1.5, 1.5, 3)"``.
+        row is not a ranking. The message names the first such row and the
+        columns at fault (a position out of range, not a whole or half
+        number, or repeated without being a proper tie), e.g. ``"iris.csv,
+        line 7, columns 'a' and 'b': the rank positions (1, 1, 3) are not a
+        ranking of 3 labels: labels 'a' and 'b' share position 1, but 2 tied
+        labels take the average of the 2 positions they fill (here 1.5);
+        expected the positions 1..3, ties as average positions (e.g. 1.5,
+        1.5, 3)"``.
     """
     try:
         Y = np.asarray(Y, dtype=float)
@@ -215,10 +399,12 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_
         row = Y[i]
         m = int(present[i].sum())
         of = f"{m} labels" if m == Y.shape[1] else f"the {m} present labels"
+        detail, columns = _rank_row_problem(row, label_names)
         raise _error(
-            f"the rank positions ({', '.join(_fmt(v) for v in row)}) are not a ranking of {of}; "
-            f"expected the positions 1..{m}, ties as average positions (e.g. {_tie_example(m)})",
+            f"the rank positions ({_row_text(row)}) are not a ranking of {of}: {detail}; "
+            f"expected positions 1..{m}, ties as average positions (e.g. {_tie_example(m)})",
             source, **_row_place(i, line_numbers),
+            column=_label_columns(columns, label_names, column_offset),
         )
     return Y
 
@@ -247,7 +433,8 @@ class RankingDataset:
     ----------
     X : pandas.DataFrame, shape (n, d)
         Feature table. Float/int columns are numeric; string, object,
-        category and bool columns are nominal. No missing values.
+        category and bool columns are nominal. A missing value is NaN
+        (numeric) or NaN/None (nominal); infinite numbers are refused.
     Y : numpy.ndarray, shape (n, L)
         Rank positions (1 = most preferred, NaN = label missing, ties as
         average positions).
@@ -262,8 +449,8 @@ class RankingDataset:
     ------
     DataError
         If the parts do not fit together (row or label counts), there are
-        fewer than 2 examples, 2 labels or 1 feature, names repeat, a feature
-        value is missing, or a row of ``Y`` is not a ranking.
+        fewer than 2 examples, 2 labels or 1 feature, names repeat, a numeric
+        feature value is infinite, or a row of ``Y`` is not a ranking.
 
     Notes
     -----
@@ -335,13 +522,7 @@ class RankingDataset:
                     f"nominal (string/object/category/bool) column",
                     source, column=column,
                 )
-        missing = X.isna().to_numpy()
-        if missing.any():
-            i, j = np.argwhere(missing)[0]
-            raise _error(
-                "the feature value is missing; expected a value in every feature cell",
-                source, row=i + 1, column=X.columns[j],
-            )
+        _check_finite_features(X, source)
         validate_rank_matrix(Y, label_names, source)
 
     @property
@@ -364,6 +545,11 @@ class RankingDataset:
         """Names of the nominal (non-numeric or boolean) feature columns."""
         return [c for c in self.X.columns if is_nominal_column(self.X[c])]
 
+    @property
+    def n_missing_features(self):
+        """Number of missing feature values (cells of ``X``), see :func:`count_missing_features`."""
+        return count_missing_features(self.X)
+
     def to_frame(self):
         """One table: the features, then one rank-position column per label.
 
@@ -378,13 +564,59 @@ class RankingDataset:
         return pd.concat([self.X, ranks], axis=1)
 
 
+def count_missing_features(X):
+    """Number of missing values (NaN, None) in a feature table or matrix.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array_like
+
+    Returns
+    -------
+    int
+    """
+    if isinstance(X, pd.DataFrame):
+        return int(X.isna().to_numpy().sum())
+    return int(pd.isna(np.asarray(X)).sum())
+
+
+def describe_missing_features(n_missing, n_cells):
+    """``"12 feature values missing (0.4%)"``, or ``""`` when none is missing.
+
+    What the data pickers show under the chosen data set.
+    """
+    if not n_missing:
+        return ""
+    share = 100.0 * n_missing / max(n_cells, 1)
+    shown = f"{share:.1f}" if share >= 0.1 else f"{share:.2g}"
+    noun = "feature value" if n_missing == 1 else "feature values"
+    return f"{n_missing:,} {noun} missing ({shown}%)"
+
+
+def _check_finite_features(X, source, line_numbers=None):
+    """A numeric feature value may be missing (NaN) but not infinite."""
+    for j, column in enumerate(X.columns):
+        values = X[column]
+        if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+            continue
+        infinite = np.isinf(values.to_numpy(dtype=float))
+        if infinite.any():
+            i = int(np.flatnonzero(infinite)[0])
+            place = {"row": i + 1} if line_numbers is None else {"line": int(line_numbers[i])}
+            raise _error(
+                f"the feature value {_fmt(values.iloc[i])} is not a finite number; expected a finite "
+                f"number, or an empty cell for a missing value",
+                source, column=column, **place,
+            )
+
+
 def _check_unique(names, kind, source, line=None, where="", position="positions"):
     """Raise a DataError naming the first name that repeats and both places."""
     seen = {}
     for k, n in enumerate(names):
         if n in seen:
             raise _error(
-                f"the {kind} {n!r} appears twice{where} ({position} {seen[n] + 1} and {k + 1}); "
+                f"the {kind} {_show(n, 40)} appears twice{where} ({position} {seen[n] + 1} and {k + 1}); "
                 f"expected unique {kind}s",
                 source, line=line,
             )
@@ -398,12 +630,16 @@ def _read_text(path_or_buffer):
     """Read a path or file-like object once; return ``(text, file_name)``.
 
     Bytes are decoded as UTF-8 with a leading BOM removed; line endings are
-    normalised to ``\\n``.
+    normalised to ``\\n``. A file larger than :data:`MAX_UPLOAD_BYTES` is
+    refused before it is read (a path by its size on disk, a buffer by its
+    ``size`` attribute or its length, or by reading one byte past the limit).
     """
     if isinstance(path_or_buffer, (str, os.PathLike)):
         path = Path(path_or_buffer)
         source = path.name
         try:
+            if path.is_file():
+                check_upload_size(path.stat().st_size, source)
             data = path.read_bytes()
         except FileNotFoundError:
             raise _error(f"no such file ({path}); expected an existing file", source) from None
@@ -419,13 +655,18 @@ def _read_text(path_or_buffer):
                 path_or_buffer.seek(0)
         except (AttributeError, OSError, ValueError):
             pass
+        check_upload_size(_buffer_size(path_or_buffer), source)
         try:
-            data = path_or_buffer.read()
+            try:
+                data = path_or_buffer.read(MAX_UPLOAD_BYTES + 1)  # one byte past the limit is enough to tell
+            except TypeError:  # a file-like object whose read() takes no size
+                data = path_or_buffer.read()
         except AttributeError:
             raise _error(
                 f"cannot read a {type(path_or_buffer).__name__}; expected a file path or a file-like object",
                 source,
             ) from None
+        check_upload_size(len(data), source)
     if isinstance(data, str):
         text = data[1:] if data.startswith("\ufeff") else data
     else:
@@ -443,6 +684,34 @@ def _read_text(path_or_buffer):
     return text, source
 
 
+def _buffer_size(buffer):
+    """Bytes (or characters) left in a buffer, without reading it; None if unknown."""
+    size = getattr(buffer, "size", None)  # Streamlit's UploadedFile
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        return int(size)
+    try:
+        if buffer.seekable():
+            start = buffer.tell()
+            end = buffer.seek(0, io.SEEK_END)
+            buffer.seek(start)
+            return end - start
+    except (AttributeError, OSError, ValueError):
+        pass
+    return None
+
+
+def _first_line(text):
+    return text.split("\n", 1)[0]
+
+
+def _sniff_separator(line):
+    """``','``, ``';'`` or ``'\\t'``: the one occurring most often in ``line`` outside quotes."""
+    outside = re.sub(r'"[^"]*"?', "", line) if '"' in line else line
+    counts = [outside.count(sep) for sep in _SEPARATORS]
+    best = max(counts)
+    return _SEPARATORS[counts.index(best)] if best else ","
+
+
 def _split_lines(text):
     """Physical lines of ``text``; a final line terminator adds no empty line."""
     lines = text.split("\n")
@@ -458,42 +727,48 @@ def _stem(source):
 # --------------------------------------------------------------------------- #
 # benchmark format
 # --------------------------------------------------------------------------- #
-def _parse_benchmark_header(line, source):
-    fields = [f.strip() for f in line.split(",")]
+def _parse_benchmark_header(line, source, sep=","):
+    fields = [f.strip().strip('"') for f in line.split(sep)]
     expected = "expected three positive whole numbers n_samples,n_features,n_labels (e.g. 150,4,3)"
     if len(fields) != 3:
-        raise _error(f"the header {line.strip()!r} has {len(fields)} fields; {expected}", source, line=1)
+        raise _error(f"the header {_show(line.strip())} has {len(fields)} fields; {expected}", source, line=1)
     values = []
     for field in fields:
         if not re.fullmatch(r"\+?\d+", field) or int(field) <= 0:
-            raise _error(f"the header {line.strip()!r} has {field!r}; {expected}", source, line=1)
+            raise _error(f"the header {_show(line.strip())} has {_show(field)}; {expected}", source, line=1)
         values.append(int(field))
+    n, d, L = values
+    if n < 2:
+        raise _error(f"the header says n_samples = {n}; expected at least 2 examples", source, line=1)
+    if L < 2:
+        raise _error(f"the header says n_labels = {L}; expected at least 2 labels to rank", source, line=1)
     return tuple(values)
 
 
 def _benchmark_column_label(j, d, label_names):
     if j < d:
         return _Raw(f"column {j + 1} (feature x{j + 1})")
-    return _Raw(f"column {j + 1} (rank of {label_names[j - d]!r})")
+    return _Raw(f"column {j + 1} (rank of {_show(label_names[j - d], 40)})")
 
 
-def _locate_bad_number(lines, first_line, d, label_names, source):
+def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
     """After a fast parse failed: find the first cell that is not a number.
 
-    An empty rank cell is a missing label, not an error.
+    An empty cell is a missing value (a feature) or a missing label (a rank),
+    not an error.
     """
     for k, line in enumerate(lines):
-        for j, cell in enumerate(line.split(",")):
-            if j >= d and cell.strip() == "":
+        for j, cell in enumerate(line.split(sep)):
+            text = cell.strip().strip('"').strip()
+            if text == "":
                 continue
             try:
-                if np.isnan(float(cell)):
+                if np.isnan(float(text)):
                     raise ValueError(cell)
             except ValueError:
-                text = cell.strip()
-                problem = "the cell is empty" if text == "" else f"{text!r} is not a number"
+                hint = " (leave the cell empty for a missing value)" if text in _MISSING_MARKERS else ""
                 return _error(
-                    f"{problem}; expected a number in every cell", source,
+                    f"{_show(text)} is not a number; expected a number in every cell{hint}", source,
                     line=first_line + k, column=_benchmark_column_label(j, d, label_names),
                 )
     return None
@@ -506,7 +781,10 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
     ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
     rank position of label ``j``. An empty rank cell marks a missing label
     (an incomplete ranking, seed 003): the present positions must then rank
-    the present labels ``1..m``.
+    the present labels ``1..m``. An empty feature cell is a missing value
+    (NaN); any other cell must be a number. The separator may also be ``;``
+    or a tab (then with decimal commas allowed), found on line 1; trailing
+    blank lines are ignored; at most :data:`MAX_UPLOAD_BYTES`.
 
     Parameters
     ----------
@@ -525,10 +803,12 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
     Raises
     ------
     DataError
-        If the header is not three positive integers, a line has other than
-        ``d + L`` fields, a cell is not a number, the number of data lines is
-        not ``n``, or a row is not a ranking; the message names the line
-        (the header is line 1) and the column.
+        If the file is over :data:`MAX_UPLOAD_BYTES`, the header is not
+        three positive integers (with ``n >= 2``, ``L >= 2``), a line has
+        other than ``d + L`` fields, a cell is not a number, a feature is
+        infinite, the number of data lines is not ``n``, a label is ranked in
+        no row, or a row is not a ranking; the message names the line (the
+        header is line 1) and the column.
     """
     text, source = _read_text(path_or_buffer)
     lines = _split_lines(text)
@@ -536,7 +816,8 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
         lines.pop()
     if not lines:
         raise _error("the file is empty; expected a header line n_samples,n_features,n_labels and data lines", source)
-    n, d, L = _parse_benchmark_header(lines[0], source)
+    sep = _sniff_separator(lines[0])
+    n, d, L = _parse_benchmark_header(lines[0], source, sep)
     if label_names is None:
         label_names = tuple(f"label_{j + 1}" for j in range(L))
     else:
@@ -548,8 +829,10 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
                 source,
             )
     body = lines[1:]
+    if sep != ",":  # decimal commas: 0,5 is 0.5
+        body = [line.replace(",", ".") for line in body]
     width = d + L
-    counts = np.fromiter((line.count(",") for line in body), dtype=np.int64, count=len(body)) + 1
+    counts = np.fromiter((line.count(sep) for line in body), dtype=np.int64, count=len(body)) + 1
     wrong = np.flatnonzero(counts != width)
     if len(wrong):
         k = wrong[0]
@@ -558,8 +841,8 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
         else:
             problem = f"found {counts[k]} fields"
         raise _error(
-            f"{problem}; expected {width} comma-separated numbers ({d} features + {L} ranks, "
-            f"as the header {lines[0].strip()} says)",
+            f"{problem}; expected {width} numbers separated by {_SEPARATOR_NAMES[sep]} ({d} features + "
+            f"{L} ranks, as the header {_show(lines[0].strip())} says)",
             source, line=k + 2,
         )
     if len(body) != n:
@@ -572,26 +855,28 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
         # Only an empty cell reads as NaN (a missing label if it is a rank);
         # "nan", "NA" and the like stay errors.
         values = pd.read_csv(
-            io.StringIO("\n".join(body)), header=None, dtype=np.float64, keep_default_na=False,
+            io.StringIO("\n".join(body)), sep=sep, header=None, dtype=np.float64, keep_default_na=False,
             na_values=[""], engine="c", skip_blank_lines=False,
         ).to_numpy()
     except (ValueError, pd.errors.ParserError):
-        error = _locate_bad_number(body, 2, d, label_names, source)
+        error = _locate_bad_number(body, 2, d, label_names, source, sep)
         if error is not None:
             raise error from None
         raise _error("the data lines cannot be read as numbers; expected numbers only", source) from None
     if values.shape != (n, width):  # pragma: no cover - guarded by the checks above
         raise _error(f"read a {values.shape} table; expected {n} rows of {width} numbers", source)
     features = values[:, :d]
-    not_finite = ~np.isfinite(features)
-    if not_finite.any():
-        i, j = np.argwhere(not_finite)[0]
-        problem = ("the cell is empty; expected a number in every feature cell"
-                   if np.isnan(features[i, j]) and body[i].split(",")[j].strip() == ""
-                   else f"the feature value {_fmt(features[i, j])} is not a finite number; "
-                        "expected a finite number")
-        raise _error(problem, source, line=i + 2, column=_benchmark_column_label(j, d, label_names))
-    Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=np.arange(2, n + 2))
+    infinite = np.isinf(features)
+    if infinite.any():
+        i, j = np.argwhere(infinite)[0]
+        raise _error(
+            f"the feature value {_fmt(features[i, j])} is not a finite number; expected a finite number, "
+            f"or an empty cell for a missing value",
+            source, line=i + 2, column=_benchmark_column_label(j, d, label_names),
+        )
+    _check_labels_used(~np.isnan(values[:, d:]), label_names, source, "rank position", column_offset=d)
+    Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=np.arange(2, n + 2),
+                             column_offset=d)
     X = pd.DataFrame(features, columns=[f"x{j + 1}" for j in range(d)])
     return RankingDataset(X, Y, label_names, name=_stem(source) if name is None else name)
 
@@ -600,13 +885,20 @@ def load_benchmark(path_or_buffer, name=None, label_names=None):
 # CSV with a header row
 # --------------------------------------------------------------------------- #
 def _parse_csv_header(text, source):
-    """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``)."""
+    """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``).
+
+    The separator is the one :func:`_sniff_separator` finds on line 1.
+    """
     if text.strip() == "":
         raise _error("the file is empty; expected a header line with column names, then data rows", source)
-    first = text.split("\n", 1)[0]
+    first = _first_line(text)
     if first.strip() == "":
         raise _error("the line is empty; expected the header with the column names on line 1", source, line=1)
-    names = next(csv.reader([first], skipinitialspace=True))
+    sep = _sniff_separator(first)
+    if '"' in first:
+        names = _csv_records(first, sep, source, first_line=1)[0][0]
+    else:
+        names = first.split(sep)
     names = [n.strip() or f"Unnamed: {k}" for k, n in enumerate(names)]
     _check_unique(names, "column name", source, line=1, where=" in the header", position="columns")
     return names
@@ -636,28 +928,51 @@ def read_csv_header(path_or_buffer):
     return _parse_csv_header(text, source)
 
 
-def _record_shape(body, first_line):
+def _csv_records(text, sep, source, first_line):
+    """``csv.reader`` over ``text``: ``(records, start line of each, end line of each)``.
+
+    A field longer than the csv module's limit (128 KiB) is a DataError
+    naming its line, not a ``csv.Error``.
+    """
+    records, starts, ends = [], [], []
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
+    start = 0
+    try:
+        for record in reader:
+            records.append(record)
+            starts.append(first_line + start)
+            ends.append(first_line + reader.line_num - 1)
+            start = reader.line_num
+    except csv.Error as exc:
+        raise _error(
+            f"the record cannot be read as CSV ({exc}); expected fields of at most "
+            f"{csv.field_size_limit():,} characters separated by {_SEPARATOR_NAMES[sep]}",
+            source, line=first_line + start,
+        ) from None
+    return records, starts, ends
+
+
+def _record_shape(body, first_line, sep=",", source=""):
     """Field count and file line of every record of ``body`` (without header).
 
-    Returns ``(counts, lines, blank)``; ``blank`` marks empty or
-    whitespace-only records. Without quote characters, records are lines and
-    no CSV parser is needed; with quotes, ``csv.reader`` finds the records.
+    Returns ``(counts, lines, blank, spans)``; ``blank`` marks empty or
+    whitespace-only records, ``spans`` the records running over more than
+    one line (a quoted field holding a line break), as ``{index: last
+    line}``. Without quote characters, records are lines and no CSV parser
+    is needed; with quotes, ``csv.reader`` finds the records.
     """
     if '"' not in body:
         raw = _split_lines(body)
-        counts = np.fromiter((r.count(",") for r in raw), dtype=np.int64, count=len(raw)) + 1
+        counts = np.fromiter((r.count(sep) for r in raw), dtype=np.int64, count=len(raw)) + 1
         blank = np.fromiter((r.isspace() or r == "" for r in raw), dtype=bool, count=len(raw))
         lines = np.arange(first_line, first_line + len(raw))
-        return counts, lines, blank
-    counts, lines, blank = [], [], []
-    reader = csv.reader(io.StringIO(body), skipinitialspace=True)
-    start = 0
-    for record in reader:
-        counts.append(len(record))
-        lines.append(first_line + start)
-        blank.append(len(record) <= 1 and (not record or record[0].strip() == ""))
-        start = reader.line_num
-    return np.array(counts, dtype=np.int64), np.array(lines, dtype=np.int64), np.array(blank, dtype=bool)
+        return counts, lines, blank, {}
+    records, starts, ends = _csv_records(body, sep, source, first_line)
+    counts = np.fromiter((len(r) for r in records), dtype=np.int64, count=len(records))
+    blank = np.fromiter((len(r) <= 1 and (not r or r[0].strip() == "") for r in records), dtype=bool,
+                        count=len(records))
+    spans = {k: end for k, (begin, end) in enumerate(zip(starts, ends)) if end > begin}
+    return counts, np.array(starts, dtype=np.int64), blank, spans
 
 
 def _as_name_list(columns, what):
@@ -672,14 +987,14 @@ def _as_name_list(columns, what):
 def _check_columns(header, feature_columns, target_columns, target, source):
     available = set(header)
     hint = ""
-    if len(header) == 1 and (";" in header[0] or "\t" in header[0]):
-        sep = "';'" if ";" in header[0] else "tabs"
-        hint = f" (the header has a single column: is the file separated by {sep} instead of commas?)"
+    if len(header) == 1 and "|" in header[0]:
+        hint = " (the header has a single column: is the file separated by '|'? expected ',', ';' or tabs)"
     for kind, names in (("feature", feature_columns), ("target", target_columns)):
         for name in names:
             if name not in available:
                 raise _error(
-                    f"there is no {kind} column {name!r}; available columns: {_quote_list(header)}{hint}",
+                    f"there is no {kind} column {_show(name)}; expected one of the columns of the header: "
+                    f"{_quote_list(header)}{hint}",
                     source,
                 )
         _check_unique(names, f"{kind} column", source)
@@ -711,15 +1026,27 @@ def _check_columns(header, feature_columns, target_columns, target, source):
 
 
 def _read_records(text, header, source):
-    """The data rows as a str DataFrame (header names) and each row's file line."""
+    """The data rows as a str DataFrame (header names) and each row's file line.
+
+    The separator is found on line 1 (:func:`_sniff_separator`); with ``;``
+    or tabs, cells that are numbers written with a decimal comma get a
+    decimal point, so every later ``pd.to_numeric`` reads them.
+    """
+    sep = _sniff_separator(_first_line(text))
     body = text.split("\n", 1)[1] if "\n" in text else ""
-    counts, lines, blank = _record_shape(body, first_line=2)
+    counts, lines, blank, spans = _record_shape(body, first_line=2, sep=sep, source=source)
     wrong = np.flatnonzero((counts != len(header)) & ~blank)
     if len(wrong):
         k = wrong[0]
+        if k in spans:
+            raise _error(
+                f"a quote '\"' opened on this line is never closed (the quoted field runs on to line "
+                f"{spans[k]}); expected every quoted field to end with '\"'",
+                source, line=lines[k],
+            )
         raise _error(
-            f"found {counts[k]} fields; expected {len(header)} comma-separated fields as in the header "
-            f"({_quote_list(header, limit=8)})",
+            f"found {counts[k]} fields; expected {len(header)} fields separated by {_SEPARATOR_NAMES[sep]} "
+            f"as in the header ({_quote_list(header, limit=8)})",
             source, line=lines[k],
         )
     keep = ~blank
@@ -732,7 +1059,7 @@ def _read_records(text, header, source):
         )
     try:
         frame = pd.read_csv(
-            io.StringIO(body), header=None, names=list(range(len(header))), dtype=str,
+            io.StringIO(body), sep=sep, header=None, names=list(range(len(header))), dtype=str,
             keep_default_na=False, na_filter=False, skip_blank_lines=False,
             skipinitialspace=True, engine="c", index_col=False,
         )
@@ -746,7 +1073,23 @@ def _read_records(text, header, source):
         )
     frame.columns = header
     frame = frame.loc[keep].reset_index(drop=True)
+    if sep != ",":
+        frame = _decimal_commas(frame)
     return frame, lines[keep]
+
+
+def _decimal_commas(frame):
+    """Cells such as ``0,5`` to ``0.5`` (only numbers; other text is left alone)."""
+    out = {}
+    for k, name in enumerate(frame.columns):
+        column = frame.iloc[:, k]
+        if column.str.contains(",", regex=False).any():
+            comma = column.str.match(_DECIMAL_COMMA)
+            column = column.where(~comma, column.str.replace(",", ".", regex=False))
+        out[k] = column
+    result = pd.DataFrame(out)
+    result.columns = frame.columns
+    return result
 
 
 def _missing_mask(column):
@@ -754,19 +1097,33 @@ def _missing_mask(column):
 
 
 def _convert_features(frame, feature_columns, lines, source):
-    """Numeric-looking columns to float, others stay (stripped) strings."""
+    """Features from text cells: numbers to float, others (stripped) text; missing cells NaN.
+
+    A column is numeric when every present (not missing) cell is a number,
+    e.g. ``1``, ``-0.5``, ``2e3``; a column of numbers and text is nominal.
+    A missing cell (empty or a marker such as ``NA``, see
+    ``_MISSING_MARKERS``) is NaN in either kind. An infinite number in a
+    numeric column is an error naming its line and column.
+    """
     X = {}
     for name in feature_columns:
         column = frame[name].str.strip()
         missing = _missing_mask(column).to_numpy()
-        if missing.any():
-            i = int(np.flatnonzero(missing)[0])
-            cell = column.iloc[i]
-            what = "the feature cell is empty" if cell == "" else f"the feature value {cell!r} marks a missing value"
-            raise _error(f"{what}; expected a value in every feature cell", source, line=lines[i], column=name)
-        numbers = pd.to_numeric(column, errors="coerce")
-        X[name] = numbers.astype(float) if numbers.notna().all() else column
-    return pd.DataFrame(X)
+        numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
+        if (numbers.notna().to_numpy() | missing).all():
+            values = numbers.to_numpy(dtype=float)
+            infinite = np.isinf(values)
+            if infinite.any():
+                i = int(np.flatnonzero(infinite)[0])
+                raise _error(
+                    f"the feature value {_show(column.iloc[i])} is not a finite number; expected a finite "
+                    f"number, or an empty cell for a missing value",
+                    source, line=lines[i], column=name,
+                )
+            X[name] = pd.Series(values, dtype=float)
+        else:
+            X[name] = column.where(~missing, np.nan)
+    return pd.DataFrame(X, index=pd.RangeIndex(len(frame)))
 
 
 def _numeric_targets(frame, target_columns, lines, source, noun):
@@ -776,15 +1133,17 @@ def _numeric_targets(frame, target_columns, lines, source, noun):
         column = frame[name].str.strip()
         missing = _missing_mask(column)
         numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
-        bad = np.flatnonzero((numbers.isna() & ~missing).to_numpy())
+        values = numbers.to_numpy(dtype=float)
+        bad = np.flatnonzero((numbers.isna() & ~missing).to_numpy() | np.isinf(values))
         if len(bad):
             i = bad[0]
+            problem = "is not a finite number" if np.isinf(values[i]) else "is not a number"
             raise _error(
-                f"{column.iloc[i]!r} is not a number; expected a {noun} (a number) or an empty cell "
+                f"{_show(column.iloc[i])} {problem}; expected a {noun} (a finite number) or an empty cell "
                 f"for a missing label",
                 source, line=lines[i], column=name,
             )
-        Y[:, j] = numbers.to_numpy(dtype=float)
+        Y[:, j] = values
     return Y
 
 
@@ -868,9 +1227,11 @@ def load_csv(path_or_buffer, feature_columns, target, target_columns, labels=Non
         The file, or an open text/binary file object (e.g. a Streamlit
         ``UploadedFile``). Bytes are decoded as UTF-8 (a BOM is ignored).
     feature_columns : list of str
-        Feature column names. A column whose every cell is a number becomes
-        float; any other column is nominal and kept as (stripped) strings.
-        Every feature cell must have a value.
+        Feature column names. A column whose every present cell is a number
+        becomes float; any other column is nominal and kept as (stripped)
+        strings. An empty cell or a marker such as ``NA`` or ``?`` is a
+        missing value (NaN), counted by ``n_missing_features``; see the
+        module docstring for separators and decimal commas.
     target : {"ranks", "scores", "ordering"}
         How the ranking is given:
 
@@ -896,13 +1257,14 @@ def load_csv(path_or_buffer, feature_columns, target, target_columns, labels=Non
     Raises
     ------
     DataError
-        For an empty file, a header without data rows or with only one data
-        row, duplicate or missing column names, overlapping feature and target
-        columns, fewer than 2 labels, a row with the wrong number of fields, an
-        empty feature cell, a non-numeric rank/score cell, a malformed
-        ordering, or a row that is not a ranking. Messages name the line as
-        numbered in the file (header = line 1, first data row = line 2) and the
-        column.
+        For a file over :data:`MAX_UPLOAD_BYTES`, an empty file, a header
+        without data rows or with only one data row, duplicate or missing
+        column names, overlapping feature and target columns, fewer than 2
+        labels, a row with the wrong number of fields, a quote never closed,
+        an infinite feature value, a rank/score cell that is not a finite
+        number, a malformed ordering, a rank/score column empty in every row,
+        or a row that is not a ranking. Messages name the line as numbered in the file
+        (header = line 1, first data row = line 2) and the column.
     """
     if target not in TARGET_KINDS:
         raise _error(f"the target kind {target!r} is unknown; expected one of {_quote_list(TARGET_KINDS)}")
@@ -918,11 +1280,13 @@ def load_csv(path_or_buffer, feature_columns, target, target_columns, labels=Non
         _check_two_present(~np.isnan(Y), source, lines, "a place in the ordering")
     elif target == "scores":
         S = _numeric_targets(frame, target_columns, lines, source, "score")
+        _check_labels_used(~np.isnan(S), target_columns, source, "score")
         _check_two_present(~np.isnan(S), source, lines, "a score")
         Y = rankdata(-S, axis=1, method="average", nan_policy="omit")
         label_names = tuple(target_columns)
     else:
         Y = _numeric_targets(frame, target_columns, lines, source, "rank position")
+        _check_labels_used(~np.isnan(Y), target_columns, source, "rank position")
         label_names = tuple(target_columns)
     Y = validate_rank_matrix(Y, label_names, source, line_numbers=lines)
     return RankingDataset(X, Y, label_names, name=_stem(source) if name is None else name)

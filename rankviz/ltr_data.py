@@ -21,6 +21,14 @@ or token at fault and what was expected, e.g. ``"train.txt, line 12:
 relevance 'high' is not a number; expected a graded relevance such as 0, 1,
 2"``, so an app can show ``str(error)`` as it is.
 
+Files are read as :mod:`rankviz.data` describes: at most
+:data:`rankviz.data.MAX_UPLOAD_BYTES`, UTF-8 (BOM ignored); a CSV may be
+separated by ``,``, ``;`` or tabs (found on line 1; decimal commas with
+``;`` and tabs). A missing feature value in a CSV (empty cell, ``NA``,
+``?``...) is NaN, counted by ``n_missing_features``; in the svmlight
+format a feature left out is 0 by definition, so it has no missing values
+(``1:nan`` is refused). Query ids and relevance are never missing.
+
 Also here: :func:`split_by_query` (whole queries into train / vali / test),
 :func:`dump_svmlight` (the writer matching :func:`load_svmlight`) and
 :func:`make_ltr_dataset` (a synthetic set in the style of web-search data).
@@ -38,7 +46,8 @@ import pandas as pd
 
 from .data import (
     DataError, _check_unique, _error, _missing_mask, _parse_csv_header, _quote_list,
-    _read_records, _read_text, _sample_dir, _split_lines, _stem, read_metadata,
+    _read_records, _read_text, _sample_dir, _show, _split_lines, _stem, count_missing_features,
+    read_metadata,
 )
 
 __all__ = [
@@ -157,8 +166,9 @@ class QueryDataset:
     Parameters
     ----------
     X : array_like, shape (n_docs, n_features)
-        Feature values, finite floats. Raw values need not be comparable
-        across queries; only documents of one query are compared.
+        Feature values, floats: finite, or NaN for a missing value. Raw
+        values need not be comparable across queries; only documents of one
+        query are compared.
     relevance : array_like, shape (n_docs,)
         Graded relevance of each document for its query (higher = more
         relevant), finite; usually the grades 0, 1, 2, ...
@@ -184,9 +194,9 @@ class QueryDataset:
     Raises
     ------
     DataError
-        If the shapes disagree, a feature value or relevance is not finite, a
-        query id is missing, there is no feature, feature names repeat, or a
-        query has fewer than 2 documents.
+        If the shapes disagree, a feature value is infinite, a relevance is
+        not finite, a query id is missing, there is no feature, feature names
+        repeat, or a query has fewer than 2 documents.
 
     Notes
     -----
@@ -228,11 +238,11 @@ class QueryDataset:
             i = int(bad[0])
             raise _error(f"the relevance {relevance[i]} is not a finite number; "
                          f"{_RELEVANCE_EXPECTED}", source, row=i + 1)
-        not_finite = ~np.isfinite(X)
-        if not_finite.any():
-            i, j = np.argwhere(not_finite)[0]
+        infinite = np.isinf(X)
+        if infinite.any():
+            i, j = np.argwhere(infinite)[0]
             raise _error(f"the feature value {X[i, j]} is not a finite number; expected finite "
-                         f"feature values", source, row=i + 1, column=feature_names[j])
+                         f"feature values (NaN for a missing one)", source, row=i + 1, column=feature_names[j])
         codes, query_ids = pd.factorize(qid)
         _check_query_sizes(codes, query_ids, source, lambda i: {"row": i + 1})
 
@@ -291,6 +301,11 @@ class QueryDataset:
     def n_features(self):
         """Number of features (columns of ``X``)."""
         return self.X.shape[1]
+
+    @property
+    def n_missing_features(self):
+        """Number of missing (NaN) feature values."""
+        return count_missing_features(self.X)
 
     @property
     def n_queries(self):
@@ -430,41 +445,41 @@ def split_by_query(dataset, fractions=(0.6, 0.2, 0.2), seed=0):
 def _feature_problem(token, previous):
     """What is wrong with one ``index:value`` token, or None; ``previous`` = last good token."""
     if token.startswith("qid:"):
-        return (f"a second query id {token!r}; expected one qid: per line, right after the relevance, "
+        return (f"a second query id {_show(token)}; expected one qid: per line, right after the relevance, "
                 f"e.g. {_LINE_EXAMPLE}")
     expected = f"expected index:value such as {_FEATURE_EXAMPLE}"
     if ":" not in token:
-        return f"the token {token!r} is not a feature; {expected}"
+        return f"the token {_show(token)} is not a feature; {expected}"
     index_text, _, value_text = token.partition(":")
     if ":" in value_text:
-        return f"the token {token!r} has more than one ':'; {expected}"
+        return f"the token {_show(token)} has more than one ':'; {expected}"
     if index_text == "":
-        return f"the feature index is empty in {token!r}; {expected}"
+        return f"the feature index is empty in {_show(token)}; {expected}"
     if not _INDEX_RE.fullmatch(index_text):
-        return (f"the feature index {index_text!r} in {token!r} is not a whole number; expected "
+        return (f"the feature index {_show(index_text)} in {_show(token)} is not a whole number; expected "
                 f"index:value with a whole-number index from 1, such as {_FEATURE_EXAMPLE}")
     index = int(index_text)
     if index < 1:
-        return (f"the feature index {index} in {token!r} is less than 1; expected 1-based indices "
+        return (f"the feature index {index} in {_show(token)} is less than 1; expected 1-based indices "
                 f"(the first feature is 1:)")
     if index > MAX_FEATURE_INDEX:
-        return (f"the feature index {index} in {token!r} is larger than {MAX_FEATURE_INDEX}; expected "
+        return (f"the feature index {index} in {_show(token)} is larger than {MAX_FEATURE_INDEX}; expected "
                 f"feature numbers up to {MAX_FEATURE_INDEX}")
     if previous is not None:
         last = int(previous.partition(":")[0])
         if index == last:
-            return (f"the feature index {index} in {token!r} repeats {previous!r}; expected each "
+            return (f"the feature index {index} in {_show(token)} repeats {_show(previous)}; expected each "
                     f"feature at most once per line")
         if index < last:
-            return (f"the feature index {index} in {token!r} comes after {previous!r}; expected "
+            return (f"the feature index {index} in {_show(token)} comes after {_show(previous)}; expected "
                     f"feature indices in increasing order")
     if value_text == "":
-        return f"the feature value is empty in {token!r}; {expected}"
+        return f"the feature value is empty in {_show(token)}; {expected}"
     value = _parse_number(value_text)
     if value is None:
-        return f"the feature value {value_text!r} in {token!r} is not a number; {expected}"
+        return f"the feature value {_show(value_text)} in {_show(token)} is not a number; {expected}"
     if not np.isfinite(value):
-        return (f"the feature value {value_text!r} in {token!r} is not a finite number; expected a "
+        return (f"the feature value {_show(value_text)} in {_show(token)} is not a finite number; expected a "
                 f"finite number (leave a feature out for 0)")
     return None
 
@@ -474,16 +489,16 @@ def _line_problem(body):
     tokens = body.split()
     first = tokens[0]
     if first.startswith("qid:"):
-        return f"the line starts with {first!r}, so the relevance is missing; expected {_LINE_EXAMPLE}"
+        return f"the line starts with {_show(first)}, so the relevance is missing; expected {_LINE_EXAMPLE}"
     relevance = _parse_number(first)
     if relevance is None:
-        return f"relevance {first!r} is not a number; {_RELEVANCE_EXPECTED}"
+        return f"relevance {_show(first)} is not a number; {_RELEVANCE_EXPECTED}"
     if not np.isfinite(relevance):
-        return f"relevance {first!r} is not a finite number; {_RELEVANCE_EXPECTED}"
+        return f"relevance {_show(first)} is not a finite number; {_RELEVANCE_EXPECTED}"
     if len(tokens) < 2:
-        return f"'qid:' is missing (the line holds only the relevance {first!r}); expected {_LINE_EXAMPLE}"
+        return f"'qid:' is missing (the line holds only the relevance {_show(first)}); expected {_LINE_EXAMPLE}"
     if not tokens[1].startswith("qid:"):
-        return (f"'qid:' is missing: {tokens[1]!r} follows the relevance; expected the query id as "
+        return (f"'qid:' is missing: {_show(tokens[1])} follows the relevance; expected the query id as "
                 f"qid:<id> right after the relevance, e.g. {_LINE_EXAMPLE}")
     if tokens[1] == "qid:":
         return "the query id is empty in 'qid:'; expected qid:<id> such as qid:10"
@@ -670,7 +685,8 @@ def dump_svmlight(dataset, path_or_buffer, significant_digits=None, sparse=False
 # --------------------------------------------------------------------------- #
 def _check_column(header, column, kind, source):
     if column not in set(header):
-        raise _error(f"there is no {kind} column {column!r}; available columns: {_quote_list(header)}",
+        raise _error(f"there is no {kind} column {_show(column)}; expected one of the columns of the header: "
+                     f"{_quote_list(header)}",
                      source)
 
 
@@ -680,7 +696,7 @@ def _query_column(frame, column, lines, source):
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         what = "the query id is empty" if cells.iloc[i] == "" else \
-            f"the query id {cells.iloc[i]!r} marks a missing value"
+            f"the query id {_show(cells.iloc[i])} marks a missing value"
         raise _error(f"{what}; expected a query id for every document", source, line=lines[i], column=column)
     return _parse_query_ids(cells)
 
@@ -696,11 +712,11 @@ def _relevance_column(frame, column, lines, source):
         if cell == "":
             problem = f"the relevance is empty; {_RELEVANCE_EXPECTED} for every document"
         elif missing[i]:
-            problem = f"relevance {cell!r} marks a missing value; {_RELEVANCE_EXPECTED} for every document"
+            problem = f"relevance {_show(cell)} marks a missing value; {_RELEVANCE_EXPECTED} for every document"
         elif _parse_number(cell) is not None:
-            problem = f"relevance {cell!r} is not a finite number; {_RELEVANCE_EXPECTED}"
+            problem = f"relevance {_show(cell)} is not a finite number; {_RELEVANCE_EXPECTED}"
         else:
-            problem = f"relevance {cell!r} is not a number; {_RELEVANCE_EXPECTED}"
+            problem = f"relevance {_show(cell)} is not a number; {_RELEVANCE_EXPECTED}"
         raise _error(problem, source, line=lines[i], column=column)
     return values
 
@@ -725,26 +741,24 @@ def _default_features(frame, exclude):
 
 
 def _feature_matrix(frame, columns, lines, source):
-    """The feature cells as floats; the first bad cell in file order is reported."""
+    """The feature cells as floats, NaN for a missing cell; the first bad cell in file order is reported."""
     X = np.empty((len(frame), len(columns)))
     first = None  # (row, column position, problem)
     for j, column in enumerate(columns):
         cells = frame[column].str.strip()
         missing = _missing_mask(cells).to_numpy()
-        X[:, j] = _to_float(cells.where(~missing, "x"))
-        bad = np.flatnonzero(~np.isfinite(X[:, j]))
+        X[:, j] = _to_float(cells.where(~missing, "nan"))
+        bad = np.flatnonzero(~np.isfinite(X[:, j]) & ~missing)
         if len(bad) and (first is None or bad[0] < first[0]):
             i = int(bad[0])
             cell = cells.iloc[i]
-            if cell == "":
-                problem = "the feature cell is empty; expected a number in every feature cell"
-            elif missing[i]:
-                problem = f"the feature value {cell!r} marks a missing value; expected a number in every feature cell"
-            elif _parse_number(cell) is not None:
-                problem = f"the feature value {cell!r} is not a finite number; expected a finite number"
+            if _parse_number(cell) is not None:
+                problem = (f"the feature value {_show(cell)} is not a finite number; expected a finite number, "
+                           f"or an empty cell for a missing value")
             else:
-                problem = f"the feature value {cell!r} is not a number; expected a number in every feature cell"
-            first = (i, j, problem + " (missing feature values are not supported)" if missing[i] else problem)
+                problem = (f"the feature value {_show(cell)} is not a number; expected a number, or an empty "
+                           f"cell for a missing value")
+            first = (i, j, problem)
     if first is not None:
         i, j, problem = first
         raise _error(problem, source, line=lines[i], column=columns[j])
@@ -764,10 +778,11 @@ def load_query_csv(path_or_buffer, query_column, relevance_column, feature_colum
     relevance_column : str
         Column holding the graded relevance (a finite number, never empty).
     feature_columns : list of str, optional
-        Feature columns, each cell a finite number. Default: every other
-        column whose non-empty cells are mostly (more than half) numbers, so
-        text columns such as document ids are left out while a numeric
-        column with a bad cell is kept and the cell reported.
+        Feature columns, each cell a finite number or missing (an empty cell
+        or a marker such as ``NA``: NaN). Default: every other column whose
+        non-empty cells are mostly (more than half) numbers, so text columns
+        such as document ids are left out while a numeric column with a bad
+        cell is kept and the cell reported.
     name : str, optional
         Dataset name; defaults to the file name without extension.
 
@@ -781,8 +796,10 @@ def load_query_csv(path_or_buffer, query_column, relevance_column, feature_colum
         For an empty file, fewer than 2 data rows, an unknown or repeated
         column, the same column chosen twice, no feature column, a row with
         the wrong number of fields, an empty query id or relevance, a
-        relevance or feature value that is not a finite number, an empty
-        feature cell, or a query with a single document. Messages name the
+        relevance or feature value that is not a finite number (a missing
+        feature value is NaN), a file over
+        :data:`rankviz.data.MAX_UPLOAD_BYTES`, or a query with a single
+        document. Messages name the
         file, the line (header = line 1) and the column, e.g. ``"docs.csv,
         line 4, column 'rel': relevance 'high' is not a number; expected a
         graded relevance such as 0, 1, 2"``.

@@ -19,6 +19,13 @@ load_ordinal_sample
 Malformed input raises :class:`rankviz.data.DataError`, whose message names
 the file, the line (header = line 1) and the column, the offending value and
 what was expected, so an app can show ``str(error)`` as it is.
+
+Files are read as :mod:`rankviz.data` describes: at most
+:data:`rankviz.data.MAX_UPLOAD_BYTES`, UTF-8 (BOM ignored), separated by
+``,``, ``;`` or tabs (found on line 1; decimal commas with ``;`` and tabs),
+quoted fields, blank lines ignored. A missing feature value (empty cell,
+``NA``, ``?``...) is NaN, counted by ``n_missing_features``; a missing
+*target* is an error, since every row needs its level.
 """
 
 from __future__ import annotations
@@ -30,9 +37,9 @@ import numpy as np
 import pandas as pd
 
 from .data import (
-    SAMPLE_DIR, DataError, _as_name_list, _check_columns, _check_unique, _convert_features,
-    _error, _is_supported_feature, _missing_mask, _parse_csv_header, _quote_list, _read_records,
-    _read_text, _stem, read_metadata,
+    SAMPLE_DIR, DataError, _as_name_list, _check_columns, _check_finite_features, _check_unique,
+    _convert_features, _error, _is_supported_feature, _missing_mask, _parse_csv_header, _quote_list,
+    _read_records, _read_text, _show, _stem, count_missing_features, read_metadata,
 )
 from .ordinal import OrdinalLevels, _level_key
 
@@ -99,7 +106,8 @@ class OrdinalDataset:
     ----------
     X : pandas.DataFrame, shape (n, d)
         Feature table. Float/int columns are numeric; string, object,
-        category and bool columns are nominal. No missing values.
+        category and bool columns are nominal. A missing value is NaN
+        (numeric) or NaN/None (nominal); infinite numbers are refused.
     y : numpy.ndarray, shape (n,)
         The level of each row, one of ``levels`` (3, 3.0 and "3" count as the
         same level); stored as the level objects themselves, so numeric when
@@ -118,8 +126,9 @@ class OrdinalDataset:
     ------
     DataError
         If the parts do not fit together, there are fewer than 2 rows or no
-        feature, a feature value is missing, the levels repeat or are fewer
-        than 2, a value of ``y`` is not a level, or fewer than 2 levels occur.
+        feature, a numeric feature value is infinite, the levels repeat or are
+        fewer than 2, a value of ``y`` is not a level, or fewer than 2 levels
+        occur.
 
     Notes
     -----
@@ -176,6 +185,11 @@ class OrdinalDataset:
         return list(self.X.columns)
 
     @property
+    def n_missing_features(self):
+        """Number of missing feature values (cells of ``X``)."""
+        return count_missing_features(self.X)
+
+    @property
     def level_counts(self):
         """Rows per level, aligned with :attr:`levels` (ndarray of int, length K)."""
         return np.bincount(self._codes, minlength=len(self.levels))
@@ -225,11 +239,7 @@ def _check_features(X, target, source):
         if not _is_supported_feature(X[column]):
             raise _error(f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
                          f"nominal (string/object/category/bool) column", source, column=column)
-    missing = X.isna().to_numpy()
-    if missing.any():
-        i, j = np.argwhere(missing)[0]
-        raise _error("the feature value is missing; expected a value in every feature cell",
-                     source, row=i + 1, column=X.columns[j])
+    _check_finite_features(X, source)
 
 
 def _encode(y, levels, source):
@@ -254,7 +264,7 @@ def _target_cells(frame, target, lines, source, levels=None):
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         cell = cells.iloc[i]
-        what = "the target cell is empty" if cell == "" else f"the target value {cell!r} marks a missing value"
+        what = "the target cell is empty" if cell == "" else f"the target value {_show(cell)} marks a missing value"
         expected = f"one of the levels {_quote_list(levels)}" if levels is not None else "a level"
         raise _error(f"{what}; expected {expected} in every row", source, line=lines[i], column=target)
     return cells
@@ -284,7 +294,7 @@ def _levels_from_values(cells, numbers, target, lines, source):
         bad = int(np.flatnonzero(pd.to_numeric(cells, errors="coerce").isna().to_numpy())[0])
         names = _sorted_names(cells)
         raise _error(
-            f"the target value {cells.iloc[bad]!r} is a name, and names have no order of their own; "
+            f"the target value {_show(cells.iloc[bad])} is a name, and names have no order of their own; "
             f"expected the levels given in their order, lowest first (the column holds {len(names)} "
             f"distinct values: {_quote_list(names)})",
             source, line=lines[bad], column=target,
@@ -306,7 +316,7 @@ def _codes_for_levels(cells, numbers, levels, target, lines, source):
     bad = np.flatnonzero(codes < 0)
     if len(bad):
         i = bad[0]
-        raise _error(f"the target value {cells.iloc[i]!r} is not one of the given levels; expected one of "
+        raise _error(f"the target value {_show(cells.iloc[i])} is not one of the given levels; expected one of "
                      f"{_quote_list(levels)} (lowest first), with every value of the column among them",
                      source, line=lines[i], column=target)
     return codes
@@ -324,8 +334,10 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
         The target column: one level per row, never empty.
     feature_columns : list of str, optional
         Feature column names; default: every column except ``target``. A
-        column whose every cell is a number becomes float; any other column
-        is nominal and kept as (stripped) strings. Every cell needs a value.
+        column whose every present cell is a number becomes float; any other
+        column (e.g. numbers mixed with text) is nominal and kept as
+        (stripped) strings. An empty cell or a marker such as ``NA`` is a
+        missing value (NaN).
     levels : sequence, optional
         The levels, lowest first; every value of the target column must be
         one of them (for a numeric column ``1``, ``1.0`` and ``"1"`` match the
@@ -343,9 +355,10 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
     Raises
     ------
     DataError
-        For an empty file, a header without data rows or with only one data
-        row, a missing or repeated column, a row with the wrong number of
-        fields, an empty feature or target cell, a column of names without
+        For a file over :data:`rankviz.data.MAX_UPLOAD_BYTES`, an empty
+        file, a header without data rows or with only one data row, a
+        missing or repeated column, a row with the wrong number of fields, an
+        infinite feature value, an empty target cell, a column of names without
         ``levels``, ``levels`` that repeat, are fewer than 2 or miss a value
         of the column, or a target with fewer than 2 different levels.
         Messages name the file, the line (header = line 1, first data row =
@@ -370,7 +383,7 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
     numbers = _numbers(cells)
     if numbers is not None and not np.isfinite(numbers).all():
         i = int(np.flatnonzero(~np.isfinite(numbers))[0])
-        raise _error(f"the target value {cells.iloc[i]!r} is not a finite number; expected a finite "
+        raise _error(f"the target value {_show(cells.iloc[i])} is not a finite number; expected a finite "
                      f"number or a level name", source, line=lines[i], column=target)
     if levels is None:
         levels, codes = _levels_from_values(cells, numbers, target, lines, source)
@@ -411,7 +424,8 @@ def read_target_values(path_or_buffer, target):
     text, source = _read_text(path_or_buffer)
     header = _parse_csv_header(text, source)
     if target not in header:
-        raise _error(f"there is no target column {target!r}; available columns: {_quote_list(header)}", source)
+        raise _error(f"there is no target column {_show(target)}; expected one of the columns of the header: "
+                     f"{_quote_list(header)}", source)
     frame, lines = _read_records(text, header, source)
     cells = _target_cells(frame, target, lines, source)
     numbers = _numbers(cells)
@@ -419,7 +433,7 @@ def read_target_values(path_or_buffer, target):
         return _sorted_names(cells), False
     if not np.isfinite(numbers).all():
         i = int(np.flatnonzero(~np.isfinite(numbers))[0])
-        raise _error(f"the target value {cells.iloc[i]!r} is not a finite number; expected a finite "
+        raise _error(f"the target value {_show(cells.iloc[i])} is not a finite number; expected a finite "
                      f"number or a level name", source, line=lines[i], column=target)
     return OrdinalLevels.from_target(numbers).names, True
 

@@ -55,8 +55,10 @@ def test_validate_accepts_permutations_ties_and_missing():
 
 def test_validate_message_names_source_row_and_positions():
     Y = np.array([[1, 2, 3]] * 6 + [[1, 1, 3]], dtype=float)
-    expected = ("iris.csv, row 7: the rank positions (1, 1, 3) are not a ranking of 3 labels; "
-                "expected the positions 1..3, ties as average positions (e.g. 1.5, 1.5, 3)")
+    expected = ("iris.csv, row 7, columns 'a' and 'b': the rank positions (1, 1, 3) are not a ranking of "
+                "3 labels: labels 'a' and 'b' share position 1, but 2 tied labels take the average of the 2 "
+                "positions they fill (here 1.5); expected positions 1..3, ties as average positions "
+                "(e.g. 1.5, 1.5, 3)")
     with pytest.raises(DataError) as info:
         validate_rank_matrix(Y, ["a", "b", "c"], source="iris.csv")
     assert str(info.value) == expected
@@ -64,21 +66,38 @@ def test_validate_message_names_source_row_and_positions():
 
 def test_validate_uses_line_numbers_when_given():
     Y = np.array([[1, 2, 3], [1, 2, 4]], dtype=float)
-    with pytest.raises(DataError, match=r"^f\.csv, line 9: the rank positions \(1, 2, 4\)"):
+    with pytest.raises(DataError, match=r"^f\.csv, line 9, column 'c': the rank positions \(1, 2, 4\)"):
         validate_rank_matrix(Y, ["a", "b", "c"], "f.csv", line_numbers=[8, 9])
 
 
-@pytest.mark.parametrize("row", [[1, np.nan, 3], [0, 1, np.nan], [2, 3, 4], [1, 1, 2], [1.5, 1.5, 4]])
-def test_validate_rejects_non_rankings(row):
+@pytest.mark.parametrize("row, columns, detail", [
+    ([1, np.nan, 3], "column 'c'", "label 'c' has position 3, outside 1..2"),
+    ([0, 1, np.nan], "column 'a'", "label 'a' has position 0, outside 1..2"),
+    ([2, 3, 4], "column 'c'", "label 'c' has position 4, outside 1..3"),
+    ([1, 1, 2], "columns 'a' and 'b'", "labels 'a' and 'b' share position 1, but 2 tied labels take the "
+                                       "average of the 2 positions they fill (here 1.5)"),
+    ([1.5, 1.5, 4], "column 'c'", "label 'c' has position 4, outside 1..3"),
+    ([1, 2.25, 3], "column 'b'", "label 'b' has position 2.25, neither a whole position nor the average"),
+    ([1, 3, 3], "columns 'b' and 'c'", "labels 'b' and 'c' share position 3, but 2 tied labels take the "
+                                       "average of the 2 positions they fill (here 2.5)"),
+    ([2, 3, 3], "columns 'b' and 'c'", "labels 'b' and 'c' share position 3, but 2 tied labels take the "
+                                       "average of the 2 positions they fill (here 2.5)"),
+    ([2, 2.5, 2.5], "column 'a'", "label 'a' has position 2, but by its place among the others it would be 1"),
+])
+def test_validate_rejects_non_rankings_naming_the_columns(row, columns, detail):
     Y = np.array([[1, 2, 3], row], dtype=float)
-    with pytest.raises(DataError, match=r"row 2: the rank positions"):
+    with pytest.raises(DataError) as info:
         validate_rank_matrix(Y, ["a", "b", "c"])
+    message = str(info.value)
+    assert message.startswith(f"Row 2, {columns}: the rank positions") or \
+        message.startswith(f"row 2, {columns}: the rank positions"), message
+    assert f": {detail}" in message and "; expected positions 1.." in message
 
 
 def test_validate_incomplete_row_message_counts_present_labels():
     Y = np.array([[1, np.nan, 3]], dtype=float)
-    with pytest.raises(DataError, match=r"\(1, missing, 3\) are not a ranking of the 2 present labels; "
-                                        r"expected the positions 1\.\.2"):
+    with pytest.raises(DataError, match=r"\(1, missing, 3\) are not a ranking of the 2 present labels: "
+                                        r"label 'c' has position 3, outside 1\.\.2; expected positions 1\.\.2"):
         validate_rank_matrix(Y, ["a", "b", "c"])
 
 
@@ -128,10 +147,12 @@ def test_dataset_is_frozen():
         ({"label_names": ("p", "q", "p")}, r"^toy: the label name 'p' appears twice"),
         ({"X": pd.DataFrame(index=range(3))}, r"^toy: there are no feature columns"),
         ({"X": pd.DataFrame([[1.0, 2.0]] * 3, columns=["a", "a"])}, r"^toy: the feature name 'a' appears twice"),
-        ({"X": pd.DataFrame({"a": [1.0, np.nan, 3.0]})}, r"^toy, row 2, column 'a': the feature value is missing"),
-        ({"X": pd.DataFrame({"a": ["u", "v", None]})}, r"^toy, row 3, column 'a': the feature value is missing"),
+        ({"X": pd.DataFrame({"a": [1.0, np.inf, 3.0]})},
+         r"^toy, row 2, column 'a': the feature value inf is not a finite number; expected a finite number, "
+         r"or an empty cell for a missing value"),
         ({"X": pd.DataFrame({"p": [1.0, 2.0, 3.0]})}, r"'p' is both a feature name and a label name"),
-        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, 1, 1]])}, r"^toy, row 3: the rank positions \(1, 1, 1\)"),
+        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, 1, 1]])},
+         r"^toy, row 3, columns 'p', 'q' and 'r': the rank positions \(1, 1, 1\)"),
     ],
 )
 def test_dataset_validation_errors(overrides, pattern):
@@ -202,18 +223,27 @@ def test_benchmark_calhousing_shape():
         ("3,x,3\n", r"^t\.csv, line 1: the header '3,x,3' has 'x'"),
         ("3,0,3\n", r"^t\.csv, line 1: the header '3,0,3' has '0'"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1\n-0.25,0,2,3,1\n",
-         r"^t\.csv, line 3: found 4 fields; expected 5 comma-separated numbers \(2 features \+ 3 ranks"),
+         r"^t\.csv, line 3: found 4 fields; expected 5 numbers separated by ',' \(2 features \+ 3 ranks"),
         ("3,2,3\n0.5,-1,1,2,3\n\n-0.25,0,2,3,1\n", r"^t\.csv, line 3: the line is empty; expected 5"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,abc,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv, line 3, column 2 \(feature x2\): 'abc' is not a number"),
-        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,,2,3,1\n",
-         r"^t\.csv, line 4, column 2 \(feature x2\): the cell is empty; expected a number in every feature"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,NA,2,3,1\n",
+         r"^t\.csv, line 4, column 2 \(feature x2\): 'NA' is not a number; expected a number in every cell "
+         r"\(leave the cell empty for a missing value\)"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-inf,0,1,3,2\n",
+         r"^t\.csv, line 4, column 1 \(feature x1\): the feature value -inf is not a finite number"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,3,,1\n",
-         r"^t\.csv, line 4: the rank positions \(3, missing, 1\) are not a ranking of the 2 present labels"),
+         r"^t\.csv, line 4, column 3 \(rank of 'label_1'\): the rank positions \(3, missing, 1\) are not a "
+         r"ranking of the 2 present labels"),
+        ("2,1,3\n0.5,1,2,\n1.5,2,1,\n",
+         r"^t\.csv, column 4 \(rank of 'label_3'\): the label 'label_3' has no rank position in any row"),
+        ("1,2,3\n0.5,-1,1,2,3\n", r"^t\.csv, line 1: the header says n_samples = 1; expected at least 2"),
+        ("2,2,1\n0.5,-1,1\n0.5,-1,1\n", r"^t\.csv, line 1: the header says n_labels = 1; expected at least 2"),
         ("4,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv: the header says 4 data lines but the file has 3"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,3\n",
-         r"^t\.csv, line 4: the rank positions \(2, 3, 3\) are not a ranking of 3 labels"),
+         r"^t\.csv, line 4, columns 4 and 5 \(ranks of 'label_2' and 'label_3'\): the rank positions "
+         r"\(2, 3, 3\) are not a ranking of 3 labels"),
         ("3,2,3\n0.5,inf,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv, line 2, column 2 \(feature x2\): the feature value inf is not a finite number"),
     ],
@@ -273,7 +303,7 @@ def test_csv_quoted_fields_keep_line_numbers():
 
 def test_csv_blank_lines_are_skipped_but_counted():
     text = "f,a,b\n1,1,2\n\n2,2,1\n3,1,1\n"
-    with pytest.raises(DataError, match=r"^t\.csv, line 5: the rank positions \(1, 1\)"):
+    with pytest.raises(DataError, match=r"^t\.csv, line 5, columns 'a' and 'b': the rank positions \(1, 1\)"):
         load_csv(as_file(text), ["f"], "ranks", ["a", "b"])
 
 
@@ -367,10 +397,16 @@ def test_csv_ordering_single_label_overall():
          r"^t\.csv, line 1: the column name 'a' appears twice in the header \(columns 2 and 3\)"),
         ("f,a,b\n1,1,2\n2,2,1,5\n3,1,2\n", r"^t\.csv, line 3: found 4 fields; expected 3"),
         ("f,a,b\n1,1,2\n2,2\n3,1,2\n", r"^t\.csv, line 3: found 2 fields; expected 3"),
-        ("f,a,b\n1,1,2\n,2,1\n", r"^t\.csv, line 3, column 'f': the feature cell is empty"),
-        ("f,a,b\n1,1,2\nNA,2,1\n", r"^t\.csv, line 3, column 'f': the feature value 'NA' marks a missing value"),
+        ("f,a,b\n1,1,2\n-inf,2,1\n", r"^t\.csv, line 3, column 'f': the feature value '-inf' is not a finite"),
+        ("f,a,b\n1,1,inf\n2,2,1\n", r"^t\.csv, line 2, column 'b': 'inf' is not a finite number; expected a "
+                                     r"rank position"),
+        ("f,a,b\n1,1,2\n2,,\n3,2,1\n", r"^t\.csv, line 3: none of the 2 labels has a rank position"),
+        ("f,a,b\n1,1,\n2,2,\n", r"^t\.csv, column 'b': the label 'b' has no rank position in any row"),
+        ('f,a,b\n1,1,2\n"2,2,1\n3,1,2\n', r"^t\.csv, line 3: a quote '\"' opened on this line is never closed "
+                                           r"\(the quoted field runs on to line 4\)"),
         ("f,a,b\n1,1,2\n2,x,1\n", r"^t\.csv, line 3, column 'a': 'x' is not a number; expected a rank position"),
-        ("f,a,b\n1,1,2\n2,2,3\n", r"^t\.csv, line 3: the rank positions \(2, 3\) are not a ranking of 2 labels"),
+        ("f,a,b\n1,1,2\n2,2,3\n",
+         r"^t\.csv, line 3, column 'b': the rank positions \(2, 3\) are not a ranking of 2 labels"),
         ("f,a,b\n1,1,2\n2,,1\n", r"^t\.csv, line 3: only 1 of the 2 labels has a rank position"),
     ],
 )
@@ -388,8 +424,8 @@ def test_csv_score_errors():
 
 def test_csv_column_selection_errors():
     upload = as_file("f,g,a,b\n1,1,1,2\n2,2,2,1\n")
-    with pytest.raises(DataError, match=r"^t\.csv: there is no feature column 'h'; available columns: "
-                                        r"'f', 'g', 'a', 'b'"):
+    with pytest.raises(DataError, match=r"^t\.csv: there is no feature column 'h'; expected one of the columns of "
+                                        r"the header: 'f', 'g', 'a', 'b'"):
         load_csv(upload, ["h"], "ranks", ["a", "b"])
     with pytest.raises(DataError, match=r"^t\.csv: there is no target column 'c'"):
         load_csv(upload, ["f"], "ranks", ["a", "c"])
@@ -405,9 +441,83 @@ def test_csv_column_selection_errors():
         load_csv(upload, ["f"], "rank", ["a", "b"])
 
 
-def test_csv_semicolon_hint():
-    with pytest.raises(DataError, match=r"separated by ';' instead of commas"):
-        load_csv(as_file("f;a;b\n1;1;2\n2;2;1\n"), ["f"], "ranks", ["a", "b"])
+def test_csv_semicolon_and_tab_separators_are_found_on_line_1():
+    for sep in (";", "\t"):
+        text = f"f{sep}g{sep}a{sep}b\n1,5{sep}x{sep}1{sep}2\n-2{sep}y,z{sep}2{sep}1\n"
+        ds = load_csv(as_file(text), ["f", "g"], "ranks", ["a", "b"])
+        # a decimal comma is read as a number; a comma in text stays text
+        np.testing.assert_array_equal(ds.X["f"], [1.5, -2.0])
+        assert ds.X["g"].tolist() == ["x", "y,z"]
+        np.testing.assert_array_equal(ds.Y, [[1, 2], [2, 1]])
+    # with commas as separators there are no decimal commas: '1,5' is two fields
+    with pytest.raises(DataError, match=r"^t\.csv, line 2: found 4 fields; expected 3 fields separated by ','"):
+        load_csv(as_file("f,a,b\n1,5,1,2\n2,2,1\n"), ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_pipe_separator_gets_a_hint():
+    with pytest.raises(DataError, match=r"is the file separated by '\|'\? expected ',', ';' or tabs"):
+        load_csv(as_file("f|a|b\n1|1|2\n2|2|1\n"), ["f"], "ranks", ["a", "b"])
+
+
+def test_csv_missing_feature_values_are_nan_and_counted():
+    text = "f,g,a,b\n1,x,1,2\n,y,2,1\nNA,,1,2\n4,?,2,1\n"
+    ds = load_csv(as_file(text), ["f", "g"], "ranks", ["a", "b"])
+    assert ds.n_samples == 4 and ds.n_missing_features == 4
+    assert ds.X["f"].dtype == float
+    np.testing.assert_array_equal(ds.X["f"].isna(), [False, True, True, False])
+    assert ds.X["g"].isna().tolist() == [False, False, True, True]
+    assert ds.X["g"].iloc[0] == "x" and ds.nominal_features == ["g"]
+    # a column with no value at all is numeric and all NaN
+    ds = load_csv(as_file("f,e,a,b\n1,,1,2\n2,,2,1\n"), ["f", "e"], "ranks", ["a", "b"])
+    assert ds.X["e"].dtype == float and ds.X["e"].isna().all() and ds.n_missing_features == 2
+
+
+def test_dataset_accepts_missing_feature_values():
+    ds = make_dataset(X=pd.DataFrame({"a": [1.0, np.nan, 3.0], "c": ["x", None, np.nan]}))
+    assert ds.n_missing_features == 3
+
+
+def test_describe_missing_features():
+    assert data.describe_missing_features(0, 100) == ""
+    assert data.describe_missing_features(1, 100) == "1 feature value missing (1.0%)"
+    assert data.describe_missing_features(12, 3000) == "12 feature values missing (0.4%)"
+    assert data.describe_missing_features(1, 30000) == "1 feature value missing (0.0033%)"
+
+
+def test_size_limit_refuses_before_reading(tmp_path, monkeypatch):
+    # a sparse file one byte over the real limit: refused by its size on disk
+    path = tmp_path / "huge.csv"
+    with open(path, "wb") as handle:
+        handle.truncate(data.MAX_UPLOAD_BYTES + 1)
+    expected = (f"huge.csv: the file is 50.000001 MB ({data.MAX_UPLOAD_BYTES + 1:,} bytes); expected at most "
+                "50 MB, the upload limit (rankviz.data.MAX_UPLOAD_BYTES)")
+    for load in (lambda f: load_csv(f, ["f"], "ranks", ["a", "b"]), load_benchmark, read_csv_header):
+        with pytest.raises(DataError) as info:
+            load(path)
+        assert str(info.value) == expected
+    # a buffer: by its size attribute (Streamlit's UploadedFile), never read
+    class Upload(io.BytesIO):
+        size = 64 * 1024 * 1024
+
+        def read(self, *args):  # pragma: no cover - must not be called
+            raise AssertionError("read before the size check")
+
+    upload = Upload(b"")
+    upload.name = "big.csv"
+    with pytest.raises(DataError, match=r"^big\.csv: the file is 64 MB \(67,108,864 bytes\); expected at most "
+                                        r"50 MB"):
+        load_benchmark(upload)
+    # a buffer that cannot tell its size: at most limit + 1 bytes are read
+    monkeypatch.setattr(data, "MAX_UPLOAD_BYTES", 10)
+
+    class Stream(io.BytesIO):
+        def seekable(self):
+            return False
+
+    stream = Stream(b"f,a,b\n1,1,2\n2,2,1\n")
+    with pytest.raises(DataError, match=r"^The file is [0-9.]+ MB \(11 bytes\); expected at most"):
+        read_csv_header(stream)
+    assert stream.tell() == 11
 
 
 def test_csv_not_utf8():
@@ -478,7 +588,7 @@ def test_sample_errors(tmp_path):
         sample_info("nokey", directory=tmp_path)
     write_sample(tmp_path, "broken", frame=pd.DataFrame({"x": [1.0, 2.0], "kind": ["u", "v"],
                                                          "a": [1, 1], "b": [2, 3]}))
-    with pytest.raises(DataError, match=r"^broken\.csv, line 3: the rank positions \(1, 3\)"):
+    with pytest.raises(DataError, match=r"^broken\.csv, line 3, column 'b': the rank positions \(1, 3\)"):
         load_sample("broken", directory=tmp_path)
 
 
@@ -493,4 +603,4 @@ def test_benchmark_empty_rank_cells_are_missing_labels():
     data = load_benchmark(io.StringIO("3,1,3\n0.1,1,2,\n0.2,,1,2\n0.3,2,1,3\n"), name="m")
     np.testing.assert_array_equal(data.Y, [[1, 2, np.nan], [np.nan, 1, 2], [2, 1, 3]])
     with pytest.raises(DataError, match="'nan' is not a number"):
-        load_benchmark(io.StringIO("1,1,2\n0.1,nan,1\n"))
+        load_benchmark(io.StringIO("2,1,2\n0.1,nan,1\n0.2,1,2\n"))

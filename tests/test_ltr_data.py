@@ -262,8 +262,7 @@ CSV = "qid,rel,f1,f2\n1,2,0.5,1\n1,0,0.25,2\n2,1,1,1\n2,0,3,3\n"
     (("2,1,1,1", ",1,1,1"), {}, ["line 4, column 'qid': the query id is empty"]),
     (("2,1,1,1", "NA,1,1,1"), {}, ["line 4, column 'qid': the query id 'NA' marks a missing value"]),
     (("2,1,1,1", "2,1,1,abc"), {}, ["line 4, column 'f2': the feature value 'abc' is not a number"]),
-    (("2,1,1,1", "2,1,,1"), {}, ["line 4, column 'f1': the feature cell is empty",
-                                 "missing feature values are not supported"]),
+    (("2,1,1,1", "2,1,inf,1"), {}, ["line 4, column 'f1': the feature value 'inf' is not a finite number"]),
     (("2,0,3,3\n", "2,0,3,3\n3,0,3,3\n"), {}, ["line 6, column 'qid': the query 3 has only 1 document"]),
     (("2,1,1,1", "2,1,1"), {}, ["line 4: found 3 fields; expected 4"]),
 ])
@@ -277,6 +276,18 @@ def test_csv_errors_name_file_line_and_column(edit, kwargs, fragments):
     assert message.startswith("docs.csv"), message
     for fragment in fragments:
         assert fragment in message, message
+
+
+def test_csv_missing_feature_values_are_nan_and_counted():
+    text = "qid,rel,f1,f2\n1,2,0.5,\n1,0,NA,2\n2,1,1,1\n2,0,?,3\n"
+    ds = load_query_csv(text_file(text, "docs.csv"), "qid", "rel")
+    assert ds.n_missing_features == 3 and ds.n_docs == 4  # no document dropped
+    np.testing.assert_array_equal(np.isnan(ds.X), [[False, True], [True, False], [False, False], [True, False]])
+    np.testing.assert_array_equal(ds.X[[0, 1, 2, 3], [0, 1, 0, 1]], [0.5, 2, 1, 3])
+    # the dataset itself: NaN is a missing value, infinity an error
+    assert QueryDataset(ds.X, ds.relevance, ds.qid).n_missing_features == 3
+    with pytest.raises(DataError, match=r"row 1, column 'f2': the feature value inf is not a finite number"):
+        QueryDataset(np.array([[0.0, np.inf], [1.0, 2.0]]), [0, 1], [1, 1])
 
 
 def test_csv_first_bad_cell_in_file_order():

@@ -141,9 +141,15 @@ def test_missing_target_names_the_line(tmp_path, cell, problem):
                                f"'poor', 'fair', 'good' in every row")
 
 
-def test_missing_feature_and_wrong_field_count_as_load_csv_reports_them(tmp_path):
-    with pytest.raises(DataError, match=r"^grades\.csv, line 3, column 'hours': the feature cell is empty"):
-        load_ordinal_csv(write(tmp_path, "hours,grade\n1,poor\n,good\n"), "grade", levels=LEVELS)
+def test_missing_feature_is_nan_and_wrong_field_count_as_load_csv_reports_them(tmp_path):
+    ds = load_ordinal_csv(write(tmp_path, "hours,school,grade\n1,a,poor\n,NA,good\n3,b,fair\n"), "grade",
+                          levels=LEVELS)
+    assert ds.n_missing_features == 2 and ds.n_samples == 3
+    assert np.isnan(ds.X["hours"].iloc[1]) and ds.X["hours"].dtype == float
+    assert ds.X["school"].isna().tolist() == [False, True, False]
+    with pytest.raises(DataError, match=r"^grades\.csv, line 3, column 'hours': the feature value 'inf' is not a "
+                                        r"finite number"):
+        load_ordinal_csv(write(tmp_path, "hours,grade\n1,poor\ninf,good\n"), "grade", levels=LEVELS)
     with pytest.raises(DataError, match=r"^grades\.csv, line 3: found 3 fields; expected 2"):
         load_ordinal_csv(write(tmp_path, "hours,grade\n1,poor\n2,good,x\n"), "grade", levels=LEVELS)
 
@@ -157,8 +163,8 @@ def test_column_problems(tmp_path):
     path = write(tmp_path, GRADES)
     with pytest.raises(DataError) as info:
         load_ordinal_csv(path, "mark")
-    assert str(info.value) == ("grades.csv: there is no target column 'mark'; available columns: "
-                               "'hours', 'school', 'grade'")
+    assert str(info.value) == ("grades.csv: there is no target column 'mark'; expected one of the columns of the "
+                               "header: 'hours', 'school', 'grade'")
     with pytest.raises(DataError, match=r"^grades\.csv: there is no feature column 'age'"):
         load_ordinal_csv(path, "grade", ["age"], LEVELS)
     with pytest.raises(DataError, match=r"^grades\.csv, column 'grade': the column is chosen both as a feature"):
@@ -187,8 +193,11 @@ def test_dataset_checks_its_parts():
         OrdinalDataset(X, ["lo", "hi"], ["lo", "hi"], "t")
     with pytest.raises(DataError, match="'a' is both a feature name and the target"):
         OrdinalDataset(X, ["lo", "hi", "lo"], ["lo", "hi"], "a")
-    with pytest.raises(DataError, match=r"^d, row 2, column 'a': the feature value is missing"):
-        OrdinalDataset(pd.DataFrame({"a": [1.0, None, 3.0]}), ["lo", "hi", "lo"], ["lo", "hi"], "t", name="d")
+    with pytest.raises(DataError, match=r"^d, row 2, column 'a': the feature value inf is not a finite number"):
+        OrdinalDataset(pd.DataFrame({"a": [1.0, np.inf, 3.0]}), ["lo", "hi", "lo"], ["lo", "hi"], "t", name="d")
+    with_missing = OrdinalDataset(pd.DataFrame({"a": [1.0, None, 3.0], "b": ["u", None, "v"]}),
+                                  ["lo", "hi", "lo"], ["lo", "hi"], "t")
+    assert with_missing.n_missing_features == 2
     ds = OrdinalDataset(X, [2, 1.0, "2"], [1, 2], "t")  # 2, 2.0 and "2" are the same level
     assert ds.y.tolist() == [2, 1, 2] and ds.positions.tolist() == [2, 1, 2]
 

@@ -1,13 +1,23 @@
-"""Choosing a data set: a sample from ``sample_data/`` or an uploaded file."""
+"""Choosing a data set: a sample from ``sample_data/`` or an uploaded file.
+
+An upload larger than :data:`rankviz.data.MAX_UPLOAD_BYTES` is refused by the
+uploader itself and, should one arrive anyway, before its bytes are parsed;
+a file that cannot be read shows one sentence naming the line and column
+(``st.error``), never a traceback. Under the chosen data set a caption says
+how many feature values are missing, if any.
+"""
 
 import hashlib
 import io
 
 import streamlit as st
 
+from .. import data as data_module
 from ..data import (
-    DataError, list_samples, load_benchmark, load_csv, load_sample, read_csv_header, sample_info,
+    DataError, check_upload_size, describe_missing_features, list_samples, load_benchmark, load_csv,
+    load_sample, read_csv_header, sample_info,
 )
+from .text import md_escape
 from .url_state import UrlField, choice
 
 UPLOAD = "__upload__"
@@ -53,8 +63,19 @@ def dataset_picker(container=None):
         help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
     )
     if choice != UPLOAD:
-        return _cached_sample(choice), f"sample:{choice}"
-    return _upload(container)
+        dataset, key = _cached_sample(choice), f"sample:{choice}"
+    else:
+        dataset, key = _upload(container)
+    if dataset is not None:
+        missing_caption(container, dataset.n_missing_features, dataset.X.size)
+    return dataset, key
+
+
+def missing_caption(container, n_missing, n_cells):
+    """A caption such as "12 feature values missing (0.4%)"; nothing when none is missing."""
+    text = describe_missing_features(n_missing, n_cells)
+    if text:
+        container.caption(text)
 
 
 def dataset_url_field():
@@ -65,11 +86,17 @@ def dataset_url_field():
 
 def _upload(container):
     uploaded = container.file_uploader(
-        "CSV file", type=["csv", "txt"], key="upload_file",
-        help="A CSV with a header row, or the benchmark format (first line n,d,L).",
+        "CSV file", type=["csv", "txt"], key="upload_file", max_upload_size=data_module.MAX_UPLOAD_MB,
+        help="A CSV with a header row (separated by commas, semicolons or tabs), or the benchmark "
+             f"format (first line n,d,L); at most {data_module.MAX_UPLOAD_MB} MB.",
     )
     if uploaded is None:
         container.info("Upload a file to continue.")
+        return None, None
+    try:
+        check_upload_size(uploaded.size, uploaded.name)
+    except DataError as error:
+        _show_problem(container, error)
         return None, None
     content = uploaded.getvalue()
     # Options are keyed by the file's content: a new file starts from fresh,
@@ -83,7 +110,7 @@ def _upload(container):
         if kind == "benchmark":
             dataset = _cached_upload(content, uploaded.name, "benchmark", None)
             return dataset, f"upload:{digest}:benchmark"
-        header = read_csv_header(io.BytesIO(content))
+        header = read_csv_header(_named_buffer(content, uploaded.name))
         target = container.radio("Target", list(_TARGET_KINDS), format_func=_TARGET_KINDS.get,
                                  key=f"upload_target_{digest}")
         if target == "ordering":
@@ -104,7 +131,18 @@ def _upload(container):
         dataset = _cached_upload(content, uploaded.name, "csv", options)
         return dataset, f"upload:{digest}:{options!r}"
     except DataError as error:
-        # The message goes where the tree would be: one clear sentence, no traceback.
-        container.warning("The file could not be read; see the message on the page.")
-        st.error(f"**Upload problem.** {error}")
+        _show_problem(container, error)
         return None, None
+
+
+def _named_buffer(content, file_name):
+    """The bytes as a file object with the upload's name, for messages that name the file."""
+    buffer = io.BytesIO(content)
+    buffer.name = file_name
+    return buffer
+
+
+def _show_problem(container, error):
+    """The message goes where the tree would be: one clear sentence, no traceback."""
+    container.warning("The file could not be read; see the message on the page.")
+    st.error(f"**Upload problem.** {md_escape(error)}")

@@ -1,4 +1,10 @@
-"""Choosing query-document data: a sample's train/validation/test files or an upload split by query."""
+"""Choosing query-document data: a sample's train/validation/test files or an upload split by query.
+
+Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
+:data:`rankviz.data.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
+be read, and a caption saying how many feature values are missing (a CSV's
+empty cells; svmlight files have none, a left-out feature being 0).
+"""
 
 import hashlib
 import io
@@ -7,8 +13,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..data import DataError, read_csv_header
+from .. import data as data_module
+from ..data import DataError, check_upload_size, describe_missing_features, read_csv_header
 from ..ltr_data import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
+from .text import md_escape
 
 UPLOAD = "__upload__"
 DATASET_KEY = "ltr_dataset"
@@ -60,18 +68,32 @@ def ltr_data_picker(container=None):
              "(train/validation/test split by query), or a file of your own.",
     )
     if choice != UPLOAD:
-        return _cached_sample(choice), f"sample:{choice}"
-    return _upload(container)
+        splits, key = _cached_sample(choice), f"sample:{choice}"
+    else:
+        splits, key = _upload(container)
+    if splits is not None:
+        text = describe_missing_features(sum(s.n_missing_features for s in splits.values()),
+                                         sum(s.X.size for s in splits.values()))
+        if text:
+            container.caption(text)
+    return splits, key
 
 
 def _upload(container):
     uploaded = container.file_uploader(
         "Query-document file", type=["txt", "svmlight", "csv"], key="ltr_upload_file",
+        max_upload_size=data_module.MAX_UPLOAD_MB,
         help="LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
-             "feature columns. Queries are split 60/20/20 into training, validation and test.",
+             "feature columns (separated by commas, semicolons or tabs). Queries are split 60/20/20 into "
+             f"training, validation and test. At most {data_module.MAX_UPLOAD_MB} MB.",
     )
     if uploaded is None:
         container.info("Upload a file to continue.")
+        return None, None
+    try:
+        check_upload_size(uploaded.size, uploaded.name)
+    except DataError as error:
+        _show_problem(container, error)
         return None, None
     content = uploaded.getvalue()
     digest = hashlib.sha1(content).hexdigest()[:12]
@@ -83,7 +105,7 @@ def _upload(container):
     try:
         options = None
         if kind == "csv":
-            header = read_csv_header(io.BytesIO(content))
+            header = read_csv_header(_named_buffer(content, uploaded.name))
             query_column = container.selectbox("Query column", header, key=f"ltr_qcol_{digest}",
                                                index=_guess(header, ("qid", "query", "query_id")))
             relevance_column = container.selectbox(
@@ -98,9 +120,21 @@ def _upload(container):
         splits = _cached_upload(content, uploaded.name, kind, options, int(seed))
         return splits, f"upload:{digest}:{kind}:{options!r}:{int(seed)}"
     except DataError as error:
-        container.warning("The file could not be read; see the message on the page.")
-        st.error(f"**Upload problem.** {error}")
+        _show_problem(container, error)
         return None, None
+
+
+def _show_problem(container, error):
+    """One clear sentence where the results would be; never a traceback."""
+    container.warning("The file could not be read; see the message on the page.")
+    st.error(f"**Upload problem.** {md_escape(error)}")
+
+
+def _named_buffer(content, file_name):
+    """The bytes as a file object with the upload's name, for messages that name the file."""
+    buffer = io.BytesIO(content)
+    buffer.name = file_name
+    return buffer
 
 
 def _guess(header, names):

@@ -1,11 +1,19 @@
-"""Choosing an ordinal data set: a bundled sample or an uploaded CSV with its level order."""
+"""Choosing an ordinal data set: a bundled sample or an uploaded CSV with its level order.
+
+Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
+:data:`rankviz.data.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
+be read, and a caption saying how many feature values are missing.
+"""
 
 import hashlib
 import io
 
 import streamlit as st
 
-from ..data import DataError, read_csv_header
+from .. import data as data_module
+from ..data import DataError, check_upload_size, read_csv_header
+from .data_picker import missing_caption
+from .text import md_escape
 from ..ordinal_data import (
     check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample, ordinal_sample_info,
     read_target_values,
@@ -106,18 +114,28 @@ def ordinal_data_picker(container=None, key="ordinal"):
              "column of ordered levels.",
     )
     if choice != UPLOAD:
-        return _cached_sample(choice), f"ordinal-sample:{choice}"
-    return _upload(container, key)
+        dataset, data_key = _cached_sample(choice), f"ordinal-sample:{choice}"
+    else:
+        dataset, data_key = _upload(container, key)
+    if dataset is not None:
+        missing_caption(container, dataset.n_missing_features, dataset.X.size)
+    return dataset, data_key
 
 
 def _upload(container, key):
     uploaded = container.file_uploader(
-        "CSV file", type=["csv", "txt"], key=f"{key}_upload_file",
+        "CSV file", type=["csv", "txt"], key=f"{key}_upload_file", max_upload_size=data_module.MAX_UPLOAD_MB,
         help="A CSV with a header row: feature columns and one target column whose values are "
-             "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high).",
+             "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high); "
+             f"separated by commas, semicolons or tabs; at most {data_module.MAX_UPLOAD_MB} MB.",
     )
     if uploaded is None:
         container.info("Upload a file to continue.")
+        return None, ""
+    try:
+        check_upload_size(uploaded.size, uploaded.name)
+    except DataError as error:
+        _show_problem(container, error)
         return None, ""
     content = uploaded.getvalue()
     # Choices are keyed by the file's content: a new file starts from fresh defaults.
@@ -141,23 +159,28 @@ def _upload(container, key):
         dataset = _cached_upload(content, uploaded.name, *options)
         return dataset, f"ordinal-upload:{digest}:{options!r}"
     except DataError as error:
-        # One clear sentence where the results would be; never a traceback.
-        container.warning("The file could not be read; see the message on the page.")
-        st.error(f"**Upload problem.** {error}")
+        _show_problem(container, error)
         return None, ""
+
+
+def _show_problem(container, error):
+    """One clear sentence where the results would be; never a traceback."""
+    container.warning("The file could not be read; see the message on the page.")
+    st.error(f"**Upload problem.** {md_escape(error)}")
 
 
 def _level_order(container, key, digest, target, values, numeric):
     """The level order of the target column, lowest first; None while it is incomplete."""
     if len(values) > MANY_LEVELS:
-        container.warning(f"{target!r} has {len(values)} distinct values; an ordinal target usually "
-                          f"has a few levels. Is it the right column?")
+        container.warning(f"{md_escape(repr(target))} has {len(values)} distinct values; an ordinal target "
+                          f"usually has a few levels. Is it the right column?")
     if numeric:
         shown = [str(v) for v in values[:12]] + (["…"] if len(values) > 12 else [])
-        container.caption(f"Levels of {target!r} (numbers, in ascending order): " + " < ".join(shown))
+        container.caption(f"Levels of {md_escape(repr(target))} (numbers, in ascending order): "
+                          + " < ".join(shown))
         return values
     order = container.multiselect(
-        f"Level order of {target!r}, lowest first", values, default=values,
+        f"Level order of {md_escape(repr(target))}, lowest first", values, default=values,
         key=f"{key}_levels_{digest}_{target}",
         help="The values are names, so their order must be given: the order of the chosen values "
              "is the level order, lowest first. It starts alphabetical; to reorder, remove values "
@@ -165,5 +188,5 @@ def _level_order(container, key, digest, target, values, numeric):
     try:
         return check_level_order(values, order, target)
     except DataError as problem:
-        container.info(f"{problem}")
+        container.info(md_escape(problem))
         return None

@@ -1,0 +1,34 @@
+"""User text (names of data sets, features, labels, levels) inside Streamlit Markdown.
+
+``st.markdown``, ``st.caption``, ``st.info`` and widget labels read their
+text as Markdown with Streamlit's extensions: ``$...$`` is LaTeX,
+``:red[...]`` colours, ``:material/name:`` and ``:smile:`` are icons, and
+``<b>`` would be HTML where HTML is allowed. A feature called ``a*b*`` or a
+level called ``$1`` must show as written, so user text is escaped with
+:func:`md_escape` before it joins a Markdown string. (Graphviz labels are
+escaped by :mod:`rankviz.render`; dataframes, plotly figures and
+``st.write`` of plain text need no escaping.)
+"""
+
+import re
+
+__all__ = ["md_escape"]
+
+# Every ASCII punctuation character may be backslash-escaped in CommonMark
+# and then stands for itself; these are the ones that mean something in the
+# middle of a line to Markdown (emphasis, code, links, tables, strikethrough,
+# entities), to HTML, or to Streamlit's extensions (colon directives, LaTeX;
+# ``:material/home:`` is an icon even with its colons escaped, not with its slash).
+# Characters that only mean something at the start of a line (#, -, +, 1.)
+# stay: user text is always placed after some words of the page.
+_SPECIAL = re.compile(r"([\\`*_\[\]<>$~:&|/])")
+
+
+def md_escape(text):
+    """``text`` as literal Markdown: specials backslash-escaped, line breaks as spaces.
+
+    >>> md_escape("a*b* <i> $x$")
+    'a\\\\*b\\\\* \\\\<i\\\\> \\\\$x\\\\$'
+    """
+    text = " ".join(str(text).splitlines())
+    return _SPECIAL.sub(r"\\\1", text)

@@ -13,6 +13,7 @@ from rankviz.ui.ordinal_tree_panel import (
     synthetic_controls, synthetic_url_fields,
 )
 from rankviz.ui.teaching_panel import label_ranking_node_levels, ordinal_node_levels, teaching_panel
+from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 
 require_app_navigation()
@@ -53,7 +54,7 @@ if kind == "ranking":
     if dataset is None:
         st.info("Choose a sample data set, or finish the upload in the sidebar.")
         st.stop()
-    st.markdown(f"**{dataset.name}**: {dataset.n_samples} examples, {dataset.n_labels} labels. "
+    st.markdown(f"**{md_escape(dataset.name)}**: {dataset.n_samples} examples, {dataset.n_labels} labels. "
                 "Each label's rank position is an ordinal target; both impurities are summed "
                 "over the labels, and leaves predict the labels ordered by mean position.")
     fitted = ranking_tree_pair(dataset, data_key, settings)

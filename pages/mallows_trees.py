@@ -8,6 +8,7 @@ from rankviz.ui.mallows_panel import (
     lrt_url_fields, missing_label_controls, missing_rate_panel, training_data, tree_size_panel,
 )
 from rankviz.ui.navigation import require_app_navigation
+from rankviz.ui.text import md_escape
 from rankviz.ui.tree_panel import growth_player
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
@@ -33,7 +34,7 @@ if dataset is None:
 training = training_data(dataset, data_key, rate, deletion_seed)
 caption_slot.caption(training.caption())
 
-with st.expander(f"Data: {dataset.name} — {dataset.n_samples} examples, "
+with st.expander(f"Data: {md_escape(dataset.name)} — {dataset.n_samples} examples, "
                  f"{len(dataset.feature_names)} attributes, {dataset.n_labels} labels"):
     st.write(dataset.description)
     st.dataframe(dataset.to_frame(), height=240)

@@ -5,6 +5,7 @@ import streamlit as st
 from rankviz.ui.ltr_data_picker import describe_splits, ltr_data_picker
 from rankviz.ui.mpboost_panel import boost_settings, boost_url_fields, compare_panel, condition_note, grow, growth_view
 from rankviz.ui.navigation import require_app_navigation
+from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.ltr_data import list_ltr_samples
 
@@ -26,7 +27,7 @@ if splits is None:
     st.stop()
 
 train = splits["train"]
-with st.expander(f"Data: {train.name.split(':')[0] or 'uploaded'} — {sum(s.n_queries for s in splits.values())} queries, "
+with st.expander(f"Data: {md_escape(train.name.split(':')[0]) or 'uploaded'} — {sum(s.n_queries for s in splits.values())} queries, "
                  f"{sum(s.n_docs for s in splits.values()):,} documents, {train.n_features} features"):
     if train.description:
         st.write(train.description)

@@ -7,6 +7,7 @@ from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.navigation import require_app_navigation
+from rankviz.ui.text import md_escape
 from rankviz.ui.tree_panel import fit_gamma_path, growth_player, tree_settings, tree_url_fields
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
@@ -25,7 +26,7 @@ if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
 
-with st.expander(f"Data: {dataset.name} — {dataset.n_samples} examples, "
+with st.expander(f"Data: {md_escape(dataset.name)} — {dataset.n_samples} examples, "
                  f"{len(dataset.feature_names)} attributes, {dataset.n_labels} labels"):
     st.write(dataset.description)
     st.dataframe(dataset.to_frame(), height=240)

@@ -41,7 +41,7 @@ for side, column in columns.items():
         fitted[side] = settings[side]
         leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
         st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}.")
-        dot = draw_tree(tree)
+        dot = draw_tree(tree, key=f"{SIDES[side][0]}_draw")
         export_buttons(dot, basename=f"ranking_tree_{SIDES[side][0]}", key=f"{SIDES[side][0]}_export",
                        compact=True)
 

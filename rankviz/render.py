@@ -31,10 +31,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .tree import parent_array
+
 __all__ = [
     "EXPORT_FORMATS",
     "RenderError",
     "available_engines",
+    "drawn_leaves",
+    "fitting_depth",
     "node_id",
     "render",
     "tree_to_dot",
@@ -104,7 +108,7 @@ def node_id(node):
 
 def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
                 similarity_range=(-1.0, 1.0), show_ids=False, direction="TB", legend=True,
-                color_by=None, reliability_range=None):
+                color_by=None, reliability_range=None, max_depth=None):
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -165,6 +169,14 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         Finite reliabilities mapped to the lightest and the second darkest
         orange; default from 0 to the largest finite leaf reliability. The
         darkest orange is kept for pure leaves (θ̂ = ∞).
+    max_depth : int, optional
+        Draw only the nodes at depth ``<= max_depth`` (the root is depth 0),
+        for trees too large to read whole. A node split below the cut gets a
+        dashed border and a line ``+ 12 nodes below (7 leaves)``, and the
+        legend explains the dashes; a ``highlight`` below the cut marks its
+        drawn ancestor. None (default), or a depth at least the tree's own,
+        draws every node. See `fitting_depth` for a depth that keeps a
+        drawing legible.
 
     Returns
     -------
@@ -175,7 +187,7 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     ------
     ValueError
         If ``highlight`` is not a node of the tree, or ``max_labels``,
-        ``similarity_range`` or ``direction`` is invalid.
+        ``similarity_range``, ``direction`` or ``max_depth`` is invalid.
     """
     tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
     n_nodes = tree.node_count
@@ -184,6 +196,9 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
         raise ValueError(f"max_labels must be None or an integer >= 1, got {max_labels!r}")
     if direction not in ("TB", "LR"):
         raise ValueError(f"direction must be 'TB' (top-down) or 'LR' (left to right), got {direction!r}")
+    if max_depth is not None and not (isinstance(max_depth, (int, np.integer))
+                                      and not isinstance(max_depth, bool) and max_depth >= 0):
+        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
     # Left to right, ranks are columns of wide boxes: less space between them reads better.
     ranksep = 0.5 if direction == "TB" else 0.3
     vmin, vmax = (float(v) for v in similarity_range)
@@ -215,7 +230,13 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
     left, right = tree.children_left, tree.children_right
     ids = tree.node_ids
     ordinal = _OrdinalView(tree) if tree.is_ordinal else None
-    for node in range(n_nodes):
+    depth = np.asarray(tree.depth)
+    drawn = np.ones(n_nodes, dtype=bool) if max_depth is None else depth <= max_depth
+    cut = drawn & ~tree.is_leaf & (depth == max_depth) if max_depth is not None else ~drawn
+    hidden_nodes, hidden_leaves = _subtree_sizes(tree)
+    if highlight is not None and not drawn[highlight]:
+        highlight = _ancestor_at(tree, highlight, max_depth)
+    for node in np.flatnonzero(drawn):
         s = float(tree.similarity[node])
         fill = _fill_color(s, vmin, vmax)
         n = int(tree.n_samples[node])
@@ -236,30 +257,87 @@ def tree_to_dot(tree, highlight=None, title=None, max_labels=None, *,
             label = _node_label(_ranking_lines(tree, node, max_labels), stats)
         else:
             label = _node_label([_esc(tree.test_text(node))], stats)
+        tooltip = _tooltip(tree, node, ordinal)
+        if cut[node]:
+            below = _hidden_text(hidden_nodes[node], hidden_leaves[node])
+            label = (label[:-len("</TABLE>")]
+                     + f'<TR><TD><FONT POINT-SIZE="10"><I>{below}</I></FONT></TD></TR></TABLE>')
+            tooltip += f"; {below}, not drawn"
         attrs = [
             f'id="{node_id(node)}"',
             f"label=<{label}>",
             f'fillcolor="{fill}"',
             f'fontcolor="{font}"',
-            f"tooltip={_dot_string(_tooltip(tree, node, ordinal))}",
+            f"tooltip={_dot_string(tooltip)}",
         ]
+        if cut[node]:
+            attrs.append('style="rounded,filled,dashed"')
         if node == highlight:
             attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
         lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
 
-    for node in range(n_nodes):
+    for node in np.flatnonzero(drawn & ~cut):
         if not tree.is_leaf[node]:
             lines.append(f'  {node_id(node)} -> {node_id(left[node])} [label="yes"];')
             lines.append(f'  {node_id(node)} -> {node_id(right[node])} [label="no"];')
 
     # Declared after the tree, the unconnected legend lands on the root's rank,
     # to the right: the space beside the root of a tree is otherwise empty.
+    cut_depth = max_depth if cut.any() else None
     if legend and by_reliability:
-        lines.append(f"  legend [{_reliability_legend_attrs(rmin, rmax)}];")
+        lines.append(f"  legend [{_reliability_legend_attrs(rmin, rmax, cut_depth)}];")
     elif legend:
-        lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal)}];")
+        lines.append(f"  legend [{_legend_attrs(tree.similarity_label, vmin, vmax, ordinal, cut_depth)}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _subtree_sizes(tree):
+    """Nodes and leaves strictly below each node, from the deepest nodes up."""
+    n_nodes = tree.node_count
+    nodes, leaves = np.zeros(n_nodes, dtype=np.intp), tree.is_leaf.astype(np.intp)
+    left, right = tree.children_left, tree.children_right
+    for node in np.argsort(-np.asarray(tree.depth), kind="stable"):
+        if left[node] >= 0:
+            nodes[node] = nodes[left[node]] + nodes[right[node]] + 2
+            leaves[node] = leaves[left[node]] + leaves[right[node]]
+    return nodes, np.where(tree.is_leaf, 0, leaves)
+
+
+def _ancestor_at(tree, node, depth):
+    """The ancestor of ``node`` at ``depth`` (the node itself if it is that deep)."""
+    parent = parent_array(tree.children_left, tree.children_right)
+    while tree.depth[node] > depth:
+        node = parent[node]
+    return int(node)
+
+
+def _hidden_text(nodes, leaves):
+    """``+ 12 nodes below (7 leaves)``: what a cut node hides."""
+    return f"+ {int(nodes)} nodes below ({int(leaves)} leaves)"
+
+
+def drawn_leaves(tree, max_depth=None):
+    """How many boxes end a path when a tree is drawn to ``max_depth``: its leaves
+    at that depth or above, and the nodes cut there (see `tree_to_dot`)."""
+    tree = getattr(tree, "tree_", tree)
+    if max_depth is None:
+        return tree.n_leaves
+    depth = np.asarray(tree.depth)
+    return int(np.count_nonzero((tree.is_leaf & (depth <= max_depth)) | (depth == max_depth)))
+
+
+def fitting_depth(tree, max_leaves=30):
+    """The largest depth to which a tree can be drawn with at most ``max_leaves``
+    boxes ending its paths (`drawn_leaves`); at least 1, and the tree's own
+    depth when it fits whole."""
+    tree = getattr(tree, "tree_", tree)
+    best = min(1, tree.max_depth)
+    for depth in range(1, tree.max_depth + 1):
+        if drawn_leaves(tree, depth) > max_leaves:
+            break
+        best = depth
+    return best
 
 
 def _check_highlight(highlight, n_nodes):
@@ -469,7 +547,14 @@ def _ordinal_node_label(tree, node, stats, ordinal):
             f'<TR><TD><FONT POINT-SIZE="10">{stats}</FONT></TD></TR></TABLE>')
 
 
-def _legend_attrs(similarity_label, vmin, vmax, ordinal=None):
+def _cut_row(cut_depth, row):
+    """Legend row of a tree drawn to a depth: what a dashed box means."""
+    if cut_depth is None:
+        return ""
+    return row(f"dashed: split further below depth {cut_depth}, not drawn")
+
+
+def _legend_attrs(similarity_label, vmin, vmax, ordinal=None, cut_depth=None):
     """Attributes of the legend node: what S and n mean, and the colour bar.
 
     Kept to three short rows (four for an ordinal tree, whose nodes are
@@ -500,6 +585,7 @@ def _legend_attrs(similarity_label, vmin, vmax, ordinal=None):
         + row(f"<B>S</B> (colour) = {_esc(similarity_label)}")
         + f'<TR>{"".join(swatches)}</TR>'
         + explain
+        + _cut_row(cut_depth, row)
         + "</TABLE>"
     )
     return (f'id="legend", shape=plaintext, style="", margin=0, '
@@ -514,7 +600,7 @@ def _reliability_fill(value, rmin, rmax):
     return _fill_color(value, rmin, rmax, RELIABILITY_PALETTE[:-1])
 
 
-def _reliability_legend_attrs(rmin, rmax):
+def _reliability_legend_attrs(rmin, rmax, cut_depth=None):
     """Legend of a label ranking tree coloured by leaf reliability (seed 003)."""
     steps = len(RELIABILITY_PALETTE)
     swatches = []
@@ -533,6 +619,7 @@ def _reliability_legend_attrs(rmin, rmax):
         + row("leaf colour: reliability (rel), θ̂ × the leaf's share of rows")
         + f'<TR>{"".join(swatches)}</TR>'
         + row("θ̂: the Mallows spread (∞: all agree); leaves: centre ranking")
+        + _cut_row(cut_depth, row)
         + "</TABLE>"
     )
     return (f'id="legend", shape=plaintext, style="", margin=0, '

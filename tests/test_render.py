@@ -18,8 +18,8 @@ from rankviz import OrdinalTree, RankingTree
 from rankviz import render as render_module
 from rankviz.ordinal import median_level, mode_level
 from rankviz.render import (
-    EXPORT_FORMATS, LEVEL_PALETTE, PALETTE, RenderError, available_engines, node_id, render,
-    tree_to_dot,
+    EXPORT_FORMATS, LEVEL_PALETTE, PALETTE, RenderError, available_engines, drawn_leaves, fitting_depth,
+    node_id, render, tree_to_dot,
 )
 from rankviz.synthetic import make_ordinal_square
 
@@ -538,3 +538,117 @@ def test_direction_and_legend_options(tree):
     assert nodes == [line for line in sideways.split("\n") if line.startswith("  node")]
     with pytest.raises(ValueError, match="direction"):
         tree_to_dot(tree, direction="BT")
+
+
+# -- drawing to a depth (large trees) -------------------------------------------------
+
+def drawn_nodes(dot):
+    return sorted(int(n) for n in re.findall(r"^  node(\d+) \[", dot, flags=re.M))
+
+
+def edges(dot):
+    return set(re.findall(r"^  node(\d+) -> node(\d+) ", dot, flags=re.M))
+
+
+def below(tree, node):
+    """Nodes strictly below ``node``, by walking the child arrays."""
+    found, stack = [], [int(tree.children_left[node]), int(tree.children_right[node])]
+    while stack:
+        child = stack.pop()
+        if child < 0:
+            continue
+        found.append(child)
+        stack += [int(tree.children_left[child]), int(tree.children_right[child])]
+    return found
+
+
+@pytest.fixture(scope="module")
+def big_tree():
+    from rankviz import load_sample
+    data = load_sample("metalearning")
+    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(
+        data.X, data.Y, label_names=data.label_names).tree_
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2, 4, 7])
+def test_cut_tree_has_exactly_the_nodes_up_to_the_depth(big_tree, depth):
+    tree = big_tree
+    dot = tree_to_dot(tree, max_depth=depth)
+    expected = np.flatnonzero(tree.depth <= depth)
+    assert drawn_nodes(dot) == list(expected)
+    # Edges join drawn nodes only: every drawn non-root node hangs from its parent.
+    assert edges(dot) == {(str(p), str(c)) for p in expected if not tree.is_leaf[p] and tree.depth[p] < depth
+                          for c in (tree.children_left[p], tree.children_right[p])}
+    labels = node_labels(dot)
+    cut = [n for n in expected if tree.depth[n] == depth and not tree.is_leaf[n]]
+    assert dot.count("<I>+ ") == len(cut) > 0
+    for node in cut:
+        hidden = below(tree, node)
+        leaves = sum(bool(tree.is_leaf[h]) for h in hidden)
+        assert f"<I>+ {len(hidden)} nodes below ({leaves} leaves)</I>" in labels[node_id(node)]
+        line = node_line(dot, node)
+        assert 'style="rounded,filled,dashed"' in line
+        assert f"{len(hidden)} nodes below ({leaves} leaves), not drawn" in line  # the tooltip
+    # Nodes above the cut and leaves at it are drawn as usual.
+    for node in expected:
+        if node not in cut:
+            assert "dashed" not in node_line(dot, node)
+    assert f"dashed: split further below depth {depth}, not drawn" in dot  # the legend says so
+    assert drawn_leaves(tree, depth) == len(cut) + int(np.sum(tree.is_leaf & (tree.depth <= depth)))
+
+
+def test_cut_at_or_below_the_tree_depth_draws_everything(big_tree, tree, dot_text):
+    assert tree_to_dot(tree, max_depth=tree.max_depth) == dot_text
+    assert tree_to_dot(tree, max_depth=tree.max_depth + 5) == dot_text
+    assert tree_to_dot(tree, max_depth=None) == dot_text
+    full = tree_to_dot(big_tree)
+    assert "dashed" not in full and drawn_nodes(full) == list(range(big_tree.node_count))
+    assert drawn_leaves(big_tree) == big_tree.n_leaves == drawn_leaves(big_tree, big_tree.max_depth)
+
+
+def test_cut_highlight_moves_to_the_drawn_ancestor(big_tree):
+    deep = int(np.flatnonzero(big_tree.depth == big_tree.max_depth)[0])
+    dot = tree_to_dot(big_tree, highlight=deep, max_depth=2)
+    marked = [n for n in drawn_nodes(dot) if "penwidth=3" in node_line(dot, n)]
+    assert len(marked) == 1 and big_tree.depth[marked[0]] == 2 and deep in below(big_tree, marked[0])
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
+def test_cut_depth_must_be_a_depth(tree, bad):
+    with pytest.raises(ValueError, match="max_depth"):
+        tree_to_dot(tree, max_depth=bad)
+
+
+def test_fitting_depth_is_the_deepest_legible_cut(big_tree, tree):
+    for limit in (2, 10, 30, 60):
+        depth = fitting_depth(big_tree, limit)
+        assert drawn_leaves(big_tree, depth) <= limit
+        assert drawn_leaves(big_tree, depth + 1) > limit
+    assert fitting_depth(tree, 100) == tree.max_depth  # fits whole
+    assert fitting_depth(big_tree, 1) == 1  # never below the root's children
+
+
+def test_cut_ordinal_and_mallows_trees():
+    from rankviz import load_sample
+    X_train, y_train = make_ordinal_square(2000, seed=1)
+    ordinal = OrdinalTree("ranking_impurity", max_depth=None).fit(X_train, y_train).tree_
+    dot = tree_to_dot(ordinal, max_depth=3)
+    assert drawn_nodes(dot) == list(np.flatnonzero(ordinal.depth <= 3))
+    assert "nodes below (" in dot and "cells: rows at levels" in dot
+    data = load_sample("metalearning")
+    lrt = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(
+        data.X, data.Y, label_names=data.label_names).tree_
+    dot = tree_to_dot(lrt, max_depth=2)
+    assert drawn_nodes(dot) == list(np.flatnonzero(lrt.depth <= 2))
+    assert "dashed: split further below depth 2" in dot and "reliability" in dot
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_render_cut_tree(big_tree, engine):
+    svg = render(tree_to_dot(big_tree, max_depth=3, show_ids=True), "svg", engine=engine)
+    root = ET.fromstring(svg)
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    shown = np.flatnonzero(big_tree.depth <= 3)
+    assert {node_id(n) for n in shown} <= ids
+    assert node_id(int(np.flatnonzero(big_tree.depth == 4)[0])) not in ids
+    assert b"nodes below" in svg

@@ -1,13 +1,17 @@
 """Comparing the tree with KNN (k=1) and the default ranking, as in seed 001."""
 
+import pandas as pd
 import streamlit as st
 
 from ..baselines import DefaultRanker, KNNRanker
 from ..evaluation import MEASURES, cross_validate, summarize
 from ..plots import metric_bars, metric_distribution
+from .long_run import run_jobs
 
 # Past this many examples leave-one-out means that many fits: k-fold is offered first.
 LOO_LIMIT = 500
+# Rough share of the time of each method (the trees: any other name), for the progress bar.
+_METHOD_WEIGHTS = {"KNN (k=1)": 0.3, "Default ranking": 0.05}
 
 
 def evaluation_panel(dataset, data_key, trees, key="eval"):
@@ -34,30 +38,36 @@ def evaluation_panel(dataset, data_key, trees, key="eval"):
     request = (data_key, tuple(trees.items()), cv, int(seed))
     state = st.session_state
     if st.button("Run evaluation", type="primary", key=f"{key}_run"):
-        bar = st.progress(0.0, text="Evaluating…")
-
-        def progress(done, total):
-            bar.progress(done / total, text=f"Fold {done} of {total}")
-
         methods = {name: tree.estimator() for name, tree in trees.items()}
         methods.update({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()})
-        try:
-            scores = cross_validate(methods, dataset.X, dataset.Y, cv=cv, seed=int(seed),
-                                    progress=progress)
-        except ValueError as error:  # e.g. rankings the criterion cannot use
-            bar.empty()
-            st.error(f"The evaluation could not run: {error}")
-            return None
-        state[f"{key}_result"] = (request, scores)
-        bar.empty()
+        # One job per method: Stop keeps the methods already evaluated.
+        result = state[f"{key}_result"] = {"request": request, "scores": [], "errors": {},
+                                           "complete": False, "seconds": 0.0}
+        jobs = []
+        for name, method in methods.items():
+            def run(progress, name=name, method=method):
+                result["scores"].append(cross_validate({name: method}, dataset.X, dataset.Y, cv=cv,
+                                                       seed=int(seed), progress=progress))
+            jobs.append((name, name, _METHOD_WEIGHTS.get(name, 1.0), run))
+        run_jobs(jobs, result, f"{key}_jobs",
+                 help="Stops after the current fold; the methods evaluated so far stay.")
     result = state.get(f"{key}_result")
     if result is None:
         st.info(f"Press **Run evaluation** to compare {' and '.join(trees)} with KNN (k=1) and "
                 "the default ranking on held-out examples.")
         return None
-    done_request, scores = result
+    done_request = result["request"]
     if done_request != request:
         st.warning("The results below are for earlier settings; run the evaluation again to update them.")
+    for method, message in result["errors"].items():  # e.g. rankings the criterion cannot use
+        st.error(f"**{method}** could not be evaluated: {message}")
+    if not result["complete"]:
+        done = [frame["method"].iloc[0] for frame in result["scores"] if len(frame)]
+        st.warning(f"Stopped: the results below are partial ({', '.join(done) or 'no method'} "
+                   "done).", icon=":material/pause_circle:")
+    if not result["scores"]:
+        return None
+    scores = pd.concat(result["scores"], ignore_index=True)
     done_cv = done_request[2]
     protocol = ("Leave-one-out" if done_cv == "loo"
                 else f"{done_cv}-fold cross-validation (seed {done_request[3]})")

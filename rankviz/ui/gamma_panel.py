@@ -7,6 +7,7 @@ import streamlit as st
 from ..baselines import DefaultRanker, KNNRanker
 from ..evaluation import best_gamma, cross_validate, loo_gamma_curves
 from ..plots import gamma_curves, leaf_count_curve
+from .long_run import background, take_stopped
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
 
 CURVE_MEASURES = ("CS", "WRC", "LRA")
@@ -37,10 +38,14 @@ def gamma_panel(dataset, data_key, settings, path, key="gamma", slider_key="tree
                  icon=":material/query_stats:",
                  help="One maximal tree per held-out example; every γ of the slider is read off "
                       "its γ path. KNN (k=1) and the default ranking are evaluated the same way."):
-        result = _run(dataset, settings)
+        result = _run(dataset, data_key, settings, key)
         if result is None:
             return
         state[f"{key}_result"] = (request, result)
+    elif take_stopped(f"{key}_loo"):
+        st.warning("Stopped: the leave-one-out curves were not computed. A larger minimum of "
+                   "examples per leaf or a maximum depth makes each growth quicker.",
+                   icon=":material/pause_circle:")
     stored = state.get(f"{key}_result")
     if stored is None:
         st.info("Press the button to see leave-one-out CS, WRC and LRA for every γ at once, "
@@ -58,23 +63,31 @@ def gamma_panel(dataset, data_key, settings, path, key="gamma", slider_key="tree
                        on_click="ignore", icon=":material/download:")
 
 
-def _run(dataset, settings):
-    bar = st.progress(0.0, text="Leave-one-out…")
+def _run(dataset, data_key, settings, key):
+    """The curves and the baselines' means, computed beside the page with progress and Stop."""
     n = dataset.n_samples
-    try:
+
+    def compute(progress):
         curves = loo_gamma_curves(
             dataset.X, dataset.Y, GAMMA_GRID, criterion=settings.criterion,
             min_samples_leaf=settings.min_samples_leaf, max_depth=settings.max_depth,
-            progress=lambda done, total: bar.progress(
-                done / (total + 2), text=f"Ranking tree: held-out example {done} of {total}"))
-        bar.progress(n / (n + 2), text="KNN (k=1) and the default ranking…")
+            progress=lambda done, total: progress(
+                done / (total + 2), f"ranking tree: held-out example {done} of {total}"))
+        progress(n / (n + 2), "KNN (k=1) and the default ranking")
         scores = cross_validate({"KNN (k=1)": KNNRanker(n_neighbors=1),
                                  "Default ranking": DefaultRanker()}, dataset.X, dataset.Y, cv="loo")
+        return curves, scores
+
+    try:
+        computed = background(compute, key=f"{key}_loo", keep=False, restart=True,
+                              signature=("loo_gamma", data_key, settings.growth),
+                              label="Leave-one-out curves")
     except ValueError as error:  # e.g. rankings the criterion cannot use
         st.error(f"The curves could not be computed: {error}")
         return None
-    finally:
-        bar.empty()
+    if computed is None:
+        return None
+    curves, scores = computed
     baselines = {method: group[list(CURVE_MEASURES)].mean().to_dict()
                  for method, group in scores.groupby("method", sort=False)}
     return curves, baselines

@@ -8,6 +8,7 @@ from ..criteria import get_criterion
 from ..features import FeatureEncoder
 from ..inspect import inspect_node
 from ..plots import rank_heatmap, threshold_curve
+from .text import md_escape
 
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
 #: stable while γ moves), read by the tree drawing to outline it.
@@ -53,7 +54,7 @@ def inspector_panel(dataset, data_key, tree, settings, key="inspect"):
         rank_heatmap(dataset.Y[inspection.rows], tree.label_names, inspection.ranking,
                      inspection.mean_rank, example_ids=[str(i + 1) for i in inspection.rows]),
         key=f"{key}_heatmap")
-    st.caption(f"Predicted ranking of node #{chosen_id}: **{tree.ranking_text(node)}** — the labels "
+    st.caption(f"Predicted ranking of node #{chosen_id}: **{md_escape(tree.ranking_text(node))}** — the labels "
                "sorted by their mean position over the rows above (ties by label order).")
 
 
@@ -80,7 +81,7 @@ def _rule_6(tree, node, inspection, settings):
         return
     best = inspection.best
     s_split = inspection.best_score
-    cols[2].metric("Best S_split", f"{s_split:.4f}", help=f"{best['condition']}: the weighted mean "
+    cols[2].metric("Best S_split", f"{s_split:.4f}", help=f"{md_escape(best['condition'])}: the weighted mean "
                    "similarity of the two subsets")
     cols[3].metric("Splits for γ >", f"{inspection.breakpoint:.4f}",
                    help="(1 + S_parent) / (1 + S_split): rule (6) solved for γ")
@@ -90,7 +91,7 @@ def _rule_6(tree, node, inspection, settings):
         f"**Rule (6)** stops when $(1 + S_{{parent}}) \\ge \\gamma\\,(1 + S_{{split}})$. Here "
         f"$(1 + {s_parent:.4f}) = {left:.4f}$ and "
         f"${gamma:.3f} \\times (1 + {s_split:.4f}) = {right:.4f}$, so "
-        + (f"${left:.4f} < {right:.4f}$: the best split, **{best['condition']}**, is made."
+        + (f"${left:.4f} < {right:.4f}$: the best split, **{md_escape(best['condition'])}**, is made."
            if makes else
            f"${left:.4f} \\ge {right:.4f}$: the rule stops; the node stays a leaf."))
     if tree.is_leaf[node] and makes:

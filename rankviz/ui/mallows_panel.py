@@ -16,7 +16,6 @@ shows their results again. A method that fails on the data (a message, never
 a traceback) does not stop the others.
 """
 
-import time
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -32,7 +31,7 @@ from ..incomplete import delete_labels
 from ..label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
 from ..ranking_tree import RankingTree
 from ..tree import parent_array
-from .monte_carlo_panel import format_duration
+from .long_run import background, error_text, format_duration, run_jobs
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
 
@@ -77,6 +76,7 @@ IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
 RATE_OPTIONS = [round(0.1 * i, 1) for i in range(10)]
 FIG1_DEFAULT_RATES = [0.0, 0.3, 0.6]
 TABLE2_RATES = (0.0, 0.3, 0.6)
+STOP_HELP = "Stops after the current fold; the finished methods (and rates) stay."
 #: Above this estimate the panels warn before a run.
 SLOW_SECONDS = 30.0
 _RESULTS_KEPT = 8
@@ -294,7 +294,8 @@ def leaves_panel(tree, training, key=f"{KEY}_leaves"):
     """The leaf table, sorted by reliability, with a CSV download."""
     table = leaf_table(tree, training).sort_values("reliability", ascending=False, kind="stable")
     pure = int(np.isinf(table["θ̂"]).sum())
-    st.caption(f"{len(table)} leaves, most reliable first; {pure} pure (θ̂ = ∞). *share* = n / N "
+    leaves = "1 leaf" if len(table) == 1 else f"{len(table)} leaves"
+    st.caption(f"{leaves}, most reliable first; {pure} pure (θ̂ = ∞). *share* = n / N "
                f"(N = {int(tree.n_samples[0]):,} rows); *mean τ to centre* is the mean Kendall tau "
                "of the leaf's rankings to its centre (the similarity γ judges)."
                + (" *labels observed*: labels present in the leaf's rows; the others are "
@@ -521,52 +522,6 @@ def _shown_result(key, request):
     return None, False
 
 
-def _error_text(error):
-    text = str(error) or type(error).__name__
-    return text if isinstance(error, ValueError) else f"{type(error).__name__}: {text}"
-
-
-def _execute(jobs, result, key):
-    """Run ``jobs`` one after the other with a progress bar, a time estimate and a Stop button.
-
-    ``jobs`` are ``(method, label, weight, run)``: ``run(progress)`` computes a
-    piece, stores it in ``result`` itself and calls ``progress(done, total)``
-    after each of its folds; ``weight`` (its estimated seconds) apportions the
-    bar, so the time left is not thrown off by one slow method. A job that
-    raises is noted in ``result["errors"]`` (the later jobs of that method are
-    skipped). Pressing Stop reruns the script, and Streamlit interrupts this
-    one at its next call, a progress update: what was stored stays.
-    """
-    bar = st.progress(0.0, text="Starting…")
-    stop = st.empty()
-    stop.button("Stop", key=f"{key}_stop", icon=":material/stop:",
-                help="Stops after the current fold; the finished methods (and rates) stay.")
-    start = time.perf_counter()
-    total = sum(weight for _, _, weight, _ in jobs) or 1.0
-    finished = 0.0
-    for method, label, weight, run in jobs:
-        if method in result["errors"]:
-            finished += weight
-            continue
-
-        def progress(done, folds, base=finished, weight=weight, label=label):
-            elapsed = time.perf_counter() - start
-            share = min(1.0, (base + weight * done / folds) / total)
-            left = elapsed * (1 - share) / share if share > 0 else 0.0
-            bar.progress(share, text=f"{label} · fold {done} of {folds} · {elapsed:.1f} s"
-                                     + (f", about {format_duration(left)} left" if share < 1 else ""))
-
-        try:
-            run(progress)
-        except Exception as error:  # noqa: BLE001 — shown as a message, the other methods go on
-            result["errors"][method] = _error_text(error)
-        finished += weight
-        result["seconds"] = time.perf_counter() - start
-    result["complete"] = True
-    bar.empty()
-    stop.empty()
-
-
 def _job_seconds(dataset, protocol, method, rate):
     return estimate_seconds(dataset.n_samples, len(dataset.feature_names), dataset.n_labels,
                             protocol, rates=(rate,), methods=(method,))
@@ -639,7 +594,7 @@ def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
                                         missing_rate=float(missing_rate))
                 result["scores"].append(scores)
             jobs.append((name, name, _job_seconds(dataset, protocol, name, missing_rate), run))
-        _execute(jobs, result, key)
+        run_jobs(jobs, result, key, help=STOP_HELP)
 
     result, stale = _shown_result(key, request)
     if result is None:
@@ -723,7 +678,7 @@ def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
                     result["rows"].extend(curve.to_dict("records"))
                 jobs.append((name, f"p = {rate:g} · {name}", _job_seconds(dataset, protocol, name, rate),
                              run))
-        _execute(jobs, result, key)
+        run_jobs(jobs, result, key, help=STOP_HELP)
 
     result, stale = _shown_result(key, request)
     if result is None:
@@ -769,18 +724,30 @@ def _curve_done(result):
     return "; ".join(parts)
 
 
-@st.cache_data(show_spinner="Growing the trees for the size table…", max_entries=16)
-def tree_sizes(_X, _Y, data_key, lrt, rates, seed):
-    """:func:`relative_tree_size` at each rate, one row each (cached by data key and settings)."""
+def tree_sizes(X, Y, data_key, lrt, rates, seed, key=f"{KEY}_size"):
+    """:func:`relative_tree_size` at each rate, one row each, or None if the user stopped it.
+
+    Grown in a worker thread with progress and Stop past a moment
+    (:func:`rankviz.ui.long_run.background`); kept by data key and settings.
+    """
     min_leaf, depth, gamma = lrt
-    model = RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf, max_depth=depth)
-    rows = []
-    for rate in rates:
-        size = relative_tree_size(_X, _Y, model, missing_rate=rate, seed=seed)
-        rows.append({"p": rate, "LRT leaves": size["lrt_leaves"],
-                     "classification-tree leaves": size["classification_leaves"],
-                     "ratio": float(size["ratio"])})
-    return pd.DataFrame(rows)
+    signature = ("tree_sizes", data_key, lrt, tuple(rates), seed)
+
+    def grow(progress):
+        model = RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
+                            max_depth=depth)
+        rows = []
+        for done, rate in enumerate(rates):
+            progress(done / len(rates), f"p = {rate:g}")
+            size = relative_tree_size(X, Y, model, missing_rate=rate, seed=seed)
+            rows.append({"p": rate, "LRT leaves": size["lrt_leaves"],
+                         "classification-tree leaves": size["classification_leaves"],
+                         "ratio": float(size["ratio"])})
+        return pd.DataFrame(rows)
+
+    return background(grow, key=f"{key}_grow", signature=signature,
+                      label="Growing the trees for the size table",
+                      stopped_text="A larger minimum of rows per leaf (the drawn tree) is quicker.")
 
 
 def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
@@ -799,9 +766,11 @@ def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
     lrt = _lrt_parameters(choice_, settings)
     rates = tuple(sorted({*TABLE2_RATES, training.rate}))
     try:
-        table = tree_sizes(dataset.X, dataset.Y, data_key, lrt, rates, training.seed)
+        table = tree_sizes(dataset.X, dataset.Y, data_key, lrt, rates, training.seed, key=key)
     except Exception as error:  # noqa: BLE001 — a message, never a traceback
-        st.error(f"The trees could not be grown: {_error_text(error)}")
+        st.error(f"The trees could not be grown: {error_text(error)}")
+        return None
+    if table is None:  # stopped: background() said so
         return None
     shown = table.copy()
     if data_key in SEED_TABLE2:

@@ -8,16 +8,15 @@ at its next call, the progress update; what was appended stays, and the
 rerun shows it as a partial result.
 """
 
-import time
-
 import pandas as pd
 import streamlit as st
 
 from ..monte_carlo import (SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
                            ordinal_methods, run_trials)
 from ..plots_ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
+from .long_run import StopBar, format_duration
 
-__all__ = ["monte_carlo_panel", "noise_panel", "estimate_seconds"]
+__all__ = ["monte_carlo_panel", "noise_panel", "estimate_seconds", "format_duration"]
 
 SELECTIONS = {
     "fixed": "fixed: trees at the max depth",
@@ -46,17 +45,6 @@ def estimate_seconds(n_train, n_test, units, *, cv=False, knn=True):
     if knn:
         per_trial += 8e-9 * n_train * n_test
     return units * per_trial
-
-
-def format_duration(seconds):
-    """A rough duration for estimates and time-left notes: '4.2 s', '35 s', '12 min', '1.5 h'."""
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _sizes(source):
@@ -284,23 +272,14 @@ def _run(units, result, key, label):
     Streamlit raises in this one at its next call (the progress update), after
     the finished unit has been stored.
     """
-    bar = st.progress(0.0, text="Starting…")
-    stop = st.empty()
-    stop.button("Stop", key=f"{key}_stop", icon=":material/stop:",
-                help="Stops after the current trial and keeps the trials finished so far.")
-    start = time.perf_counter()
+    bar = StopBar(key, help="Stops after the current trial and keeps the trials finished so far.")
     total = result["total"]
     try:
         for records in units:
             result["records"].extend(records)
             result["done"] += 1
-            result["seconds"] = elapsed = time.perf_counter() - start
-            left = elapsed / result["done"] * (total - result["done"])
-            bar.progress(result["done"] / total, text=f"{label(result['done'])} · {elapsed:.1f} s"
-                         + (f", about {format_duration(left)} left" if result["done"] < total else ""))
+            result["seconds"] = bar.elapsed
+            bar.update(result["done"] / total, label(result["done"]))
     except ValueError as error:  # e.g. levels the data does not hold
         st.error(f"The trials could not run: {error}")
-    # Not in a `finally`: when Stop interrupts the run, Streamlit raises from
-    # the progress update and the rerun redraws the page anyway.
-    bar.empty()
-    stop.empty()
+    bar.close()

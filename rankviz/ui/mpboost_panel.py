@@ -1,6 +1,5 @@
 """Widgets of the MPBoost page (seed 004): settings, the live-growing ensemble, the comparison."""
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +12,7 @@ from ..ltr_study import BASELINES, compare_rankers, iter_growth, method_title
 from ..mpboost import MPBoost
 from ..plots_ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
 from ..render_stumps import additive_model_to_dot, stumps_to_dot
+from .long_run import StopBar, background, take_stopped
 from .ltr_data_picker import SPLIT_TITLES
 from .tree_panel import export_buttons
 from .url_state import UrlField, choice, number
@@ -124,6 +124,10 @@ class Growth:
     curves: object           # rankviz.ltr_study.GrowthCurves
     feature_names: list
     seconds: float
+    #: True when the user stopped the growth before its last round.
+    stopped: bool = False
+    #: The data and settings it was grown for (its key among the kept growths).
+    signature: tuple = None
 
 
 def _results(key):
@@ -134,7 +138,9 @@ def grow(splits, data_key, settings, key=KEY):
     """The ensemble for these data and settings, grown live the first time.
 
     While it grows, the NDCG curves and the newest stumps are redrawn every
-    few rounds; afterwards it is kept in the session (the latest few).
+    few rounds, with a Stop button; afterwards it is kept in the session (the
+    latest few). Stop keeps the rounds grown so far (``Growth.stopped``); any
+    other interruption (a widget changed mid-growth) starts over next time.
     """
     signature = (data_key, settings.ddf, settings.parameter, settings.n_rounds, settings.shrinkage,
                  settings.form)
@@ -143,32 +149,53 @@ def grow(splits, data_key, settings, key=KEY):
         return results[signature]
     train = splits["train"]
     model = settings.estimator()
-    bar = st.progress(0.0, text="Growing the ensemble…")
+    partial_key = f"{key}_partial"
+    bar = StopBar(f"{key}_grow", text="Growing the ensemble…",
+                  on_stop=lambda: _keep_partial(key, partial_key),
+                  help="Stops growing and keeps the rounds grown so far.")
     chart_slot, drawing_slot = st.empty(), st.empty()
     stride = max(1, settings.n_rounds // 25)
-    start = time.perf_counter()
     curves = None
     for curves in iter_growth(model, train, {SPLIT_TITLES[s]: splits[s] for s in ("train", "vali", "test")},
                               form=settings.form):
         rounds = model.n_rounds_
         if rounds % stride == 0 or rounds == settings.n_rounds:
-            bar.progress(rounds / settings.n_rounds,
-                         text=f"Round {rounds} of {settings.n_rounds} · {time.perf_counter() - start:.1f} s")
+            # Stored before the page is touched: Stop interrupts at the next Streamlit call.
+            st.session_state[partial_key] = (signature, Growth(
+                model.truncated(rounds), curves, list(train.feature_names), bar.elapsed, stopped=True,
+                signature=signature))
+            bar.update(rounds / settings.n_rounds, f"Round {rounds} of {settings.n_rounds}")
             chart_slot.plotly_chart(rounds_figure(curves.at_k(settings.k), settings.k, form=settings.form,
                                                   n_rounds=settings.n_rounds),
                                     key=f"{key}_live_chart_{rounds}")
             drawing_slot.graphviz_chart(stumps_to_dot(model, train.feature_names, last=6))
-    bar.empty()
+    bar.close()
     chart_slot.empty()
     drawing_slot.empty()
+    st.session_state.pop(partial_key, None)
     if curves is None:
         raise ValueError("no stump could be fitted")
-    growth = Growth(model, curves, list(train.feature_names), time.perf_counter() - start)
+    growth = Growth(model, curves, list(train.feature_names), bar.elapsed, signature=signature)
+    _store_growth(results, signature, growth)
+    return growth
+
+
+def _store_growth(results, signature, growth):
     results.pop(signature, None)
     results[signature] = growth
     while len(results) > _RESULTS_KEPT:
         results.pop(next(iter(results)))
-    return growth
+
+
+def _keep_partial(key, partial_key):
+    """Stop's callback: the rounds grown so far become the result for these settings."""
+    kept = st.session_state.pop(partial_key, None)
+    if kept is not None:
+        _store_growth(_results(key), *kept)
+
+
+def _regrow(key, signature):
+    _results(key).pop(signature, None)
 
 
 def growth_view(growth, settings, key=KEY):
@@ -196,10 +223,17 @@ def growth_view(growth, settings, key=KEY):
     def slide():
         state[shown_key] = state[round_key]
 
-    stopped = "" if n == settings.n_rounds else (
+    stopped = "" if n == settings.n_rounds or growth.stopped else (
         f" It stopped after {n} of {settings.n_rounds} rounds: no stump could lower the loss further.")
     st.markdown(f"**{settings.describe()}** — grown in {growth.seconds:.1f} s on "
                 f"{model.n_pairs_:,} training pairs.{stopped}")
+    if growth.stopped:
+        cols = st.columns([4, 1.4], vertical_alignment="center")
+        cols[0].warning(f"Stopped after {n} of {settings.n_rounds} rounds: the ensemble below has "
+                        f"{n} stumps.", icon=":material/pause_circle:")
+        cols[1].button(f"Grow all {settings.n_rounds} rounds", key=f"{key}_regrow",
+                       icon=":material/play_arrow:", on_click=_regrow,
+                       args=(key, growth.signature), width="stretch")
     rising = int((model.normalizer_ > 1.0).sum())
     if rising:
         st.warning(f"In {rising} of {n} rounds the exponential loss **rose** (Z_t > 1): the Newton step "
@@ -286,21 +320,22 @@ def compare_panel(splits, data_key, settings, key=KEY):
     run = st.button("Run the comparison", key=f"{key}_compare", type="primary", icon=":material/play_arrow:",
                     disabled=request in comparisons)
     if run:
-        bar = st.progress(0.0, text="Starting…")
-        start = time.perf_counter()
-
-        def progress(share, message):
-            bar.progress(share, text=f"{message} · {time.perf_counter() - start:.1f} s")
-
-        try:
-            comparisons[request] = compare_rankers(
+        def compare(progress):
+            return compare_rankers(
                 splits["train"], splits["vali"], splits["test"], n_rounds=settings.n_rounds,
                 shrinkage=settings.shrinkage, tune=tune, form=settings.form, progress=progress)
+
+        try:
+            result = background(compare, key=f"{key}_compare_run", signature=("compare", request),
+                                keep=False, restart=True, label="Comparing the labellings and baselines")
         except ValueError as error:
             st.error(f"The comparison could not be run on this data: {error}")
             return
-        finally:
-            bar.empty()
+        if result is not None:
+            comparisons[request] = result
+    elif take_stopped(f"{key}_compare_run"):
+        st.warning("Stopped: the comparison was not finished; nothing is kept. Fewer rounds T are "
+                   "quicker.", icon=":material/pause_circle:")
     if request not in comparisons:
         st.info(f"Press **Run the comparison**: {len(DDF_NAMES)} MPBoost fits"
                 + (" per parameter value" if tune else "") + f" of up to {settings.n_rounds} rounds, "

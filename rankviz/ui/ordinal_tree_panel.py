@@ -6,6 +6,7 @@ the tree settings both criteria share, and the two trees side by side with
 the test rank loss of each and of the KNN and default baselines.
 """
 
+import html
 import math
 from dataclasses import dataclass
 
@@ -21,7 +22,9 @@ from ..ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
 from ..ordinal_tree import OrdinalTree
 from ..render import tree_to_dot
 from ..synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
-from .tree_panel import SIMILARITY_RANGE, TreeSettings, export_buttons, fit_tree
+from .long_run import background, short_hash
+from .tree_panel import SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
+from .text import md_escape
 from .url_state import UrlField, choice, number
 
 __all__ = [
@@ -212,19 +215,30 @@ def draw_split(_source, source_key, seed):
 
 
 def level_count_chart(y_train, y_test, levels, *, title="Rows per rank", axis="rank"):
-    """Grouped bars of the training and test rows at each level, empty levels included."""
+    """Grouped bars of the training and test rows at each level, empty levels included.
+
+    Level and target names are user text: plotly reads ``<b>``, ``<a href>`` and
+    ``%{...}`` in titles, ticks and hover templates, so they are shown escaped
+    (the bars' ``x`` keeps the names themselves).
+    """
     names = [str(level) for level in levels]
+    shown = [html.escape(name) for name in names]
+    axis_text = html.escape(str(axis))
     fig = go.Figure()
     for name, y, colour in (("training", y_train, _TRAIN_COLOUR), ("test", y_test, _TEST_COLOUR)):
         counts = level_counts(y, levels)
         # Counts written on the bars: an empty level reads "0", not just a gap.
         fig.add_bar(name=name, x=names, y=counts, marker_color=colour, text=counts,
+                    customdata=[[level, axis_text] for level in shown],
                     textposition="outside", textfont=dict(size=9), cliponaxis=False,
-                    hovertemplate=f"{axis} %{{x}}: %{{y}} {name} rows<extra></extra>")
+                    hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} rows"
+                                  "<extra></extra>")
     fig.update_layout(
-        barmode="group", title=dict(text=title, font=dict(size=13)), template="plotly_white",
-        height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2, uniformtext=dict(minsize=8),
-        xaxis=dict(title=axis, type="category"), yaxis=dict(title="rows", rangemode="tozero"),
+        barmode="group", title=dict(text=html.escape(title), font=dict(size=13)),
+        template="plotly_white", height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2,
+        uniformtext=dict(minsize=8),
+        xaxis=dict(title=axis_text, type="category", tickvals=names, ticktext=shown),
+        yaxis=dict(title="rows", rangemode="tozero"),
         legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01,
                     font=dict(size=11)),
     )
@@ -334,28 +348,51 @@ class OrdinalComparison:
     n_test: int
 
 
-@st.cache_resource(show_spinner="Growing the two trees…", max_entries=32)
-def fit_ordinal_trees(_split, split_key, levels, settings, target_name="rank"):
+def fit_ordinal_trees(split, split_key, levels, settings, target_name="rank"):
     """Both criteria's trees and the baselines on one split, with their test rank losses.
 
-    Cached by ``split_key`` (the data and its seed), the levels and the settings.
+    Computed in a worker thread (:func:`rankviz.ui.long_run.background`, which
+    shows progress and Stop past a moment and keeps the result for
+    ``split_key`` (the data and its seed), the levels and the settings). After
+    Stop the page shows a note and ends there.
 
     Raises
     ------
     ValueError
         What the library finds wrong with the data or the settings.
     """
-    X_train, y_train, X_test, y_test = _split
+    signature = ("ordinal_trees", split_key, tuple(levels), settings, target_name)
+
+    def fit(progress):
+        return _fit_ordinal_trees(split, levels, settings, target_name, progress)
+
+    comparison = background(
+        fit, key=f"ordinal_fit_{short_hash(signature)}", signature=signature, cancel=False,
+        label="Growing the two trees and the baselines",
+        stopped_text="It goes on in the background and is kept for these settings; fewer rows "
+                     "(the KNN baseline compares every test row with every training row) or a "
+                     "depth limit are quicker.")
+    if comparison is None:
+        st.stop()
+    return comparison
+
+
+def _fit_ordinal_trees(split, levels, settings, target_name, progress):
+    X_train, y_train, X_test, y_test = split
     levels = list(levels)
     models, losses = {}, {}
-    for criterion in CRITERIA_SHOWN:
+    steps = len(CRITERIA_SHOWN) + 2
+    for step, criterion in enumerate(CRITERIA_SHOWN):
+        progress(step / steps, f"· {TREE_METHODS[criterion]} tree")
         model = settings.estimator(criterion).fit(X_train, y_train, levels=levels,
                                                   target_name=target_name)
         models[criterion] = model
         losses[TREE_METHODS[criterion]] = model.rank_loss(X_test, y_test)
-    for name, baseline in (("KNN (k=1)", OrdinalKNN(1, prediction=settings.prediction)),
-                           (f"Default ({settings.prediction})",
-                            OrdinalDefault(prediction=settings.prediction))):
+    for step, (name, baseline) in enumerate(
+            (("KNN (k=1)", OrdinalKNN(1, prediction=settings.prediction)),
+             (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction))),
+            start=len(CRITERIA_SHOWN)):
+        progress(step / steps, f"· {name}")
         baseline.fit(X_train, y_train, levels=levels)
         truth = OrdinalLevels(baseline.classes_, baseline.positions_).position_of(y_test)
         losses[name] = mean_rank_loss(truth, baseline.positions_[baseline.predict_index(X_test)])
@@ -385,7 +422,7 @@ def ordinal_tree_pair(comparison, data_chart=None, key="ivg"):
                 column.metric(name + (" tree" if name in TREE_METHODS.values() else " baseline"),
                               f"{loss:.3f}", border=True)
     trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
-    names = [str(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
+    names = [md_escape(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
     draw_pair(trees, key=key,
               levels=f"{names[0]} … {names[-1]}" if len(names) > 2 else " and ".join(names))
 
@@ -443,13 +480,11 @@ def draw_pair(trees, key="ivg", levels=None, layout="side"):
             options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True,
                            max_labels=4 if len(tree.label_names) > 4 else None,
                            direction="LR" if side else "TB")
-            dot = tree_to_dot(tree, **options)  # exported, with its legend
+            dot = tree_to_dot(tree, **options)  # exported whole, with its legend
+            depth = depth_control(tree, f"{key}_{basename}")
             # Natural size, shrunk to fit: a small tree is not blown up to the full width.
-            st.graphviz_chart(tree_to_dot(tree, **options, legend=not side), width="content")
-            if tree.n_leaves > 32:
-                st.caption(f"{tree.n_leaves} leaves are drawn small: lower the maximum depth, raise "
-                           "the minimum rows per leaf or lower γ, or export the tree as SVG or PDF "
-                           "and zoom there.")
+            st.graphviz_chart(tree_to_dot(tree, **options, legend=not side, max_depth=depth),
+                              width="content")
             export_buttons(dot, basename=basename, key=f"{key}_{basename}_export", compact=side)
     if side:
         tree_legend(ordinal=levels is not None, levels=levels)

@@ -8,7 +8,11 @@ import streamlit as st
 from ..builder import growth_step, split_sequence
 from ..criteria import CRITERIA
 from ..ranking_tree import RankingTree
-from ..render import EXPORT_FORMATS, RenderError, available_engines, render, tree_to_dot
+from ..render import (
+    EXPORT_FORMATS, RenderError, available_engines, drawn_leaves, fitting_depth, render, tree_to_dot,
+)
+from .long_run import background, short_hash
+from .text import md_escape
 from .url_state import UrlField, choice, number
 
 SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.4}
@@ -17,6 +21,9 @@ DEFAULT_MIN_LEAF = 10
 # scale there (lower values get the lightest colour).
 SIMILARITY_RANGE = (0.0, 1.0)
 
+
+#: Trees with more leaves than this get a "Draw to depth" control.
+LEGIBLE_LEAVES = 16
 
 GAMMA_RANGE = (0.90, 1.05)
 GAMMA_STEP = 0.001
@@ -107,22 +114,38 @@ def tree_url_fields(key="tree", prefix="", order=True):
     return fields
 
 
-@st.cache_data(show_spinner="Growing the maximal tree…", max_entries=32)
-def fit_gamma_path(_dataset, data_key, criterion, min_samples_leaf, max_depth):
+def fit_gamma_path(dataset, data_key, criterion, min_samples_leaf, max_depth):
     """Grow the maximal tree once per data set and limits; every γ is cut from it.
+
+    The tree grows in a worker thread (:func:`rankviz.ui.long_run.background`):
+    past a moment the page shows the time spent and a Stop button, and the
+    finished path is kept for these settings (the latest few of the process).
+    After Stop the page shows a note and ends there (``st.stop``).
 
     Returns
     -------
     GammaPath
     """
-    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
-                        max_depth=max_depth)
-    model.fit(_dataset.X, _dataset.Y, label_names=_dataset.label_names)
-    return model.gamma_path()
+    signature = ("gamma_path", data_key, criterion, min_samples_leaf, max_depth)
+
+    def grow(progress):
+        model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
+                            max_depth=max_depth)
+        model.fit(dataset.X, dataset.Y, label_names=dataset.label_names)
+        return model.gamma_path()
+
+    path = background(
+        grow, key=f"grow_{short_hash(signature)}", signature=signature, cancel=False,
+        label=f"Growing the maximal {criterion} tree",
+        stopped_text="It goes on in the background and is kept for these settings; a larger "
+                     "minimum of examples per leaf or a maximum depth grows a smaller tree sooner.")
+    if path is None:
+        st.stop()
+    return path
 
 
 def fit_tree(dataset, data_key, settings):
-    """The tree for ``settings``, cut from the cached maximal tree (no regrowth on γ)."""
+    """The tree for ``settings``, cut from the kept maximal tree (no regrowth on γ)."""
     return fit_gamma_path(dataset, data_key, *settings.growth).tree_at(settings.gamma)
 
 
@@ -184,20 +207,20 @@ def growth_player(tree, settings, data_key, key="tree", inspected=None):
             if state.pop(hold_key, False) is False:
                 state[step_key] += 1
         current = growth_step(tree, sequence, state[step_key])
-        dot = _draw(current, n_steps, shown, inspected)
+        dot = _draw(current, n_steps, shown, inspected, key=key, signature=signature)
         export_buttons(dot, key=f"{key}_export")
         return current
 
     return animated()
 
 
-def _draw(current, n_steps, max_labels, inspected=None):
+def _draw(current, n_steps, max_labels, inspected=None, key="tree", signature=None):
     tree = current.tree
     if current.step == 0:
         caption = f"Step 0 of {n_steps}: the root alone."
     else:
         caption = (f"Step {current.step} of {n_steps}: split node #{tree.node_ids[current.node]} on "
-                   f"**{tree.test_text(current.node)}**.")
+                   f"**{md_escape(tree.test_text(current.node))}**.")
     leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
     st.markdown(f"{caption} {leaves}, depth {tree.max_depth}.")
     # While the tree grows the node just split is outlined; on the finished
@@ -206,18 +229,59 @@ def _draw(current, n_steps, max_labels, inspected=None):
     highlight = current.node if growing else None
     if not growing and inspected is not None and inspected in tree.node_ids:
         highlight = int(np.flatnonzero(tree.node_ids == inspected)[0])
-    return draw_tree(tree, highlight=highlight, max_labels=max_labels)
+    return draw_tree(tree, highlight=highlight, max_labels=max_labels, key=f"{key}_draw",
+                     signature=signature)
 
 
-def draw_tree(tree, highlight=None, max_labels=4):
-    """Draw a tree with graphviz (node ids shown, leaves' top ``max_labels`` labels); return its DOT."""
-    dot = tree_to_dot(tree, highlight=highlight,
-                      max_labels=max_labels if max_labels < len(tree.label_names) else None,
-                      similarity_range=SIMILARITY_RANGE, show_ids=True)
-    st.graphviz_chart(dot, width="stretch")
-    if tree.n_leaves > 25:
-        st.caption("A large tree is drawn small: raise the minimum examples per leaf or lower γ, "
-                   "or export it as SVG or PDF and zoom there.")
+def depth_control(tree, key, signature=None):
+    """A "Draw to depth" slider for a tree too large to draw legibly; returns the depth or None.
+
+    A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider,
+    starting at the largest depth that shows at most that many boxes at the
+    ends of its paths (:func:`rankviz.render.fitting_depth`), and a notice that
+    the drawing is cut while the exports hold the full tree. ``signature``
+    identifies the tree for the slider: while it stays the same (e.g. a
+    growth player's tree, step after step) the user's depth is kept; by
+    default the tree's shape. Returns None when the whole tree is drawn.
+    """
+    if tree.n_leaves <= LEGIBLE_LEAVES:
+        return None
+    full = tree.max_depth
+    default = fitting_depth(tree, LEGIBLE_LEAVES)
+    state = st.session_state
+    depth_key, for_key = f"{key}_depth", f"{key}_depth_for"
+    signature = signature if signature is not None else (tree.node_count, tree.n_leaves, full)
+    if state.get(for_key) != signature or depth_key not in state:
+        state[for_key] = signature
+        state[depth_key] = default
+    state[depth_key] = min(max(1, int(state[depth_key])), full)
+    cols = st.columns([1, 2], vertical_alignment="bottom")
+    depth = int(cols[0].slider(
+        "Draw to depth", 1, full, key=depth_key,
+        help=f"{tree.n_leaves} leaves are too many to read at once. Nodes below this depth are "
+             "left out; a dashed box says how many. The exports always hold the full tree."))
+    if depth >= full:
+        cols[1].caption(f"Drawn in full: {tree.n_leaves} leaves, depth {full}. Large trees are "
+                        "drawn small; export as SVG or PDF and zoom there.")
+        return None
+    shown = drawn_leaves(tree, depth)
+    cols[1].caption(f"**Drawn to depth {depth} of {full}** ({shown} of {tree.n_leaves} leaves or "
+                    "dashed cut nodes); the export buttons give the full tree.")
+    return depth
+
+
+def draw_tree(tree, highlight=None, max_labels=4, key="tree_draw", signature=None):
+    """Draw a tree with graphviz (node ids shown, leaves' top ``max_labels`` labels).
+
+    A large tree is drawn to the depth of :func:`depth_control` (``key``,
+    ``signature``). Returns the DOT of the **full** tree, for the exports.
+    """
+    options = dict(highlight=highlight, similarity_range=SIMILARITY_RANGE, show_ids=True,
+                   max_labels=max_labels if max_labels < len(tree.label_names) else None)
+    dot = tree_to_dot(tree, **options)
+    depth = depth_control(tree, key, signature)
+    st.graphviz_chart(dot if depth is None else tree_to_dot(tree, **options, max_depth=depth),
+                      width="stretch")
     return dot
 
 

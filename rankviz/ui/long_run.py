@@ -1,0 +1,295 @@
+"""Long computations on a page: a progress bar with the time left, and a Stop button.
+
+Every computation that can take more than about a second goes through here,
+in one of three ways, by what the computation offers:
+
+* :class:`StopBar` alone: the page runs the work itself, piece by piece,
+  stores each finished piece in ``st.session_state`` and then moves the bar.
+  Pressing **Stop** (or any widget) makes Streamlit rerun the script, and it
+  interrupts this run at its next call, the bar's update: what was stored
+  stays. The Monte Carlo panels and the MPBoost growth work this way.
+* :func:`run_jobs`: the same for a list of jobs, e.g. one cross-validation
+  per method: a job that fails is noted and the others go on.
+* :func:`background`: a library call that reports no progress (growing a
+  tree) or reports it seldom runs in a worker thread while the page polls it
+  and keeps the bar and Stop alive. Stop then answers at once. Work that takes
+  a ``progress`` callback is cancelled at its next call of it; work that takes
+  none runs to its end in the background and its result is kept, so coming
+  back to the same settings shows it without starting over.
+"""
+
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+
+import streamlit as st
+
+__all__ = ["Cancelled", "StopBar", "background", "error_text", "format_duration", "run_jobs", "short_hash",
+           "take_stopped"]
+
+#: How long :func:`background` waits for a result before it shows a progress bar.
+QUICK_SECONDS = 0.4
+#: How often the page polls a background job.
+POLL_SECONDS = 0.2
+#: Finished background jobs kept for reuse (the newest), per process.
+KEPT_JOBS = 32
+
+
+def format_duration(seconds):
+    """A rough duration for estimates and time-left notes: '4.2 s', '35 s', '12 min', '1.5 h'."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def short_hash(value):
+    """A short stable digest of ``repr(value)``, for widget keys derived from a signature."""
+    return hashlib.sha1(repr(value).encode()).hexdigest()[:10]
+
+
+class Cancelled(Exception):
+    """Raised inside a background job's ``progress`` call once Stop was pressed."""
+
+
+def _note_stop(key, on_stop):
+    st.session_state[f"{key}_stopped"] = True
+    if on_stop is not None:
+        on_stop()
+
+
+def take_stopped(key):
+    """True once after the Stop button of ``key`` was pressed (the flag is cleared)."""
+    return bool(st.session_state.pop(f"{key}_stopped", False))
+
+
+class StopBar:
+    """A progress bar with elapsed time, an estimate of the time left and a Stop button.
+
+    Parameters
+    ----------
+    key : str
+        The button is ``f"{key}_stop"``; pressing it sets the flag that
+        :func:`take_stopped` reads.
+    help : str
+        The button's tooltip: what Stop keeps.
+    on_stop : callable, optional
+        Called (without arguments) when Stop is pressed, before the rerun.
+    """
+
+    def __init__(self, key, *, help="Stops the computation.", text="Starting…", on_stop=None):
+        self.bar = st.progress(0.0, text=text)
+        self.slot = st.empty()
+        self.slot.button("Stop", key=f"{key}_stop", icon=":material/stop:", help=help,
+                         on_click=_note_stop, args=(key, on_stop))
+        self.start = time.perf_counter()
+
+    @property
+    def elapsed(self):
+        return time.perf_counter() - self.start
+
+    def update(self, share, text):
+        """Move the bar to ``share`` (0..1) with ``text``, the elapsed time and the time left.
+
+        ``share=None`` means the work cannot tell how far it is: the bar then
+        creeps on with the elapsed time and the text says so.
+        """
+        elapsed = self.elapsed
+        if share is None:
+            self.bar.progress(min(0.95, elapsed / (elapsed + 10.0)),
+                              text=f"{text} · {elapsed:.1f} s (no estimate of the time left)")
+            return
+        share = min(1.0, max(0.0, float(share)))
+        left = elapsed * (1 - share) / share if share > 0 else None
+        note = f", about {format_duration(left)} left" if left is not None and share < 1 else ""
+        self.bar.progress(share, text=f"{text} · {elapsed:.1f} s{note}")
+
+    def close(self):
+        # Not needed in a `finally`: when Stop interrupts the run, Streamlit
+        # raises from the bar's update and the rerun redraws the page anyway.
+        self.bar.empty()
+        self.slot.empty()
+
+
+def error_text(error):
+    text = str(error) or type(error).__name__
+    return text if isinstance(error, ValueError) else f"{type(error).__name__}: {text}"
+
+
+def run_jobs(jobs, result, key, *, help="Stops after the current fold; the finished methods stay."):
+    """Run ``jobs`` one after the other with one progress bar, a time estimate and a Stop button.
+
+    ``jobs`` are ``(method, label, weight, run)``: ``run(progress)`` computes a
+    piece, stores it in ``result`` itself and calls ``progress(done, total)``
+    after each of its steps (folds); ``weight`` (its estimated seconds)
+    apportions the bar, so the time left is not thrown off by one slow method.
+    A job that raises is noted in ``result["errors"][method]`` (the later jobs
+    of that method are skipped). ``result["complete"]`` turns True at the end
+    and ``result["seconds"]`` holds the time spent. Stop interrupts at the
+    next progress update: what was stored stays.
+    """
+    bar = StopBar(key, help=help)
+    total = sum(weight for _, _, weight, _ in jobs) or 1.0
+    finished = 0.0
+    for method, label, weight, run in jobs:
+        if method in result["errors"]:
+            finished += weight
+            continue
+
+        def progress(done, steps, base=finished, weight=weight, label=label):
+            bar.update((base + weight * done / steps) / total, f"{label} · fold {done} of {steps}")
+
+        try:
+            run(progress)
+        except Exception as error:  # noqa: BLE001 — shown as a message, the other methods go on
+            result["errors"][method] = error_text(error)
+        finished += weight
+        result["seconds"] = bar.elapsed
+    result["complete"] = True
+    bar.close()
+
+
+# -- work in a worker thread ------------------------------------------------------
+
+class _Job:
+    """``compute(progress)`` running in a daemon thread; ``progress(share, text)`` is polled."""
+
+    def __init__(self, compute):
+        self.share, self.text = None, ""
+        self.cancelled = False
+        self.start = time.perf_counter()
+        self.value = self.error = None
+        self.done = threading.Event()
+        threading.Thread(target=self._run, args=(compute,), daemon=True,
+                         name="rankviz-background").start()
+
+    def _run(self, compute):
+        try:
+            self.value = compute(self.progress)
+        except BaseException as error:  # noqa: BLE001 — handed to the page that waits
+            self.error = error
+        finally:
+            self.done.set()
+
+    def progress(self, share, text=""):
+        if self.cancelled:
+            raise Cancelled()
+        self.share, self.text = share, text
+
+
+class _Registry:
+    """Background jobs by signature, shared by every session of the process."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.jobs = OrderedDict()
+
+    def job(self, signature, compute):
+        with self.lock:
+            job = self.jobs.get(signature)
+            if job is None or job.cancelled:
+                job = self.jobs[signature] = _Job(compute)
+            self.jobs.move_to_end(signature)
+            finished = [s for s, j in self.jobs.items() if j.done.is_set()]
+            for old in finished[:max(0, len(finished) - KEPT_JOBS)]:
+                del self.jobs[old]
+            return job
+
+    def peek(self, signature):
+        with self.lock:
+            return self.jobs.get(signature)
+
+    def forget(self, signature, job):
+        with self.lock:
+            if self.jobs.get(signature) is job:
+                del self.jobs[signature]
+
+
+@st.cache_resource(show_spinner=False)
+def _registry():
+    return _Registry()
+
+
+def _stop_job(key, signature, job, cancel):
+    st.session_state[f"{key}_stopped_job"] = signature
+    if cancel:
+        job.cancelled = True
+        _registry().forget(signature, job)
+
+
+def _resume(key):
+    st.session_state.pop(f"{key}_stopped_job", None)
+
+
+def background(compute, *, key, signature, label, cancel=True, keep=True, restart=False,
+               stopped_text=""):
+    """Run ``compute(progress)`` in a worker thread; show progress and Stop while it runs.
+
+    Parameters
+    ----------
+    compute : callable
+        ``compute(progress)`` returns the value; it may call
+        ``progress(share, text)`` (``share`` in 0..1, or None when unknown).
+    key : str
+        Prefix of the widget and session-state keys.
+    signature : hashable
+        What the value depends on: a running or kept job of the same
+        signature (from any session) is reused instead of starting another.
+    label : str
+        What is being computed, for the bar and the stop note.
+    cancel : bool, default=True
+        Stop cancels the job at its next ``progress`` call. False: Stop only
+        stops waiting; the job runs on and its value is kept (for work that
+        reports no progress, e.g. growing a tree).
+    keep : bool, default=True
+        Keep the finished job for reuse (a cache of :data:`KEPT_JOBS`); False
+        for values the page stores itself.
+    restart : bool, default=False
+        Forget an earlier Stop of this signature (for runs started by a button).
+    stopped_text : str
+        Advice after the stop note, e.g. what makes the computation quicker.
+
+    Returns
+    -------
+    The value, or None when the user stopped the job: until the signature
+    changes, later runs show a note and a **Continue** (or **Start again**)
+    button instead. An exception of ``compute`` is raised.
+    The job needs no Streamlit: it must not call ``st`` functions.
+    """
+    state = st.session_state
+    registry = _registry()
+    if restart:
+        _resume(key)
+    if state.get(f"{key}_stopped_job") == signature:
+        job = registry.peek(signature)
+        if job is None or not job.done.is_set():
+            state.pop(f"{key}_stopped", None)
+            st.warning(f"Stopped: {label}. {stopped_text}".strip(), icon=":material/pause_circle:")
+            st.button("Start again" if cancel else "Continue", key=f"{key}_resume",
+                      icon=":material/play_arrow:", on_click=_resume, args=(key,),
+                      help="Compute it after all." if cancel else
+                           "Wait for it again: it went on in the background.")
+            return None
+        _resume(key)  # it finished in the background meanwhile
+    else:
+        job = registry.job(signature, compute)
+        if not job.done.wait(QUICK_SECONDS):
+            bar = StopBar(key, text=label, on_stop=lambda: _stop_job(key, signature, job, cancel),
+                          help="Stops waiting" + (" and cancels the computation." if cancel else
+                                                  "; the computation goes on in the background and "
+                                                  "is kept for these settings."))
+            bar.start = job.start
+            while not job.done.wait(POLL_SECONDS):
+                bar.update(job.share, f"{label} · {job.text}" if job.text else label)
+            bar.close()
+    if not keep or (job.error is not None and not isinstance(job.error, ValueError)):
+        registry.forget(signature, job)
+    if isinstance(job.error, Cancelled):
+        return None
+    if job.error is not None:
+        raise job.error
+    return job.value

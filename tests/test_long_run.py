@@ -1,0 +1,148 @@
+"""Long computations on a page (rankviz.ui.long_run): worker threads, Stop, kept pieces."""
+
+import threading
+import time
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from rankviz.ui import evaluation_panel, long_run
+from rankviz.ui.long_run import Cancelled, _Job, format_duration
+
+PAGE = '''
+import streamlit as st
+from rankviz.ui.long_run import background
+
+spec = st.session_state["spec"]
+value = background(spec["compute"], key="job", signature=spec["signature"], label="Computing",
+                   cancel=spec["cancel"], stopped_text="Try less.")
+st.write(f"value: {value}")
+'''
+
+
+@pytest.fixture
+def page(tmp_path):
+    path = tmp_path / "page.py"
+    path.write_text(PAGE)
+
+    def make(compute, signature, cancel=False):
+        at = AppTest.from_file(str(path), default_timeout=30)
+        at.session_state["spec"] = {"compute": compute, "signature": signature, "cancel": cancel}
+        return at
+    return make
+
+
+def written(at):
+    return [m.value for m in at.markdown if m.value.startswith("value:")]
+
+
+def test_a_quick_job_returns_its_value_without_a_bar(page):
+    at = page(lambda progress: 42, ("quick", time.time()))
+    at.run()
+    assert not at.exception
+    assert written(at) == ["value: 42"]
+    assert not at.button  # no Stop button was needed
+
+
+def test_a_slow_job_reports_progress_and_is_kept(page):
+    calls = []
+
+    def slow(progress):
+        calls.append(1)
+        for k in range(4):
+            progress(k / 4, f"step {k}")
+            time.sleep(0.2)
+        return "done"
+
+    signature = ("slow", time.time())
+    at = page(slow, signature)
+    at.run()
+    assert not at.exception and written(at) == ["value: done"]
+    at.run()  # kept: the same signature is not computed again
+    assert written(at) == ["value: done"] and len(calls) == 1
+
+
+def test_a_stopped_job_shows_a_note_until_continued(page):
+    release = threading.Event()
+
+    def blocked(progress):
+        release.wait(20)
+        return "late"
+
+    signature = ("blocked", time.time())
+    at = page(blocked, signature)
+    # As if Stop had been pressed while the job ran: the job goes on in the background.
+    job = long_run._registry().job(signature, blocked)
+    at.session_state["job_stopped_job"] = signature
+    at.run()
+    assert not at.exception
+    assert written(at) == ["value: None"]
+    assert at.warning[0].value == "Stopped: Computing. Try less."
+    assert at.button(key="job_resume").label == "Continue"
+    release.set()
+    job.done.wait(5)
+    at.button(key="job_resume").click().run()
+    assert written(at) == ["value: late"] and not at.warning
+
+
+def test_a_stopped_job_that_finished_meanwhile_is_shown(page):
+    signature = ("finished", time.time())
+    at = page(lambda progress: "ready", signature)
+    job = long_run._registry().job(signature, lambda progress: "ready")
+    job.done.wait(5)
+    at.session_state["job_stopped_job"] = signature
+    at.run()
+    assert written(at) == ["value: ready"] and not at.warning
+
+
+def test_errors_reach_the_page_and_value_errors_are_kept():
+    def failing(progress):
+        raise ValueError("bad data")
+
+    job = _Job(failing)
+    job.done.wait(5)
+    assert isinstance(job.error, ValueError)
+
+
+def test_cancel_stops_a_job_at_its_next_progress_call():
+    steps = []
+
+    def loop(progress):
+        for k in range(1000):
+            progress(k / 1000)
+            steps.append(k)
+            time.sleep(0.005)
+        return "finished"
+
+    job = _Job(loop)
+    time.sleep(0.05)
+    job.cancelled = True
+    assert job.done.wait(5)
+    assert isinstance(job.error, Cancelled) and job.value is None and len(steps) < 1000
+
+
+def test_format_duration():
+    assert [format_duration(s) for s in (4.24, 35.2, 600, 7200)] == ["4.2 s", "35 s", "10 min", "2.0 h"]
+
+
+def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):
+    """Stop reruns the script; Streamlit interrupts it at the next progress update."""
+    real = evaluation_panel.cross_validate
+
+    def interrupted(methods, *args, **kwargs):
+        scores = real(methods, *args, **kwargs)
+        if "KNN (k=1)" in methods and not st.session_state.get("stopped"):
+            st.session_state["stopped"] = True
+            st.rerun()  # as the Stop button does, after the tree's scores were stored
+        return scores
+
+    monkeypatch.setattr(evaluation_panel, "cross_validate", interrupted)
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.run()
+    at.selectbox(key="dataset").set_value("toy").run()
+    at.button(key="eval_run").click().run()
+    assert not at.exception
+    warnings = [w.value for w in at.warning]
+    assert any("Stopped: the results below are partial (Ranking tree done)" in w for w in warnings)
+    assert at.get("plotly_chart")  # the tree's scores are drawn

@@ -295,7 +295,10 @@ class MPBoost(BaseEstimator):
     def loss_bound_(self):
         """``prod_{s <= t} Z_s`` for each round ``t``: Theorem 1's bound on the training mis-ordering loss."""
         check_is_fitted(self, "normalizer_")
-        return np.cumprod(self.normalizer_)
+        # Far from condition (9) the product can pass the float range: it is
+        # then infinite, a bound that says nothing, as a value above 1 already does.
+        with np.errstate(over="ignore"):
+            return np.cumprod(self.normalizer_)
 
     def stumps_frame(self, feature_names=None):
         """The stumps as a table, one row per round (for export)."""

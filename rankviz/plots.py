@@ -118,7 +118,14 @@ def threshold_curve(candidates, feature, *, chosen_threshold=None, similarity_pa
     """
     by_name = isinstance(feature, str)
     rows = candidates[(candidates["attribute"] if by_name else candidates["feature"]) == feature]
-    rows = rows[rows["kind"] == "numeric"].sort_values("threshold")
+    rows = rows[rows["kind"] == "numeric"]
+    if "missing_meet" in rows and rows["missing_meet"].any():
+        # With missing values each threshold is listed with them on either
+        # side; draw the side the builder would take (the better score, ties
+        # to "rest"), one point per threshold.
+        rows = rows.sort_values(["threshold", "score", "missing_meet"], ascending=[True, False, True])
+        rows = rows.drop_duplicates("threshold")
+    rows = rows.sort_values("threshold")
     name = feature if by_name else (rows["attribute"].iloc[0] if len(rows) else f"attribute {feature}")
     t = rows["threshold"].to_numpy()
 

@@ -72,8 +72,11 @@ def rounds_figure(curves, k, *, form="common", n_rounds=None, best_round=None):
 def loss_bound_figure(bound, misordering, n_rounds=None):
     """Theorem 1: ``prod Z_t`` and the training mis-ordering loss it bounds, per round."""
     rounds = np.arange(1, len(bound) + 1)
+    bound = np.asarray(bound, dtype=float)
+    above_one = np.flatnonzero(~(bound <= 1.0))  # NaN and inf too
     fig = go.Figure()
-    fig.add_scatter(x=rounds, y=bound, mode="lines", name="bound: product of Z_t",
+    fig.add_scatter(x=rounds, y=np.where(np.isfinite(bound), bound, np.nan), mode="lines",
+                    name="bound: product of Z_t",
                     line=dict(color="#222222", width=2),
                     hovertemplate="round %{x}: %{y:.4f}<extra>bound</extra>")
     fig.add_scatter(x=rounds, y=misordering, mode="lines", name="mis-ordered training pairs",
@@ -86,6 +89,11 @@ def loss_bound_figure(bound, misordering, n_rounds=None):
     )
     fig.update_layout(legend=dict(yanchor="top", y=0.98, xanchor="right", x=0.98,
                                   bgcolor="rgba(255,255,255,0.8)"))
+    if above_one.size:
+        # A bound above 1 says nothing about a share; keep the share readable.
+        fig.update_yaxes(range=[0, 1.05])
+        fig.add_annotation(x=rounds[above_one[0]], y=1.0, text=f"bound above 1 from round {above_one[0] + 1}",
+                           showarrow=True, arrowhead=2, ax=40, ay=30, font=dict(size=11))
     if n_rounds:
         fig.update_xaxes(range=[0.5, n_rounds + 0.5])
     return fig

@@ -454,3 +454,25 @@ def test_best_single_feature_says_why_when_no_query_has_a_relevant_document():
     X = np.arange(12.0).reshape(6, 2)
     with pytest.raises(ValueError, match="no training query has a relevant document"):
         _Best().fit(X, np.zeros(6), qid=[1, 1, 1, 2, 2, 2])
+
+
+def test_loss_bound_figure_keeps_the_share_readable_when_the_bound_passes_one():
+    from rankviz.plots_ltr import loss_bound_figure
+
+    fig = loss_bound_figure([0.9, 1.3, np.inf], [0.4, 0.35, 0.3])
+    assert list(fig.layout.yaxis.range) == [0, 1.05]
+    assert "from round 2" in fig.layout.annotations[0].text
+    assert np.isnan(np.asarray(fig.data[0].y, dtype=float)[2])  # inf is not drawn
+    assert not loss_bound_figure([0.9, 0.8], [0.3, 0.2]).layout.annotations
+
+
+def test_loss_bound_does_not_warn_when_it_overflows():
+    import warnings
+
+    from rankviz import MPBoost
+
+    model = MPBoost()
+    model.normalizer_ = np.array([1e200, 1e200, 1e200])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(model.loss_bound_[-1])

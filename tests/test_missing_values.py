@@ -221,3 +221,19 @@ def test_ltr_baselines_with_missing_values():
     knn = KNNRelevance(n_neighbors=1).fit(X, y, qid=qid)
     filled = np.where(np.isnan(X), np.nanmean(X), X)
     np.testing.assert_array_equal(knn.predict(X), KNNRelevance(n_neighbors=1).fit(filled, y).predict(filled))
+
+
+def test_threshold_curve_draws_one_point_per_threshold_with_the_better_side():
+    from rankviz.plots import threshold_curve
+
+    X, Y = problem_missing_when_low(0, n=60)
+    model = RankingTree(gamma=np.inf, min_samples_leaf=3, max_depth=1).fit(X, Y)
+    tree = model.tree_
+    table = candidate_splits(model.encoder_.transform(X), tree.nominal_features, Y, np.arange(60),
+                             "mean_spearman", min_samples_leaf=3, feature_names=tree.feature_names,
+                             categories=tree.categories)
+    fig = threshold_curve(table, 0, show_sides=False)
+    x = np.asarray(fig.data[0].x, dtype=float)
+    assert len(np.unique(x)) == len(x)
+    expected = table[table["feature"] == 0].groupby("threshold")["score"].max()
+    np.testing.assert_allclose(np.asarray(fig.data[0].y, dtype=float), expected.loc[x].to_numpy())

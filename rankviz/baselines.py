@@ -58,14 +58,20 @@ class _NeighbourIndex:
         with warnings.catch_warnings():  # an all-missing column: no range, filled below
             warnings.simplefilter("ignore", RuntimeWarning)
             low, high = np.nanmin(numeric, axis=0), np.nanmax(numeric, axis=0)
-        self._low = np.nan_to_num(low)
-        span = np.nan_to_num(high - low)
+        low, high = np.nan_to_num(low), np.nan_to_num(high)
+        # A column spanning more than the float range (high - low overflows)
+        # is scaled in halves; halving every column would lose the tiniest spans.
+        with np.errstate(over="ignore"):
+            self._factor = np.where(np.isfinite(high - low), 1.0, 0.5)
+        self._low = low * self._factor
+        span = high * self._factor - self._low
         self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
         # A missing numeric value is replaced by its attribute's training mean
         # (after scaling): it then pulls towards no neighbour in particular.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            self._fill = np.nan_to_num(np.nanmean((numeric - self._low) / self._span, axis=0), nan=0.5)
+            self._fill = np.nan_to_num(np.nanmean((numeric * self._factor - self._low) / self._span, axis=0),
+                                       nan=0.5)
         self.points = self._embed(encoded)
 
     def kneighbors(self, X, return_distance=False):
@@ -96,6 +102,11 @@ class _NeighbourIndex:
                         + point_sq[None, :], 0.0).round(12)
         if k == 1:  # argmin returns the first minimum: the stable tie-break, in one pass
             nearest = np.argmin(sq, axis=1)[:, None]
+            tied = sq == np.take_along_axis(sq, nearest, axis=1)
+            crowded = np.flatnonzero(tied.sum(axis=1) > 1)
+            if len(crowded):
+                chosen = self._closest_of_tied(query[crowded], tied[crowded], np.ones(len(crowded), int))
+                nearest[crowded, 0] = np.argmax(chosen, axis=1)
             return (nearest, np.sqrt(np.take_along_axis(sq, nearest, axis=1))) \
                 if return_distance else nearest
         if k < sq.shape[1]:
@@ -108,8 +119,8 @@ class _NeighbourIndex:
             need = k - nearer.sum(axis=1)
             keep = nearer | tied
             crowded = np.flatnonzero(tied.sum(axis=1) > need)  # more ties than places: rare
-            keep[crowded] = nearer[crowded] | (tied[crowded] & (
-                np.cumsum(tied[crowded], axis=1) <= need[crowded, None]))
+            keep[crowded] = nearer[crowded] | self._closest_of_tied(query[crowded], tied[crowded],
+                                                                     need[crowded])
             candidates = np.nonzero(keep)[1].reshape(len(sq), k)  # ascending index per row
         else:
             candidates = np.broadcast_to(np.arange(sq.shape[1]), sq.shape)
@@ -120,9 +131,43 @@ class _NeighbourIndex:
             return nearest, np.sqrt(np.take_along_axis(candidate_sq, order, axis=1))
         return nearest
 
+    def _closest_of_tied(self, query, tied, need):
+        """Of the points tied at the rounded k-th distance, the ``need`` nearest per query row.
+
+        The rounding that makes equal distances compare equal also merges
+        distances that differ by less than 1e-12, which matters when one
+        attribute's outliers squeeze the others into a tiny range. The tied
+        points are re-measured directly (no cancellation); distances within
+        1e-9 of each other, relative to the row's largest, still tie, and the
+        lower index wins, as a stable sort would.
+
+        Returns
+        -------
+        ndarray of bool, shape of ``tied``
+        """
+        chosen = np.zeros_like(tied)
+        if not len(tied):
+            return chosen
+        per_row = tied.sum(axis=1)
+        # blocks of query rows, so the (pairs x attributes) differences stay small
+        rows_per_block = max(1, _BLOCK_CELLS // max(1, int(per_row.max()) * max(1, self.points.shape[1])))
+        for start in range(0, len(tied), rows_per_block):
+            block = slice(start, start + rows_per_block)
+            row, point = np.nonzero(tied[block])
+            exact = ((query[block][row] - self.points[point]) ** 2).sum(axis=1)
+            scale = np.zeros(tied[block].shape[0])
+            np.maximum.at(scale, row, exact)
+            key = np.round(exact / np.where(scale > 0, scale, 1.0)[row], 9)
+            order = np.lexsort((point, key, row))  # by row, then distance, then index
+            row, point = row[order], point[order]
+            rank = np.arange(len(row)) - np.searchsorted(row, row)  # position within its row
+            pick = rank < need[block][row]
+            chosen[start + row[pick], point[pick]] = True
+        return chosen
+
     def _embed(self, encoded):
         numeric = ~self.encoder.nominal
-        scaled = (encoded[:, numeric] - self._low) / self._span
+        scaled = (encoded[:, numeric] * self._factor - self._low) / self._span
         parts = [np.where(np.isnan(scaled), self._fill, scaled)]
         for j in np.flatnonzero(self.encoder.nominal):
             n_values = len(self.encoder.categories[j])

@@ -354,7 +354,7 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
         found = np.flatnonzero(pick >= 0)
         at = cand[pick[found]]
         low, high = x[at], x[at + 1]
-        mid = (low + high) / 2.0
+        mid = low / 2.0 + high / 2.0  # (low + high) / 2 can overflow
         threshold = np.where(mid < high, mid, low)  # guard against rounding up to `high`
         chosen_left = to_left[pick[found]]
         left_sum = _left_sums(cumulative, start_sum, at, found)

@@ -120,7 +120,7 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
             meet_count = (cut + 1).astype(float)
             meet_sum = np.cumsum(node_stats[order], axis=0)[cut]
             low, high = x[cut], x[cut + 1]
-            mid = (low + high) / 2.0
+            mid = low / 2.0 + high / 2.0  # as the builder: no overflow
             threshold = np.where(mid < high, mid, low)  # as the builder: never round up to `high`
             missing = np.isnan(x)
             if missing.any() and len(cut):

@@ -653,7 +653,8 @@ def dump_svmlight(dataset, path_or_buffer, significant_digits=None, sparse=False
         float. Whole numbers are always written without a decimal point.
     sparse : bool, default=False
         Leave out zero features (svmlight style) instead of writing every
-        feature (LETOR style).
+        feature (LETOR style); the last feature is always written, so that
+        the file keeps its number of features.
     comment : str, optional
         Written first, each of its lines as a ``# ...`` comment line.
 
@@ -669,8 +670,11 @@ def dump_svmlight(dataset, path_or_buffer, significant_digits=None, sparse=False
         out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
     X = dataset.X.tolist()
     for rel, qid, row in zip(dataset.relevance.tolist(), qids, X):
+        # Sparse lines still write the last feature, zero or not: the reader
+        # takes the number of features from the largest index it sees.
+        last = len(row) - 1
         features = " ".join(f"{j + 1}:{_format_number(v, significant_digits)}"
-                            for j, v in enumerate(row) if not (sparse and v == 0.0))
+                            for j, v in enumerate(row) if not (sparse and v == 0.0 and j != last))
         head = f"{_format_number(rel, significant_digits)} qid:{qid}"
         out.append(f"{head} {features}" if features else head)
     text = "\n".join(out) + "\n"

@@ -183,8 +183,19 @@ def borda_votes(Y):
 
 
 def _positions_from_votes(votes):
-    """Rank positions 1..n ordering labels by decreasing votes, ties by label order (rows)."""
-    order = np.argsort(-votes, axis=-1, kind="stable")
+    """Rank positions 1..n ordering labels by decreasing votes, ties by label order (rows).
+
+    Generalised Borda votes such as ``4/3`` are not exact in floating point,
+    so equal totals summed in another order can differ in the last bits;
+    totals within ``1e-9`` of the row's largest count as equal, so that the
+    tie-break by label order (and not the order of the rows) decides.
+    """
+    finite = np.isfinite(votes)
+    scale = np.max(np.where(finite, np.abs(votes), 0.0), axis=-1, keepdims=True)
+    scale = np.where(scale > 0, scale, 1.0) * 1e-9
+    # -inf marks labels to put last; they stay -inf
+    keys = np.where(finite, np.round(np.where(finite, votes, 0.0) / scale), votes)
+    order = np.argsort(-keys, axis=-1, kind="stable")
     positions = np.empty(votes.shape)
     np.put_along_axis(positions, order, np.broadcast_to(
         np.arange(1.0, votes.shape[-1] + 1), votes.shape), axis=-1)

@@ -39,6 +39,9 @@ import scipy.sparse as sp
 
 __all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums"]
 
+# Relative difference of gains that counts as a tie (float32 sums).
+_GAIN_TIE = 1e-5
+
 # Histograms wider than this many bins per feature are filled feature by
 # feature (see PairLayout).
 _WIDE_HISTOGRAM = 1024
@@ -81,7 +84,7 @@ class FeatureBins:
     def _feature_thresholds(self, column):
         column = column[~np.isnan(column)]
         values = np.unique(column)
-        midpoints = (values[:-1] + values[1:]) / 2.0
+        midpoints = values[:-1] / 2.0 + values[1:] / 2.0  # the sum can overflow
         if self.max_bins is None or values.size <= self.max_bins:
             return midpoints
         # Quantile cuts of the data, moved to the nearest midpoint so that no
@@ -248,7 +251,11 @@ class StumpSearch:
         floor = 1e-6 * weights.sum()
         gain = np.square(minus_s1, out=minus_s1)
         gain /= np.maximum(s2, floor, out=s2)
-        best = int(np.argmax(gain))
+        # Gains within rounding (S2 is summed in float32) of the largest are
+        # ties: the first, i.e. the lowest feature and threshold, wins, so the
+        # choice does not depend on the order of the rows.
+        top = gain.max()
+        best = int(np.argmax(gain >= top - _GAIN_TIE * top))
         feature, bin_ = divmod(best, gain.shape[1])
         if not self._valid[feature, bin_]:
             return feature, bin_, 0.0

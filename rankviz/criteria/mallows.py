@@ -108,7 +108,11 @@ class Mallows(Criterion):
             return a_first.sum(axis=0) + flips.sum(axis=0), np.full(count.shape, n)
         a_first, b_first = stats[:n_pairs], stats[n_pairs:2 * n_pairs]
         votes = stats[2 * n_pairs:2 * n_pairs + n]
-        a_ahead = votes[self._a] >= votes[self._b]
+        # Generalised Borda votes (e.g. 4/3) are not exact: totals equal up to
+        # rounding are ties, as in _positions_from_votes, whatever the order
+        # in which the rows were summed.
+        tolerance = 1e-9 * np.abs(votes).max(axis=0)
+        a_ahead = votes[self._a] >= votes[self._b] - tolerance
         labels_held = (stats[2 * n_pairs + n:] > 0).sum(axis=0)
         return np.where(a_ahead, b_first, a_first).sum(axis=0), labels_held
 

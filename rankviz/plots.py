@@ -1,5 +1,7 @@
 """Plotly figures: evaluation results, γ curves and the node inspector (no Streamlit here)."""
 
+import html
+
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -201,7 +203,8 @@ def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
     mean_rank = np.asarray(mean_rank, dtype=float)
     n, n_labels = Y_node.shape
     order = np.argsort(ranking, kind="stable")
-    labels = [str(label_names[j]) for j in order]
+    # plotly reads tags such as <b> in tick text: user names are escaped
+    labels = [html.escape(str(label_names[j])) for j in order]
     ids = [str(e) for e in (example_ids if example_ids is not None else range(1, n + 1))]
 
     # The examples' rows thin out past ~40 examples instead of the figure growing on.

@@ -356,3 +356,15 @@ def test_html_markdown_is_used_once_without_user_text():
     source = (REPO / "rankviz" / "ui" / "tree_panel.py").read_text(encoding="utf-8")
     (assignment,) = re.findall(r"^\s*label = (.*)$", source, flags=re.M)
     assert "Graphviz dot" in assignment and "engine" in assignment  # library text only
+
+
+def test_rank_heatmap_escapes_label_names():
+    import numpy as np
+
+    from rankviz.plots import rank_heatmap
+
+    names = ["<b>bold</b>", "a&b"]
+    fig = rank_heatmap(np.array([[1.0, 2.0], [2.0, 1.0]]), names, np.array([1.0, 2.0]), np.array([1.5, 1.5]))
+    shown = list(fig.data[0].x)
+    assert "&lt;b&gt;bold&lt;/b&gt;" in shown and "a&amp;b" in shown
+    assert "<b>bold</b>" not in shown

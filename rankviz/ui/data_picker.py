@@ -7,17 +7,13 @@ a file that cannot be read shows one sentence naming the line and column
 how many feature values are missing, if any.
 """
 
-import hashlib
-import io
-
 import streamlit as st
 
-from .. import data as data_module
 from ..data import (
-    DataError, check_upload_size, describe_missing_features, list_samples, load_benchmark, load_csv,
+    DataError, describe_missing_features, list_samples, load_benchmark, load_csv,
     load_sample, read_csv_header, sample_info,
 )
-from .text import md_escape
+from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
 
 UPLOAD = "__upload__"
@@ -36,8 +32,7 @@ def _cached_sample(name):
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _cached_upload(content, file_name, kind, options):
-    buffer = io.BytesIO(content)
-    buffer.name = file_name
+    buffer = named_buffer(content, file_name)
     if kind == "benchmark":
         return load_benchmark(buffer, name=file_name)
     feature_columns, target, target_columns = options
@@ -85,32 +80,22 @@ def dataset_url_field():
 
 
 def _upload(container):
-    uploaded = container.file_uploader(
-        "CSV file", type=["csv", "txt"], key="upload_file", max_upload_size=data_module.MAX_UPLOAD_MB,
-        help="A CSV with a header row (separated by commas, semicolons or tabs), or the benchmark "
-             f"format (first line n,d,L); at most {data_module.MAX_UPLOAD_MB} MB.",
-    )
-    if uploaded is None:
-        container.info("Upload a file to continue.")
+    upload = receive_upload(
+        container, "CSV file", ["csv", "txt"], "upload_file",
+        "A CSV with a header row (separated by commas, semicolons or tabs), or the benchmark "
+        "format (first line n,d,L).")
+    if upload is None:
         return None, None
-    try:
-        check_upload_size(uploaded.size, uploaded.name)
-    except DataError as error:
-        _show_problem(container, error)
-        return None, None
-    content = uploaded.getvalue()
-    # Options are keyed by the file's content: a new file starts from fresh,
-    # visible defaults instead of inheriting choices about other columns.
-    digest = hashlib.sha1(content).hexdigest()[:12]
+    content, digest = upload.content, upload.digest
     kind = container.radio(
         "File format", ["csv", "benchmark"], key=f"upload_kind_{digest}", horizontal=True,
         format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get,
     )
     try:
         if kind == "benchmark":
-            dataset = _cached_upload(content, uploaded.name, "benchmark", None)
+            dataset = _cached_upload(content, upload.name, "benchmark", None)
             return dataset, f"upload:{digest}:benchmark"
-        header = read_csv_header(_named_buffer(content, uploaded.name))
+        header = read_csv_header(upload.buffer())
         target = container.radio("Target", list(_TARGET_KINDS), format_func=_TARGET_KINDS.get,
                                  key=f"upload_target_{digest}")
         if target == "ordering":
@@ -128,21 +113,10 @@ def _upload(container):
             container.info("Choose the label columns and at least one feature column.")
             return None, None
         options = (tuple(feature_columns), target, tuple(target_columns))
-        dataset = _cached_upload(content, uploaded.name, "csv", options)
+        dataset = _cached_upload(content, upload.name, "csv", options)
         return dataset, f"upload:{digest}:{options!r}"
     except DataError as error:
-        _show_problem(container, error)
+        show_problem(container, error)
         return None, None
 
 
-def _named_buffer(content, file_name):
-    """The bytes as a file object with the upload's name, for messages that name the file."""
-    buffer = io.BytesIO(content)
-    buffer.name = file_name
-    return buffer
-
-
-def _show_problem(container, error):
-    """The message goes where the tree would be: one clear sentence, no traceback."""
-    container.warning("The file could not be read; see the message on the page.")
-    st.error(f"**Upload problem.** {md_escape(error)}")

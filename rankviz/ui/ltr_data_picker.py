@@ -6,17 +6,13 @@ be read, and a caption saying how many feature values are missing (a CSV's
 empty cells; svmlight files have none, a left-out feature being 0).
 """
 
-import hashlib
-import io
-
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .. import data as data_module
-from ..data import DataError, check_upload_size, describe_missing_features, read_csv_header
+from ..data import DataError, describe_missing_features, read_csv_header
 from ..ltr_data import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
-from .text import md_escape
+from .upload import named_buffer, receive_upload, show_problem
 
 UPLOAD = "__upload__"
 DATASET_KEY = "ltr_dataset"
@@ -32,8 +28,7 @@ def _cached_sample(name):
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _cached_upload(content, file_name, kind, options, split_seed):
-    buffer = io.BytesIO(content)
-    buffer.name = file_name
+    buffer = named_buffer(content, file_name)
     if kind == "svmlight":
         dataset = load_svmlight(buffer, name=file_name)
     else:
@@ -80,24 +75,15 @@ def ltr_data_picker(container=None):
 
 
 def _upload(container):
-    uploaded = container.file_uploader(
-        "Query-document file", type=["txt", "svmlight", "csv"], key="ltr_upload_file",
-        max_upload_size=data_module.MAX_UPLOAD_MB,
-        help="LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
-             "feature columns (separated by commas, semicolons or tabs). Queries are split 60/20/20 into "
-             f"training, validation and test. At most {data_module.MAX_UPLOAD_MB} MB.",
-    )
-    if uploaded is None:
-        container.info("Upload a file to continue.")
+    upload = receive_upload(
+        container, "Query-document file", ["txt", "svmlight", "csv"], "ltr_upload_file",
+        "LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
+        "feature columns (separated by commas, semicolons or tabs). Queries are split 60/20/20 into "
+        "training, validation and test.")
+    if upload is None:
         return None, None
-    try:
-        check_upload_size(uploaded.size, uploaded.name)
-    except DataError as error:
-        _show_problem(container, error)
-        return None, None
-    content = uploaded.getvalue()
-    digest = hashlib.sha1(content).hexdigest()[:12]
-    default = 1 if uploaded.name.lower().endswith(".csv") else 0
+    content, digest = upload.content, upload.digest
+    default = 1 if upload.name.lower().endswith(".csv") else 0
     kind = container.radio("File format", list(_FORMATS), index=default, format_func=_FORMATS.get,
                            key=f"ltr_upload_kind_{digest}")
     seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}",
@@ -105,7 +91,7 @@ def _upload(container):
     try:
         options = None
         if kind == "csv":
-            header = read_csv_header(_named_buffer(content, uploaded.name))
+            header = read_csv_header(upload.buffer())
             query_column = container.selectbox("Query column", header, key=f"ltr_qcol_{digest}",
                                                index=_guess(header, ("qid", "query", "query_id")))
             relevance_column = container.selectbox(
@@ -117,24 +103,11 @@ def _upload(container):
                 container.info("Choose different query and relevance columns and at least one feature.")
                 return None, None
             options = (query_column, relevance_column, tuple(features))
-        splits = _cached_upload(content, uploaded.name, kind, options, int(seed))
+        splits = _cached_upload(content, upload.name, kind, options, int(seed))
         return splits, f"upload:{digest}:{kind}:{options!r}:{int(seed)}"
     except DataError as error:
-        _show_problem(container, error)
+        show_problem(container, error)
         return None, None
-
-
-def _show_problem(container, error):
-    """One clear sentence where the results would be; never a traceback."""
-    container.warning("The file could not be read; see the message on the page.")
-    st.error(f"**Upload problem.** {md_escape(error)}")
-
-
-def _named_buffer(content, file_name):
-    """The bytes as a file object with the upload's name, for messages that name the file."""
-    buffer = io.BytesIO(content)
-    buffer.name = file_name
-    return buffer
 
 
 def _guess(header, names):

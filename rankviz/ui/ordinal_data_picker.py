@@ -5,15 +5,12 @@ Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
 be read, and a caption saying how many feature values are missing.
 """
 
-import hashlib
-import io
-
 import streamlit as st
 
-from .. import data as data_module
-from ..data import DataError, check_upload_size, read_csv_header
+from ..data import DataError, read_csv_header
 from .data_picker import missing_caption
 from .text import md_escape
+from .upload import named_buffer, receive_upload, show_problem
 from ..ordinal_data import (
     check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample, ordinal_sample_info,
     read_target_values,
@@ -22,12 +19,6 @@ from ..ordinal_data import (
 UPLOAD = "__upload__"
 #: Above this many distinct values a target column is probably not ordinal; say so.
 MANY_LEVELS = 20
-
-
-def _buffer(content, file_name):
-    buffer = io.BytesIO(content)
-    buffer.name = file_name
-    return buffer
 
 
 def parse_upload(content, file_name, target, levels=None, feature_columns=None):
@@ -55,7 +46,7 @@ def parse_upload(content, file_name, target, levels=None, feature_columns=None):
     DataError
         Whatever :func:`rankviz.ordinal_data.load_ordinal_csv` finds wrong.
     """
-    return load_ordinal_csv(_buffer(content, file_name), target,
+    return load_ordinal_csv(named_buffer(content, file_name), target,
                             feature_columns=None if feature_columns is None else list(feature_columns),
                             levels=None if levels is None else list(levels), name=file_name)
 
@@ -72,12 +63,12 @@ def _cached_titles():
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _cached_header(content, file_name):
-    return read_csv_header(_buffer(content, file_name))
+    return read_csv_header(named_buffer(content, file_name))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _cached_values(content, file_name, target):
-    return read_target_values(_buffer(content, file_name), target)
+    return read_target_values(named_buffer(content, file_name), target)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -123,29 +114,20 @@ def ordinal_data_picker(container=None, key="ordinal"):
 
 
 def _upload(container, key):
-    uploaded = container.file_uploader(
-        "CSV file", type=["csv", "txt"], key=f"{key}_upload_file", max_upload_size=data_module.MAX_UPLOAD_MB,
-        help="A CSV with a header row: feature columns and one target column whose values are "
-             "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high); "
-             f"separated by commas, semicolons or tabs; at most {data_module.MAX_UPLOAD_MB} MB.",
-    )
-    if uploaded is None:
-        container.info("Upload a file to continue.")
+    upload = receive_upload(
+        container, "CSV file", ["csv", "txt"], f"{key}_upload_file",
+        "A CSV with a header row: feature columns and one target column whose values are "
+        "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high); "
+        "separated by commas, semicolons or tabs.")
+    if upload is None:
         return None, ""
+    content, digest = upload.content, upload.digest
     try:
-        check_upload_size(uploaded.size, uploaded.name)
-    except DataError as error:
-        _show_problem(container, error)
-        return None, ""
-    content = uploaded.getvalue()
-    # Choices are keyed by the file's content: a new file starts from fresh defaults.
-    digest = hashlib.sha1(content).hexdigest()[:12]
-    try:
-        header = _cached_header(content, uploaded.name)
+        header = _cached_header(content, upload.name)
         target = container.selectbox(
             "Target column", header, index=len(header) - 1, key=f"{key}_target_{digest}",
             help="The column holding each row's level.")
-        values, numeric = _cached_values(content, uploaded.name, target)
+        values, numeric = _cached_values(content, upload.name, target)
         levels = _level_order(container, key, digest, target, values, numeric)
         if levels is None:
             return None, ""
@@ -156,17 +138,11 @@ def _upload(container, key):
             container.info("Choose at least one feature column.")
             return None, ""
         options = (target, None if numeric else tuple(levels), tuple(features))
-        dataset = _cached_upload(content, uploaded.name, *options)
+        dataset = _cached_upload(content, upload.name, *options)
         return dataset, f"ordinal-upload:{digest}:{options!r}"
     except DataError as error:
-        _show_problem(container, error)
+        show_problem(container, error)
         return None, ""
-
-
-def _show_problem(container, error):
-    """One clear sentence where the results would be; never a traceback."""
-    container.warning("The file could not be read; see the message on the page.")
-    st.error(f"**Upload problem.** {md_escape(error)}")
 
 
 def _level_order(container, key, digest, target, values, numeric):

@@ -123,7 +123,9 @@ def test_cancel_stops_a_job_at_its_next_progress_call():
 
 
 def test_format_duration():
-    assert [format_duration(s) for s in (4.24, 35.2, 600, 7200)] == ["4.2 s", "35 s", "10 min", "2.0 h"]
+    # a formatter of given numbers of seconds, not a measured time
+    shown = [format_duration(s) for s in (4.24, 35.2, 600, 7200)]
+    assert shown == ["4.2 s", "35 s", "10 min", "2.0 h"]
 
 
 def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):

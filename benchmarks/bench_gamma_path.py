@@ -21,8 +21,8 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree, cross_validate, load_sample
-from rankviz.data import load_benchmark
-from rankviz.evaluation import loo_gamma_curves
+from rankviz.datasets.label_ranking import load_benchmark
+from rankviz.experiments.cross_validation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
 from timing import median_time  # benchmarks/timing.py, beside this script
 

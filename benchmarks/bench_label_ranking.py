@@ -3,7 +3,7 @@
 (a) Accuracy. On each file of ../shared/data/label_ranking/, r repetitions of
     a shuffled 10-fold cross-validation (5 repetitions as in the seed, §6.2;
     1 for files above 10,000 rows). Kendall tau of every held-out row
-    (:func:`rankviz.metrics.kendall_tau`), averaged over the rows of all folds
+    (:func:`rankviz.label_ranking.metrics.kendall_tau`), averaged over the rows of all folds
     and repetitions; ± is the standard deviation of the per-repetition means
     (when r > 1). Settings are chosen on the training folds only:
 
@@ -45,10 +45,10 @@ from pathlib import Path
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
-import rankviz.ranking_tree as ranking_tree
+import rankviz.tree.ranking_tree as ranking_tree
 from rankviz import IBLR, RankingTree, load_benchmark
-from rankviz.evaluation import fold_indices
-from rankviz.metrics import kendall_tau
+from rankviz.experiments.cross_validation import fold_indices
+from rankviz.label_ranking.metrics import kendall_tau
 from timing import median_time  # benchmarks/timing.py, beside this script
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking"
@@ -72,7 +72,7 @@ def tau_complete(y_true, predicted):
 
     ``y_true`` (n, L) and ``predicted`` (n, G, L) hold permutations (no ties,
     no missing labels), so tau-b is ``mean over pairs of sign * sign``; the
-    same number as :func:`rankviz.metrics.kendall_tau`, without building an
+    same number as :func:`rankviz.label_ranking.metrics.kendall_tau`, without building an
     (n * G, L, L) tensor in the inner loop.
     """
     a, b = np.triu_indices(y_true.shape[1], k=1)
@@ -213,8 +213,8 @@ class StepTimer:
     """Wrap functions that ``RankingTree.fit`` calls by module name, recording each call's time.
 
     ``StepTimer("grow_tree", "node_models")`` times the growth
-    (:func:`rankviz.builder.grow_tree`) and the leaves' Mallows fits
-    (:func:`rankviz.mallows_tree.node_models`) of every fit in the block.
+    (:func:`rankviz.tree.builder.grow_tree`) and the leaves' Mallows fits
+    (:func:`rankviz.tree.mallows_nodes.node_models`) of every fit in the block.
     """
 
     def __init__(self, *names):

@@ -6,7 +6,7 @@ Two data sets throughout:
   its own train / vali / test splits (timing on train);
 * "generated": :func:`rankviz.make_ltr_dataset` with 200 queries of 15
   documents and 300 features (3,000 documents); timing on all of it, accuracy
-  on a 60/20/20 split by query (:func:`rankviz.ltr_data.split_by_query`).
+  on a 60/20/20 split by query (:func:`rankviz.datasets.queries.split_by_query`).
 
 (a) Time per round. One round costs ``(t(R + 1) - t(1)) / R``, where ``t(n)``
     is the wall time from calling ``MPBoost(n_rounds=R + 1).iter_fit`` until it
@@ -14,7 +14,7 @@ Two data sets throughout:
     set-up's run-to-run noise (large next to R short rounds) cancels instead of
     entering twice, as it would with two separate fits of 1 and R + 1 rounds.
     The set-up (input checks, preference pairs, binning, the pair tables of
-    :mod:`rankviz.stump_search`) is ``t(1) - one round``. Each figure is the
+    :mod:`rankviz.ltr.stump_search`) is ``t(1) - one round``. Each figure is the
     median over several fits after an untimed warm-up fit. Both for
     ``max_bins=None`` (every threshold between distinct values, the default and
     the seed's appendix) and ``max_bins=255`` (quantile bins, as histogram
@@ -44,7 +44,7 @@ Two data sets throughout:
     conversion per round. With ``max_bins=255`` the reference is still the
     exact tree (a binned pointwise round would be cheaper still).
 
-(b) Accuracy (seed §5). :func:`rankviz.ltr_study.compare_rankers` with
+(b) Accuracy (seed §5). :func:`rankviz.experiments.ltr_study.compare_rankers` with
     ``tune=True``: each DDF's parameter and the number of rounds T (up to
     ``--rounds``) chosen on the validation queries by NDCG@5, then mean test
     NDCG@1, 3, 5, 10 ± standard error over test queries, and the mean over the
@@ -53,7 +53,7 @@ Two data sets throughout:
     once in the seed's form (§5.2: positions 1 and 2 undiscounted; tuning
     uses that form too, so settings may differ). Each DDF is compared with
     BINARY on the same test queries at NDCG@5
-    (:func:`rankviz.ltr_metrics.paired_comparison`): mean difference ± its
+    (:func:`rankviz.ltr.metrics.paired_comparison`): mean difference ± its
     standard error, wins / ties / losses, paired t and Wilcoxon p-values.
     Queries without a relevant document are left out (rankviz's default).
 
@@ -72,10 +72,10 @@ import sklearn
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
-from rankviz.ddf import DDF_NAMES
-from rankviz.ltr_data import split_by_query
-from rankviz.ltr_metrics import paired_comparison, standard_error
-from rankviz.ltr_study import compare_rankers, method_title
+from rankviz.ltr.ddf import DDF_NAMES
+from rankviz.datasets.queries import split_by_query
+from rankviz.ltr.metrics import paired_comparison, standard_error
+from rankviz.experiments.ltr_study import compare_rankers, method_title
 from timing import median_time  # benchmarks/timing.py, beside this script
 
 #: The issue's aim for one round on the generated set (3,000 documents, 300 features).

@@ -1,7 +1,7 @@
 """Ordinal trees of seed 002: rank loss of ranking impurity vs Gini, and fit time vs scikit-learn.
 
 (a) The seed's Table I setting (§IV-A): 50,000 training and 1,000 test rows
-    drawn fresh from :func:`rankviz.synthetic.make_ordinal_square` in every
+    drawn fresh from :func:`rankviz.ordinal.synthetic.make_ordinal_square` in every
     Monte Carlo trial, trees of depth 9 (median leaves). Prints the mean
     absolute rank loss ``1/T sum |y_hat - y|`` with the half-width of its
     Student-t 95% confidence interval, and the mean loss at every depth 0..9
@@ -11,7 +11,7 @@
 (b) Fit time of a depth-9 tree on 50,000 rows with each criterion against
     scikit-learn's ``DecisionTreeClassifier(max_depth=9)`` (Cython) on the
     same data, in the same run: median of several repeats and the ratio.
-    "growth" is the part of our fit spent in :func:`rankviz.builder.grow_tree`;
+    "growth" is the part of our fit spent in :func:`rankviz.tree.builder.grow_tree`;
     the rest is input checking, level encoding and the leaves' level counts.
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_ordinal.py [--trials 20] [--quick]
@@ -25,9 +25,9 @@ import numpy as np
 from scipy import stats
 from sklearn.tree import DecisionTreeClassifier
 
-import rankviz.ordinal_tree as ordinal_tree
-from rankviz.ordinal_tree import OrdinalTree
-from rankviz.synthetic import make_ordinal_square
+import rankviz.tree.ordinal_tree as ordinal_tree
+from rankviz.tree.ordinal_tree import OrdinalTree
+from rankviz.ordinal.synthetic import make_ordinal_square
 from timing import median_time  # benchmarks/timing.py, beside this script
 
 CRITERIA = {"ranking_impurity": "Ranking impurity", "gini": "Gini"}

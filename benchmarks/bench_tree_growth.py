@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
-from rankviz.data import load_benchmark
+from rankviz.datasets.label_ranking import load_benchmark
 from timing import median_time  # benchmarks/timing.py, beside this script
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "calhousing.csv"

@@ -7,7 +7,7 @@ from rankviz.ui.mpboost_panel import boost_settings, boost_url_fields, compare_p
 from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
-from rankviz.ltr_data import list_ltr_samples
+from rankviz.datasets.queries import list_ltr_samples
 
 require_app_navigation()
 

@@ -6,7 +6,7 @@ the split search handles both kinds on one array. A category not seen in
 training gets the code -1, which no ``attribute = value`` test matches.
 
 Missing values: a missing numeric value stays NaN (the split search sends it
-to whichever side scores better, see :mod:`rankviz.builder`); a missing
+to whichever side scores better, see :mod:`rankviz.tree.builder`); a missing
 nominal value is the category :data:`MISSING_CATEGORY`, so ``A = (missing)``
 is a test like any other. Infinite numbers are refused.
 """

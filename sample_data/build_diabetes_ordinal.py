@@ -15,11 +15,11 @@ intervals closed on the right) into five named levels, lowest first:
 "very low", "low", "medium", "high", "very high". The names sort
 alphabetically as high < low < medium < very high < very low, so the order
 must come from the metadata: ``diabetes_ordinal.ordinal.json`` lists it, and
-``rankviz.ordinal_data.load_ordinal_sample`` uses it. The raw progression
+``rankviz.datasets.ordinal.load_ordinal_sample`` uses it. The raw progression
 value is not a column (it would give the level away).
 
 The sidecar is named ``NAME.ordinal.json``, not ``NAME.json``, so that the
-label-ranking samples (``rankviz.data.list_samples``) do not list it.
+label-ranking samples (``rankviz.datasets.label_ranking.list_samples``) do not list it.
 
 Run from the repository root: ``python sample_data/build_diabetes_ordinal.py``
 (``--out DIR`` writes elsewhere). Deterministic (no randomness).

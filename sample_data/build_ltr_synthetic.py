@@ -4,7 +4,7 @@ Seed 004 (MPBoost, Zhu et al. 2009) learns to rank documents per query and
 is evaluated on LETOR-style data: one line per query-document pair,
 ``relevance qid:Q 1:v 2:v ...``, split by query into train / vali / test.
 Real LETOR sets cannot be bundled (size, licence), so this script draws a
-synthetic one with :func:`rankviz.ltr_data.make_ltr_dataset` that has the
+synthetic one with :func:`rankviz.datasets.queries.make_ltr_dataset` that has the
 features that matter for such methods:
 
 * 200 queries with 5 to 30 documents each (3,316 documents);
@@ -20,11 +20,11 @@ features that matter for such methods:
   two distinct grades, so every query has pairs to learn from.
 
 The queries are split 60/20/20 (120/40/40 queries) by
-:func:`rankviz.ltr_data.split_by_query`. Feature values are written with 4
+:func:`rankviz.datasets.queries.split_by_query`. Feature values are written with 4
 significant digits to keep the three files small (about 1.3 MB together);
 the files, not the generator, are the sample. Each file starts with a ``#``
 comment line saying what it is. ``ltr.json`` (title, description, source,
-script, splits) lets :func:`rankviz.ltr_data.load_ltr_sample` find them.
+script, splits) lets :func:`rankviz.datasets.queries.load_ltr_sample` find them.
 
 Run from the repository root: ``python sample_data/build_ltr_synthetic.py``
 (``--out DIR`` writes elsewhere). Deterministic (fixed seeds).
@@ -42,7 +42,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from rankviz.ltr_data import (  # noqa: E402  (after the path set-up)
+from rankviz.datasets.queries import (  # noqa: E402  (after the path set-up)
     LTR_SIDECAR, dump_svmlight, load_ltr_sample, make_ltr_dataset, split_by_query,
 )
 
@@ -87,7 +87,7 @@ def build(out_dir: Path = HERE / NAME) -> dict:
             "validation and test files in the svmlight/LETOR format (rel qid:Q 1:v 2:v ...), feature "
             f"values rounded to {DIGITS} significant digits."
         ),
-        "source": ("Made up for this project (no external data): rankviz.ltr_data.make_ltr_dataset with "
+        "source": ("Made up for this project (no external data): rankviz.datasets.queries.make_ltr_dataset with "
                    + ", ".join(f"{k}={v!r}" for k, v in SETTINGS.items())
                    + f"; split_by_query(fractions={FRACTIONS}, seed={SPLIT_SEED})."),
         "script": f"build_{NAME}.py",

@@ -3,7 +3,7 @@
 Each :class:`Case` is one file in ``tests/data/bad/``, the loader that reads
 it, the options it is read with, and what must happen: either it loads (and
 ``check`` asserts *what* was loaded) or the loader raises
-:class:`rankviz.data.DataError` whose message starts with the file name and
+:class:`rankviz.datasets.label_ranking.DataError` whose message starts with the file name and
 contains every fragment of ``error`` (the line, the column, the value at
 fault and what was expected).
 
@@ -32,13 +32,13 @@ BAD_DIR = Path(__file__).resolve().parent / "data" / "bad"
 
 #: The loaders, as named in a case: (module, function).
 LOADERS = {
-    "benchmark": ("rankviz.data", "load_benchmark"),
-    "ranks": ("rankviz.data", "load_csv"),
-    "scores": ("rankviz.data", "load_csv"),
-    "ordering": ("rankviz.data", "load_csv"),
-    "ordinal": ("rankviz.ordinal_data", "load_ordinal_csv"),
-    "svmlight": ("rankviz.ltr_data", "load_svmlight"),
-    "query_csv": ("rankviz.ltr_data", "load_query_csv"),
+    "benchmark": ("rankviz.datasets.label_ranking", "load_benchmark"),
+    "ranks": ("rankviz.datasets.label_ranking", "load_csv"),
+    "scores": ("rankviz.datasets.label_ranking", "load_csv"),
+    "ordering": ("rankviz.datasets.label_ranking", "load_csv"),
+    "ordinal": ("rankviz.datasets.ordinal", "load_ordinal_csv"),
+    "svmlight": ("rankviz.datasets.queries", "load_svmlight"),
+    "query_csv": ("rankviz.datasets.queries", "load_query_csv"),
 }
 
 #: Longest acceptable error message (characters): one sentence, long values shortened.
@@ -656,7 +656,7 @@ def write_corpus(folder=BAD_DIR):
 
 def evaluate(case, path_or_buffer):
     """Run one case: ``None`` if it behaves as required, else what went wrong (one line)."""
-    from rankviz.data import DataError
+    from rankviz.datasets.label_ranking import DataError
 
     name = case.file
     try:
@@ -712,7 +712,7 @@ def report(folder=BAD_DIR, limit=None):
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     if "--report" in sys.argv:
-        from rankviz import data as _data
+        from rankviz.datasets import label_ranking as _data
 
         limit = getattr(_data, "MAX_UPLOAD_BYTES", None)
         report(limit=limit)

@@ -12,9 +12,9 @@ import pandas as pd
 from hypothesis import strategies as st
 from scipy.stats import rankdata
 
-from rankviz import data as _data
+from rankviz.datasets import label_ranking as _data
 
-#: Cell texts the loaders read as "no value" (rankviz.data's own list when it has one).
+#: Cell texts the loaders read as "no value" (rankviz.datasets.label_ranking's own list when it has one).
 MISSING_MARKERS = getattr(_data, "_MISSING_MARKERS",
                           frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"}))
 
@@ -43,7 +43,7 @@ def rank_rows(draw, n_labels, ties=True, missing=False, min_present=2):
 
     Drawn as small integer scores (higher = better) so that ties are common
     when ``ties``; the present labels are then ranked ``1..m`` with average
-    positions for ties, exactly as :func:`rankviz.data.validate_rank_matrix`
+    positions for ties, exactly as :func:`rankviz.datasets.label_ranking.validate_rank_matrix`
     expects.
     """
     if ties:

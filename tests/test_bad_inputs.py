@@ -30,8 +30,8 @@ import io
 
 import pytest
 
-from rankviz import data
-from rankviz.data import DataError
+from rankviz.datasets import label_ranking as data
+from rankviz.datasets.label_ranking import DataError
 from tests import bad_inputs
 from tests.bad_inputs import BAD_DIR, CASES, FAMILY, LOADERS, MAX_MESSAGE, evaluate
 
@@ -89,7 +89,7 @@ def test_file_over_the_size_limit_is_refused_by_every_loader(tmp_path, name, loa
         case.read(path)
     assert str(info.value) == (
         f"{name}: the file is 50.000001 MB (52,428,801 bytes); expected at most 50 MB, the upload limit "
-        f"(rankviz.data.MAX_UPLOAD_BYTES)")
+        f"(rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES)")
 
 
 def test_size_limit_is_50_megabytes():

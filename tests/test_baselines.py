@@ -8,9 +8,9 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import MinMaxScaler
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree
-from rankviz.aggregation import rank_by_mean
-from rankviz.evaluation import cross_validate, fold_indices, summarize
-from rankviz.metrics import cs, lra, wrc
+from rankviz.label_ranking.aggregation import rank_by_mean
+from rankviz.experiments.cross_validation import cross_validate, fold_indices, summarize
+from rankviz.label_ranking.metrics import cs, lra, wrc
 
 
 def problem(seed=0, n=50, n_labels=5):
@@ -109,7 +109,7 @@ def test_tree_beats_default_when_rankings_follow_an_attribute():
 @pytest.mark.parametrize("k", [1, 2, 5, 40])
 def test_neighbours_by_partition_equal_a_stable_full_sort(k, monkeypatch):
     """Many exact ties (a small grid), and blocks of queries smaller than the query set."""
-    from rankviz import baselines
+    from rankviz.label_ranking import baselines
     monkeypatch.setattr(baselines, "_BLOCK_CELLS", 50)
     rng = np.random.default_rng(k)
     for _ in range(30):

@@ -13,10 +13,10 @@ import pytest
 from scipy.stats import rankdata
 from sklearn.base import clone
 
-from rankviz.aggregation import rank_by_mean
-from rankviz.constraint_classification import ConstraintClassifier
-from rankviz.incomplete import delete_labels
-from rankviz.metrics import kendall_tau
+from rankviz.label_ranking.aggregation import rank_by_mean
+from rankviz.label_ranking.constraint_classification import ConstraintClassifier
+from rankviz.label_ranking.incomplete import delete_labels
+from rankviz.label_ranking.metrics import kendall_tau
 
 
 def reference_weights(X, Y, *, n_epochs=10, margin=0.0, alpha=0.0, average=True, batch_size=1,

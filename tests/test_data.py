@@ -1,4 +1,4 @@
-"""Tests for rankviz.data: dataset validation, loaders and the sample registry."""
+"""Tests for rankviz.datasets.label_ranking: dataset validation, loaders and the sample registry."""
 
 import io
 import json
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankviz import data
-from rankviz.data import (
+from rankviz.datasets import label_ranking as data
+from rankviz.datasets.label_ranking import (
     DataError,
     RankingDataset,
     list_samples,
@@ -490,7 +490,7 @@ def test_size_limit_refuses_before_reading(tmp_path, monkeypatch):
     with open(path, "wb") as handle:
         handle.truncate(data.MAX_UPLOAD_BYTES + 1)
     expected = (f"huge.csv: the file is 50.000001 MB ({data.MAX_UPLOAD_BYTES + 1:,} bytes); expected at most "
-                "50 MB, the upload limit (rankviz.data.MAX_UPLOAD_BYTES)")
+                "50 MB, the upload limit (rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES)")
     for load in (lambda f: load_csv(f, ["f"], "ranks", ["a", "b"]), load_benchmark, read_csv_header):
         with pytest.raises(DataError) as info:
             load(path)
@@ -593,7 +593,7 @@ def test_sample_errors(tmp_path):
 
 
 def test_default_sample_dir_is_repo_sample_data():
-    assert data.SAMPLE_DIR == Path(data.__file__).resolve().parent.parent / "sample_data"
+    assert data.SAMPLE_DIR == Path(data.__file__).resolve().parents[2] / "sample_data"
     for name in list_samples():  # whatever the project ships must load
         assert load_sample(name).n_samples >= 2
 

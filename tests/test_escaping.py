@@ -29,8 +29,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import MPBoost, OrdinalTree, RankingTree
-from rankviz.render import available_engines, render, tree_to_dot
-from rankviz.render_stumps import additive_model_to_dot, stumps_to_dot
+from rankviz.viz.graphviz import available_engines, render, tree_to_dot
+from rankviz.viz.dot.stumps import additive_model_to_dot, stumps_to_dot
 from rankviz.ui.text import md_escape
 
 #: Every special of HTML, DOT strings and Markdown at once.
@@ -329,9 +329,9 @@ def test_no_code_execution_or_unpickling_anywhere():
 
 def test_subprocesses_run_only_the_layout_engines():
     users = [path.name for path in python_sources() if "subprocess" in path.read_text(encoding="utf-8")]
-    assert users == ["render.py"]
+    assert users == ["graphviz.py"]
     # ...on DOT text given on stdin, never on a path or a shell.
-    source = (REPO / "rankviz" / "render.py").read_text(encoding="utf-8")
+    source = (REPO / "rankviz" / "viz" / "graphviz.py").read_text(encoding="utf-8")
     assert "shell=True" not in source and "input=dot_source.encode" in source
 
 
@@ -361,7 +361,7 @@ def test_html_markdown_is_used_once_without_user_text():
 def test_rank_heatmap_escapes_label_names():
     import numpy as np
 
-    from rankviz.plots import rank_heatmap
+    from rankviz.viz.figures.ranking_trees import rank_heatmap
 
     names = ["<b>bold</b>", "a&b"]
     fig = rank_heatmap(np.array([[1.0, 2.0], [2.0, 1.0]]), names, np.array([1.0, 2.0]), np.array([1.5, 1.5]))

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from rankviz import RankingTree, load_sample
-from rankviz.criteria import get_criterion
-from rankviz.data import list_samples
-from rankviz.evaluation import MEASURES, best_gamma, cross_validate, loo_gamma_curves
+from rankviz.tree.criteria import get_criterion
+from rankviz.datasets.label_ranking import list_samples
+from rankviz.experiments.cross_validation import MEASURES, best_gamma, cross_validate, loo_gamma_curves
 from reference import random_problem
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_samples", "similarity",

@@ -10,11 +10,11 @@ from sklearn.neighbors import NearestNeighbors
 from sklearn.preprocessing import MinMaxScaler
 
 from rankviz import KNNRanker, load_benchmark
-from rankviz import iblr as iblr_module
-from rankviz.evaluation import fold_indices
-from rankviz.iblr import DEFAULT_K_GRID, IBLR, dudani_weights
-from rankviz.mallows import borda_center, fit_mallows, theta_from_mean_distance
-from rankviz.metrics import kendall_tau
+from rankviz.label_ranking import iblr as iblr_module
+from rankviz.experiments.cross_validation import fold_indices
+from rankviz.label_ranking.iblr import DEFAULT_K_GRID, IBLR, dudani_weights
+from rankviz.label_ranking.mallows import borda_center, fit_mallows, theta_from_mean_distance
+from rankviz.label_ranking.metrics import kendall_tau
 
 PERMS4 = np.array(list(itertools.permutations(range(1, 5))), dtype=float)
 IRIS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "iris.csv"

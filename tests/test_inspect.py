@@ -6,9 +6,9 @@ import pytest
 
 import rankviz
 from rankviz import RankingTree
-from rankviz.data import list_samples
-from rankviz.inspect import CANDIDATE_COLUMNS, candidate_splits, inspect_node, node_mask
-from rankviz.plots import rank_heatmap, threshold_curve
+from rankviz.datasets.label_ranking import list_samples
+from rankviz.tree.node_inspection import CANDIDATE_COLUMNS, candidate_splits, inspect_node, node_mask
+from rankviz.viz.figures.ranking_trees import rank_heatmap, threshold_curve
 from reference import candidate_tests, mean_pairwise_spearman, random_problem
 
 

@@ -6,10 +6,10 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
-from rankviz.evaluation import cross_validate, fold_indices
-from rankviz.label_ranking_study import (missing_rate_curve, relative_tree_size, seed003_methods,
+from rankviz.experiments.cross_validation import cross_validate, fold_indices
+from rankviz.experiments.label_ranking_study import (missing_rate_curve, relative_tree_size, seed003_methods,
                                          top_label)
-from rankviz.metrics import kendall_tau
+from rankviz.label_ranking.metrics import kendall_tau
 
 from reference import random_problem
 

@@ -1,4 +1,4 @@
-"""Tests of rankviz.ltr_data: learning-to-rank datasets, loaders, splits and synthetic data."""
+"""Tests of rankviz.datasets.queries: learning-to-rank datasets, loaders, splits and synthetic data."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from rankviz.data import SAMPLE_DIR, DataError
-from rankviz.ltr_data import (
+from rankviz.datasets.label_ranking import SAMPLE_DIR, DataError
+from rankviz.datasets.queries import (
     QueryDataset, dump_svmlight, list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight,
     ltr_sample_info, make_ltr_dataset, split_by_query,
 )

@@ -1,4 +1,4 @@
-"""Tests for rankviz.ltr_metrics: NDCG forms by hand, scikit-learn and scipy
+"""Tests for rankviz.ltr.metrics: NDCG forms by hand, scikit-learn and scipy
 agreement, tie-breaking, no-relevant conventions, paired comparison, and a
 per-query loop reference on 20,000 documents."""
 
@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 from sklearn.metrics import ndcg_score
 
-from rankviz import ltr_metrics
-from rankviz.ltr_metrics import (
+from rankviz.ltr import metrics as ltr_metrics
+from rankviz.ltr.metrics import (
     PairedComparison,
     mean_ndcg,
     ndcg,
@@ -21,7 +21,7 @@ from rankviz.ltr_metrics import (
     rank_within_queries,
     standard_error,
 )
-from rankviz.metrics import lra, wrc
+from rankviz.label_ranking.metrics import lra, wrc
 
 
 def random_queries(n_queries, rng, min_size=2, max_size=12, tied_scores=False):
@@ -280,7 +280,7 @@ def test_cs_and_kendall_tau_match_scipy_per_query():
     checked = 0
     for q, rows in enumerate(rows_of(qid)):
         if np.ptp(relevance[rows]) == 0 or np.ptp(scores[rows]) == 0:
-            # scipy: NaN; rankviz.metrics: 0.0
+            # scipy: NaN; rankviz.label_ranking.metrics: 0.0
             assert cs_values[q] == 0.0 and tau_values[q] == 0.0
             continue
         checked += 1

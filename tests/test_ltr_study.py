@@ -10,16 +10,16 @@ from sklearn.exceptions import NotFittedError
 from sklearn.neighbors import KNeighborsRegressor
 from sklearn.preprocessing import StandardScaler
 
-from rankviz.ddf import DDF_NAMES, DEFAULT_PARAMETERS
-from rankviz.ltr_baselines import BestSingleFeature, KNNRelevance, RandomOrder
-from rankviz.ltr_data import make_ltr_dataset, split_by_query
-from rankviz.ltr_metrics import mean_ndcg, ndcg_at_ks, query_ids
-from rankviz.ltr_study import (
+from rankviz.ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS
+from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
+from rankviz.datasets.queries import make_ltr_dataset, split_by_query
+from rankviz.ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids
+from rankviz.experiments.ltr_study import (
     BASELINES, PARAMETER_GRIDS, GrowthCurves, compare_rankers, iter_growth, method_title, staged_ndcg,
     tune_mpboost,
 )
-from rankviz.mpboost import MPBoost, misordering_loss
-from rankviz.plots_ltr import (
+from rankviz.ltr.mpboost import MPBoost, misordering_loss
+from rankviz.viz.figures.ltr import (
     METHOD_STYLES, SPLIT_COLOURS, loss_bound_figure, ndcg_by_k_figure, rounds_figure,
 )
 
@@ -449,7 +449,7 @@ def test_ndcg_by_k_figure_draws_means_with_standard_errors(comparison):
 
 
 def test_best_single_feature_says_why_when_no_query_has_a_relevant_document():
-    from rankviz.ltr_baselines import BestSingleFeature as _Best
+    from rankviz.ltr.baselines import BestSingleFeature as _Best
 
     X = np.arange(12.0).reshape(6, 2)
     with pytest.raises(ValueError, match="no training query has a relevant document"):
@@ -457,7 +457,7 @@ def test_best_single_feature_says_why_when_no_query_has_a_relevant_document():
 
 
 def test_loss_bound_figure_keeps_the_share_readable_when_the_bound_passes_one():
-    from rankviz.plots_ltr import loss_bound_figure
+    from rankviz.viz.figures.ltr import loss_bound_figure
 
     fig = loss_bound_figure([0.9, 1.3, np.inf], [0.4, 0.35, 0.3])
     assert list(fig.layout.yaxis.range) == [0, 1.05]

@@ -7,7 +7,7 @@ import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import kendalltau
 
-from rankviz.mallows import (borda_center, expected_distance, expected_kendall_tau,
+from rankviz.label_ranking.mallows import (borda_center, expected_distance, expected_kendall_tau,
                              extend_rankings, fit_mallows, fit_mallows_groups, kendall_distance,
                              most_probable_extension, theta_from_mean_distance)
 

@@ -6,9 +6,9 @@ import pytest
 from scipy.stats import kendalltau
 
 from rankviz import RankingTree
-from rankviz.criteria import Mallows
-from rankviz.mallows import fit_mallows, kendall_distance, theta_from_mean_distance
-from rankviz.mallows_tree import complete_from_ancestors
+from rankviz.tree.criteria import Mallows
+from rankviz.label_ranking.mallows import fit_mallows, kendall_distance, theta_from_mean_distance
+from rankviz.tree.mallows_nodes import complete_from_ancestors
 
 from reference import candidate_tests, random_problem
 
@@ -61,7 +61,7 @@ def test_incomplete_statistics_count_only_the_observed_pairs():
     stats = criterion.row_statistics(Y)
     distance, held = criterion.total_distance(3, stats.sum(axis=0))
     # Generalised Borda centre: labels 2 > 1 > 3 > 4 (votes 8.75, 10, 8.75, 5 ... see Prop. 2):
-    from rankviz.mallows import borda_center
+    from rankviz.label_ranking.mallows import borda_center
     center = borda_center(Y)
     observed = sum(kendall_distance(row[~np.isnan(row)], center[~np.isnan(row)])[0] for row in Y)
     assert distance == observed and held == 4
@@ -168,7 +168,7 @@ def test_gamma_path_cuts_equal_mallows_trees_grown_with_that_gamma():
 def test_drawing_shows_theta_and_colours_leaves_by_reliability():
     import re
 
-    from rankviz.render import INTERNAL_FILL, RELIABILITY_PALETTE, tree_to_dot
+    from rankviz.viz.graphviz import INTERNAL_FILL, RELIABILITY_PALETTE, tree_to_dot
 
     X, Y = random_problem(3, n=90, n_labels=4)
     tree = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=5).fit(X, Y).tree_

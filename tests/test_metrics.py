@@ -1,4 +1,4 @@
-"""Tests for rankviz.metrics: hand-worked values, bounds, scipy agreement, NaN."""
+"""Tests for rankviz.label_ranking.metrics: hand-worked values, bounds, scipy agreement, NaN."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, rankdata, spearmanr
 
-from rankviz.metrics import cs, kendall_tau, lra, wrc
+from rankviz.label_ranking.metrics import cs, kendall_tau, lra, wrc
 
 MEASURES = [cs, wrc, lra, kendall_tau]
 

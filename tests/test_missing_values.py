@@ -12,14 +12,14 @@ import pandas as pd
 import pytest
 
 from rankviz import IBLR, ConstraintClassifier, KNNRanker, MPBoost, OrdinalTree, RankingTree
-from rankviz.criteria import get_criterion
-from rankviz.ddf import directed_distance
+from rankviz.tree.criteria import get_criterion
+from rankviz.ltr.ddf import directed_distance
 from rankviz.features import MISSING_CATEGORY, FeatureEncoder, count_missing
-from rankviz.gamma_path import GammaPath
-from rankviz.inspect import candidate_splits, node_mask
-from rankviz.ltr_baselines import BestSingleFeature, KNNRelevance
-from rankviz.mpboost import preference_pairs
-from rankviz.stump_search import FeatureBins, PairLayout, StumpSearch
+from rankviz.tree.gamma_path import GammaPath
+from rankviz.tree.node_inspection import candidate_splits, node_mask
+from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance
+from rankviz.ltr.mpboost import preference_pairs
+from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch
 from tests.reference import mean_pairwise_spearman
 
 
@@ -224,7 +224,7 @@ def test_ltr_baselines_with_missing_values():
 
 
 def test_threshold_curve_draws_one_point_per_threshold_with_the_better_side():
-    from rankviz.plots import threshold_curve
+    from rankviz.viz.figures.ranking_trees import threshold_curve
 
     X, Y = problem_missing_when_low(0, n=60)
     model = RankingTree(gamma=np.inf, min_samples_leaf=3, max_depth=1).fit(X, Y)

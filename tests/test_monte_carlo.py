@@ -1,4 +1,4 @@
-"""Library tests of rankviz.monte_carlo (seed 002 Monte Carlo) and of rankviz.plots_ordinal."""
+"""Library tests of rankviz.experiments.monte_carlo (seed 002 Monte Carlo) and of rankviz.viz.figures.ordinal."""
 
 from dataclasses import replace
 
@@ -7,13 +7,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from rankviz.baselines import OrdinalDefault
-from rankviz.monte_carlo import (TREE_METHODS, HoldoutSource, SyntheticSource, loss_summary,
+from rankviz.label_ranking.baselines import OrdinalDefault
+from rankviz.experiments.monte_carlo import (TREE_METHODS, HoldoutSource, SyntheticSource, loss_summary,
                                  noise_trials, ordinal_methods, run_trials, select_depth, t_interval)
-from rankviz.ordinal_tree import OrdinalTree
-from rankviz.plots_ordinal import (LOSS_AXIS_TITLE, format_loss, loss_by_depth, loss_by_noise,
+from rankviz.tree.ordinal_tree import OrdinalTree
+from rankviz.viz.figures.ordinal import (LOSS_AXIS_TITLE, format_loss, loss_by_depth, loss_by_noise,
                                    method_table, noise_table)
-from rankviz.synthetic import make_ordinal_square
+from rankviz.ordinal.synthetic import make_ordinal_square
 
 RI, GINI = TREE_METHODS["ranking_impurity"], TREE_METHODS["gini"]
 SMALL = SyntheticSource(n_train=150, n_test=120)

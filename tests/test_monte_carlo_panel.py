@@ -9,7 +9,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import rankviz.ui.monte_carlo_panel as panel
-from rankviz.monte_carlo import TREE_METHODS, SyntheticSource, ordinal_methods, run_trials
+from rankviz.experiments.monte_carlo import TREE_METHODS, SyntheticSource, ordinal_methods, run_trials
 
 RI, GINI = TREE_METHODS["ranking_impurity"], TREE_METHODS["gini"]
 
@@ -22,8 +22,8 @@ SOURCES = {
 PAGE = """\
 import numpy as np
 import streamlit as st
-from rankviz.monte_carlo import HoldoutSource, SyntheticSource
-from rankviz.synthetic import make_ordinal_square
+from rankviz.experiments.monte_carlo import HoldoutSource, SyntheticSource
+from rankviz.ordinal.synthetic import make_ordinal_square
 from rankviz.ui.monte_carlo_panel import monte_carlo_panel, noise_panel
 
 LEVELS = ["very low", "low", "mid", "high", "very high"]

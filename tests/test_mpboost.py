@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from rankviz import MPBoost
-from rankviz.ddf import DDF_NAMES, condition_9_note, directed_distance, distance_range
-from rankviz.mpboost import misordering_loss, preference_pairs, query_codes
-from rankviz.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
+from rankviz.ltr.ddf import DDF_NAMES, condition_9_note, directed_distance, distance_range
+from rankviz.ltr.mpboost import misordering_loss, preference_pairs, query_codes
+from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
 
 
 def random_queries(seed, n=60, n_features=4, n_queries=6, decimals=1):
@@ -139,7 +139,7 @@ def test_stump_search_matches_brute_force(seed):
 def test_stump_search_splits_its_feature_table_in_blocks(monkeypatch):
     # Large pair x feature tables are rebuilt per block of features each
     # round; the result must not change.
-    import rankviz.stump_search as stump_search
+    import rankviz.ltr.stump_search as stump_search
 
     X, y, qid = random_queries(3, n_features=7)
     first, second = preference_pairs(y, qid)
@@ -284,7 +284,7 @@ def test_clear_errors():
 
 
 def test_wide_histograms_are_filled_feature_by_feature_with_the_same_sums(monkeypatch):
-    import rankviz.stump_search as stump_search
+    import rankviz.ltr.stump_search as stump_search
 
     X, y, qid = random_queries(9, n=80, n_features=5, decimals=3)
     first, second = preference_pairs(y, qid)

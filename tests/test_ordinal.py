@@ -13,11 +13,11 @@ from scipy.stats import norm, rankdata
 from sklearn.tree import DecisionTreeClassifier
 
 from rankviz import OrdinalDefault, OrdinalKNN, OrdinalTree, RankingTree
-from rankviz.criteria import Gini, RankingImpurity, get_criterion
-from rankviz.ordinal import OrdinalLevels, mean_rank_loss, median_level, mode_level
-from rankviz.synthetic import (DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS, add_label_noise,
+from rankviz.tree.criteria import Gini, RankingImpurity, get_criterion
+from rankviz.ordinal.levels import OrdinalLevels, mean_rank_loss, median_level, mode_level
+from rankviz.ordinal.synthetic import (DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS, add_label_noise,
                                make_ordinal_square)
-from rankviz.teaching import figure1_splits, impurities_of_counts
+from rankviz.experiments.teaching import figure1_splits, impurities_of_counts
 from reference import random_problem
 
 
@@ -390,7 +390,7 @@ def test_baselines_knn_and_default():
 
 @pytest.mark.parametrize("criterion", ["ranking_impurity", "gini"])
 def test_inspector_ranks_candidates_as_the_search_and_shows_the_rule_6_score(criterion):
-    from rankviz.inspect import inspect_node
+    from rankviz.tree.node_inspection import inspect_node
     X, Y = random_problem(6, n=70, n_labels=4)
     model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=3).fit(X, Y)
     tree, X_enc = model.tree_, model.encoder_.transform(X)

@@ -1,4 +1,4 @@
-"""Tests for rankviz.ordinal_data: ordinal datasets, the CSV loader and the ordinal samples."""
+"""Tests for rankviz.datasets.ordinal: ordinal datasets, the CSV loader and the ordinal samples."""
 
 import io
 import json
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from rankviz import OrdinalTree
-from rankviz.data import SAMPLE_DIR, DataError, list_samples
-from rankviz.ordinal_data import (
+from rankviz.datasets.label_ranking import SAMPLE_DIR, DataError, list_samples
+from rankviz.datasets.ordinal import (
     OrdinalDataset, check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample,
     ordinal_sample_info, read_target_values,
 )

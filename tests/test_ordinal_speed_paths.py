@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from rankviz import OrdinalTree, RankingTree, builder
-from rankviz.criteria import Gini, RankingImpurity
-from rankviz.synthetic import make_ordinal_square
+from rankviz import OrdinalTree, RankingTree
+from rankviz.tree import builder
+from rankviz.tree.criteria import Gini, RankingImpurity
+from rankviz.ordinal.synthetic import make_ordinal_square
 from reference import random_problem
 
 CRITERIA = ["mean_spearman", "ranking_impurity", "gini"]

@@ -33,10 +33,10 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rankviz import data
-from rankviz.data import DataError, describe_missing_features, load_benchmark, load_csv, read_csv_header
-from rankviz.ltr_data import load_query_csv, load_svmlight
-from rankviz.ordinal_data import load_ordinal_csv, read_target_values
+from rankviz.datasets import label_ranking as data
+from rankviz.datasets.label_ranking import DataError, describe_missing_features, load_benchmark, load_csv, read_csv_header
+from rankviz.datasets.queries import load_query_csv, load_svmlight
+from rankviz.datasets.ordinal import load_ordinal_csv, read_target_values
 from rankviz.ui.text import md_escape
 from tests.bad_inputs import CASES, FAMILY
 

@@ -22,14 +22,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
-from rankviz.criteria import CRITERIA
-from rankviz.data import list_samples
-from rankviz.ddf import DDF_NAMES
-from rankviz.iblr import DEFAULT_K_GRID
-from rankviz.ltr_data import list_ltr_samples
-from rankviz.ordinal_data import list_ordinal_samples
+from rankviz.tree.criteria import CRITERIA
+from rankviz.datasets.label_ranking import list_samples
+from rankviz.ltr.ddf import DDF_NAMES
+from rankviz.label_ranking.iblr import DEFAULT_K_GRID
+from rankviz.datasets.queries import list_ltr_samples
+from rankviz.datasets.ordinal import list_ordinal_samples
 from rankviz.ui.gamma_panel import GAMMA_RANGE
-from rankviz.render import fitting_depth, tree_to_dot
+from rankviz.viz.graphviz import fitting_depth, tree_to_dot
 from rankviz.ui import tree_panel
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES

@@ -6,9 +6,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
-from rankviz.evaluation import best_gamma, loo_gamma_curves
+from rankviz.experiments.cross_validation import best_gamma, loo_gamma_curves
 from rankviz.features import FeatureEncoder
-from rankviz.inspect import inspect_node
+from rankviz.tree.node_inspection import inspect_node
 from rankviz.ui.gamma_panel import GAMMA_GRID
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from test_page_ranking_trees import dot_of, leaves_text, n_drawn_nodes, plotly_array, status_line

@@ -7,8 +7,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import OrdinalTree, load_sample
-from rankviz.monte_carlo import SyntheticSource
-from rankviz.synthetic import PRINTED_THRESHOLDS
+from rankviz.experiments.monte_carlo import SyntheticSource
+from rankviz.ordinal.synthetic import PRINTED_THRESHOLDS
 
 PAGE = "pages/impurity_vs_gini.py"
 

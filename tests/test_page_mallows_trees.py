@@ -17,9 +17,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import IBLR, RankingTree, delete_labels, load_benchmark, load_sample
-from rankviz.data import list_samples
-from rankviz.evaluation import cross_validate
-from rankviz.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
+from rankviz.datasets.label_ranking import list_samples
+from rankviz.experiments.cross_validation import cross_validate
+from rankviz.experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF, MEASURE_ORDER
 
@@ -258,7 +258,7 @@ def test_five_repetitions_whiskers_are_the_spread_over_repetitions(app):
 
 
 def test_a_failing_method_gives_a_message_and_the_others_still_run(app, monkeypatch):
-    from rankviz.constraint_classification import ConstraintClassifier
+    from rankviz.label_ranking.constraint_classification import ConstraintClassifier
 
     def broken(self, X, Y):
         raise ValueError("the perceptron cannot learn this (test)")

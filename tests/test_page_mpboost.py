@@ -12,9 +12,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
-from rankviz.ltr_data import dump_svmlight
-from rankviz.ltr_metrics import mean_ndcg
-from rankviz.ltr_study import compare_rankers, method_title
+from rankviz.datasets.queries import dump_svmlight
+from rankviz.ltr.metrics import mean_ndcg
+from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ui.ltr_data_picker import UPLOAD
 
 PAGE = "pages/mpboost.py"

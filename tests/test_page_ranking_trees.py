@@ -9,8 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
-from rankviz.data import list_samples
-from rankviz.evaluation import cross_validate
+from rankviz.datasets.label_ranking import list_samples
+from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 
 

@@ -5,8 +5,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
-from rankviz.criteria import CRITERIA
-from rankviz.evaluation import cross_validate
+from rankviz.tree.criteria import CRITERIA
+from rankviz.experiments.cross_validation import cross_validate
 from test_page_ranking_trees import plotly_array
 
 

@@ -22,10 +22,10 @@ Loaders
     without the label list), with missing feature values too; load_benchmark
     round trip; svmlight dump/load round trip (dense and sparse); query
     CSV round trip via QueryDataset.to_frame.
-Label-ranking measures (rankviz.metrics)
+Label-ranking measures (rankviz.label_ranking.metrics)
     bounds; symmetry of cs and kendall_tau; identical -> 1; reversed -> -1;
     invariance to renaming labels; agreement with scipy's spearmanr/kendalltau.
-Learning-to-rank measures (rankviz.ltr_metrics)
+Learning-to-rank measures (rankviz.ltr.metrics)
     NDCG in [0, 1] and NaN exactly for queries without a relevant document;
     perfect order -> 1; invariance to strictly increasing transforms of the
     scores (adding a constant included); invariance to permuting documents
@@ -58,11 +58,11 @@ from scipy import stats
 from scipy.stats import rankdata
 
 from rankviz import DefaultRanker, KNNRanker, MPBoost, OrdinalTree, RankingTree
-from rankviz.data import load_benchmark, load_csv
-from rankviz.ltr_data import QueryDataset, dump_svmlight, load_query_csv, load_svmlight
-from rankviz.ltr_metrics import ndcg_at_ks, query_ids, query_rank_scores
-from rankviz.metrics import cs, kendall_tau, lra, wrc
-from rankviz.mpboost import misordering_loss
+from rankviz.datasets.label_ranking import load_benchmark, load_csv
+from rankviz.datasets.queries import QueryDataset, dump_svmlight, load_query_csv, load_svmlight
+from rankviz.ltr.metrics import ndcg_at_ks, query_ids, query_rank_scores
+from rankviz.label_ranking.metrics import cs, kendall_tau, lra, wrc
+from rankviz.ltr.mpboost import misordering_loss
 from strategies import (
     distinct_names,
     extreme_floats,

@@ -15,13 +15,13 @@ import pandas as pd
 import pytest
 
 from rankviz import OrdinalTree, RankingTree
-from rankviz import render as render_module
-from rankviz.ordinal import median_level, mode_level
-from rankviz.render import (
+from rankviz.viz import graphviz as render_module
+from rankviz.ordinal.levels import median_level, mode_level
+from rankviz.viz.graphviz import (
     EXPORT_FORMATS, LEVEL_PALETTE, PALETTE, RenderError, available_engines, drawn_leaves, fitting_depth,
     node_id, render, tree_to_dot,
 )
-from rankviz.synthetic import make_ordinal_square
+from rankviz.ordinal.synthetic import make_ordinal_square
 
 X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b", "c", "a"], "A2": [1, 7, 3, 4, 9, 2, 5, 6.0]})
 Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3], [4, 3, 2, 1], [4, 3, 1, 2],
@@ -523,7 +523,7 @@ def test_missing_engines(dot_text, monkeypatch):
 
 
 def test_library_does_not_import_streamlit(repo_root):
-    code = "import sys, rankviz.render; sys.exit('streamlit' in sys.modules)"
+    code = "import sys, rankviz.viz.graphviz; sys.exit('streamlit' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], cwd=repo_root,
                             env={**os.environ, "PYTHONPATH": str(repo_root)})
     assert result.returncode == 0

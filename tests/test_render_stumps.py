@@ -1,4 +1,4 @@
-"""Graphviz views of an MPBoost ensemble (rankviz.render_stumps): stumps and step functions."""
+"""Graphviz views of an MPBoost ensemble (rankviz.viz.dot.stumps): stumps and step functions."""
 
 import re
 import xml.etree.ElementTree as ET
@@ -6,10 +6,10 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from rankviz.ltr_data import make_ltr_dataset
-from rankviz.mpboost import MPBoost
-from rankviz.render import HIGHLIGHT_COLOR, available_engines, render
-from rankviz.render_stumps import (
+from rankviz.datasets.queries import make_ltr_dataset
+from rankviz.ltr.mpboost import MPBoost
+from rankviz.viz.graphviz import HIGHLIGHT_COLOR, available_engines, render
+from rankviz.viz.dot.stumps import (
     NEGATIVE_FILL, POSITIVE_FILL, ZERO_FILL, additive_model_to_dot, feature_steps, stumps_to_dot,
 )
 

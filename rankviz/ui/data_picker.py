@@ -1,6 +1,6 @@
 """Choosing a data set: a sample from ``sample_data/`` or an uploaded file.
 
-An upload larger than :data:`rankviz.data.MAX_UPLOAD_BYTES` is refused by the
+An upload larger than :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES` is refused by the
 uploader itself and, should one arrive anyway, before its bytes are parsed;
 a file that cannot be read shows one sentence naming the line and column
 (``st.error``), never a traceback. Under the chosen data set a caption says
@@ -9,7 +9,7 @@ how many feature values are missing, if any.
 
 import streamlit as st
 
-from ..data import (
+from ..datasets.label_ranking import (
     DataError, describe_missing_features, list_samples, load_benchmark, load_csv,
     load_sample, read_csv_header, sample_info,
 )

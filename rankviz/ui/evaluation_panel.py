@@ -3,9 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from ..baselines import DefaultRanker, KNNRanker
-from ..evaluation import MEASURES, cross_validate, summarize
-from ..plots import metric_bars, metric_distribution
+from ..label_ranking.baselines import DefaultRanker, KNNRanker
+from ..experiments.cross_validation import MEASURES, cross_validate, summarize
+from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .long_run import run_jobs
 
 # Past this many examples leave-one-out means that many fits: k-fold is offered first.

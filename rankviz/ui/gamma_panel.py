@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..baselines import DefaultRanker, KNNRanker
-from ..evaluation import best_gamma, cross_validate, loo_gamma_curves
-from ..plots import gamma_curves, leaf_count_curve
+from ..label_ranking.baselines import DefaultRanker, KNNRanker
+from ..experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
+from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
 from .long_run import background, take_stopped
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
 

@@ -4,10 +4,10 @@ import math
 
 import streamlit as st
 
-from ..criteria import get_criterion
+from ..tree.criteria import get_criterion
 from ..features import FeatureEncoder
-from ..inspect import inspect_node
-from ..plots import rank_heatmap, threshold_curve
+from ..tree.node_inspection import inspect_node
+from ..viz.figures.ranking_trees import rank_heatmap, threshold_curve
 from .text import md_escape
 
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,

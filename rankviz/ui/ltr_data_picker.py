@@ -1,7 +1,7 @@
 """Choosing query-document data: a sample's train/validation/test files or an upload split by query.
 
 Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
-:data:`rankviz.data.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
+:data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
 be read, and a caption saying how many feature values are missing (a CSV's
 empty cells; svmlight files have none, a left-out feature being 0).
 """
@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..data import DataError, describe_missing_features, read_csv_header
-from ..ltr_data import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
+from ..datasets.label_ranking import DataError, describe_missing_features, read_csv_header
+from ..datasets.queries import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
 from .upload import named_buffer, receive_upload, show_problem
 
 UPLOAD = "__upload__"

@@ -24,13 +24,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from ..evaluation import cross_validate
+from ..experiments.cross_validation import cross_validate
 from ..features import FeatureEncoder
-from ..iblr import DEFAULT_K_GRID, IBLR
-from ..incomplete import delete_labels
-from ..label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
-from ..ranking_tree import RankingTree
-from ..tree import parent_array
+from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
+from ..label_ranking.incomplete import delete_labels
+from ..experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
+from ..tree.ranking_tree import RankingTree
+from ..tree.structure import parent_array
 from .long_run import background, error_text, format_duration, run_jobs
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
@@ -154,7 +154,7 @@ def missing_label_controls(container=None, key=KEY):
 
 
 def training_data(dataset, data_key, rate, seed):
-    """The data set with labels deleted at ``rate`` (:func:`rankviz.incomplete.delete_labels`).
+    """The data set with labels deleted at ``rate`` (:func:`rankviz.label_ranking.incomplete.delete_labels`).
 
     Returns
     -------
@@ -413,7 +413,7 @@ def method_summary(scores, repetitions=1):
     Parameters
     ----------
     scores : DataFrame
-        Per-example scores of :func:`rankviz.evaluation.cross_validate`.
+        Per-example scores of :func:`rankviz.experiments.cross_validation.cross_validate`.
     repetitions : int
         With 2 or more, the error is the standard deviation of the
         per-repetition means; with 1, the standard error of the mean over the
@@ -466,7 +466,7 @@ def comparison_bars(summary, title):
 def missing_rate_figure(curve, measure="Kendall tau", repetitions=1):
     """Lines with markers: ``measure`` against the missing-label rate, one per method (Fig. 1).
 
-    ``curve`` is :func:`rankviz.label_ranking_study.missing_rate_curve`'s frame;
+    ``curve`` is :func:`rankviz.experiments.label_ranking_study.missing_rate_curve`'s frame;
     with several repetitions the whiskers are the sd over repetitions.
     """
     fig = go.Figure()

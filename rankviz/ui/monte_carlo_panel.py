@@ -1,7 +1,7 @@
 """Monte Carlo comparisons of the two ordinal criteria (seed 002: Table I, Figs. 2–3).
 
 Two panels for the "Ranking impurity vs Gini" page. Each runs trials one at
-a time from the generators of :mod:`rankviz.monte_carlo`, appending every
+a time from the generators of :mod:`rankviz.experiments.monte_carlo`, appending every
 finished trial to ``st.session_state`` before the progress bar moves on.
 Pressing **Stop** (or any other widget) makes Streamlit interrupt the script
 at its next call, the progress update; what was appended stays, and the
@@ -11,9 +11,9 @@ rerun shows it as a partial result.
 import pandas as pd
 import streamlit as st
 
-from ..monte_carlo import (SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
+from ..experiments.monte_carlo import (SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
                            ordinal_methods, run_trials)
-from ..plots_ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
+from ..viz.figures.ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
 from .long_run import StopBar, format_duration
 
 __all__ = ["monte_carlo_panel", "noise_panel", "estimate_seconds", "format_duration"]

@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, condition_9_note
-from ..ltr_metrics import paired_comparison
-from ..ltr_study import BASELINES, compare_rankers, iter_growth, method_title
-from ..mpboost import MPBoost
-from ..plots_ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
-from ..render_stumps import additive_model_to_dot, stumps_to_dot
+from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, condition_9_note
+from ..ltr.metrics import paired_comparison
+from ..experiments.ltr_study import BASELINES, compare_rankers, iter_growth, method_title
+from ..ltr.mpboost import MPBoost
+from ..viz.figures.ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
+from ..viz.dot.stumps import additive_model_to_dot, stumps_to_dot
 from .long_run import StopBar, background, take_stopped
 from .ltr_data_picker import SPLIT_TITLES
 from .tree_panel import export_buttons
@@ -121,7 +121,7 @@ class Growth:
     """A fitted ensemble with its curves (what the player shows)."""
 
     model: MPBoost
-    curves: object           # rankviz.ltr_study.GrowthCurves
+    curves: object           # rankviz.experiments.ltr_study.GrowthCurves
     feature_names: list
     seconds: float
     #: True when the user stopped the growth before its last round.

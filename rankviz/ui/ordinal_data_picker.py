@@ -1,17 +1,17 @@
 """Choosing an ordinal data set: a bundled sample or an uploaded CSV with its level order.
 
 Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
-:data:`rankviz.data.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
+:data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
 be read, and a caption saying how many feature values are missing.
 """
 
 import streamlit as st
 
-from ..data import DataError, read_csv_header
+from ..datasets.label_ranking import DataError, read_csv_header
 from .data_picker import missing_caption
 from .text import md_escape
 from .upload import named_buffer, receive_upload, show_problem
-from ..ordinal_data import (
+from ..datasets.ordinal import (
     check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample, ordinal_sample_info,
     read_target_values,
 )
@@ -44,7 +44,7 @@ def parse_upload(content, file_name, target, levels=None, feature_columns=None):
     Raises
     ------
     DataError
-        Whatever :func:`rankviz.ordinal_data.load_ordinal_csv` finds wrong.
+        Whatever :func:`rankviz.datasets.ordinal.load_ordinal_csv` finds wrong.
     """
     return load_ordinal_csv(named_buffer(content, file_name), target,
                             feature_columns=None if feature_columns is None else list(feature_columns),

@@ -15,13 +15,13 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from ..baselines import OrdinalDefault, OrdinalKNN
+from ..label_ranking.baselines import OrdinalDefault, OrdinalKNN
 from ..features import FeatureEncoder
-from ..monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
-from ..ordinal import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
-from ..ordinal_tree import OrdinalTree
-from ..render import tree_to_dot
-from ..synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
+from ..experiments.monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
+from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from ..tree.ordinal_tree import OrdinalTree
+from ..viz.graphviz import tree_to_dot
+from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
 from .long_run import background, short_hash
 from .tree_panel import SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
 from .text import md_escape
@@ -46,7 +46,7 @@ GAMMA_RANGE = (0.90, 1.05)
 _THRESHOLD_KEYS = ("b2", "b3", "b4", "b5")
 _SIZE_RANGE = (10, 200_000)
 # Training rows blue, test rows grey in the level charts (data, not methods:
-# no colour of rankviz.plots.METHOD_COLOURS).
+# no colour of rankviz.viz.figures.ranking_trees.METHOD_COLOURS).
 _TRAIN_COLOUR, _TEST_COLOUR = "#1f77b4", "#b0b0b0"
 
 

@@ -1,6 +1,6 @@
 """Teaching seed 002's two impurities: Fig. 1 worked out, §III's three ratings, and any node's numbers.
 
-Every number shown comes from the library (:mod:`rankviz.teaching`, which
+Every number shown comes from the library (:mod:`rankviz.experiments.teaching`, which
 uses the criteria the trees use), so the page teaches what the trees do.
 """
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..teaching import figure1_splits, impurities_of_counts
+from ..experiments.teaching import figure1_splits, impurities_of_counts
 
 __all__ = ["NodeLevels", "ordinal_node_levels", "label_ranking_node_levels", "teaching_panel",
            "figure1_panel", "three_ratings_panel", "node_impurity_panel", "node_table"]

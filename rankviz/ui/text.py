@@ -6,7 +6,7 @@ text as Markdown with Streamlit's extensions: ``$...$`` is LaTeX,
 ``<b>`` would be HTML where HTML is allowed. A feature called ``a*b*`` or a
 level called ``$1`` must show as written, so user text is escaped with
 :func:`md_escape` before it joins a Markdown string. (Graphviz labels are
-escaped by :mod:`rankviz.render`; dataframes, plotly figures and
+escaped by :mod:`rankviz.viz.graphviz`; dataframes, plotly figures and
 ``st.write`` of plain text need no escaping.)
 """
 

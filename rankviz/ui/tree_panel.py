@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import streamlit as st
 
-from ..builder import growth_step, split_sequence
-from ..criteria import CRITERIA
-from ..ranking_tree import RankingTree
-from ..render import (
+from ..tree.builder import growth_step, split_sequence
+from ..tree.criteria import CRITERIA
+from ..tree.ranking_tree import RankingTree
+from ..viz.graphviz import (
     EXPORT_FORMATS, RenderError, available_engines, drawn_leaves, fitting_depth, render, tree_to_dot,
 )
 from .long_run import background, short_hash
@@ -238,7 +238,7 @@ def depth_control(tree, key, signature=None):
 
     A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider,
     starting at the largest depth that shows at most that many boxes at the
-    ends of its paths (:func:`rankviz.render.fitting_depth`), and a notice that
+    ends of its paths (:func:`rankviz.viz.graphviz.fitting_depth`), and a notice that
     the drawing is cut while the exports hold the full tree. ``signature``
     identifies the tree for the slider: while it stays the same (e.g. a
     growth player's tree, step after step) the user's depth is kept; by

@@ -1,8 +1,8 @@
 """Receiving an uploaded file: the size limit, the content's digest, one clear message on failure.
 
 Shared by the data pickers of every page, so that each refuses an oversized
-file the same way (:data:`rankviz.data.MAX_UPLOAD_BYTES`, checked before the
-content is read) and shows a loader's :class:`rankviz.data.DataError` as one
+file the same way (:data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, checked before the
+content is read) and shows a loader's :class:`rankviz.datasets.label_ranking.DataError` as one
 sentence where the results would be, never a traceback.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ..data import MAX_UPLOAD_MB, DataError, check_upload_size
+from ..datasets.label_ranking import MAX_UPLOAD_MB, DataError, check_upload_size
 from .text import md_escape
 
 

@@ -357,7 +357,7 @@ def _take_screenshots(base_url, page: Page):
 def test_impurity_vs_gini_trees_render(streamlit_server, browser):
     """The seed 002 page: both trees drawn (the library's node counts), Fig. 1 in its tab."""
     from rankviz import OrdinalTree
-    from rankviz.monte_carlo import SyntheticSource
+    from rankviz.experiments.monte_carlo import SyntheticSource
 
     X_train, y_train, _, _ = SyntheticSource().draw(np.random.default_rng(0))
     node_counts = [OrdinalTree(criterion, max_depth=3, gamma=np.inf).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])

@@ -1,0 +1,294 @@
+"""Instance-based label ranking (IBLR, seed 003 §4).
+
+A query's ``k`` nearest training examples are treated as a sample from a
+Mallows model that is locally constant around the query (§4.1). The
+prediction is the maximum-likelihood centre of that sample and the fitted
+spread ``theta`` says how reliable the prediction is (§4.2, last
+paragraphs): the larger ``theta``, the more the neighbours agree.
+
+- Neighbours: Euclidean distance on the attributes of :class:`KNNRanker`
+  (numeric ones min-max scaled with the training ranges, nominal ones
+  one-hot encoded), as the seed's "Euclidean distance (after normalizing the
+  attributes)" (§6).
+- Weights: Dudani's ``(d_(k) - d_(i)) / (d_(k) - d_(1))`` times
+  ``|Y(sigma_i)| / n``, the fraction of labels the neighbour's ranking holds,
+  because a completed ranking is less reliable than an observed one (§4.2).
+- Estimation: the approximate EM of Algorithm 1 (generalised Borda start,
+  most probable extensions, weighted Borda, repeat) through
+  :func:`rankviz.label_ranking.mallows.fit_mallows_groups`, which fits the neighbourhoods
+  of a whole block of queries in one vectorised call.
+- ``n_neighbors="auto"``: ``k`` chosen by cross-validation on the training
+  set (§6), over a wide grid.
+"""
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from .baselines import _NeighbourIndex
+from ..experiments.cross_validation import fold_indices
+from .mallows import fit_mallows_groups
+from .metrics import kendall_tau
+from ..tree.ranking_tree import check_rankings
+
+__all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
+
+#: Neighbourhood sizes tried by ``n_neighbors="auto"``; large values matter
+#: for data where rankings are noisy around a slowly varying centre.
+DEFAULT_K_GRID = (1, 3, 5, 7, 9, 11, 15, 21, 31, 51, 101)
+
+# Cells of the (rows, labels, labels) arrays that the EM's most probable
+# extensions build, per block of queries (about 32 MB of float64).
+_FIT_CELLS = 4_000_000
+
+_WEIGHTS = ("dudani", "uniform")
+
+
+def dudani_weights(distances):
+    """Dudani's distance weights of sorted neighbourhoods (seed 003 §4.2).
+
+    The ``i``-th nearest of ``k`` neighbours gets
+    ``(d_(k) - d_(i)) / (d_(k) - d_(1))``: 1 for the nearest, 0 for the
+    farthest (kept as in the seed). When all ``k`` are equally far
+    (``d_(k) = d_(1)``, in particular ``k = 1``) every weight is 1, so a
+    neighbourhood's weights never sum to 0.
+
+    Parameters
+    ----------
+    distances : array-like of shape (n_queries, k)
+        Distances of each query's neighbours, nearest first.
+
+    Returns
+    -------
+    ndarray of shape (n_queries, k)
+        Weights in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> dudani_weights([[0.0, 1.0, 3.0]])
+    array([[1.        , 0.66666667, 0.        ]])
+    """
+    d = np.atleast_2d(np.asarray(distances, dtype=float))
+    first, last = d[:, :1], d[:, -1:]
+    span = last - first
+    with np.errstate(divide="ignore", invalid="ignore"):
+        weights = np.where(span > 0, (last - d) / span, 1.0)
+    # The clip only guards against rounding; sorted distances give [0, 1] exactly.
+    return np.clip(weights, 0.0, 1.0)
+
+
+def _rows(X, index):
+    """Rows of a DataFrame or array by position."""
+    return X.iloc[index] if isinstance(X, pd.DataFrame) else X[index]
+
+
+def _fit_neighbourhoods(Y, neighbours, distance_weights):
+    """Mallows fit (centre, theta) of each query's neighbour rankings.
+
+    Parameters
+    ----------
+    Y : ndarray of shape (n_train, n_labels)
+        Training rank positions, NaN = missing.
+    neighbours : ndarray of int, shape (n_queries, k)
+    distance_weights : ndarray of shape (n_queries, k)
+
+    Returns
+    -------
+    centers : ndarray of shape (n_queries, n_labels)
+    theta : ndarray of shape (n_queries,)
+    """
+    n_queries, k = neighbours.shape
+    n_labels = Y.shape[1]
+    fraction = (~np.isnan(Y)).mean(axis=1)  # |Y(sigma)| / n of each training ranking
+    weights = distance_weights * fraction[neighbours]
+    # Every ranking holds >= 2 labels and the nearest neighbour has distance
+    # weight 1, so totals are positive; the guard keeps any other weighting
+    # from leaving a neighbourhood without a centre.
+    empty = weights.sum(axis=1) <= 0
+    weights[empty] = fraction[neighbours[empty]]
+    centers = np.empty((n_queries, n_labels))
+    theta = np.empty(n_queries)
+    # Blocks of queries keep the EM's (rows, labels, labels) arrays bounded;
+    # within a block every neighbourhood is fitted by the same numpy calls.
+    block = max(1, _FIT_CELLS // (k * n_labels * n_labels))
+    for start in range(0, n_queries, block):
+        stop = min(start + block, n_queries)
+        fit = fit_mallows_groups(Y[neighbours[start:stop]].reshape(-1, n_labels),
+                                 np.repeat(np.arange(stop - start), k), stop - start,
+                                 weights[start:stop].ravel())
+        centers[start:stop] = fit.center
+        theta[start:stop] = fit.theta
+    return centers, theta
+
+
+class IBLR(BaseEstimator):
+    """Instance-based label ranking with the Mallows model (seed 003 §4, Algorithm 1).
+
+    Parameters
+    ----------
+    n_neighbors : int or "auto", default=5
+        Neighbourhood size ``k``, or ``"auto"`` to choose it by
+        cross-validation on the training set (§6): ``inner_folds``-fold CV
+        over ``k_grid``, maximising the mean Kendall tau of the predictions
+        to the held-out rankings (over the labels they hold).
+    weights : {"dudani", "uniform"}, default="dudani"
+        Distance weighting of the neighbours (:func:`dudani_weights`) or
+        none. Either way each neighbour is also weighted by the fraction of
+        labels its ranking holds, ``|Y(sigma)| / n`` (§4.2).
+    k_grid : sequence of int, optional
+        Candidate ``k`` for ``"auto"``, default :data:`DEFAULT_K_GRID`.
+        Values above the smallest inner training set are lowered to its
+        size.
+    inner_folds : int, default=5
+        Folds of the inner cross-validation (``"auto"`` only).
+    random_state : int, default=0
+        Seed of the inner folds' shuffle (:func:`rankviz.experiments.cross_validation.fold_indices`).
+
+    Attributes
+    ----------
+    n_neighbors_ : int
+        The ``k`` used for prediction (at most the number of training rows).
+    cv_scores_ : dict of int -> float
+        With ``"auto"``: mean held-out Kendall tau of each candidate ``k``.
+    Y_ : ndarray of shape (n_samples, n_labels)
+        The training rankings.
+
+    Notes
+    -----
+    The prediction for a query is the centre of the Mallows model fitted to
+    its neighbours' rankings (the weighted generalised Borda count, refined
+    by the approximate EM of Algorithm 1 when rankings are incomplete), a
+    complete ranking: a permutation of ``1..n_labels``. The fitted spread
+    ``theta`` is returned by :meth:`predict_with_reliability`: ``inf`` when
+    every neighbour with positive weight agrees with the centre, smaller the
+    more they disagree. Dudani's weight of the ``k``-th neighbour is 0, so
+    ``k = 2`` predicts as ``k = 1`` unless the two are equally far.
+    """
+
+    def __init__(self, n_neighbors=5, weights="dudani", k_grid=None, inner_folds=5,
+                 random_state=0):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.k_grid = k_grid
+        self.inner_folds = inner_folds
+        self.random_state = random_state
+
+    def fit(self, X, Y):
+        """Store the scaled training attributes and rankings, choosing ``k`` if "auto".
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and nominal attributes, as :class:`rankviz.KNNRanker` takes.
+        Y : array-like of shape (n_samples, n_labels)
+            Rank positions (1 = best), NaN for labels a ranking lacks.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        X = X if isinstance(X, pd.DataFrame) else np.asarray(X)
+        Y = check_rankings(Y, n_rows=len(X))
+        if self.n_neighbors == "auto":
+            k, self.cv_scores_ = self._select_k(X, Y)
+        else:
+            k = int(self.n_neighbors)
+        self.n_neighbors_ = min(k, len(Y))
+        self._index = _NeighbourIndex(X, self.n_neighbors_)
+        self.Y_ = Y
+        return self
+
+    def kneighbors(self, X, return_distance=False):
+        """The nearest training rows of each row of ``X``, nearest first.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+        return_distance : bool, default=False
+
+        Returns
+        -------
+        indices : ndarray of int, shape (n_rows, n_neighbors_)
+        distances : ndarray of shape (n_rows, n_neighbors_)
+            Only with ``return_distance=True``.
+        """
+        check_is_fitted(self, "Y_")
+        return self._index.kneighbors(X, return_distance=return_distance)
+
+    def predict_with_reliability(self, X):
+        """Predicted rankings and their reliabilities, the Mallows spreads ``theta``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+
+        Returns
+        -------
+        rankings : ndarray of shape (n_rows, n_labels)
+            Rank positions, each row a permutation of ``1..n_labels``.
+        theta : ndarray of shape (n_rows,)
+            The spread MLE of each neighbourhood (``inf`` when the weighted
+            neighbours all agree with the prediction).
+        """
+        neighbours, distances = self.kneighbors(X, return_distance=True)
+        return _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
+
+    def predict(self, X):
+        """Predicted rankings, shape (n_rows, n_labels); see :meth:`predict_with_reliability`."""
+        return self.predict_with_reliability(X)[0]
+
+    def _distance_weights(self, distances):
+        return dudani_weights(distances) if self.weights == "dudani" else np.ones(distances.shape)
+
+    def _select_k(self, X, Y):
+        """Choose ``k`` by inner cross-validation; returns (k, {k: mean tau}).
+
+        Per fold the neighbours are found once for the largest ``k``; the
+        first ``k`` of them are exactly the ``k`` nearest (same distances,
+        same tie-break by row), so each candidate only slices them. Dudani
+        weights are recomputed per ``k``, since they depend on ``d_(k)``.
+        """
+        n = len(Y)
+        if self.inner_folds > n:
+            raise ValueError(f"inner_folds={self.inner_folds} exceeds the {n} training rows")
+        folds = fold_indices(n, self.inner_folds, self.random_state)
+        smallest_train = n - max(len(test) for test in folds)
+        grid = sorted({min(int(k), smallest_train) for k in
+                       (DEFAULT_K_GRID if self.k_grid is None else self.k_grid)})
+        tau_sum = np.zeros(len(grid))
+        tau_count = np.zeros(len(grid))
+        for test in folds:  # a few folds; the queries inside are vectorised
+            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+            # Scaling ranges come from the inner training rows only, as in fit.
+            index = _NeighbourIndex(_rows(X, train), grid[-1])
+            neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
+            for g, k in enumerate(grid):
+                centers, _ = _fit_neighbourhoods(Y[train], neighbours[:, :k],
+                                                 self._distance_weights(distances[:, :k]))
+                tau = kendall_tau(Y[test], centers)
+                tau_sum[g] += np.nansum(tau)
+                tau_count[g] += np.count_nonzero(~np.isnan(tau))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores = tau_sum / tau_count
+        # The first maximum: among equally good k the smallest, the most local model.
+        best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
+        return best, {k: float(s) for k, s in zip(grid, scores)}
+
+    def _check_params(self):
+        k = self.n_neighbors
+        if not (k == "auto" if isinstance(k, str) else
+                isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
+            raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+        if self.weights not in _WEIGHTS:
+            raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")
+        if k == "auto":
+            if not (isinstance(self.inner_folds, numbers.Integral) and self.inner_folds >= 2):
+                raise ValueError(f"inner_folds must be an integer >= 2, got {self.inner_folds!r}")
+            grid = DEFAULT_K_GRID if self.k_grid is None else self.k_grid
+            if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)
+                                         and g >= 1 for g in grid):
+                raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")

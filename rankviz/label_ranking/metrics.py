@@ -1,0 +1,313 @@
+"""Accuracy measures for label rankings.
+
+Four measures compare a true ranking with a predicted one: Spearman's
+coefficient (:func:`cs`), the weighted rank correlation (:func:`wrc`), the
+log ranking accuracy (:func:`lra`) and Kendall's tau (:func:`kendall_tau`).
+All four equal 1 for identical rankings and -1 for a ranking and its reverse
+(-1 is the minimum for all but :func:`lra`).
+
+Conventions
+-----------
+* Rankings are rank **positions**: ``y[j]`` is the position of label ``j``,
+  1 = most preferred. Tied labels share the average of their positions, e.g.
+  ``[1.5, 1.5, 3]``. Positions of a ranking of ``L`` labels lie in ``[1, L]``.
+* ``y_true`` plays the role of ``X`` and ``y_pred`` of ``Y`` in the
+  formulas; ``R(X_i)`` is the position of label ``i`` in ``y_true``.
+* A 1-D input is one ranking and gives a Python ``float``; a 2-D input of
+  shape ``(n, L)`` holds one ranking per row and gives a 1-D array of ``n``
+  values. Complete rows are scored together with numpy, without a loop.
+* ``NaN`` marks a missing label. A row with a ``NaN`` in either ranking is
+  scored on the labels present in both, after re-ranking the positions of
+  each ranking to ``1..m`` (average positions for ties); a row with fewer
+  than two common labels scores ``NaN``.
+"""
+
+import numpy as np
+from scipy.stats import rankdata
+
+__all__ = ["cs", "wrc", "lra", "kendall_tau"]
+
+
+def _as_rank_pair(y_true, y_pred):
+    """Check two rankings and return them as 2-D float arrays.
+
+    Returns
+    -------
+    y_true, y_pred : ndarray of shape (n, L)
+    is_1d : bool
+        True when the inputs were single rankings.
+    """
+    y_true = np.asarray(y_true, dtype=float)
+    y_pred = np.asarray(y_pred, dtype=float)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(
+            "y_true and y_pred must have the same shape, got "
+            f"y_true {y_true.shape} and y_pred {y_pred.shape}."
+        )
+    if y_true.ndim not in (1, 2):
+        raise ValueError(
+            "Expected one ranking (1-D) or one ranking per row (2-D), got an "
+            f"array of shape {y_true.shape}."
+        )
+    is_1d = y_true.ndim == 1
+    y_true, y_pred = np.atleast_2d(y_true), np.atleast_2d(y_pred)
+    n_labels = y_true.shape[1]
+    if n_labels < 2:
+        raise ValueError(
+            f"A ranking needs at least 2 labels, got {n_labels} "
+            f"(shape {y_true.shape})."
+        )
+    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
+        bad = (y < 1) | (y > n_labels) | np.isinf(y)  # NaN compares False
+        if bad.any():
+            row, col = np.argwhere(bad)[0]
+            raise ValueError(
+                f"{name} must hold rank positions between 1 and {n_labels}, "
+                f"got {y[row, col]} at row {row}, label {col}."
+            )
+    return y_true, y_pred, is_1d
+
+
+def _evaluate(score_complete, y_true, y_pred):
+    """Apply a row-wise measure to complete rows at once, others one by one."""
+    y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
+    missing = np.isnan(y_true).any(axis=1) | np.isnan(y_pred).any(axis=1)
+    scores = np.empty(y_true.shape[0])
+    scores[~missing] = score_complete(y_true[~missing], y_pred[~missing])
+    for row in np.flatnonzero(missing):
+        present = ~np.isnan(y_true[row]) & ~np.isnan(y_pred[row])
+        if present.sum() < 2:
+            scores[row] = np.nan
+            continue
+        reduced_true = rankdata(y_true[row, present])[np.newaxis]
+        reduced_pred = rankdata(y_pred[row, present])[np.newaxis]
+        scores[row] = score_complete(reduced_true, reduced_pred)[0]
+    return float(scores[0]) if is_1d else scores
+
+
+def _has_ties(y):
+    """Whether each row of ``y`` gives the same position to two labels."""
+    return (np.diff(np.sort(y, axis=1), axis=1) == 0).any(axis=1)
+
+
+def _pearson(x, y):
+    """Row-wise Pearson correlation; 0.0 for a row with zero variance."""
+    x_c = x - x.mean(axis=1, keepdims=True)
+    y_c = y - y.mean(axis=1, keepdims=True)
+    num = (x_c * y_c).sum(axis=1)
+    den = np.sqrt((x_c**2).sum(axis=1) * (y_c**2).sum(axis=1))
+    constant = (np.ptp(x, axis=1) == 0) | (np.ptp(y, axis=1) == 0)
+    return np.divide(num, den, out=np.zeros_like(num), where=~constant)
+
+
+def _cs(x, y):
+    n_labels = x.shape[1]
+    r = 1.0 - 6.0 * ((x - y) ** 2).sum(axis=1) / (n_labels**3 - n_labels)
+    tied = _has_ties(x) | _has_ties(y)
+    r[tied] = _pearson(x[tied], y[tied])
+    return r
+
+
+def _wrc(x, y):
+    n_labels = x.shape[1]
+    w2 = (x - y) ** 2 * ((n_labels - x + 1) + (n_labels - y + 1))
+    return 1.0 - 6.0 * w2.sum(axis=1) / (
+        n_labels**4 + n_labels**3 - n_labels**2 - n_labels
+    )
+
+
+def _lra(x, y):
+    n_labels = x.shape[1]
+    # log_b(a) = ln(a) / ln(b); log1p(v) = ln(1 + v).
+    num = (np.log1p((x - y) ** 2) / np.log1p(x)).sum(axis=1)
+    i = np.arange(1, n_labels + 1)
+    den = (np.log1p((i - (n_labels - i + 1)) ** 2) / np.log1p(i)).sum()
+    return 1.0 - 2.0 * num / den
+
+
+def _kendall_tau(x, y):
+    """Tau-b per row over the label pairs both rankings hold; NaN below two such labels.
+
+    Pairs only need their order, which re-ranking the present labels keeps, so
+    incomplete rows are scored here directly, with no loop over rows.
+    """
+    present = ~np.isnan(x) & ~np.isnan(y)
+    both = present[:, :, None] & present[:, None, :]
+    x, y = np.where(present, x, 0.0), np.where(present, y, 0.0)
+    # sign[r, i, j] = sign(position of label i - position of label j), 0 off the held pairs
+    sign_x = np.where(both, np.sign(x[:, :, None] - x[:, None, :]), 0.0).astype(np.int8)
+    sign_y = np.where(both, np.sign(y[:, :, None] - y[:, None, :]), 0.0).astype(np.int8)
+    # Each pair appears twice (i, j) and (j, i); the factors 2 cancel.
+    concordant_minus_discordant = (sign_x * sign_y).sum(axis=(1, 2), dtype=np.int64)
+    untied_x = np.abs(sign_x).sum(axis=(1, 2), dtype=np.int64)
+    untied_y = np.abs(sign_y).sum(axis=(1, 2), dtype=np.int64)
+    den = np.sqrt(untied_x.astype(float) * untied_y)
+    tau = np.divide(concordant_minus_discordant, den, out=np.zeros(x.shape[0]), where=den > 0)
+    return np.where(present.sum(axis=1) >= 2, tau, np.nan)
+
+
+def cs(y_true, y_pred):
+    """Spearman's rank correlation coefficient between two rankings.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (L,) or (n, L)
+        True rank positions (1 = most preferred, ties as average positions,
+        ``NaN`` = missing label).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted rank positions.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        The coefficient, in ``[-1, 1]``; a float for 1-D input, one value
+        per row for 2-D input.
+
+    Notes
+    -----
+    For a row without ties in either ranking, eq. (1):
+
+    .. math:: r_S = 1 - \\frac{6 \\sum_{i=1}^{L} (R(X_i) - R(Y_i))^2}{L^3 - L}
+
+    For a row with ties, eq. (2), the Pearson correlation of the two vectors
+    of positions:
+
+    .. math:: r_S = \\frac{\\sum_i (R(X_i) - \\bar R_X)(R(Y_i) - \\bar R_Y)}
+              {\\sqrt{\\sum_i (R(X_i) - \\bar R_X)^2 \\sum_i (R(Y_i) - \\bar R_Y)^2}}
+
+    The two agree when there are no ties. If either ranking of a row ties all
+    labels, eq. (2) divides by a zero variance; that row scores 0.0 (no
+    evidence of agreement or disagreement), where
+    :func:`scipy.stats.spearmanr` would return ``NaN``.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.metrics import cs
+    >>> round(cs([1, 2, 3, 4], [2, 1, 3, 4]), 6)
+    0.8
+    >>> cs([[1, 2, 3], [1, 2, 3]], [[1, 2, 3], [3, 2, 1]])
+    array([ 1., -1.])
+    """
+    return _evaluate(_cs, y_true, y_pred)
+
+
+def wrc(y_true, y_pred):
+    """Weighted rank correlation: errors at the top of the ranking cost more.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (L,) or (n, L)
+        True rank positions (1 = most preferred, ties as average positions,
+        ``NaN`` = missing label).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted rank positions.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        The coefficient; 1 for identical rankings, -1 for reversed ones.
+
+    Notes
+    -----
+    Eqs. (3) and (4), with :math:`d_i = R(X_i) - R(Y_i)`:
+
+    .. math:: W_i^2 = d_i^2 \\left((L - R(X_i) + 1) + (L - R(Y_i) + 1)\\right)
+
+    .. math:: r_W = 1 - \\frac{6 \\sum_{i=1}^{L} W_i^2}{L^4 + L^3 - L^2 - L}
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.metrics import wrc
+    >>> round(wrc([1, 2, 3, 4], [2, 1, 3, 4]), 6)
+    0.72
+    >>> round(wrc([1, 2, 3, 4], [1, 2, 4, 3]), 6)
+    0.88
+    """
+    return _evaluate(_wrc, y_true, y_pred)
+
+
+def lra(y_true, y_pred):
+    """Log ranking accuracy (Soares 2004): strongly weights the top ranks.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (L,) or (n, L)
+        True rank positions (1 = most preferred, ties as average positions,
+        ``NaN`` = missing label). The weights depend on these positions, so
+        the measure is not symmetric in its arguments.
+    y_pred : array-like of the same shape as `y_true`
+        Predicted rank positions.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        The accuracy; 1 for identical rankings, -1 for reversed ones. Unlike
+        the other measures it is not bounded by -1: a few rankings score
+        lower (down to about -1.14 for ``L <= 8``).
+
+    Notes
+    -----
+    .. math:: r_{log} = 1 - 2 \\frac{\\sum_{i=1}^{L} \\log_{1 + R(X_i)}
+              \\left(1 + (R(X_i) - R(Y_i))^2\\right)}
+              {\\sum_{i=1}^{L} \\log_{1 + i}\\left(1 + (i - (L - i + 1))^2\\right)}
+
+    Eq. (5) as printed in the paper has an extra factor 6 in the numerator
+    and an unbalanced parenthesis. The factor is dropped here: the
+    denominator is the numerator's value for the reversed ranking, so
+    without the 6 identical rankings score 1 and reversed rankings exactly
+    -1, as for the other measures; with it, a single swap of two labels
+    could score far below -1.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.metrics import lra
+    >>> round(lra([1, 2, 3, 4], [2, 1, 3, 4]), 6)
+    0.445595
+    >>> round(lra([1, 2, 3, 4], [4, 3, 2, 1]), 6)
+    -1.0
+    """
+    return _evaluate(_lra, y_true, y_pred)
+
+
+def kendall_tau(y_true, y_pred):
+    """Kendall's rank correlation (tau-b) between two rankings.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (L,) or (n, L)
+        True rank positions (1 = most preferred, ties as average positions,
+        ``NaN`` = missing label).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted rank positions.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        Tau-b, in ``[-1, 1]``; a float for 1-D input, one value per row for
+        2-D input.
+
+    Notes
+    -----
+    Over the :math:`L(L-1)/2` pairs of labels, with :math:`C` concordant
+    pairs, :math:`D` discordant pairs, and :math:`T_X`, :math:`T_Y` the pairs
+    tied in ``y_true`` and ``y_pred``:
+
+    .. math:: \\tau_b = \\frac{C - D}{\\sqrt{(L(L-1)/2 - T_X)(L(L-1)/2 - T_Y)}}
+
+    Without ties this is tau-a, :math:`(C - D) / (L(L-1)/2)`. The result
+    matches :func:`scipy.stats.kendalltau` (default ``variant="b"``), except
+    that a row in which either ranking ties all labels scores 0.0 instead of
+    ``NaN``, as in :func:`cs`. Rows are compared through an ``(n, L, L)``
+    tensor of pairwise signs, which suits the small ``L`` of label ranking.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.metrics import kendall_tau
+    >>> round(kendall_tau([1, 2, 3, 4], [2, 1, 3, 4]), 6)
+    0.666667
+    >>> round(kendall_tau([1.5, 1.5, 3], [1, 2, 3]), 6)
+    0.816497
+    """
+    y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
+    scores = _kendall_tau(y_true, y_pred)  # incomplete rows too, without a loop
+    return float(scores[0]) if is_1d else scores

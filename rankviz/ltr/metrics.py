@@ -1,0 +1,751 @@
+"""Accuracy measures for query–document ranking (learning to rank).
+
+Every function takes one row per document:
+
+* ``relevance`` -- shape ``(n_docs,)``, graded relevance (e.g. 0..4; higher
+  is more relevant; finite and non-negative);
+* ``scores`` -- shape ``(n_docs,)``, model scores; a higher score ranks a
+  document earlier;
+* ``qid`` -- shape ``(n_docs,)``, the query of each document: any hashable
+  values (ints, strings, ...). The rows of one query need not be
+  contiguous.
+
+Per-query results are arrays with one entry per query, **in the order in
+which the queries first appear in** ``qid``; :func:`query_ids` returns the
+ids in that order. All computations are vectorised: one sort of all
+documents by ``(query, -score, tie-break)`` with :func:`numpy.lexsort`,
+positions within each query from the query's first row in that order, and
+running sums. No Python loop visits documents.
+
+NDCG forms
+----------
+With :math:`r(j)` the relevance of the document at position :math:`j` of
+the list ordered by decreasing score, both forms use the gain
+:math:`2^{r(j)} - 1` and differ in the discount:
+
+``form="common"`` (Järvelin & Kekäläinen; scikit-learn, LightGBM, ...)
+    .. math:: \\mathrm{DCG@}k = \\sum_{j=1}^{k} \\frac{2^{r(j)} - 1}{\\log_2(1 + j)}
+
+``form="seed"`` (the MPBoost paper, §5.2)
+    .. math:: N(n) = Z_n \\sum_{j=1}^{n} \\begin{cases} 2^{r(j)} - 1, & j = 1 \\\\
+              \\frac{2^{r(j)} - 1}{\\log_2 j}, & j > 1 \\end{cases}
+
+    Positions 1 and 2 are both undiscounted (:math:`\\log_2 2 = 1`) and
+    position :math:`j` is discounted as position :math:`j - 1` of the common
+    form. The two forms agree at ``k = 1`` (both give the top document's
+    gain over the largest gain of the query) and in general differ from
+    ``k = 2`` on.
+
+NDCG@k is DCG@k divided by the DCG@k of the ideal list (the same documents
+sorted by decreasing relevance), computed with the same form; that is the
+:math:`Z_n` of the seed. When a query has fewer than ``k`` documents, both
+sums run over all its documents.
+
+Ties in the scores
+------------------
+A model that gives two documents the same score has not said which comes
+first. Breaking such ties by input order would give a model credit for the
+order in which the data happens to be stored, which may well be related to
+relevance (e.g. documents listed as they were judged or retrieved). Here score ties are broken by a
+random permutation drawn from ``np.random.default_rng(random_state)``: the
+result is reproducible for a given seed, and a constant scorer ranks the
+documents of every query in a random order, so its NDCG is that of a random
+ranking, not that of the input order.
+
+Queries without a relevant document
+-----------------------------------
+If every document of a query has relevance 0, the ideal DCG is 0 and NDCG
+is 0/0. Tools disagree: LETOR's evaluation script, scikit-learn's
+:func:`sklearn.metrics.ndcg_score` and ``trec_eval`` score such a query 0;
+LightGBM's ``ndcg`` metric and XGBoost's default ``ndcg`` score it 1
+(XGBoost's ``ndcg-`` scores it 0). Published means therefore depend on how
+many such queries a data set holds. The default here, ``no_relevant="skip"``,
+gives ``NaN`` for them and :func:`mean_ndcg` leaves them out: no ranking of
+such a query is better or worse than another, so it carries no evidence
+about a model; scoring it 0 or 1 only moves every model's mean towards that
+value (and with 0, a perfect ranking would average below 1). Use
+``no_relevant="zero"`` or ``"one"`` to reproduce the other tools.
+
+Rank correlations per query
+---------------------------
+:func:`query_rank_scores` scores each query's predicted order against its
+true order with the label-ranking measures of :mod:`rankviz.label_ranking.metrics` (CS,
+WRC, LRA, Kendall's tau-b). Both orders are turned into rank positions
+(1 = first) with ties as average positions: true positions from decreasing
+relevance, predicted positions from decreasing score. Unlike NDCG, score ties
+are *not* broken at random here: tied scores share a position, which the
+tie-aware measures (Spearman via Pearson on positions, tau-b) handle.
+"""
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..label_ranking import metrics
+
+__all__ = [
+    "PairedComparison",
+    "mean_ndcg",
+    "ndcg",
+    "ndcg_at_ks",
+    "paired_comparison",
+    "query_ids",
+    "query_rank_scores",
+    "rank_within_queries",
+    "standard_error",
+]
+
+FORMS = ("common", "seed")
+NO_RELEVANT = {"skip": np.nan, "one": 1.0, "zero": 0.0}
+RANK_MEASURES = {
+    "cs": metrics.cs,
+    "wrc": metrics.wrc,
+    "lra": metrics.lra,
+    "kendall_tau": metrics.kendall_tau,
+}
+
+# Largest (queries x positions) table of discounted gains built at once.
+_MAX_TABLE_CELLS = 1 << 22
+# metrics.kendall_tau builds an (n, L, L) tensor; above this many documents
+# in a query, tau-b comes from scipy (O(L log L)) instead.
+_KENDALL_DENSE_MAX_DOCS = 1500
+
+
+# ---------------------------------------------------------------------------
+# Input checks and grouping
+# ---------------------------------------------------------------------------
+
+
+def _factorize(qid):
+    """Integer codes ``0..n_queries-1`` in order of first appearance, and the ids."""
+    qid = np.asarray(qid)
+    if qid.ndim != 1:
+        raise ValueError(
+            f"qid must be 1-D with one query id per document, got shape {qid.shape}."
+        )
+    codes, uniques = pd.factorize(qid)
+    if (codes < 0).any():
+        row = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(f"qid is missing (NaN or None) at row {row}.")
+    return codes.astype(np.intp, copy=False), np.asarray(uniques)
+
+
+def _as_column(values, name, n_docs):
+    """A 1-D float array of ``n_docs`` finite values."""
+    values = np.asarray(values, dtype=float)
+    if values.ndim != 1 or values.shape[0] != n_docs:
+        raise ValueError(
+            f"{name} must be 1-D with one value per document ({n_docs}, the "
+            f"length of qid), got shape {values.shape}."
+        )
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name} must be finite, got {values[row]} at row {row}.")
+    return values
+
+
+def _as_relevance(relevance, n_docs):
+    relevance = _as_column(relevance, "relevance", n_docs)
+    negative = relevance < 0
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise ValueError(
+            "relevance must be non-negative (0 = not relevant), got "
+            f"{relevance[row]} at row {row}."
+        )
+    return relevance
+
+
+class _Groups:
+    """Query codes with the size and first sorted row of each query."""
+
+    def __init__(self, qid):
+        self.codes, self.ids = _factorize(qid)
+        self.n_docs = self.codes.shape[0]
+        self.n_queries = self.ids.shape[0]
+        self.sizes = np.bincount(self.codes, minlength=self.n_queries)
+        # Row of the first document of each query once rows are sorted by query.
+        self.starts = np.cumsum(self.sizes) - self.sizes
+
+    def sort(self, descending, tiebreak=None):
+        """Sort rows by (query, -descending[, tiebreak]).
+
+        Returns
+        -------
+        order : ndarray of shape (n_docs,)
+            Row indices in sorted order.
+        positions : ndarray of shape (n_docs,)
+            1-based position within its query of each row of ``order``.
+        """
+        keys = (-descending, self.codes)
+        if tiebreak is not None:
+            keys = (tiebreak,) + keys
+        order = np.lexsort(keys)
+        positions = np.arange(1, self.n_docs + 1) - self.starts[self.codes[order]]
+        return order, positions
+
+
+def _tiebreak(n_docs, random_state):
+    """A reproducible random key per document that breaks score ties."""
+    return np.random.default_rng(random_state).permutation(n_docs)
+
+
+def query_ids(qid):
+    """The distinct query ids in order of first appearance.
+
+    Per-query results of this module (:func:`ndcg`, :func:`ndcg_at_ks`,
+    :func:`query_rank_scores`) have one entry per query in this order.
+
+    Parameters
+    ----------
+    qid : array-like of shape (n_docs,)
+        Query id of each document (any hashable values).
+
+    Returns
+    -------
+    ndarray of shape (n_queries,)
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import query_ids
+    >>> query_ids(["b", "a", "b", "c"]).tolist()
+    ['b', 'a', 'c']
+    """
+    return _factorize(qid)[1]
+
+
+# ---------------------------------------------------------------------------
+# Positions within queries
+# ---------------------------------------------------------------------------
+
+
+def rank_within_queries(scores, qid, random_state=0):
+    """Position of each document within its query, by decreasing score.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_docs,)
+        Model scores; the highest score of a query gets position 1.
+    qid : array-like of shape (n_docs,)
+        Query id of each document (any hashable values; rows of a query need
+        not be contiguous).
+    random_state : int, numpy.random.Generator or None, default=0
+        Seed for :func:`numpy.random.default_rng`, which draws the
+        permutation that breaks score ties.
+
+    Returns
+    -------
+    ndarray of int of shape (n_docs,)
+        Positions ``1..n_q`` within each query of ``n_q`` documents; each
+        position occurs exactly once per query.
+
+    Notes
+    -----
+    Ties are broken at random, not by input order, so that a model which
+    cannot distinguish documents gets no credit for the order in which they
+    happen to be stored: a constant scorer gives a random ranking of each
+    query. The same seed and input give the same positions.
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import rank_within_queries
+    >>> rank_within_queries([0.2, 0.9, 0.5, 0.1], [7, 7, 3, 3]).tolist()
+    [2, 1, 1, 2]
+    """
+    groups = _Groups(qid)
+    scores = _as_column(scores, "scores", groups.n_docs)
+    order, positions = groups.sort(scores, _tiebreak(groups.n_docs, random_state))
+    result = np.empty(groups.n_docs, dtype=np.intp)
+    result[order] = positions
+    return result
+
+
+def _average_positions(values, groups):
+    """Positions by decreasing ``values`` within each query, ties averaged.
+
+    Equals ``scipy.stats.rankdata(-values_of_query, method="average")`` for
+    every query, without a loop.
+    """
+    if groups.n_docs == 0:
+        return np.empty(0)
+    order, positions = groups.sort(values)
+    codes, sorted_values = groups.codes[order], values[order]
+    new_run = np.ones(groups.n_docs, dtype=bool)
+    new_run[1:] = (codes[1:] != codes[:-1]) | (sorted_values[1:] != sorted_values[:-1])
+    run_first = np.flatnonzero(new_run)
+    run_last = np.append(run_first[1:], groups.n_docs) - 1
+    run = np.cumsum(new_run) - 1
+    # Mean of consecutive integers: exact in floating point.
+    average = (positions[run_first] + positions[run_last]) / 2.0
+    result = np.empty(groups.n_docs)
+    result[order] = average[run]
+    return result
+
+
+# ---------------------------------------------------------------------------
+# NDCG
+# ---------------------------------------------------------------------------
+
+
+def _discounts(form, n_positions):
+    """Discount of positions ``1..n_positions`` for an NDCG form."""
+    if form not in FORMS:
+        raise ValueError(f"form must be one of {FORMS}, got {form!r}.")
+    position = np.arange(1, n_positions + 1, dtype=float)
+    if form == "common":
+        return 1.0 / np.log2(1.0 + position)
+    discount = 1.0 / np.log2(np.maximum(position, 2.0))
+    discount[:1] = 1.0  # seed: position 1 is not discounted
+    return discount
+
+
+def _check_ks(ks):
+    ks = np.asarray(list(ks) if not np.isscalar(ks) else [ks])
+    if ks.ndim != 1 or ks.size == 0:
+        raise ValueError(f"ks must be a non-empty list of cut-offs, got {ks!r}.")
+    if not np.issubdtype(ks.dtype, np.number) or np.any(ks != np.round(ks)) or np.any(ks < 1):
+        raise ValueError(f"Every cut-off k must be an integer >= 1, got {ks.tolist()}.")
+    return ks.astype(np.intp)
+
+
+def _cumulative_dcg(gains, order, positions, groups, discount, columns):
+    """DCG at the given cut-offs for every query, from one sorted order.
+
+    The discounted gains of the first ``len(discount)`` positions of each
+    query go into a (queries x positions) table whose running sums along a
+    row are DCG@1, DCG@2, ...; a query shorter than the table leaves zeros,
+    so its sums stop growing after its last document. Sums start at 0 in
+    every row, so no rounding leaks between queries.
+
+    Returns
+    -------
+    ndarray of shape (n_queries, len(columns))
+        ``result[q, i]`` = DCG of query ``q`` at cut-off ``columns[i] + 1``.
+    """
+    n_positions = discount.shape[0]
+    result = np.zeros((groups.n_queries, columns.shape[0]))
+    if n_positions == 0:
+        return result
+    keep = positions <= n_positions
+    rows, cols = groups.codes[order][keep], positions[keep] - 1
+    values = gains[order][keep] * discount[cols]
+    # Sorted by query, so each chunk of queries is a contiguous slice.
+    bounds = np.searchsorted(rows, np.arange(groups.n_queries + 1))
+    step = max(1, _MAX_TABLE_CELLS // n_positions)
+    for first in range(0, groups.n_queries, step):
+        last = min(first + step, groups.n_queries)
+        part = slice(bounds[first], bounds[last])
+        table = np.zeros((last - first, n_positions))
+        table[rows[part] - first, cols[part]] = values[part]
+        np.cumsum(table, axis=1, out=table)
+        result[first:last] = table[:, columns]
+    return result
+
+
+def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
+               random_state=0, no_relevant="skip"):
+    """NDCG of every query at several cut-offs, from one sort.
+
+    Parameters
+    ----------
+    relevance : array-like of shape (n_docs,)
+        Graded relevance of each document (finite, >= 0).
+    scores : array-like of shape (n_docs,)
+        Model scores; higher ranks first.
+    qid : array-like of shape (n_docs,)
+        Query id of each document (any hashable values).
+    ks : iterable of int, default=range(1, 11)
+        Cut-offs, each >= 1. A cut-off larger than a query's number of
+        documents sums over all of them.
+    form : {"common", "seed"}, default="common"
+        Discount: ``1 / log2(1 + j)`` ("common"), or the MPBoost paper's
+        1 at ``j = 1`` and ``1 / log2(j)`` after ("seed"). See the module
+        docstring.
+    random_state : int, numpy.random.Generator or None, default=0
+        Seed of the permutation that breaks score ties (see
+        :func:`rank_within_queries`).
+    no_relevant : {"skip", "one", "zero"}, default="skip"
+        Value for queries whose documents all have relevance 0: ``NaN``
+        (left out of :func:`mean_ndcg`), 1.0 or 0.0.
+
+    Returns
+    -------
+    ndarray of shape (n_queries, len(ks))
+        ``result[q, i]`` is NDCG@``ks[i]`` of the ``q``-th query in order
+        of first appearance (see :func:`query_ids`).
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import ndcg_at_ks
+    >>> ndcg_at_ks([0, 1], [0.9, 0.1], [1, 1], ks=[1, 2]).round(4)
+    array([[0.    , 0.6309]])
+    >>> ndcg_at_ks([0, 1], [0.9, 0.1], [1, 1], ks=[1, 2], form="seed")
+    array([[0., 1.]])
+    """
+    if no_relevant not in NO_RELEVANT:
+        raise ValueError(
+            f"no_relevant must be one of {tuple(NO_RELEVANT)}, got {no_relevant!r}."
+        )
+    ks = _check_ks(ks)
+    groups = _Groups(qid)
+    relevance = _as_relevance(relevance, groups.n_docs)
+    scores = _as_column(scores, "scores", groups.n_docs)
+
+    longest = int(groups.sizes.max()) if groups.n_queries else 0
+    n_positions = min(int(ks.max()), longest)
+    discount = _discounts(form, n_positions)
+    columns = np.minimum(ks, max(n_positions, 1)) - 1
+    gains = np.exp2(relevance) - 1.0
+
+    order, positions = groups.sort(scores, _tiebreak(groups.n_docs, random_state))
+    dcg = _cumulative_dcg(gains, order, positions, groups, discount, columns)
+    order, positions = groups.sort(relevance)
+    ideal = _cumulative_dcg(gains, order, positions, groups, discount, columns)
+
+    # The ideal DCG is 0 at every cut-off exactly when no document is relevant.
+    has_relevant = ideal[:, 0] > 0
+    result = np.full(dcg.shape, NO_RELEVANT[no_relevant])
+    result[has_relevant] = dcg[has_relevant] / ideal[has_relevant]
+    return result
+
+
+def ndcg(relevance, scores, qid, k=10, *, form="common", random_state=0,
+         no_relevant="skip"):
+    """NDCG@k of every query.
+
+    Parameters
+    ----------
+    relevance, scores, qid : array-like of shape (n_docs,)
+        As in :func:`ndcg_at_ks`.
+    k : int or None, default=10
+        Cut-off (>= 1); ``None`` sums over all documents of each query. A
+        cut-off larger than a query's number of documents does the same.
+    form : {"common", "seed"}, default="common"
+        NDCG form, see :func:`ndcg_at_ks`.
+    random_state : int, numpy.random.Generator or None, default=0
+        Seed of the permutation that breaks score ties.
+    no_relevant : {"skip", "one", "zero"}, default="skip"
+        Value for queries without a relevant document (``NaN``, 1.0, 0.0).
+
+    Returns
+    -------
+    ndarray of shape (n_queries,)
+        One value per query, in order of first appearance in ``qid`` (see
+        :func:`query_ids`).
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import ndcg
+    >>> ndcg([2, 0, 1, 0, 0], [0.1, 0.2, 0.3, 0.4, 0.5], ["a", "a", "a", "b", "b"])
+    array([0.68852888,        nan])
+    """
+    if k is None:
+        k = max(1, int(np.bincount(_factorize(qid)[0]).max(initial=1)))
+    return ndcg_at_ks(relevance, scores, qid, ks=[k], form=form,
+                      random_state=random_state, no_relevant=no_relevant)[:, 0]
+
+
+def _nanmean(values, axis=0):
+    """Mean over non-NaN entries; NaN, without a warning, where there are none."""
+    values = np.asarray(values, dtype=float)
+    present = ~np.isnan(values)
+    count = present.sum(axis=axis)
+    total = np.where(present, values, 0.0).sum(axis=axis)
+    return np.divide(total, count, out=np.full(np.shape(total), np.nan), where=count > 0)
+
+
+def mean_ndcg(relevance, scores, qid, ks=range(1, 11), *, form="common",
+              random_state=0, no_relevant="skip"):
+    """Mean NDCG over queries at each cut-off.
+
+    Parameters
+    ----------
+    relevance, scores, qid, ks, form, random_state, no_relevant
+        As in :func:`ndcg_at_ks`.
+
+    Returns
+    -------
+    ndarray of shape (len(ks),)
+        Mean over queries of NDCG@k for each ``k`` in ``ks``; queries scored
+        ``NaN`` (``no_relevant="skip"``) are left out. ``NaN`` if no query
+        is left.
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import mean_ndcg
+    >>> mean_ndcg([1, 0, 0, 1], [0.9, 0.1, 0.9, 0.1], [1, 1, 2, 2], ks=[1, 2]).round(4)
+    array([0.5   , 0.8155])
+    """
+    per_query = ndcg_at_ks(relevance, scores, qid, ks=ks, form=form,
+                           random_state=random_state, no_relevant=no_relevant)
+    return _nanmean(per_query, axis=0)
+
+
+# ---------------------------------------------------------------------------
+# Rank correlations per query
+# ---------------------------------------------------------------------------
+
+
+def _kendall_tau_large(y_true, y_pred):
+    """Tau-b row by row with scipy, 0.0 where a row is all tied (as metrics)."""
+    tau = np.empty(y_true.shape[0])
+    for row in range(y_true.shape[0]):
+        value = stats.kendalltau(y_true[row], y_pred[row]).statistic
+        tau[row] = 0.0 if np.isnan(value) else value
+    return tau
+
+
+def query_rank_scores(relevance, scores, qid, measure="cs"):
+    """Rank correlation between the predicted and the true order of each query.
+
+    Parameters
+    ----------
+    relevance : array-like of shape (n_docs,)
+        Graded relevance of each document (finite, >= 0).
+    scores : array-like of shape (n_docs,)
+        Model scores; higher ranks first.
+    qid : array-like of shape (n_docs,)
+        Query id of each document (any hashable values).
+    measure : {"cs", "wrc", "lra", "kendall_tau"}, default="cs"
+        Measure from :mod:`rankviz.label_ranking.metrics`: Spearman's coefficient, the
+        weighted rank correlation, the log ranking accuracy or Kendall's
+        tau-b. WRC and LRA weight the top of the *true* order.
+
+    Returns
+    -------
+    ndarray of shape (n_queries,)
+        One value per query in order of first appearance (see
+        :func:`query_ids`); ``NaN`` for a query with fewer than 2 documents.
+
+    Notes
+    -----
+    True positions are ``rankdata(-relevance, method="average")`` within
+    each query and predicted positions ``rankdata(-scores,
+    method="average")``: tied relevance and tied scores share the average
+    of their positions (no random tie-breaking, unlike NDCG). Hence "cs"
+    equals :func:`scipy.stats.spearmanr` and "kendall_tau" equals
+    :func:`scipy.stats.kendalltau` (tau-b) of ``relevance`` and ``scores``
+    within each query, except that a query whose relevance (or scores) are
+    all equal scores 0.0 where scipy gives ``NaN`` -- the convention of
+    :mod:`rankviz.label_ranking.metrics`.
+
+    Queries with the same number of documents are scored together as the
+    rows of one rank-position matrix, so the loop runs over distinct query
+    sizes, not over queries or documents.
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import query_rank_scores
+    >>> query_rank_scores([2, 1, 0, 0, 1], [3, 2, 1, 5, 4], [1, 1, 1, 2, 2])
+    array([ 1., -1.])
+    """
+    if measure not in RANK_MEASURES:
+        raise ValueError(
+            f"measure must be one of {tuple(RANK_MEASURES)}, got {measure!r}."
+        )
+    score_rows = RANK_MEASURES[measure]
+    groups = _Groups(qid)
+    relevance = _as_relevance(relevance, groups.n_docs)
+    scores = _as_column(scores, "scores", groups.n_docs)
+    true_positions = _average_positions(relevance, groups)
+    predicted_positions = _average_positions(scores, groups)
+
+    # Rows of each query, contiguous and in the order of groups.starts.
+    by_query = np.argsort(groups.codes, kind="stable")
+    result = np.full(groups.n_queries, np.nan)
+    for size in np.unique(groups.sizes[groups.sizes >= 2]):
+        queries = np.flatnonzero(groups.sizes == size)
+        rows = by_query[groups.starts[queries][:, None] + np.arange(size)]
+        y_true, y_pred = true_positions[rows], predicted_positions[rows]
+        if measure != "kendall_tau":
+            result[queries] = score_rows(y_true, y_pred)
+        elif size > _KENDALL_DENSE_MAX_DOCS:
+            result[queries] = _kendall_tau_large(y_true, y_pred)
+        else:  # bound the (rows, size, size) tensor of metrics.kendall_tau
+            step = max(1, _MAX_TABLE_CELLS // (size * size))
+            for first in range(0, queries.shape[0], step):
+                part = slice(first, first + step)
+                result[queries[part]] = score_rows(y_true[part], y_pred[part])
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Comparing two methods over queries
+# ---------------------------------------------------------------------------
+
+
+def standard_error(per_query, axis=0):
+    """Standard error of the mean over queries, ignoring ``NaN``.
+
+    Parameters
+    ----------
+    per_query : array-like
+        Per-query values, e.g. the ``(n_queries,)`` output of :func:`ndcg`
+        or the ``(n_queries, len(ks))`` output of :func:`ndcg_at_ks`.
+    axis : int, default=0
+        Axis over queries.
+
+    Returns
+    -------
+    float or ndarray
+        ``std(ddof=1) / sqrt(m)`` over the ``m`` non-``NaN`` values; ``NaN``
+        where ``m < 2``. A float for 1-D input.
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import standard_error
+    >>> round(standard_error([1.0, 2.0, 3.0, float("nan")]), 6)
+    0.57735
+    """
+    values = np.asarray(per_query, dtype=float)
+    present = ~np.isnan(values)
+    count = present.sum(axis=axis)
+    mean = np.expand_dims(_nanmean(values, axis=axis), axis)
+    squares = np.where(present, (values - mean) ** 2, 0.0).sum(axis=axis)
+    enough = count >= 2
+    variance = np.divide(squares, count - 1, out=np.full(np.shape(squares), np.nan),
+                         where=enough)
+    se = np.sqrt(np.divide(variance, count, out=np.full(np.shape(squares), np.nan),
+                           where=enough))
+    return float(se) if np.ndim(se) == 0 else se
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Comparison of two methods' per-query scores, method ``a`` minus ``b``.
+
+    Attributes
+    ----------
+    n_queries : int
+        Queries scored by both methods (pairs with a ``NaN`` are dropped).
+    n_dropped : int
+        Queries dropped because either score was ``NaN``.
+    mean_a, mean_b : float
+        Means over the kept queries.
+    mean_difference : float
+        Mean of ``a - b``.
+    standard_error : float
+        Standard error of the mean difference (``NaN`` below 2 queries).
+    ci_low, ci_high : float
+        Confidence interval of the mean difference from Student's t with
+        ``n_queries - 1`` degrees of freedom.
+    confidence : float
+        Level of that interval.
+    t_pvalue : float
+        Two-sided paired t-test p-value (as :func:`scipy.stats.ttest_rel`);
+        1.0 when every difference is 0.
+    wilcoxon_pvalue : float
+        Two-sided Wilcoxon signed-rank p-value
+        (:func:`scipy.stats.wilcoxon`); 1.0 when every difference is 0.
+    wins, ties, losses : int
+        Queries where ``a`` scored higher than, equal to, lower than ``b``.
+    """
+
+    n_queries: int
+    n_dropped: int
+    mean_a: float
+    mean_b: float
+    mean_difference: float
+    standard_error: float
+    ci_low: float
+    ci_high: float
+    confidence: float
+    t_pvalue: float
+    wilcoxon_pvalue: float
+    wins: int
+    ties: int
+    losses: int
+
+    def as_dict(self):
+        """The fields as a plain ``dict`` (e.g. for a table row)."""
+        return asdict(self)
+
+
+def paired_comparison(a, b, *, confidence=0.95):
+    """Compare two methods on the same queries.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_queries,)
+        Per-query scores of two methods (e.g. from :func:`ndcg`), aligned
+        query by query. A query with ``NaN`` in either is dropped.
+    confidence : float, default=0.95
+        Level of the t confidence interval of the mean difference.
+
+    Returns
+    -------
+    PairedComparison
+        Mean difference ``a - b``, its standard error and confidence
+        interval, paired t-test and Wilcoxon signed-rank p-values, and the
+        counts of wins, ties and losses of ``a``.
+
+    Notes
+    -----
+    The Wilcoxon test is :func:`scipy.stats.wilcoxon` with its defaults
+    (zero differences dropped, ``zero_method="wilcox"``; exact or normal
+    approximation chosen by scipy). When every difference is 0 it is
+    undefined, and the p-value is set to 1.0: nothing separates the
+    methods. Wins, ties and losses compare the values exactly.
+
+    Examples
+    --------
+    >>> from rankviz.ltr.metrics import paired_comparison
+    >>> result = paired_comparison([0.9, 0.8, 0.7, 1.0], [0.5, 0.8, 0.6, 0.9])
+    >>> result.wins, result.ties, result.losses
+    (3, 1, 0)
+    >>> round(result.mean_difference, 6)
+    0.15
+    """
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(
+            "a and b must be 1-D per-query scores of the same length, got "
+            f"shapes {a.shape} and {b.shape}."
+        )
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}.")
+    keep = ~np.isnan(a) & ~np.isnan(b)
+    a, b = a[keep], b[keep]
+    diff = a - b
+    n = int(diff.shape[0])
+    nan = float("nan")
+
+    mean_diff = float(diff.mean()) if n else nan
+    se = standard_error(diff) if n else nan
+    ci_low = ci_high = t_pvalue = nan
+    if n >= 2:
+        if se > 0:
+            half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
+            ci_low, ci_high = mean_diff - half, mean_diff + half
+            t_pvalue = float(2 * stats.t.sf(abs(mean_diff) / se, n - 1))
+        else:  # every difference equal: the interval is a point
+            ci_low = ci_high = mean_diff
+            t_pvalue = 1.0 if mean_diff == 0 else 0.0
+
+    if n == 0:
+        wilcoxon_pvalue = nan
+    elif not diff.any():
+        wilcoxon_pvalue = 1.0
+    else:
+        wilcoxon_pvalue = float(stats.wilcoxon(diff).pvalue)
+
+    return PairedComparison(
+        n_queries=n,
+        n_dropped=int((~keep).sum()),
+        mean_a=float(a.mean()) if n else nan,
+        mean_b=float(b.mean()) if n else nan,
+        mean_difference=mean_diff,
+        standard_error=se,
+        ci_low=float(ci_low),
+        ci_high=float(ci_high),
+        confidence=float(confidence),
+        t_pvalue=t_pvalue,
+        wilcoxon_pvalue=wilcoxon_pvalue,
+        wins=int((diff > 0).sum()),
+        ties=int((diff == 0).sum()),
+        losses=int((diff < 0).sum()),
+    )

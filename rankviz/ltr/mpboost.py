@@ -1,0 +1,317 @@
+"""MPBoost: magnitude-preserving boosting for ranking (seed 004, Algorithm 1).
+
+Pairwise boosting with decision stumps, where each pair of documents of one
+query with different grades carries a directed distance
+``dist(r_i, r_j)`` (:mod:`rankviz.ltr.ddf`) instead of a ±1 label. Each round
+fits the stump that minimises the weighted squared loss
+``sum w_ij [dist_ij - (f(x_i) - f(x_j))]^2`` (a GentleBoost Newton step,
+eq. 12) and reweights every pair by ``exp(-dist_ij (f(x_i) - f(x_j)))``
+(step 6). The ranking function is the sum of the stumps.
+
+Implementation notes
+
+* Pairs are kept once, as ``(i, j)`` with ``r_i > r_j``. Algorithm 1 lists
+  both orientations, but ``(j, i)`` carries ``-dist`` and the negated score
+  difference, so it repeats the same loss term: every weight, ``Z_t`` and
+  the bound of Theorem 1 are unchanged.
+* Weights live in log space, normalised to sum 1 each round (``Z_t`` is the
+  normaliser), so long runs with large distances neither overflow nor
+  underflow.
+* A missing feature value (NaN) is below every threshold: the stump adds
+  nothing to that document, in training and in prediction alike.
+* ``shrinkage`` (``nu``) multiplies each stump's height. The seed uses
+  ``nu = 1``; the Newton step assumes ``|dist| ~ 1`` (condition 9) and
+  overshoots when distances are larger, which ``nu < 1`` damps.
+"""
+
+import copy
+import numbers
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from .ddf import check_ddf, directed_distance
+from .stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
+
+__all__ = ["MPBoost", "preference_pairs", "misordering_loss", "query_codes"]
+
+
+def query_codes(qid):
+    """Integer codes ``0..Q-1`` of query ids, in order of first appearance."""
+    qid = np.asarray(qid)
+    if qid.ndim != 1:
+        raise ValueError(f"qid must be one query id per document (1-D); got shape {qid.shape}.")
+    _, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
+    # np.unique sorts the ids; renumber by first appearance
+    rank = np.empty(first.size, dtype=np.intp)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    return rank[inverse.ravel()]
+
+
+def preference_pairs(relevance, qid):
+    """All pairs ``(i, j)`` of one query with ``relevance[i] > relevance[j]``.
+
+    Built without a loop over queries or documents: the documents are sorted
+    by query and every document is paired with each of its query's documents
+    (``sum n_q^2`` candidates, never ``n^2``).
+
+    Returns
+    -------
+    first, second : ndarray of int
+        Document indices; ``first`` is the more relevant one. Pairs appear
+        grouped by query, in order of first appearance of the query.
+    """
+    relevance = np.asarray(relevance, dtype=float)
+    codes = query_codes(qid)
+    order = np.argsort(codes, kind="stable")
+    sizes = np.bincount(codes)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    size_of = sizes[codes[order]]            # per sorted document: its query's size
+    start_of = starts[codes[order]]
+    anchor = np.repeat(np.arange(order.size), size_of)
+    # partner offsets 0..size-1 for each anchor, from one arange
+    block_starts = np.concatenate([[0], np.cumsum(size_of)[:-1]])
+    offset = np.arange(anchor.size) - np.repeat(block_starts, size_of)
+    partner = np.repeat(start_of, size_of) + offset
+    first, second = order[anchor], order[partner]
+    keep = relevance[first] > relevance[second]
+    return first[keep], second[keep]
+
+
+def misordering_loss(scores, first, second):
+    """Share of pairs the scores do not put in the right order (ties count as wrong).
+
+    The normalised mis-ordering loss of Theorem 1 with uniform initial
+    weights: the fraction of pairs ``(i, j)``, ``r_i > r_j``, with
+    ``F(x_i) <= F(x_j)``.
+    """
+    scores = np.asarray(scores, dtype=float)
+    if len(first) == 0:
+        return np.nan
+    return float(np.mean(scores[first] <= scores[second]))
+
+
+def _check_query_data(X, y, qid):
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (documents x features); got shape {X.shape}.")
+    y = np.asarray(y, dtype=float)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one relevance grade per document: {X.shape[0]} values; got shape {y.shape}.")
+    if qid is None:
+        raise ValueError("qid is required: one query id per document (fit(X, y, qid=...)).")
+    qid = np.asarray(qid)
+    if qid.shape != (X.shape[0],):
+        raise ValueError(f"qid must hold one query id per document: {X.shape[0]} values; got shape {qid.shape}.")
+    if np.isinf(X).any():
+        row, col = np.argwhere(np.isinf(X))[0]
+        raise ValueError(f"X holds an infinite value at document {row}, feature {col}; expected a finite "
+                         "number or NaN for a missing value.")
+    if not np.isfinite(y).all():
+        raise ValueError(f"y holds a missing or infinite grade at document {int(np.flatnonzero(~np.isfinite(y))[0])}.")
+    return X, y, qid
+
+
+def check_features(estimator, X):
+    """``X`` as a float array with the number of features the fitted ``estimator`` saw."""
+    check_is_fitted(estimator, "n_features_in_")
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
+        )
+    return X
+
+
+class MPBoost(BaseEstimator):
+    """Magnitude-preserving boosting of decision stumps for ranking.
+
+    Parameters
+    ----------
+    ddf : {"binary", "ldd", "logdd", "logitdd"}, default="logdd"
+        The directed distance function (seed 004 eqs. 2, 6-8).
+    parameter : float, optional
+        alpha (LDD), lambda (LOGDD) or beta (LOGITDD); default from
+        :data:`rankviz.ltr.ddf.DEFAULT_PARAMETERS` (kept within condition 9). Ignored by
+        BINARY.
+    n_rounds : int, default=100
+        Boosting rounds ``T``.
+    shrinkage : float, default=1.0
+        ``nu`` in ``(0, 1]``: each stump's height is multiplied by it. 1 is
+        the seed's algorithm.
+    max_bins : int or None, default=None
+        None scores every threshold between distinct values (the appendix);
+        an int caps thresholds per feature at quantiles (faster on large
+        data).
+
+    Attributes
+    ----------
+    feature_, threshold_, value_ : ndarray of shape (n_rounds_,)
+        Stump ``t`` adds ``value_[t]`` to documents with
+        ``x[feature_[t]] > threshold_[t]``.
+    gain_ : ndarray of shape (n_rounds_,)
+        ``S1^2 / S2`` of each stump: how much it lowered the weighted
+        squared loss of its round (for weights summing to 1).
+    normalizer_ : ndarray of shape (n_rounds_,)
+        ``Z_t`` of Algorithm 1; ``np.cumprod(normalizer_)`` bounds the
+        training mis-ordering loss (Theorem 1).
+    n_rounds_ : int
+        Rounds fitted (fewer than ``n_rounds`` when no stump can lower the
+        loss any more).
+    n_pairs_ : int
+        Document pairs with different grades in the training data.
+    n_features_in_ : int
+    """
+
+    def __init__(self, ddf="logdd", parameter=None, n_rounds=100, shrinkage=1.0, max_bins=None):
+        self.ddf = ddf
+        self.parameter = parameter
+        self.n_rounds = n_rounds
+        self.shrinkage = shrinkage
+        self.max_bins = max_bins
+
+    # ------------------------------------------------------------------ #
+    # fitting
+    # ------------------------------------------------------------------ #
+    def fit(self, X, y, *, qid):
+        """Fit ``n_rounds`` stumps to documents ``X`` with grades ``y`` of queries ``qid``.
+
+        Returns
+        -------
+        self
+        """
+        for _ in self.iter_fit(X, y, qid=qid):
+            pass
+        return self
+
+    def iter_fit(self, X, y, *, qid):
+        """Fit round by round; yield the number of rounds fitted after each.
+
+        The model is usable (``predict``, attributes) at every yield, which is
+        how the app draws the ensemble growing.
+        """
+        ddf, parameter = check_ddf(self.ddf, self.parameter)
+        if not isinstance(self.n_rounds, numbers.Integral) or self.n_rounds < 1:
+            raise ValueError(f"n_rounds must be a positive integer; got {self.n_rounds!r}.")
+        shrinkage = float(self.shrinkage)
+        if not 0.0 < shrinkage <= 1.0:
+            raise ValueError(f"shrinkage must lie in (0, 1]; got {self.shrinkage!r}.")
+        X, y, qid = _check_query_data(X, y, qid)
+        first, second = preference_pairs(y, qid)
+        if first.size == 0:
+            raise ValueError(
+                "No two documents of one query have different grades, so there is no "
+                "preference to learn; every query needs at least two grades."
+            )
+        distance = directed_distance(y[first], y[second], ddf, parameter)
+        bins = FeatureBins(X, self.max_bins)
+        search = StumpSearch(PairLayout(first, second, distance, bins))
+
+        self.n_features_in_ = X.shape[1]
+        self.n_pairs_ = int(first.size)
+        self.pairs_ = (first, second)
+        self.distance_ = distance
+        self._reset_stumps()
+        log_weights = np.full(first.size, -np.log(first.size))
+        for _ in range(self.n_rounds):
+            # rescaled weights: the stump's height S1/S2 and its rank by
+            # gain do not depend on the scale
+            weights = np.exp(log_weights - log_weights.max())
+            feature, bin_, gain = search.best(weights)
+            codes = bins.codes[:, feature]
+            s1, s2 = stump_sums(codes, bin_, first, second, distance, weights)
+            if s2 <= 0.0 or gain <= 1e-12 * weights.sum():
+                break  # no stump separates a pair usefully: later rounds would repeat this one
+            value = shrinkage * s1 / s2
+            above = codes > bin_
+            step = value * (above[first].astype(float) - above[second])
+            log_weights = log_weights - distance * step
+            log_normalizer = logsumexp(log_weights)  # weights summed to 1 before the update
+            log_weights -= log_normalizer
+            self._append_stump(feature, bins.thresholds[feature][bin_], value,
+                               gain / weights.sum(), np.exp(log_normalizer))
+            yield self.n_rounds_
+
+    def _reset_stumps(self):
+        self.feature_ = np.empty(0, dtype=np.intp)
+        self.threshold_ = np.empty(0)
+        self.value_ = np.empty(0)
+        self.gain_ = np.empty(0)
+        self.normalizer_ = np.empty(0)
+        self.n_rounds_ = 0
+
+    def _append_stump(self, feature, threshold, value, gain, normalizer):
+        self.feature_ = np.append(self.feature_, feature)
+        self.threshold_ = np.append(self.threshold_, threshold)
+        self.value_ = np.append(self.value_, value)
+        self.gain_ = np.append(self.gain_, gain)
+        self.normalizer_ = np.append(self.normalizer_, normalizer)
+        self.n_rounds_ += 1
+
+    # ------------------------------------------------------------------ #
+    # prediction
+    # ------------------------------------------------------------------ #
+    def _contributions(self, X, rounds=None):
+        """(n_documents, rounds) array: what each stump adds to each document."""
+        X = check_features(self, X)
+        stop = self.n_rounds_ if rounds is None else int(rounds)
+        return (X[:, self.feature_[:stop]] > self.threshold_[:stop]) * self.value_[:stop]
+
+    def predict(self, X, rounds=None):
+        """Scores ``F(x)``: higher means ranked higher within a query.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+        rounds : int, optional
+            Use only the first ``rounds`` stumps (default: all).
+        """
+        return self._contributions(X, rounds).sum(axis=1)
+
+    def staged_predict(self, X):
+        """Yield the scores after 1, 2, ..., ``n_rounds_`` stumps."""
+        scores = np.cumsum(self._contributions(X), axis=1)
+        for t in range(scores.shape[1]):
+            yield scores[:, t]
+
+    def staged_scores(self, X):
+        """All staged scores at once: array (n_documents, n_rounds_), column ``t`` after ``t + 1`` stumps."""
+        return np.cumsum(self._contributions(X), axis=1)
+
+    def truncated(self, rounds):
+        """A copy holding only the first ``rounds`` stumps (for showing the ensemble mid-growth)."""
+        check_is_fitted(self, "feature_")
+        rounds = max(0, min(int(rounds), self.n_rounds_))
+        model = copy.copy(self)
+        for name in ("feature_", "threshold_", "value_", "gain_", "normalizer_"):
+            setattr(model, name, getattr(self, name)[:rounds])
+        model.n_rounds_ = rounds
+        return model
+
+    @property
+    def loss_bound_(self):
+        """``prod_{s <= t} Z_s`` for each round ``t``: Theorem 1's bound on the training mis-ordering loss."""
+        check_is_fitted(self, "normalizer_")
+        # Far from condition (9) the product can pass the float range: it is
+        # then infinite, a bound that says nothing, as a value above 1 already does.
+        with np.errstate(over="ignore"):
+            return np.cumprod(self.normalizer_)
+
+    def stumps_frame(self, feature_names=None):
+        """The stumps as a table, one row per round (for export)."""
+        check_is_fitted(self, "feature_")
+        names = (np.asarray(feature_names, dtype=object)[self.feature_] if feature_names is not None
+                 else [f"f{k + 1}" for k in self.feature_])
+        return pd.DataFrame({
+            "round": np.arange(1, self.n_rounds_ + 1),
+            "feature": names,
+            "feature_index": self.feature_,
+            "threshold": self.threshold_,
+            "value_above": self.value_,
+            "gain": self.gain_,
+            "Z": self.normalizer_,
+            "loss_bound": self.loss_bound_,
+        })

@@ -1,0 +1,592 @@
+"""Growing a ranking tree: split search from running sums, and growth order.
+
+The search is level-wise and vectorised: all nodes of one depth are searched
+together, and for each attribute every threshold of every node is scored at
+once from cumulative sums of the criterion's per-row statistics (DESIGN.md).
+Rows are sorted once per numeric attribute before growth; each level only
+regroups that order by node with a stable (linear-time) integer sort, so no
+node sorts its rows again. Statistics that are small whole numbers (the
+ordinal criteria's level indicators) are summed in integers, and candidates
+are scored in cache-sized blocks; both give exactly the scores of float sums
+over whole arrays, only faster (tests/test_ordinal_speed_paths.py).
+
+The tree found does not depend on the order in which nodes are expanded;
+:func:`split_sequence` and :func:`iter_growth` replay the splits one at a time,
+depth-first or best-first, for the app's animation.
+"""
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
+from .structure import TREE_LEAF, Tree, parent_array
+
+__all__ = ["grow_tree", "find_best_splits", "SearchData", "split_sequence", "iter_growth", "GrowthStep"]
+
+# A node whose rankings are all identical cannot become more homogeneous.
+_PURE = 1.0 - 1e-12
+# Scores this close count as equal: running sums and direct sums of the same
+# set differ in the last bits, and a tie must not be decided by rounding.
+_TIE = 1e-12
+# Candidates are scored in blocks of about this many (statistics x candidates)
+# values (256 KiB of float64): see find_best_splits.
+_BLOCK_ELEMENTS = 2**15
+
+
+def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
+              max_depth=None, feature_names=None, categories=None, label_names=None):
+    """Grow a ranking tree top-down (TDIDT, seed 001 Figure 1).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Encoded features (see :class:`rankviz.features.FeatureEncoder`).
+    nominal : ndarray of bool, shape (n_features,)
+        Which columns are nominal codes.
+    Y : ndarray of shape (n_samples, n_labels)
+        Rank positions.
+    criterion : Criterion
+    gamma : float, default=0.995
+        Stopping rule (6): a node is split only if
+        ``(1 + S_parent) < gamma * (1 + S_split)``. ``np.inf`` grows the
+        maximal tree allowed by the other limits.
+    min_samples_leaf : int, default=2
+    max_depth : int or None, default=None
+    feature_names, categories, label_names : lists, optional
+        Kept on the tree for display.
+
+    Returns
+    -------
+    Tree
+    """
+    n, d = X.shape
+    stats = criterion.row_statistics(Y)
+    present = ~np.isnan(Y)
+    rank_parts = np.hstack([np.where(present, Y, 0.0), present.astype(float)])
+    max_depth = np.inf if max_depth is None else max_depth
+    data = SearchData.prepare(X, nominal, stats)
+
+    # A binary tree on n rows has at most 2n - 1 nodes, and one of depth D at
+    # most 2**(D + 1) - 1: preallocating no more than that matters for shallow
+    # trees on many rows (zeroed columns of 2n rows are fresh pages).
+    capacity = 2 * n - 1 if max_depth > 40 else min(2 * n - 1, 2 ** (int(max_depth) + 1) - 1)
+    nodes = _NodeTable(capacity=capacity, n_stats=stats.shape[1], n_labels=Y.shape[1])
+    nodes.count[0] = n
+    nodes.stat_sum[0] = stats.sum(axis=0)
+    nodes.similarity[0] = criterion.node_similarity(n, nodes.stat_sum[0])
+    nodes.size = 1
+    node_of_row = np.zeros(n, dtype=np.intp)
+    frontier = np.array([0])
+
+    while len(frontier):
+        searchable = ((nodes.depth[frontier] < max_depth)
+                      & (nodes.count[frontier] >= max(2, 2 * min_samples_leaf))
+                      & (nodes.similarity[frontier] < _PURE)
+                      & criterion.can_split(nodes.count[frontier], nodes.stat_sum[frontier]))
+        searched = frontier[searchable]
+        if not len(searched):
+            break
+        best = find_best_splits(data, node_of_row, searched, nodes.count[searched],
+                                nodes.stat_sum[searched], criterion, min_samples_leaf)
+        s_split = _split_similarity(criterion, best, nodes.count[searched], nodes.stat_sum[searched])
+        nodes.split_score[searched] = s_split
+        nodes.split_feature[searched] = best.feature
+        nodes.split_threshold[searched] = best.threshold
+        with np.errstate(invalid="ignore"):
+            accepted = (best.feature >= 0) & criterion.accepts_split(
+                nodes.similarity[searched], s_split, gamma)
+        split_nodes = searched[accepted]
+        if not len(split_nodes):
+            break
+
+        # New nodes: the children of the j-th split node get ids size + 2j, size + 2j + 1.
+        left = nodes.size + 2 * np.arange(len(split_nodes))
+        nodes.size += 2 * len(split_nodes)
+        nodes.children_left[split_nodes] = left
+        nodes.children_right[split_nodes] = left + 1
+        nodes.feature[split_nodes] = best.feature[accepted]
+        nodes.threshold[split_nodes] = best.threshold[accepted]
+        nodes.missing_left[split_nodes] = best.missing_left[accepted]
+        nodes.depth[left] = nodes.depth[left + 1] = nodes.depth[split_nodes] + 1
+
+        # Route the rows of the split nodes to their children.
+        rows = np.flatnonzero(nodes.children_left[node_of_row] >= 0)
+        parent = node_of_row[rows]
+        f = nodes.feature[parent]
+        x = X[rows, f]
+        t = nodes.threshold[parent]
+        goes_left = np.where(nominal[f], x == t, np.where(np.isnan(x), nodes.missing_left[parent], x <= t))
+        child = nodes.children_left[parent] + ~goes_left  # the right child is left + 1
+        node_of_row[rows] = child
+
+        # The split search already summed the left subsets; the right ones are
+        # the rest of the parent.
+        nodes.count[left] = best.left_count[accepted]
+        nodes.count[left + 1] = nodes.count[split_nodes] - nodes.count[left]
+        nodes.stat_sum[left] = best.left_sum[accepted]
+        nodes.stat_sum[left + 1] = nodes.stat_sum[split_nodes] - nodes.stat_sum[left]
+        children = np.arange(left[0], nodes.size)
+        nodes.similarity[children] = criterion.node_similarity(
+            nodes.count[children], nodes.stat_sum[children])
+        frontier = children
+
+    nodes.sum_up(node_of_row, rank_parts)
+
+    return nodes.to_tree(
+        criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
+        categories=categories or [None] * d,
+        label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
+        missing_features=np.isnan(X).any(axis=0) & ~nominal,
+    )
+
+
+def _split_similarity(criterion, best, node_count, node_sum):
+    """``S_split`` of rule (6) for the chosen splits.
+
+    Usually the search score itself; a criterion that searches by another
+    score (``search_label`` set: the ranking impurity's unweighted gain) has
+    its chosen splits judged by the size-weighted similarity, like every other.
+    """
+    if not criterion.search_label:
+        return best.score
+    found = np.flatnonzero(best.feature >= 0)
+    s_split = np.full(len(best.score), np.nan)
+    left_count, left_sum = best.left_count[found], best.left_sum[found]
+    s_split[found] = criterion.split_similarity(left_count, left_sum, node_count[found] - left_count,
+                                                node_sum[found] - left_sum)
+    return s_split
+
+
+@dataclass(frozen=True)
+class SearchData:
+    """What the split search needs of the training data, laid out once per fit.
+
+    Attributes
+    ----------
+    X : ndarray (n_rows, n_features)
+        Encoded attributes; ``columns`` is the same, transposed and contiguous.
+    nominal : ndarray of bool
+    stats : ndarray (n_rows, n_statistics)
+        The criterion's row statistics; ``stats_t`` transposed and contiguous,
+        so gathers and cumulative sums run along contiguous memory (several
+        times faster than along axis 0).
+    numeric : ndarray of int
+        The numeric attributes, and ``presorted`` the row order of each.
+    sum_dtype : dtype or None
+        Integer type in which running sums of ``stats_t`` are taken when the
+        statistics are small whole numbers (``stats_t`` is then stored as
+        int8); None for float statistics.
+    """
+
+    X: np.ndarray
+    nominal: np.ndarray
+    stats: np.ndarray
+    columns: np.ndarray
+    stats_t: np.ndarray
+    numeric: np.ndarray
+    presorted: np.ndarray
+    sum_dtype: object = None
+    missing: np.ndarray = None  # per numeric column (aligned with ``numeric``): has NaN
+
+    @classmethod
+    def prepare(cls, X, nominal, stats):
+        """Lay out ``X`` and the row statistics ``stats`` for :func:`find_best_splits`."""
+        numeric = np.flatnonzero(~nominal)
+        stats_t = np.ascontiguousarray(stats.T)
+        sum_dtype = _integer_sum_dtype(stats)
+        if sum_dtype is not None:
+            stats_t = stats_t.astype(np.int8)
+        # argsort puts NaN last, so a node's missing values end its sorted rows
+        return cls(X=X, nominal=nominal, stats=stats, columns=np.ascontiguousarray(X.T),
+                   stats_t=stats_t, numeric=numeric,
+                   presorted=np.argsort(X[:, numeric], axis=0, kind="stable"),
+                   sum_dtype=sum_dtype, missing=np.isnan(X[:, numeric]).any(axis=0))
+
+
+def _integer_sum_dtype(stats):
+    """The integer type that sums ``stats`` exactly, or None if they are not small whole numbers.
+
+    The ordinal criteria's statistics are 0/1 level indicators. Summed as
+    floats they are exact (whole numbers far below 2**53), so summing them as
+    integers gives the very same sums, hence the same scores and splits; but
+    a running integer sum is several times faster than a float one (each
+    float addition waits for the rounding of the one before) and the int8
+    rows it reads are an eighth of the memory.
+    """
+    if not stats.size:
+        return None
+    largest = float(np.abs(stats).max())
+    if largest > np.iinfo(np.int8).max or not np.array_equal(stats, np.trunc(stats)):
+        return None
+    # The largest running sum is at most n_rows * largest.
+    return np.int32 if len(stats) * largest < np.iinfo(np.int32).max else np.int64
+
+
+@dataclass
+class BestSplits:
+    """Best split per searched node: score (NaN if none), feature (-1 if none),
+    threshold, and the count and statistic sums of its left ("yes") subset."""
+
+    score: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    left_count: np.ndarray
+    left_sum: np.ndarray
+    missing_left: np.ndarray
+
+    @classmethod
+    def empty(cls, n_nodes, n_stats):
+        return cls(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan),
+                   np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)),
+                   np.zeros(n_nodes, dtype=bool))
+
+    def update(self, feature, found, score, threshold, left_count, left_sum, missing_left=False):
+        """Keep, for the nodes in ``found``, this feature's split where it is better."""
+        current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
+        # Ties (within rounding) go to the earlier attribute, whatever its kind.
+        tie = np.isfinite(current) & (np.abs(score - current) <= _TIE * (1.0 + np.abs(current)))
+        better = np.where(tie, feature < self.feature[found], score > current)
+        nodes = found[better]
+        self.score[nodes] = score[better]
+        self.feature[nodes] = feature
+        self.threshold[nodes] = threshold[better]
+        self.left_count[nodes] = left_count[better]
+        self.left_sum[nodes] = left_sum[better]
+        self.missing_left[nodes] = np.broadcast_to(missing_left, better.shape)[better]
+
+
+def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, min_samples_leaf):
+    """Best binary split of each of several nodes, over all attributes.
+
+    Parameters
+    ----------
+    data : SearchData
+    node_of_row : ndarray of int
+        Node id of every row.
+    nodes : ndarray of int
+        The nodes to search.
+    node_count, node_sum : arrays
+        Row count and summed statistics of each of ``nodes``.
+    criterion : Criterion
+    min_samples_leaf : int
+
+    Returns
+    -------
+    BestSplits
+        Aligned with ``nodes``.
+    """
+    n_nodes = len(nodes)
+    slot_of_node = np.full(node_of_row.max() + 1, -1, dtype=_slot_dtype(n_nodes))
+    slot_of_node[nodes] = np.arange(n_nodes)
+    slot = slot_of_node[node_of_row]
+    best = BestSplits.empty(n_nodes, data.stats.shape[1])
+
+    # Once the searched rows are grouped by node (slot), position p holds a row
+    # of node slot_at[p] with left_count[p] of that node's rows at or before
+    # it. That layout is the same for every attribute, so it is computed once.
+    n_searched = int(node_count.sum())
+    seg_start = np.cumsum(node_count) - node_count  # first position of each node
+    slot_at = np.repeat(np.arange(n_nodes, dtype=slot.dtype), node_count)
+    left_count = np.arange(1, n_searched + 1) - seg_start[slot_at]
+    right_count = node_count[slot_at] - left_count
+    leaves_ok = (left_count >= min_samples_leaf) & (right_count >= min_samples_leaf)
+    # Statistics first, nodes second, as the running sums are laid out.
+    node_sum_t = np.ascontiguousarray(np.asarray(node_sum, dtype=float).T)
+    block = max(256, _BLOCK_ELEMENTS // max(1, node_sum_t.shape[0]))
+
+    for column, f in enumerate(data.numeric):
+        rows = data.presorted[:, column]
+        if n_searched < len(slot):
+            rows = rows[slot[rows] >= 0]
+        if n_nodes > 1:
+            # Stable sort by node keeps each node's rows sorted by x; on 16-bit
+            # keys numpy uses a linear-time radix sort.
+            rows = rows[np.argsort(slot[rows], kind="stable")]
+        x = data.columns[f].take(rows)
+        # A threshold lies between two consecutive distinct values of one node
+        # (NaN compares False, so never next to a missing value).
+        boundary = np.zeros(len(x), dtype=bool)
+        boundary[:-1] = x[1:] > x[:-1]
+        has_missing = data.missing[column]
+        if has_missing:
+            # Missing values end each node's rows. Each threshold is scored
+            # twice: with them on the "no" side (as the sort puts them) and
+            # moved to the "yes" side; the better side is kept.
+            is_missing = np.isnan(x)
+            n_missing = np.bincount(slot_at[is_missing], minlength=n_nodes)
+            missing_sum_t = _group_sums(slot_at[is_missing], data.stats[rows[is_missing]], n_nodes).T
+            shifted_ok = ((left_count + n_missing[slot_at] >= min_samples_leaf)
+                          & (right_count - n_missing[slot_at] >= min_samples_leaf))
+            cand = np.flatnonzero(boundary & (leaves_ok | shifted_ok))
+        else:
+            cand = np.flatnonzero(boundary & leaves_ok)
+        if not len(cand):
+            continue
+        # `take` along the contiguous axis: several times faster than fancy indexing.
+        cumulative = np.cumsum(data.stats_t.take(rows, axis=1), axis=1, dtype=data.sum_dtype)
+        # Running sums up to the row before each node's first; node 0 starts at 0.
+        start_sum = np.zeros((cumulative.shape[0], n_nodes), dtype=cumulative.dtype)
+        start_sum[:, 1:] = cumulative[:, seg_start[1:] - 1]
+        # Score the candidates a block at a time: the criterion's temporaries
+        # then stay small, in cache and recycled by the allocator. Whole-size
+        # temporaries are fresh memory each time, and on 50,000 rows their page
+        # faults alone cost about a quarter of the growth time.
+        score = np.empty(len(cand))
+        to_left = np.zeros(len(cand), dtype=bool)
+        for lo in range(0, len(cand), block):
+            at = cand[lo:lo + block]
+            s = slot_at[at]
+            left_sum = _left_sums(cumulative, start_sum, at, s)
+            right_sum = node_sum_t.take(s, axis=1) - left_sum
+            score[lo:lo + block] = _split_scores(criterion, left_count[at], left_sum, right_count[at], right_sum)
+            if has_missing:
+                score[lo:lo + block] = np.where(leaves_ok[at], score[lo:lo + block], -np.inf)
+                moved = missing_sum_t.take(s, axis=1)
+                moved_score = _split_scores(criterion, left_count[at] + n_missing[s], left_sum + moved,
+                                            right_count[at] - n_missing[s], right_sum - moved)
+                moved_score = np.where(shifted_ok[at], moved_score, -np.inf)
+                # ties keep the missing values where the sort put them ("no")
+                to_left[lo:lo + block] = moved_score > score[lo:lo + block]
+                score[lo:lo + block] = np.maximum(score[lo:lo + block], moved_score)
+        pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes)
+        found = np.flatnonzero(pick >= 0)
+        at = cand[pick[found]]
+        low, high = x[at], x[at + 1]
+        mid = low / 2.0 + high / 2.0  # (low + high) / 2 can overflow
+        threshold = np.where(mid < high, mid, low)  # guard against rounding up to `high`
+        chosen_left = to_left[pick[found]]
+        left_sum = _left_sums(cumulative, start_sum, at, found)
+        count = left_count[at]
+        if has_missing:
+            left_sum = left_sum + np.where(chosen_left, missing_sum_t.take(found, axis=1), 0.0)
+            count = count + np.where(chosen_left, n_missing[found], 0)
+        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left)
+
+    # Nominal attributes: count and sum the rows of each (node, value) pair.
+    nominal_features = np.flatnonzero(data.nominal)
+    if not len(nominal_features):
+        return best
+    rows = np.flatnonzero(slot >= 0)
+    row_slot = slot[rows].astype(np.intp)
+    row_stats = data.stats[rows]
+    for f in nominal_features:
+        codes = data.columns[f].take(rows).astype(np.intp)
+        n_values = int(codes.max()) + 1
+        key = row_slot * n_values + codes
+        value_count = np.bincount(key, minlength=n_nodes * n_values)
+        value_sum = _group_sums(key, row_stats, n_nodes * n_values)
+        key_slot = np.repeat(np.arange(n_nodes), n_values)
+        right_count = node_count[key_slot] - value_count
+        cand = np.flatnonzero((value_count >= min_samples_leaf) & (right_count >= min_samples_leaf))
+        if not len(cand):
+            continue
+        sc = key_slot[cand]
+        score = criterion.split_score(value_count[cand], value_sum[cand],
+                                      right_count[cand], node_sum[sc] - value_sum[cand])
+        pick = _argmax_per_sorted_group(sc, score, n_nodes)
+        found = np.flatnonzero(pick >= 0)
+        chosen = cand[pick[found]]
+        best.update(f, found, score[pick[found]], (chosen % n_values).astype(float),
+                    value_count[chosen], value_sum[chosen])
+    return best
+
+
+def _split_scores(criterion, left_count, left_sum, right_count, right_sum):
+    """The criterion's scores of candidates given (statistics, candidates) sums."""
+    left_sum, right_sum = _as_criterion_takes(criterion, left_sum, right_sum)
+    return criterion.split_score(left_count, left_sum, right_count, right_sum)
+
+
+def _left_sums(cumulative, start_sum, at, slots):
+    """Summed statistics of the rows of each node up to positions ``at``, (n_statistics, len(at)).
+
+    The running sum at the position less the one before the node's first row:
+    element for element the same subtraction whichever positions are asked, so
+    a candidate's sums do not depend on the block it is scored in. Integer
+    sums (see :func:`_integer_sum_dtype`) convert to float exactly.
+    """
+    left = cumulative.take(at, axis=1)
+    left -= start_sum.take(slots, axis=1)
+    return left.astype(float, copy=False)
+
+
+def _as_criterion_takes(criterion, *sums):
+    """(statistics, candidates) sums as the (candidates, statistics) arrays a criterion scores.
+
+    Both layouts hold the same numbers. A criterion that sets
+    ``columnwise_sums = True`` (the ordinal ones) gets transposed views, in
+    which each statistic is one contiguous vector. Others get C-contiguous
+    copies: the layout their scores have always been computed in, since
+    ``einsum`` sums in a layout-dependent order and another layout could
+    change a score in its last bit.
+    """
+    if getattr(criterion, "columnwise_sums", False):
+        return [a.T for a in sums]
+    return [np.ascontiguousarray(a.T) for a in sums]
+
+
+def _slot_dtype(n_slots):
+    """Narrowest signed integer type for slot numbers (-1 = not searched)."""
+    return np.int16 if n_slots < 2**15 else np.int32 if n_slots < 2**31 else np.int64
+
+
+def _argmax_per_sorted_group(group, score, n_groups):
+    """Index (into ``score``) of the first maximum of each group, -1 if empty.
+
+    ``group`` must be non-decreasing (candidates come grouped by node).
+    Ties go to the first candidate, i.e. the lowest threshold.
+    """
+    score = np.where(np.isnan(score), -np.inf, score)
+    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    maxima = np.maximum.reduceat(score, starts)
+    lengths = np.diff(np.r_[starts, len(score)])
+    maxima = np.repeat(maxima, lengths)
+    at_max = np.flatnonzero(score >= maxima - _TIE * (1.0 + np.abs(maxima)))
+    first = at_max[np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]]
+    pick = np.full(n_groups, -1)
+    pick[group[first]] = first
+    return pick
+
+
+def _group_sums(keys, values, n_groups):
+    """Sum the rows of ``values`` (n, k) by integer key into (n_groups, k), one bincount."""
+    k = values.shape[1]
+    flat_keys = (np.asarray(keys, dtype=np.intp)[:, None] * k + np.arange(k)).ravel()
+    return np.bincount(flat_keys, weights=values.ravel(), minlength=n_groups * k).reshape(n_groups, k)
+
+
+class _NodeTable:
+    """Preallocated node columns (``capacity`` bounds the number of nodes),
+    frozen into a :class:`Tree` of the used size at the end."""
+
+    def __init__(self, capacity, n_stats, n_labels):
+        self.size = 0
+        self.children_left = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.children_right = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.split_feature = np.full(capacity, TREE_LEAF, dtype=np.intp)
+        self.threshold = np.full(capacity, np.nan)
+        self.missing_left = np.zeros(capacity, dtype=bool)
+        self.split_threshold = np.full(capacity, np.nan)
+        self.split_score = np.full(capacity, np.nan)
+        self.similarity = np.full(capacity, np.nan)
+        self.depth = np.zeros(capacity, dtype=np.intp)
+        self.count = np.zeros(capacity, dtype=np.intp)
+        self.stat_sum = np.zeros((capacity, n_stats))
+        # Per label: the sum of its positions, then the number of rankings holding it.
+        self.rank_part = np.zeros((capacity, 2 * n_labels))
+
+    def sum_up(self, leaf_of_row, row_values):
+        """Per-label rank sums of every node: leaves from their rows, then each
+        depth adds into its parents, deepest first (one numpy call per depth)."""
+        used = self.size
+        self.rank_part[:used] = _group_sums(leaf_of_row, row_values, used)
+        parent = parent_array(self.children_left[:used], self.children_right[:used])
+        depth = self.depth[:used]
+        for level in range(int(depth.max()), 0, -1):
+            at_level = np.flatnonzero(depth == level)
+            # Siblings share a parent, so accumulate with add.at, not fancy assignment.
+            np.add.at(self.rank_part, parent[at_level], self.rank_part[at_level])
+
+    def to_tree(self, criterion, feature_names, categories, label_names, missing_features=None):
+        used = slice(0, self.size)
+        rank_part = self.rank_part[used]
+        n_labels = rank_part.shape[1] // 2
+        mean_rank = mean_from_sums(rank_part[:, :n_labels], rank_part[:, n_labels:])
+        return Tree(
+            children_left=self.children_left[used].copy(),
+            children_right=self.children_right[used].copy(),
+            feature=self.feature[used].copy(),
+            threshold=self.threshold[used].copy(),
+            n_samples=self.count[used].copy(),
+            similarity=self.similarity[used].copy(),
+            split_score=self.split_score[used].copy(),
+            split_feature=self.split_feature[used].copy(),
+            split_threshold=self.split_threshold[used].copy(),
+            mean_rank=mean_rank,
+            ranking=rank_by_mean(mean_rank),
+            depth=self.depth[used].copy(),
+            feature_names=list(feature_names),
+            categories=list(categories),
+            label_names=[str(name) for name in label_names],
+            criterion=criterion.name,
+            similarity_label=criterion.similarity_label,
+            missing_left=self.missing_left[used].copy(),
+            extras={} if missing_features is None else {"missing_features": missing_features},
+        )
+
+
+# -- growth order ----------------------------------------------------------
+
+def split_sequence(tree, order="depth"):
+    """The internal nodes of a fitted tree in the order they are split.
+
+    Parameters
+    ----------
+    tree : Tree
+    order : {"depth", "best"}
+        ``"depth"``: depth-first, left ("yes") branch first, as TDIDT's
+        recursion. ``"best"``: best-first, always the open node whose split
+        adds most to the summed similarity, ``n * (S_split - S_node)``.
+
+    Returns
+    -------
+    ndarray of int
+    """
+    if order not in ("depth", "best"):
+        raise ValueError(f"order must be 'depth' or 'best', got {order!r}")
+    gain = tree.n_samples * (tree.split_score - tree.similarity)
+    sequence, heap, counter = [], [], 0
+    if not tree.is_leaf[0]:
+        heap.append((0.0, 0, 0))
+    while heap:
+        if order == "best":
+            _, _, node = heapq.heappop(heap)
+        else:
+            _, _, node = heap.pop()
+        sequence.append(node)
+        # Depth-first pops from the end: push right first so left comes next.
+        for child in (tree.children_right[node], tree.children_left[node]):
+            if not tree.is_leaf[child]:
+                counter += 1
+                item = (-gain[child], counter, child)
+                if order == "best":
+                    heapq.heappush(heap, item)
+                else:
+                    heap.append(item)
+    return np.asarray(sequence, dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class GrowthStep:
+    """One step of growth: the tree after ``step`` splits.
+
+    ``node`` is the id, in ``tree``, of the node split last (-1 at step 0).
+    """
+
+    step: int
+    tree: Tree
+    node: int
+
+
+def growth_step(tree, sequence, step):
+    """The tree after the first ``step`` splits of ``sequence``."""
+    partial, node_map = tree.keep_splits(sequence[:step])
+    last = -1
+    if step > 0:
+        last = int(np.flatnonzero(node_map == sequence[step - 1])[0])
+    return GrowthStep(step=step, tree=partial, node=last)
+
+
+def iter_growth(tree, order="depth"):
+    """Yield the tree one split at a time, from the root alone to the full tree.
+
+    Yields
+    ------
+    GrowthStep
+    """
+    sequence = split_sequence(tree, order)
+    for step in range(len(sequence) + 1):
+        yield growth_step(tree, sequence, step)

@@ -1,0 +1,95 @@
+"""The small protocol every splitting criterion follows.
+
+A criterion turns each training ranking into a row of *additive* statistics.
+The statistics of any set of rows are then the sum of its rows, so the
+builder can score every threshold of an attribute at once from cumulative
+sums (DESIGN.md, "The mathematics that makes split search fast"): prefix sums
+give the left subsets, the node total minus them the right ones.
+
+From a set's count and summed statistics the criterion gives the set's
+*similarity* (higher = more homogeneous; it enters the stopping rule, eq. 6 of
+seed 001), the *split similarity* ``S_split`` of rule (6) (the size-weighted
+mean similarity of the two subsets) and the *split score* the search
+maximises (higher = better). For most criteria the score is ``S_split``
+itself; a criterion whose paper chooses splits another way (the unweighted
+gain of seed 002's ranking impurity) overrides :meth:`Criterion.split_score`
+and names it in ``search_label``, while rule (6) still judges the chosen
+split by ``S_split``.
+"""
+
+import numpy as np
+
+
+class Criterion:
+    """Base class of splitting criteria; subclasses set ``name`` and override.
+
+    All methods are vectorised: ``count`` may be an array of any shape and
+    ``stat_sum`` has the same shape plus one trailing axis of statistics.
+    """
+
+    #: Name used by ``RankingTree(criterion=...)`` and shown in the app.
+    name = ""
+    #: One line for the app and the docs: what the similarity is.
+    similarity_label = "similarity"
+    #: What :meth:`split_score` is, when it is not ``S_split`` (None).
+    search_label = None
+
+    def check_targets(self, Y):
+        """Raise ``ValueError`` if the criterion cannot use these rankings."""
+
+    def row_statistics(self, Y):
+        """Per-row additive statistics, shape ``(n_rows, n_statistics)``.
+
+        Called once per fit before any other scoring method: a criterion may
+        fix the layout of its statistics here (for example drop a column the
+        data make constant), and the other methods then read sums of that layout.
+        """
+        raise NotImplementedError
+
+    def node_similarity(self, count, stat_sum):
+        """Similarity of the sets with these counts and summed statistics."""
+        raise NotImplementedError
+
+    def can_split(self, count, stat_sum):
+        """Whether nodes with these counts and sums may be split at all (beyond the
+        tree's own limits); every node by default."""
+        return np.ones(np.shape(count), dtype=bool)
+
+    def split_score(self, count_left, sum_left, count_right, sum_right):
+        """Score of binary splits that the search maximises; by default ``S_split``."""
+        return self.split_similarity(count_left, sum_left, count_right, sum_right)
+
+    def split_similarity(self, count_left, sum_left, count_right, sum_right):
+        """``S_split`` of stopping rule (6): the size-weighted mean similarity of the subsets."""
+        s_left = self.node_similarity(count_left, sum_left)
+        s_right = self.node_similarity(count_right, sum_right)
+        return (count_left * s_left + count_right * s_right) / (count_left + count_right)
+
+    def gamma_breakpoint(self, similarity_parent, split_score):
+        """The γ above which stopping rule (6) of seed 001 accepts a split, vectorised.
+
+        The rule splits when ``(1 + S_parent) < gamma * (1 + S_split)``, i.e. for
+        ``gamma > (1 + S_parent) / (1 + S_split)``. Sides equal up to rounding
+        (relative 1e-12) count as equal, so the rule stops there: running sums
+        and direct sums of one set differ in the last bits, and a split that
+        changes nothing (γ = 1) must not be decided by them. Returns ``inf``
+        where no γ accepts the split (``S_split = -1`` or no split, NaN).
+
+        Growth and the γ path (:mod:`rankviz.tree.gamma_path`) both decide through
+        this one number, so a tree cut from the maximal tree equals the tree
+        grown with that γ.
+        """
+        parent_side = (1.0 + np.asarray(similarity_parent, dtype=float)) * (1.0 + 1e-12)
+        split_side = 1.0 + np.asarray(split_score, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            breakpoint_ = parent_side / split_side
+        return np.where(split_side > 0, breakpoint_, np.inf)
+
+    def accepts_split(self, similarity_parent, split_score, gamma):
+        """Stopping rule (6) of seed 001, vectorised: True where the split is made.
+
+        A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
+        the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``
+        (equality within rounding stops; see :meth:`gamma_breakpoint`).
+        """
+        return np.asarray(gamma) > self.gamma_breakpoint(similarity_parent, split_score)

@@ -1,0 +1,177 @@
+"""The Mallows spread θ as a splitting criterion: label ranking trees of seed 003 (§5.1).
+
+A split is good when the Mallows models fitted to its two subsets are
+peaked: it maximises the size-weighted spread ``(|T+| θ+ + |T-| θ-) / |T|``
+(eq. 6 of seed 003).
+
+Every threshold is scored from running sums (DESIGN.md, "Mallows θ"). Each
+row contributes pairwise precedence indicators ``[a before b]``; summed, they
+give ``P[a, b]``, how many rankings of a set put label ``a`` before ``b``. The
+set's centre is the Borda order of its summed votes (the generalised Borda
+count of Proposition 2 for incomplete rankings; for complete ones the votes of
+label ``a`` are ``n + sum_b P[a, b]``, so the pair counts alone suffice). The
+summed Kendall distance to that centre is ``sum P[b, a]`` over the pairs the
+centre orders ``a`` before ``b``, and θ solves ``E[D | θ] = D / n`` for the
+number of labels the set holds, vectorised over all candidates
+(:func:`rankviz.label_ranking.mallows.theta_from_mean_distance`). O(L²) numbers per
+candidate, no loop over candidates.
+
+Choices the seed leaves open, and why:
+
+- *Pure subsets.* A pure set has θ = ∞, so eq. (6) would rate every split
+  that peels off one ranking (or two equal ones) as infinitely good. The
+  search therefore counts a pure set as half a discordant pair,
+  ``D = max(D, 1/2)``: it stays better than any set with a discordance, a
+  larger pure set scores higher than a smaller one, and the score is finite.
+  The node's reported θ̂ is still ∞, as in the seed.
+- *Incomplete rankings.* The search counts the discordances of the observed
+  pairs against the generalised Borda centre, i.e. Algorithm 1 without its
+  refinement rounds; the leaves' centres and θ̂ are then fitted with the full
+  approximate EM (:func:`rankviz.label_ranking.mallows.fit_mallows_groups`). A set is
+  modelled on the labels it holds (§5.1).
+- *Stopping rule (6) of seed 001.* It needs a similarity in a fixed range;
+  θ is unbounded. The similarity of a set is the fitted model's expected
+  Kendall tau with its centre, ``1 - 4 E[D | θ̂] / (m (m - 1))``, which is
+  ``max(0, 1 - 4 D / (n m (m - 1)))``: the mean tau of the set's rankings to
+  its centre, 1 for a pure set and 0 for a uniform one.
+- *Stopping of §5.1.* A pure node is not split; neither is a node holding
+  fewer than ``2 |Y|`` label occurrences (:meth:`Mallows.can_split`).
+"""
+
+import numpy as np
+
+from ...label_ranking.mallows import _positions_from_votes, borda_votes, theta_from_mean_distance
+from .base import Criterion
+
+
+class Mallows(Criterion):
+    """Size-weighted Mallows spread θ of the subsets (seed 003, eq. 6); see the module notes."""
+
+    name = "mallows"
+    similarity_label = "expected Kendall tau of the fitted Mallows model"
+    search_label = "the size-weighted Mallows spread θ of eq. (6) of seed 003"
+    # The split search hands over sums with each statistic contiguous (see
+    # rankviz.tree.builder._as_criterion_takes): the matrix product and the sums
+    # over pairs below run faster on that layout than on a transposed copy.
+    columnwise_sums = True
+
+    def check_targets(self, Y):
+        if Y.shape[1] < 2:
+            raise ValueError("criterion 'mallows' needs rankings of at least 2 labels")
+
+    def row_statistics(self, Y):
+        Y = np.asarray(Y, dtype=float)
+        self.n_labels_ = n = Y.shape[1]
+        self._a, self._b = np.triu_indices(n, k=1)
+        # Complete rankings: the Borda votes of label l are (up to a constant)
+        # sum_k A_k [l = a_k] + (count - A_k) [l = b_k] over pairs k = (a_k, b_k)
+        # with A_k = P[a_k, b_k], so the vote margins of all pairs,
+        # votes[a_k] - votes[b_k], are one matrix product A @ margin + count * offset.
+        first, second = np.eye(n)[self._a], np.eye(n)[self._b]
+        pair_margin = (first - second).T  # (labels, pairs): label a_k minus label b_k
+        self._margin = (first - second) @ pair_margin
+        self._margin_offset = second.sum(axis=0) @ pair_margin
+        a_first = Y[:, self._a] < Y[:, self._b]  # NaN compares False: a missing label orders nothing
+        # Without missing labels or ties every pair is ordered one way, so
+        # P[b, a] = n - P[a, b] and the Borda votes follow from P: the pair
+        # indicators alone are the statistics (0/1, summed in integers).
+        self._complete = not np.isnan(Y).any() and (a_first | (Y[:, self._b] < Y[:, self._a])).all()
+        if self._complete:
+            return a_first.astype(float)
+        b_first = Y[:, self._b] < Y[:, self._a]
+        present = ~np.isnan(Y)
+        return np.hstack([a_first, b_first, borda_votes(Y), present]).astype(float)
+
+    # -- the pieces of a set's model -----------------------------------------
+    def total_distance(self, count, stat_sum):
+        """Summed Kendall distance of a set's rankings to its Borda centre, and the labels held.
+
+        The centre orders ``a`` before ``b`` (``a < b``) when ``a`` has at
+        least as many votes (ties go to the lower label index, as in
+        :func:`rankviz.label_ranking.mallows.borda_center`); a ranking disagrees on that pair
+        when it puts ``b`` first.
+        """
+        count = np.asarray(count, dtype=float)
+        # Statistics first: the split search hands over (candidates, statistics)
+        # views of (statistics, candidates) arrays, so this is contiguous there
+        # and every operation below runs over long rows (about 3x faster).
+        stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
+        n, n_pairs = self.n_labels_, len(self._a)
+        if self._complete:
+            # D = sum_k A_k + sum over pairs the centre orders a_k first of (c - 2 A_k).
+            a_first = stats
+            flat = a_first.reshape(n_pairs, -1)
+            margin = (self._margin.T @ flat).reshape(a_first.shape)
+            margin += np.multiply.outer(self._margin_offset, count)
+            flips = count - 2.0 * a_first
+            flips *= margin >= 0
+            return a_first.sum(axis=0) + flips.sum(axis=0), np.full(count.shape, n)
+        a_first, b_first = stats[:n_pairs], stats[n_pairs:2 * n_pairs]
+        votes = stats[2 * n_pairs:2 * n_pairs + n]
+        # Generalised Borda votes (e.g. 4/3) are not exact: totals equal up to
+        # rounding are ties, as in _positions_from_votes, whatever the order
+        # in which the rows were summed.
+        tolerance = 1e-9 * np.abs(votes).max(axis=0)
+        a_ahead = votes[self._a] >= votes[self._b] - tolerance
+        labels_held = (stats[2 * n_pairs + n:] > 0).sum(axis=0)
+        return np.where(a_ahead, b_first, a_first).sum(axis=0), labels_held
+
+    def centers(self, count, stat_sum):
+        """Borda centres of the sets as rank positions (ties by label order).
+
+        The generalised Borda count of Proposition 2; for complete rankings
+        the centre :func:`rankviz.label_ranking.mallows.fit_mallows` finds.
+        """
+        count = np.asarray(count, dtype=float)
+        stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
+        n, n_pairs = self.n_labels_, len(self._a)
+        if self._complete:
+            wins = np.zeros((n,) + count.shape)
+            np.add.at(wins, self._a, stats)
+            np.add.at(wins, self._b, count - stats)
+            votes = wins
+        else:
+            votes = stats[2 * n_pairs:2 * n_pairs + n]
+        return _positions_from_votes(np.moveaxis(votes, 0, -1))
+
+    def theta(self, count, stat_sum, pure_distance=0.0):
+        """Spread MLE of the sets (``inf`` when pure, unless ``pure_distance`` > 0)."""
+        count = np.asarray(count, dtype=float)
+        distance, labels_held = self.total_distance(count, stat_sum)
+        distance = np.maximum(distance, pure_distance)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_distance = distance / count
+        if self._complete:
+            return theta_from_mean_distance(mean_distance, self.n_labels_)
+        theta = np.zeros(np.shape(mean_distance))
+        # θ is solved per number of labels held: one call for each (at most L).
+        for m in np.unique(labels_held):
+            at = labels_held == m
+            theta[at] = theta_from_mean_distance(mean_distance[at], int(m)) if m >= 2 else 0.0
+        return theta
+
+    # -- the criterion protocol ----------------------------------------------
+    def node_similarity(self, count, stat_sum):
+        count = np.asarray(count, dtype=float)
+        distance, labels_held = self.total_distance(count, stat_sum)
+        pairs = labels_held * (labels_held - 1) / 4.0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = 1.0 - distance / (count * pairs)
+        return np.where(pairs > 0, np.clip(tau, 0.0, 1.0), 1.0)
+
+    def split_score(self, count_left, sum_left, count_right, sum_right):
+        """Eq. (6): ``(|T+| θ+ + |T-| θ-) / |T|``, a pure side counting as half a discordance."""
+        count_left = np.asarray(count_left, dtype=float)
+        count_right = np.asarray(count_right, dtype=float)
+        theta_left = self.theta(count_left, sum_left, pure_distance=0.5)
+        theta_right = self.theta(count_right, sum_right, pure_distance=0.5)
+        return (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
+
+    def can_split(self, count, stat_sum):
+        """§5.1's pre-pruning: a node needs at least ``2 |Y|`` label occurrences."""
+        count = np.asarray(count, dtype=float)
+        if self._complete:
+            occurrences = count * self.n_labels_
+        else:
+            occurrences = np.asarray(stat_sum, dtype=float)[..., -self.n_labels_:].sum(axis=-1)
+        return occurrences >= 2 * self.n_labels_

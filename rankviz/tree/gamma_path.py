@@ -1,0 +1,139 @@
+"""The γ path: the ranking tree for every γ, from one maximal tree (seed 001, rule 6).
+
+The best split of a node depends only on the node's rows, never on γ; γ only
+decides whether that split is made. Rule (6) makes the split of node ``i``
+exactly when ``γ > b_i``, with ``b_i = (1 + S_i) / (1 + S_split,i)`` (see
+:meth:`rankviz.tree.criteria.Criterion.gamma_breakpoint`). A node is split in the
+tree grown with γ when it and all its ancestors pass, i.e. when γ exceeds
+
+    e_i = max(b_j for j on the path from the root to i).
+
+So one tree grown with ``gamma=np.inf`` holds every tree of the path: the
+tree at γ keeps the splits with ``e_i < γ``, the leaf count is
+``1 + #{i : e_i < γ}``, and the tree changes only at the distinct ``e_i``
+(DESIGN.md, "γ path").
+"""
+
+import numpy as np
+
+from .criteria import get_criterion
+from .structure import parent_array
+
+__all__ = ["GammaPath"]
+
+
+class GammaPath:
+    """Every tree that rule (6) gives, for any γ, cut from one maximal tree.
+
+    Parameters
+    ----------
+    tree : Tree
+        A tree grown with ``gamma=np.inf`` (or with ``gamma_max``), e.g.
+        ``RankingTree(gamma=np.inf).fit(X, Y).tree_``.
+    criterion : str or Criterion, optional
+        The criterion the tree was grown with; ``tree.criterion`` by default.
+    gamma_max : float, default=np.inf
+        The γ the tree was grown with. Above it the tree lacks splits that
+        rule (6) would accept, so the path is only defined up to ``gamma_max``.
+
+    Attributes
+    ----------
+    node_gamma : ndarray of shape (tree.node_count,)
+        ``e_i``: node ``i`` is split for every γ above it (``inf`` for leaves).
+    breakpoints : ndarray
+        The sorted distinct γ at which the tree changes: just above each, one
+        or more nodes gain their split.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz import RankingTree, load_sample
+    >>> data = load_sample("toy")
+    >>> model = RankingTree(gamma=np.inf, min_samples_leaf=3).fit(data.X, data.Y)
+    >>> path = model.gamma_path()
+    >>> int(path.n_leaves(0.9)), int(path.n_leaves(np.inf)) == model.tree_.n_leaves
+    (1, True)
+    """
+
+    def __init__(self, tree, criterion=None, gamma_max=np.inf):
+        self.tree = tree
+        self.gamma_max = float(gamma_max)
+        criterion = get_criterion(criterion if criterion is not None else tree.criterion)
+        internal = ~tree.is_leaf
+        own = np.full(tree.node_count, np.inf)
+        own[internal] = criterion.gamma_breakpoint(tree.similarity[internal], tree.split_score[internal])
+        # Children have larger ids than their parents in every Tree (level-wise
+        # growth and keep_splits' depth-first renumbering both), so one pass per
+        # depth, parents first, carries the ancestors' maximum down.
+        parent = parent_array(tree.children_left, tree.children_right)
+        node_gamma = own.copy()
+        for level in range(1, tree.max_depth + 1):
+            at_level = np.flatnonzero(tree.depth == level)
+            node_gamma[at_level] = np.maximum(own[at_level], node_gamma[parent[at_level]])
+        node_gamma[~internal] = np.inf
+        self.node_gamma = node_gamma
+        self._sorted = np.sort(node_gamma[internal])
+        finite = self._sorted[np.isfinite(self._sorted)]
+        self.breakpoints = np.unique(finite[finite < self.gamma_max])
+
+    def expanded(self, gamma):
+        """Boolean mask of the nodes split in the tree for ``gamma``."""
+        self._check(gamma)
+        return self.node_gamma < gamma
+
+    def n_leaves(self, gamma):
+        """Number of leaves of the tree at each γ (scalar or array), without cutting it."""
+        gamma = np.asarray(gamma, dtype=float)
+        self._check(gamma)
+        # Strictly below γ: rule (6) stops at equality.
+        return 1 + np.searchsorted(self._sorted, gamma, side="left")
+
+    def tree_at(self, gamma):
+        """The tree that growth with this γ gives, node for node.
+
+        (Exactly at a breakpoint, within about 1e-15, growth may decide either
+        way: it sums a node's rows in another order, so its similarities can
+        differ from the maximal tree's in the last bit.)
+
+        Returns
+        -------
+        Tree
+            Nodes renumbered depth-first (see :meth:`Tree.keep_splits`). Its
+            leaves were stopped by rule (6), so none is marked postponed.
+        """
+        tree, _ = self.tree.keep_splits(self.expanded(gamma))
+        tree.extras.pop("postponed", None)
+        return tree
+
+    def apply(self, X_encoded, gammas):
+        """Leaf, in the maximal tree's ids, of every row at every γ.
+
+        Parameters
+        ----------
+        X_encoded : ndarray of shape (n_rows, n_features)
+        gammas : array-like of shape (n_gammas,)
+
+        Returns
+        -------
+        ndarray of int, shape (n_rows, n_gammas)
+            The node where each row stops at each γ: the first node on its
+            path that the tree at γ does not split.
+        """
+        gammas = np.atleast_1d(np.asarray(gammas, dtype=float))
+        self._check(gammas)
+        path = self.tree.decision_paths(X_encoded)
+        # e_i never decreases along a path, so the number of path nodes split
+        # at γ is also the position of the node where the row stops.
+        stop = (self.node_gamma[path][:, :, None] < gammas[None, None, :]).sum(axis=1)
+        return np.take_along_axis(path, stop, axis=1)
+
+    def predict(self, X_encoded, gammas):
+        """Predicted rank positions of every row at every γ, shape (n_rows, n_gammas, n_labels)."""
+        return self.tree.ranking[self.apply(X_encoded, gammas)]
+
+    def _check(self, gamma):
+        if np.any(np.asarray(gamma) > self.gamma_max):
+            raise ValueError(
+                f"the tree was grown with gamma = {self.gamma_max:g}; grow it with gamma=np.inf "
+                f"to cut it for larger values (asked for {np.max(gamma):g})")
+

@@ -1,0 +1,117 @@
+"""Mallows models in the nodes of a label ranking tree (seed 003, §5).
+
+After the ``mallows`` criterion has grown a tree, every node gets the seed's
+estimate of a Mallows model of its training rankings: the centre and spread θ
+by the approximate EM of §4.2 over the labels the node holds
+(:func:`rankviz.label_ranking.mallows.fit_mallows_groups`). A node that lacks labels (rows
+with missing labels can leave a label out of a whole subset) borrows them
+from its ancestors as in §5.2: the first ancestor holding more labels extends
+the node's ranking by Proposition 1, the next one extends it further, and so
+on up to the root.
+"""
+
+import numpy as np
+
+from .builder import _group_sums
+from .criteria.mallows import Mallows
+from ..label_ranking.mallows import fit_mallows_groups, most_probable_extension
+from .structure import parent_array
+
+__all__ = ["node_models", "complete_from_ancestors"]
+
+
+def node_models(tree, X_encoded, Y):
+    """Centre rankings (completed from ancestors) and θ of every node of ``tree``.
+
+    Parameters
+    ----------
+    tree : Tree
+        A tree grown on ``X_encoded`` and ``Y``.
+    X_encoded : ndarray of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, n_labels)
+        Rank positions, NaN = missing.
+
+    Returns
+    -------
+    ranking : ndarray of shape (node_count, n_labels)
+        Each node's predicted ranking, a permutation of ``1..n_labels``.
+    theta : ndarray of shape (node_count,)
+        The spread MLE of each node's rankings (``inf`` for a pure node).
+    """
+    parent = parent_array(tree.children_left, tree.children_right)
+    if not np.isnan(Y).any():
+        return _complete_node_models(tree, parent, tree.apply(X_encoded), Y)
+    paths = tree.decision_paths(X_encoded)
+    # Each row belongs to every node on its path; a path repeats its leaf to
+    # the end, so keep a node only where it first appears.
+    new = np.ones(paths.shape, dtype=bool)
+    new[:, 1:] = paths[:, 1:] != paths[:, :-1]
+    row = np.broadcast_to(np.arange(len(paths))[:, None], paths.shape)[new]
+    fits = fit_mallows_groups(Y[row], paths[new], tree.node_count, only_present=True)
+    return complete_from_ancestors(fits.center, parent), fits.theta
+
+
+def _complete_node_models(tree, parent, leaf_of_row, Y):
+    """Complete rankings: no EM rounds, so every node's model follows from its summed
+    pair counts (the criterion's statistics), summed over leaves and then up the tree:
+    O(rows + nodes) work instead of a fit over every (row, ancestor) pair."""
+    criterion = Mallows()
+    stats = criterion.row_statistics(Y)
+    sums = _group_sums(leaf_of_row, stats, tree.node_count)
+    for level in range(tree.max_depth, 0, -1):
+        at_level = np.flatnonzero(tree.depth == level)
+        np.add.at(sums, parent[at_level], sums[at_level])
+    count = tree.n_samples.astype(float)
+    return criterion.centers(count, sums), criterion.theta(count, sums)
+
+
+def complete_from_ancestors(center, parent):
+    """Complete partial node rankings from their ancestors (§5.2).
+
+    Parameters
+    ----------
+    center : ndarray of shape (n_nodes, n_labels)
+        Each node's centre over the labels it holds, NaN for the others.
+    parent : ndarray of shape (n_nodes,)
+        Parent ids, -1 for the root.
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, n_labels)
+        Complete rankings. Labels that not even the root holds (never
+        observed in training) go last, in label order.
+    """
+    completed = np.array(center, dtype=float)
+    for node in np.flatnonzero(np.isnan(completed).any(axis=1)):
+        sigma = completed[node]
+        ancestor = parent[node]
+        while np.isnan(sigma).any() and ancestor >= 0:
+            pi = center[ancestor]
+            held = ~np.isnan(pi)
+            # Only an ancestor with more label information helps; the node's
+            # labels are a subset of its ancestors' (its rows are theirs).
+            if held.sum() > (~np.isnan(sigma)).sum():
+                extended = most_probable_extension(_rerank(sigma[held]), _rerank(pi[held]))
+                sigma = np.full_like(sigma, np.nan)
+                sigma[held] = extended
+            ancestor = parent[ancestor]
+        completed[node] = _append_unseen(sigma)
+    return completed
+
+
+def _rerank(positions):
+    """Positions of the present entries as 1..m (order kept), NaN elsewhere."""
+    out = np.full(positions.shape, np.nan)
+    present = np.flatnonzero(~np.isnan(positions))
+    out[present[np.argsort(positions[present], kind="stable")]] = np.arange(1.0, len(present) + 1)
+    return out
+
+
+def _append_unseen(sigma):
+    """Put the labels still missing after every other label, in label order."""
+    missing = np.isnan(sigma)
+    if not missing.any():
+        return sigma
+    out = _rerank(sigma)
+    out[missing] = (~missing).sum() + np.arange(1.0, missing.sum() + 1)
+    return out

@@ -1,0 +1,316 @@
+"""The node inspector: every candidate split of one node, as in seed 001's Table 2.
+
+The builder keeps only the best split of each node. To show a student *why*
+that split won, and why rule (6) did or did not make it, this module scores
+all the binary tests of a node again: every threshold of every numeric
+attribute and every ``A = v`` test of every nominal one, with the similarity
+of both sides, the weighted score ``S_split`` and the γ above which rule (6)
+accepts the split. No Streamlit here; :mod:`rankviz.viz.figures.ranking_trees` draws the results.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..label_ranking.aggregation import mean_ranks, rank_by_mean
+from .criteria import get_criterion
+from .structure import _test_text
+
+__all__ = ["CANDIDATE_COLUMNS", "NodeInspection", "candidate_splits", "inspect_node", "node_mask"]
+
+#: Columns of the table :func:`candidate_splits` returns (``accepted`` only with a γ).
+CANDIDATE_COLUMNS = ["feature", "attribute", "kind", "threshold", "condition", "negated",
+                     "missing_meet", "n_meet", "similarity_meet", "n_rest", "similarity_rest",
+                     "score", "gamma_breakpoint"]
+
+# Scores this close count as equal, as in the builder: the same split scored
+# from other running sums differs in the last bits, and such a tie must go to
+# the earlier attribute and the lower threshold, not to rounding.
+_TIE = 1e-12
+
+
+def node_mask(tree, X_encoded, node):
+    """Which rows reach a node of the tree.
+
+    Parameters
+    ----------
+    tree : Tree
+    X_encoded : ndarray of shape (n_rows, n_features)
+        Rows encoded as in the fit (see :class:`rankviz.features.FeatureEncoder`).
+    node : int
+        Node id in ``tree``.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_rows,)
+        True for the rows that meet every test on the path from the root to ``node``.
+    """
+    # Column k of the decision paths is each row's node at depth k, so the
+    # rows through `node` are those whose path holds it at its own depth.
+    return tree.decision_paths(X_encoded)[:, tree.depth[node]] == node
+
+
+def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf=2,
+                     feature_names, categories, gamma=None):
+    """Every binary split of a set of rows, scored by a criterion (seed 001, Table 2).
+
+    Parameters
+    ----------
+    X_encoded : ndarray of shape (n_rows, n_features)
+        The encoded training features.
+    nominal : array-like of bool, shape (n_features,)
+        Which columns are nominal codes.
+    Y : ndarray of shape (n_rows, n_labels)
+        All the training rank positions, not only the node's: some criteria
+        fix the layout of their statistics from the whole training set.
+    rows : array-like of bool (n_rows,) or of int
+        The rows of the node.
+    criterion : Criterion or str
+    min_samples_leaf : int, default=2
+        Candidates leaving fewer rows on either side are left out, as in the fit.
+    feature_names : list of str
+    categories : list of (list of str or None)
+        Category names of each nominal attribute, None for numeric ones.
+    gamma : float, optional
+        If given, the table gets an ``accepted`` column: rule (6) at this γ.
+
+    Returns
+    -------
+    DataFrame
+        One row per candidate, best first (score descending; within rounding
+        ties the earlier attribute, then the lower threshold, so row 0 is the
+        split the builder picks). Columns: ``feature``, ``attribute``,
+        ``kind`` ("numeric" or "nominal"), ``threshold`` (the category code
+        for a nominal test), ``condition`` (``A2 <= 4.5``, ``A1 = c``),
+        ``negated`` (``A2 > 4.5``, ``A1 ≠ c``), ``n_meet``,
+        ``similarity_meet``, ``n_rest``, ``similarity_rest``, ``score``
+        (``S_split``, the size-weighted mean similarity), ``gamma_breakpoint``
+        (rule (6) accepts the split for γ above it) and, with ``gamma``,
+        ``accepted``. A criterion that searches by another score than
+        ``S_split`` (its ``search_label`` is set, e.g. the ranking impurity's
+        unweighted gain) adds ``search_score``, and the rows are ordered by it. Empty, with these columns, if no test leaves
+        ``min_samples_leaf`` rows on both sides.
+    """
+    criterion = get_criterion(criterion)
+    stats = criterion.row_statistics(Y)  # first, on all of Y: it fixes the layout
+    X_encoded = np.asarray(X_encoded, dtype=float)
+    rows = np.asarray(rows)
+    rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp)
+    node_stats = stats[rows]
+    n = len(rows)
+    node_sum = node_stats.sum(axis=0)
+
+    parts = []
+    for f in range(X_encoded.shape[1]):
+        x = X_encoded[rows, f]
+        if nominal[f]:
+            # One test per value present: "A = v" against the rest.
+            codes, inverse = np.unique(x, return_inverse=True)
+            one_hot = (inverse[:, None] == np.arange(len(codes))).astype(float)
+            meet_count, meet_sum, threshold = one_hot.sum(axis=0), one_hot.T @ node_stats, codes
+        else:
+            # Sorted by x, the first k rows are the "x <= t" side of a threshold
+            # between positions k-1 and k: prefix sums give every side at once.
+            # Missing values sort last, so they are on the "rest" side; as in
+            # the builder, each threshold also appears with them moved over.
+            order = np.argsort(x, kind="stable")
+            x = x[order]
+            cut = np.flatnonzero(x[1:] > x[:-1])  # last position of each left side
+            meet_count = (cut + 1).astype(float)
+            meet_sum = np.cumsum(node_stats[order], axis=0)[cut]
+            low, high = x[cut], x[cut + 1]
+            mid = low / 2.0 + high / 2.0  # as the builder: no overflow
+            threshold = np.where(mid < high, mid, low)  # as the builder: never round up to `high`
+            missing = np.isnan(x)
+            if missing.any() and len(cut):
+                moved_sum = node_stats[order][missing].sum(axis=0)
+                meet_count = np.concatenate([meet_count, meet_count + missing.sum()])
+                meet_sum = np.concatenate([meet_sum, meet_sum + moved_sum])
+                threshold = np.concatenate([threshold, threshold])
+                missing_meet = np.repeat([False, True], len(cut))
+            else:
+                missing_meet = np.zeros(len(cut), dtype=bool)
+        if nominal[f]:
+            missing_meet = np.zeros(len(threshold), dtype=bool)
+        rest_count = n - meet_count
+        keep = (meet_count >= min_samples_leaf) & (rest_count >= min_samples_leaf)
+        if not keep.any():
+            continue
+        meet_count, meet_sum, rest_count = meet_count[keep], meet_sum[keep], rest_count[keep]
+        rest_sum = node_sum - meet_sum
+        parts.append(pd.DataFrame({
+            "feature": f,
+            "threshold": threshold[keep],
+            "missing_meet": missing_meet[keep],
+            "n_meet": meet_count.astype(int),
+            "similarity_meet": criterion.node_similarity(meet_count, meet_sum),
+            "n_rest": rest_count.astype(int),
+            "similarity_rest": criterion.node_similarity(rest_count, rest_sum),
+            "score": criterion.split_similarity(meet_count, meet_sum, rest_count, rest_sum),
+            **({"search_score": criterion.split_score(meet_count, meet_sum, rest_count, rest_sum)}
+               if criterion.search_label else {}),
+        }))
+    if not parts:
+        return _empty_candidates(gamma is not None)
+
+    table = pd.concat(parts, ignore_index=True)
+    names = [feature_names[f] for f in table["feature"]]
+    kinds = ["nominal" if nominal[f] else "numeric" for f in table["feature"]]
+    # The tree's own wording, so a row reads exactly as the node it becomes.
+    tests = list(zip(table["feature"], table["threshold"]))
+    table.insert(1, "attribute", names)
+    table.insert(2, "kind", kinds)
+    has_missing = np.isnan(X_encoded[rows]).any(axis=0) & ~np.asarray(nominal, dtype=bool)
+    suffix = np.where(has_missing[table["feature"].to_numpy()], " or missing", "")
+    meet = table["missing_meet"].to_numpy()
+    table.insert(4, "condition", [_test_text(feature_names, categories, f, t, False) + (x if m else "")
+                                  for (f, t), x, m in zip(tests, suffix, meet)])
+    table.insert(5, "negated", [_test_text(feature_names, categories, f, t, True) + ("" if m else x)
+                                for (f, t), x, m in zip(tests, suffix, meet)])
+
+    similarity = criterion.node_similarity(n, node_sum)
+    table["gamma_breakpoint"] = criterion.gamma_breakpoint(similarity, table["score"].to_numpy())
+    if gamma is not None:
+        table["accepted"] = criterion.accepts_split(similarity, table["score"].to_numpy(), gamma)
+
+    # Best first. Scores within rounding of the best one count as the best,
+    # so the builder's tie-break (earlier attribute, lower threshold) decides
+    # row 0; NaN scores (undefined similarity) go last.
+    score = table["search_score" if criterion.search_label else "score"].to_numpy()
+    best = np.nanmax(score) if np.isfinite(score).any() else np.nan
+    key = np.where(score >= best - _TIE * (1.0 + abs(best)), best, score)
+    key = np.where(np.isnan(key), -np.inf, key)
+    # (missing values stay on the "rest" side unless moving them scores better)
+    order = np.lexsort((table["missing_meet"].to_numpy(), table["threshold"].to_numpy(),
+                        table["feature"].to_numpy(), -key))
+    return table.iloc[order].reset_index(drop=True)
+
+
+def _empty_candidates(with_accepted):
+    dtypes = dict(feature=int, attribute=object, kind=object, threshold=float, condition=object,
+                  negated=object, missing_meet=bool, n_meet=int, similarity_meet=float, n_rest=int,
+                  similarity_rest=float, score=float, gamma_breakpoint=float)
+    if with_accepted:
+        dtypes["accepted"] = bool
+    return pd.DataFrame({column: pd.Series(dtype=dtype) for column, dtype in dtypes.items()})
+
+
+@dataclass(frozen=True, eq=False)
+class NodeInspection:
+    """One node of a fitted tree, its candidate splits and rule (6) arithmetic.
+
+    Attributes
+    ----------
+    node : int
+    rows : ndarray of int
+        Indices of the training rows in the node.
+    n_samples : int
+    similarity : float
+        ``S_parent`` of rule (6), recomputed from the rows.
+    candidates : DataFrame
+        :func:`candidate_splits` of the node, best first.
+    mean_rank : ndarray (n_labels,)
+        Mean position of each label over the node's rankings.
+    ranking : ndarray (n_labels,)
+        The node's prediction by the mean-rank rule (seed 001, Table 3).
+    chosen : int or None
+        Row of ``candidates`` holding the tree's best split of the node
+        (``split_feature``/``split_threshold``); None if the tree kept none.
+    gamma : float or None
+        The γ the ``accepted`` column and :attr:`splits` use.
+    """
+
+    node: int
+    rows: np.ndarray
+    n_samples: int
+    similarity: float
+    candidates: pd.DataFrame
+    mean_rank: np.ndarray
+    ranking: np.ndarray
+    chosen: int | None
+    gamma: float | None
+
+    @property
+    def best(self):
+        """The best candidate (row 0 of ``candidates``) as a Series, or None."""
+        return None if self.candidates.empty else self.candidates.iloc[0]
+
+    @property
+    def best_score(self):
+        """``S_split`` of the best candidate; NaN if the node has none."""
+        return np.nan if self.candidates.empty else float(self.candidates["score"].iloc[0])
+
+    @property
+    def parent_side(self):
+        """Left side of rule (6): ``1 + S_parent``."""
+        return 1.0 + self.similarity
+
+    def split_side(self, gamma=None):
+        """Right side of rule (6): ``gamma * (1 + S_split)`` of the best split."""
+        return self._gamma(gamma) * (1.0 + self.best_score)
+
+    @property
+    def breakpoint(self):
+        """The γ above which rule (6) makes the best split (``inf`` if none)."""
+        return np.inf if self.candidates.empty else float(self.candidates["gamma_breakpoint"].iloc[0])
+
+    @property
+    def splits(self):
+        """Whether rule (6) at ``gamma`` makes the best split.
+
+        Rule (6) alone: the builder also leaves a node whole when it is pure,
+        too small or at ``max_depth``.
+        """
+        return bool(self._gamma(None) > self.breakpoint)
+
+    def _gamma(self, gamma):
+        gamma = self.gamma if gamma is None else gamma
+        if gamma is None:
+            raise ValueError("no γ: pass gamma here or to inspect_node")
+        return gamma
+
+
+def inspect_node(tree, X_encoded, Y, node, *, criterion=None, min_samples_leaf=2, gamma=None):
+    """Everything the node inspector shows about one node of a fitted tree.
+
+    Parameters
+    ----------
+    tree : Tree
+    X_encoded : ndarray of shape (n_rows, n_features)
+        The encoded training features the tree was fitted on.
+    Y : ndarray of shape (n_rows, n_labels)
+        The training rank positions.
+    node : int
+    criterion : Criterion or str, optional
+        Defaults to the tree's criterion (by name).
+    min_samples_leaf : int, default=2
+        Must be the value of the fit for the candidates to match the tree's.
+    gamma : float, optional
+        The γ of rule (6) to judge the candidates with.
+
+    Returns
+    -------
+    NodeInspection
+    """
+    criterion = get_criterion(criterion if criterion is not None else tree.criterion)
+    Y = np.asarray(Y, dtype=float)
+    rows = np.flatnonzero(node_mask(tree, X_encoded, node))
+    candidates = candidate_splits(
+        X_encoded, tree.nominal_features, Y, rows, criterion, min_samples_leaf=min_samples_leaf,
+        feature_names=tree.feature_names, categories=tree.categories, gamma=gamma)
+    # S_parent from the same statistics, on all of Y, that scored the candidates.
+    stats = criterion.row_statistics(Y)
+    chosen = None
+    if tree.split_feature[node] >= 0:
+        match = np.flatnonzero((candidates["feature"].to_numpy() == tree.split_feature[node])
+                               & (candidates["threshold"].to_numpy() == tree.split_threshold[node])
+                               & (candidates["missing_meet"].to_numpy() == tree.missing_left[node]))
+        chosen = int(match[0]) if len(match) else None
+    mean_rank = mean_ranks(Y[rows])
+    return NodeInspection(
+        node=int(node), rows=rows, n_samples=len(rows),
+        similarity=float(criterion.node_similarity(len(rows), stats[rows].sum(axis=0))),
+        candidates=candidates, mean_rank=mean_rank, ranking=rank_by_mean(mean_rank),
+        chosen=chosen, gamma=gamma,
+    )

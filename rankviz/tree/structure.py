@@ -1,0 +1,259 @@
+"""The fitted ranking tree, stored as parallel arrays (like scikit-learn's ``Tree``).
+
+Node 0 is the root. For node ``i``:
+
+- ``children_left[i]`` / ``children_right[i]``: child ids, -1 for a leaf.
+  Rows that *meet* the test go left ("yes"), the others right ("no").
+- ``feature[i]``: the attribute tested (-1 for a leaf). For a numeric
+  attribute the test is ``x <= threshold[i]``; for a nominal one it is
+  ``x = categories[feature[i]][int(threshold[i])]`` (the threshold holds the
+  category's code).
+- ``missing_left[i]``: where rows missing the tested numeric attribute go:
+  True for the left ("yes") child. The split search tries both sides and
+  keeps the better (ties: right); ``extras["missing_features"]`` marks the
+  attributes that had missing values in training. A missing nominal value is
+  a category of its own (see :mod:`rankviz.features`).
+- ``n_samples[i]``, ``similarity[i]`` (the criterion's similarity of the
+  node's rankings, ``S_parent`` of rule 6), ``mean_rank[i]`` (mean position
+  of each label) and ``ranking[i]`` (the mean-rank rule's prediction).
+- ``split_score[i]``: ``S_split`` of the best split found for the node, NaN
+  when it has none. It is kept for leaves too, so a leaf shows why it stopped
+  and a tree can be re-cut for another γ without new split searches.
+- ``split_feature[i]`` / ``split_threshold[i]``: that best split, kept even
+  when the node is a leaf (where ``feature[i]`` is -1).
+- ``class_counts[i]`` (ordinal trees only, else None): the training rows of
+  node ``i`` at each level of ``class_names`` (lowest first); the leaf's
+  predicted level follows by ``prediction`` ("median" or "mode"), see
+  :attr:`Tree.predicted_level`. Their ``mean_rank`` is the mean position of
+  the node's levels and ``ranking`` is trivial (one "label").
+- ``theta[i]`` (trees of the ``mallows`` criterion only, else None): the
+  Mallows spread θ̂ of node ``i``'s rankings (seed 003; ``inf`` when pure);
+  ``ranking[i]`` is then the Mallows centre, completed from the ancestors
+  where the node lacks labels, and :attr:`Tree.reliability` is θ̂ times the
+  node's share of the training rows.
+- ``extras["postponed"]`` (only on trees made by :meth:`Tree.keep_splits`):
+  leaves whose split the full tree makes, i.e. not stopped, just not yet shown;
+  ``extras["node_ids"]``: each node's id in the tree it was cut from
+  (:attr:`Tree.node_ids`).
+"""
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..ordinal.levels import predict_level
+
+__all__ = ["Tree", "TREE_LEAF", "parent_array"]
+
+TREE_LEAF = -1
+
+
+def parent_array(children_left, children_right):
+    """Parent id of every node (-1 for the root) from the child arrays."""
+    parent = np.full(len(children_left), -1)
+    internal = np.flatnonzero(children_left != TREE_LEAF)
+    parent[children_left[internal]] = internal
+    parent[children_right[internal]] = internal
+    return parent
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    children_left: np.ndarray
+    children_right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    n_samples: np.ndarray
+    similarity: np.ndarray
+    split_score: np.ndarray
+    split_feature: np.ndarray
+    split_threshold: np.ndarray
+    mean_rank: np.ndarray
+    ranking: np.ndarray
+    depth: np.ndarray
+    feature_names: list
+    categories: list
+    label_names: list
+    criterion: str = ""
+    similarity_label: str = "similarity"
+    extras: dict = field(default_factory=dict)
+    class_counts: np.ndarray = None
+    class_names: list = None
+    prediction: str = ""
+    theta: np.ndarray = None
+    missing_left: np.ndarray = None
+
+    def __post_init__(self):
+        if self.missing_left is None:  # trees made before missing values were handled
+            object.__setattr__(self, "missing_left", np.zeros(len(self.children_left), dtype=bool))
+
+    # -- shape -----------------------------------------------------------
+    @property
+    def node_count(self):
+        return len(self.children_left)
+
+    @property
+    def is_leaf(self):
+        """Boolean mask of the leaves."""
+        return self.children_left == TREE_LEAF
+
+    @property
+    def n_leaves(self):
+        return int(self.is_leaf.sum())
+
+    @property
+    def nominal_features(self):
+        """Boolean mask of the nominal attributes."""
+        return np.array([c is not None for c in self.categories], dtype=bool)
+
+    @property
+    def node_ids(self):
+        """Each node's id in the tree it was cut from (see :meth:`keep_splits`).
+
+        Ids stay the same as a tree is cut for another γ or shown part-grown,
+        so the app can name a node across those views; for a grown tree they
+        are ``0..node_count-1``.
+        """
+        ids = self.extras.get("node_ids")
+        return np.arange(self.node_count) if ids is None else ids
+
+    @property
+    def max_depth(self):
+        return int(self.depth.max())
+
+    @property
+    def is_ordinal(self):
+        """True for a tree of an ordinal target (:class:`rankviz.OrdinalTree`)."""
+        return self.class_counts is not None
+
+    @property
+    def reliability(self):
+        """Seed 003's reliability of each node's ranking (``mallows`` trees only, else None):
+        the spread θ̂ times the node's share of the training rows (§6)."""
+        if self.theta is None:
+            return None
+        return self.theta * self.n_samples / self.n_samples[0]
+
+    # -- prediction ------------------------------------------------------
+    @property
+    def predicted_level(self):
+        """Level index each node predicts (ordinal trees only), by ``prediction``."""
+        if not self.is_ordinal:
+            raise ValueError("predicted_level needs an ordinal tree (class_counts)")
+        return predict_level(self.class_counts, self.prediction)
+
+    def apply(self, X_encoded):
+        """Leaf id of every row of an encoded feature matrix."""
+        return self.decision_paths(X_encoded)[:, -1]
+
+    def decision_paths(self, X_encoded):
+        """The nodes on each row's path from the root, shape (n_rows, max_depth + 1).
+
+        Column ``k`` holds the node at depth ``k``; a row that reaches its leaf
+        earlier repeats the leaf to the end. Vectorised over rows: one pass per
+        tree level, not per row.
+        """
+        X_encoded = np.asarray(X_encoded, dtype=float)
+        node = np.zeros(len(X_encoded), dtype=np.intp)
+        rows = np.arange(len(X_encoded))
+        is_leaf, nominal = self.is_leaf, self.nominal_features
+        path = [node.copy()]
+        for _ in range(self.max_depth):
+            active = ~is_leaf[node]
+            r, n = rows[active], node[active]
+            f = self.feature[n]
+            x = X_encoded[r, f]
+            goes_left = np.where(nominal[f], x == self.threshold[n],
+                                 np.where(np.isnan(x), self.missing_left[n], x <= self.threshold[n]))
+            node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
+            path.append(node.copy())
+        return np.column_stack(path)
+
+    # -- text ------------------------------------------------------------
+    def test_text(self, node, negate=False):
+        """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
+        text = _test_text(self.feature_names, self.categories,
+                          self.feature[node], self.threshold[node], negate)
+        missing = self.extras.get("missing_features")
+        if missing is not None and missing[self.feature[node]] and self.missing_left[node] != negate:
+            text += " or missing"
+        return text
+
+    def best_split_text(self, node):
+        """The best split found for a node (internal or leaf), or '' if none."""
+        if self.split_feature[node] < 0:
+            return ""
+        return _test_text(self.feature_names, self.categories,
+                          self.split_feature[node], self.split_threshold[node], False)
+
+    def ranking_text(self, node, separator=" > "):
+        """The node's predicted ranking as ordered label names, ``a3 > a1 > a2``."""
+        order = np.argsort(self.ranking[node], kind="stable")
+        return separator.join(str(self.label_names[j]) for j in order)
+
+    # -- sub-trees -------------------------------------------------------
+    def keep_splits(self, expanded):
+        """The tree in which only the nodes in ``expanded`` keep their split.
+
+        Every other node becomes a leaf and its descendants are dropped; node
+        ids are renumbered in depth-first order. Used to show a tree part-way
+        through its growth and to cut the maximal tree for a given γ.
+
+        Parameters
+        ----------
+        expanded : iterable of int or boolean mask
+            Internal nodes that stay split (nodes unreachable through them are
+            ignored).
+
+        Returns
+        -------
+        tree : Tree
+        node_map : ndarray of int
+            ``node_map[new_id]`` is the node's id in this tree.
+        """
+        mask = np.zeros(self.node_count, dtype=bool)
+        if np.asarray(expanded).dtype == bool:
+            mask[:] = expanded
+        else:
+            mask[np.fromiter(expanded, dtype=np.intp)] = True
+        mask &= ~self.is_leaf
+        keep, stack = [], [0]
+        while stack:  # depth-first, left child first: O(number of kept nodes)
+            node = stack.pop()
+            keep.append(node)
+            if mask[node]:
+                stack.append(self.children_right[node])
+                stack.append(self.children_left[node])
+        keep = np.asarray(keep, dtype=np.intp)
+        new_id = np.full(self.node_count, TREE_LEAF)
+        new_id[keep] = np.arange(len(keep))
+        split = mask[keep]
+        left = np.where(split, new_id[self.children_left[keep]], TREE_LEAF)
+        right = np.where(split, new_id[self.children_right[keep]], TREE_LEAF)
+        arrays = {
+            name: getattr(self, name)[keep]
+            for name in ("threshold", "n_samples", "similarity", "split_score", "split_feature",
+                         "split_threshold", "mean_rank", "ranking", "depth", "missing_left")
+        }
+        if self.class_counts is not None:
+            arrays["class_counts"] = self.class_counts[keep]
+        if self.theta is not None:
+            arrays["theta"] = self.theta[keep]
+        # Leaves here that are split in this tree: their split is only postponed.
+        postponed = ~self.is_leaf[keep] & ~split
+        sub = replace(
+            self, children_left=left, children_right=right,
+            feature=np.where(split, self.feature[keep], TREE_LEAF),
+            extras={**self.extras, "postponed": postponed, "node_ids": self.node_ids[keep]},
+            **arrays,
+        )
+        sub = replace(sub, threshold=np.where(split, sub.threshold, np.nan))
+        return sub, keep
+
+
+def _test_text(feature_names, categories, feature, threshold, negate):
+    name = feature_names[feature]
+    cats = categories[feature]
+    if cats is not None:
+        return f"{name} {'≠' if negate else '='} {cats[int(threshold)]}"
+    return f"{name} {'>' if negate else '<='} {threshold:.4g}"

@@ -1,0 +1,352 @@
+"""Plotly figures: evaluation results, γ curves and the node inspector (no Streamlit here)."""
+
+import html
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+__all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", "metric_distribution",
+           "rank_heatmap", "threshold_curve"]
+
+#: Seed 001's Figures 3-4: ranking trees black, KNN grey, default ranking white.
+METHOD_COLOURS = {"Ranking tree": "#222222", "KNN (k=1)": "#9a9a9a", "Default ranking": "#ffffff"}
+#: The γ currently chosen, marked on every γ chart.
+CURRENT_COLOUR = "#d62728"
+_OTHER_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
+
+
+def _colour(method, k):
+    return METHOD_COLOURS.get(method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
+
+
+def _translucent(colour, alpha=0.3):
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{alpha})"
+
+
+def metric_bars(scores, measures=("CS", "WRC", "LRA")):
+    """Grouped bars of the mean of each measure per method, with 95% intervals.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
+    measures : sequence of str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    fig = go.Figure()
+    for k, (method, group) in enumerate(scores.groupby("method", sort=False)):
+        values = group[list(measures)]
+        mean = values.mean()
+        # Normal-approximation 95% interval of the mean over held-out examples.
+        half = 1.96 * values.std(ddof=1) / np.sqrt(values.count())
+        fig.add_bar(
+            name=method, x=list(measures), y=mean.values,
+            error_y=dict(type="data", array=half.fillna(0).values, visible=True, color="#555555"),
+            marker=dict(color=_colour(method, k), line=dict(color="#222222", width=1.2)),
+            hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
+        )
+    fig.update_layout(
+        barmode="group", title="Mean score on held-out examples (whiskers: 95% CI of the mean)",
+        xaxis_title="Measure", yaxis_title="Mean score (1 = identical ranking)",
+        legend_title="Method", template="plotly_white", height=420,
+        margin=dict(t=60, l=60, r=20, b=50),
+    )
+    return fig
+
+
+def metric_distribution(scores, measure="CS"):
+    """Per-example distribution of one measure for each method (box plot with points).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
+    measure : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    fig = go.Figure()
+    for k, (method, group) in enumerate(scores.groupby("method", sort=False)):
+        colour = _colour(method, k)
+        # A translucent fill keeps the median line and the points visible on
+        # every method's colour, black included.
+        fig.add_box(
+            name=method, y=group[measure], boxpoints="all", jitter=0.5, pointpos=-1.6,
+            marker=dict(color="#777777" if colour == "#ffffff" else colour, size=4, opacity=0.7,
+                        line=dict(color="#222222", width=0.5)),
+            line=dict(color="#222222", width=1.5), fillcolor=_translucent(colour),
+            customdata=group["example"], hovertemplate="example %{customdata}: %{y:.3f}<extra></extra>",
+        )
+    fig.update_layout(
+        title=f"{measure} of each held-out example", xaxis_title="Method",
+        yaxis_title=f"{measure} (1 = identical ranking)", showlegend=False,
+        template="plotly_white", height=420, margin=dict(t=60, l=60, r=20, b=50),
+    )
+    return fig
+
+
+def threshold_curve(candidates, feature, *, chosen_threshold=None, similarity_parent=None,
+                    gamma=None, similarity_label="similarity", show_sides=True):
+    """The score of every threshold of one numeric attribute in a node.
+
+    Parameters
+    ----------
+    candidates : DataFrame
+        The table of :func:`rankviz.tree.node_inspection.candidate_splits` for the node.
+    feature : int or str
+        The attribute, by index or by name; its numeric candidates are drawn.
+    chosen_threshold : float, optional
+        Threshold of the split the tree chose, marked with a vertical line.
+    similarity_parent : float, optional
+        ``S_parent`` of the node, drawn as a horizontal line.
+    gamma : float, optional
+        With ``similarity_parent``: a dashed line at the least ``S_split``
+        stopping rule (6) accepts, ``(1 + S_parent) / gamma - 1``.
+    similarity_label : str, default="similarity"
+        What the criterion's similarity is, for the y axis.
+    show_sides : bool, default=True
+        Also draw the similarity of each side (``x <= t`` and ``x > t``), dotted.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    by_name = isinstance(feature, str)
+    rows = candidates[(candidates["attribute"] if by_name else candidates["feature"]) == feature]
+    rows = rows[rows["kind"] == "numeric"]
+    if "missing_meet" in rows and rows["missing_meet"].any():
+        # With missing values each threshold is listed with them on either
+        # side; draw the side the builder would take (the better score, ties
+        # to "rest"), one point per threshold.
+        rows = rows.sort_values(["threshold", "score", "missing_meet"], ascending=[True, False, True])
+        rows = rows.drop_duplicates("threshold")
+    rows = rows.sort_values("threshold")
+    name = feature if by_name else (rows["attribute"].iloc[0] if len(rows) else f"attribute {feature}")
+    t = rows["threshold"].to_numpy()
+
+    fig = go.Figure()
+    if show_sides:
+        for column, side, colour in (("similarity_meet", "<=", "#1f77b4"),
+                                     ("similarity_rest", ">", "#d62728")):
+            fig.add_scatter(
+                x=t, y=rows[column].to_numpy(), mode="lines", name=f"rows with {name} {side} t",
+                line=dict(color=colour, dash="dot", width=1.5),
+                hovertemplate=f"t = %{{x:.4g}}: %{{y:.3f}}<extra>{name} {side} t</extra>",
+            )
+    fig.add_scatter(
+        x=t, y=rows["score"].to_numpy(), mode="lines+markers", name="S_split (weighted mean)",
+        line=dict(color="#222222", width=2.5), marker=dict(size=6),
+        customdata=np.column_stack([rows["n_meet"], rows["n_rest"]]) if len(rows) else None,
+        hovertemplate="t = %{x:.4g}: S_split %{y:.3f} (%{customdata[0]} | %{customdata[1]} rows)"
+                      "<extra></extra>",
+    )
+    label_box = dict(annotation_bgcolor="rgba(255,255,255,0.8)")  # text stays readable over lines
+    if chosen_threshold is not None:
+        fig.add_vline(x=chosen_threshold, line=dict(color="#2ca02c", width=2),
+                      annotation_text=f"chosen: {name} <= {chosen_threshold:.4g}",
+                      annotation_position="top left", **label_box)
+    if similarity_parent is not None:
+        fig.add_hline(y=similarity_parent, line=dict(color="#777777", width=1.5),
+                      annotation_text=f"S_parent (the node) = {similarity_parent:.3f}",
+                      annotation_position="bottom right", **label_box)
+        if gamma is not None:
+            # Rule (6) splits when 1 + S_parent < γ (1 + S_split).
+            needed = (1.0 + similarity_parent) / gamma - 1.0
+            fig.add_hline(y=needed, line=dict(color="#ff7f0e", width=1.5, dash="dash"),
+                          annotation_text=f"rule (6) needs S_split above this: {needed:.3f} "
+                                          f"(γ = {gamma:g})",
+                          annotation_position="top right", **label_box)
+    if not len(rows):
+        fig.add_annotation(text=f"no threshold of {name} leaves enough rows on both sides",
+                           showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5)
+    fig.update_layout(
+        title=f"Every threshold of {name}: split score S_split",
+        xaxis_title=f"{name} (threshold)", yaxis_title=similarity_label,
+        template="plotly_white", height=420, margin=dict(t=60, l=60, r=20, b=50),
+        legend=dict(orientation="h", yanchor="bottom", y=-0.35),
+    )
+    return fig
+
+
+def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
+    """The rankings of a node's examples, labels in the node's predicted order.
+
+    One row per example, one column per label, best predicted label left;
+    below, the mean position of each label and the position the mean-rank
+    rule gives it, so the prediction can be read off the rows above.
+
+    Parameters
+    ----------
+    Y_node : ndarray of shape (n_examples, n_labels)
+        Rank positions of the node's examples (NaN = label missing, left blank).
+    label_names : sequence of str
+    ranking : ndarray of shape (n_labels,)
+        The node's predicted positions (a permutation of ``1..n_labels``).
+    mean_rank : ndarray of shape (n_labels,)
+        Mean position of each label in the node.
+    example_ids : sequence, optional
+        Names of the examples for the rows; ``1..n_examples`` by default.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    Y_node = np.asarray(Y_node, dtype=float)
+    ranking = np.asarray(ranking, dtype=float)
+    mean_rank = np.asarray(mean_rank, dtype=float)
+    n, n_labels = Y_node.shape
+    order = np.argsort(ranking, kind="stable")
+    # plotly reads tags such as <b> in tick text: user names are escaped
+    labels = [html.escape(str(label_names[j])) for j in order]
+    ids = [str(e) for e in (example_ids if example_ids is not None else range(1, n + 1))]
+
+    # The examples' rows thin out past ~40 examples instead of the figure growing on.
+    rows_px = int(np.clip(14 * n, 120, 600))
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.04,
+                        row_heights=[rows_px, 60])
+    # Dark blue for position 1 down to a pale blue that stays visible on white,
+    # so a missing label (NaN, drawn as no cell) is not mistaken for the last position.
+    colour = dict(colorscale=[[0.0, "#08306b"], [0.5, "#4292c6"], [1.0, "#d6e6f4"]],
+                  cmin=1, cmax=n_labels,
+                  colorbar=dict(title=dict(text="rank position (1 = best)", side="right")))
+    fig.add_heatmap(
+        z=Y_node[:, order], x=labels, y=ids, coloraxis="coloraxis", xgap=1, ygap=1 if n <= 60 else 0,
+        hoverongaps=False, hovertemplate="example %{y}, %{x}: position %{z}<extra></extra>",
+        row=1, col=1,
+    )
+    means = mean_rank[order]
+    text = [f"{m:.2f} → {int(p)}" if np.isfinite(m) else f"– → {int(p)}"
+            for m, p in zip(means, ranking[order])]
+    fig.add_heatmap(
+        z=[means], x=labels, y=["mean rank → predicted"], coloraxis="coloraxis", xgap=1,
+        text=[text], texttemplate="%{text}", hovertemplate="%{x}: mean position %{z:.2f}<extra></extra>",
+        row=2, col=1,
+    )
+    # Categories, not numbers: example ids such as "3", "17", "40" must give
+    # equal rows in the given order, not cells spaced on a number line.
+    fig.update_yaxes(type="category", autorange="reversed", title_text="example", row=1, col=1)
+    fig.update_xaxes(type="category")
+    fig.update_xaxes(title_text="label (in the node's predicted order, best left)", row=2, col=1)
+    fig.update_layout(
+        coloraxis=colour,
+        title=f"Rankings of the {n} example{'s' if n != 1 else ''} in the node",
+        template="plotly_white", height=rows_px + 60 + 150, margin=dict(t=60, l=60, r=20, b=70),
+    )
+    return fig
+
+
+def leaf_count_curve(path, gamma_range, current=None):
+    """Number of leaves against γ (seed 001, Figure 2), as the exact step function.
+
+    Parameters
+    ----------
+    path : rankviz.tree.gamma_path.GammaPath
+    gamma_range : (float, float)
+        The γ axis.
+    current : float, optional
+        γ to mark with a vertical line and its leaf count.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    low, high = (float(g) for g in gamma_range)
+    inside = path.breakpoints[(path.breakpoints > low) & (path.breakpoints < high)]
+    # The tree changes just above each breakpoint (rule 6 stops at equality):
+    # each step starts at its breakpoint with the count just above it.
+    x = np.r_[low, inside, high]
+    y = np.r_[path.n_leaves(low), path.n_leaves(np.nextafter(inside, np.inf)), path.n_leaves(high)]
+    fig = go.Figure()
+    fig.add_scatter(
+        x=x, y=y, mode="lines", line_shape="hv", line=dict(color="#222222", width=2),
+        name="leaves", hovertemplate="γ > %{x:.4f}: %{y} leaves<extra></extra>",
+    )
+    fig.add_scatter(
+        x=inside, y=path.n_leaves(np.nextafter(inside, np.inf)), mode="markers",
+        marker=dict(color="#222222", size=6), name="breakpoints",
+        hovertemplate="breakpoint γ = %{x:.5f}<extra></extra>",
+    )
+    if current is not None:
+        count = int(path.n_leaves(current))
+        fig.add_vline(x=current, line=dict(color=CURRENT_COLOUR, width=2, dash="dash"))
+        fig.add_annotation(x=current, y=1, yref="paper", yanchor="bottom", showarrow=False,
+                           text=f"γ = {current:.3f}: {count} {'leaf' if count == 1 else 'leaves'}",
+                           font=dict(color=CURRENT_COLOUR))
+    fig.update_layout(
+        title="Number of leaves against γ (seed 001, Figure 2)",
+        xaxis_title="γ (stopping parameter, rule 6)", yaxis_title="leaves (log scale)",
+        yaxis_type="log", showlegend=False, template="plotly_white", height=360,
+        margin=dict(t=70, l=60, r=20, b=50),
+    )
+    fig.update_xaxes(range=[low, high])
+    # Plain 1-2-5 ticks: plotly's default log ticks label minor digits ("2 3" for 20, 30).
+    top = max(int(y.max()), 2)
+    ticks = [m * 10**e for e in range(int(np.log10(top)) + 2) for m in (1, 2, 5) if m * 10**e <= top * 1.5]
+    fig.update_yaxes(tickvals=ticks, ticktext=[str(t) for t in ticks],
+                     range=[-0.05, np.log10(top * 1.3)])
+    return fig
+
+
+def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "LRA")):
+    """Leave-one-out scores of the tree against γ, one panel per measure.
+
+    Parameters
+    ----------
+    curves : DataFrame
+        From :func:`rankviz.experiments.cross_validation.loo_gamma_curves` (index γ).
+    baselines : dict of str -> dict of str -> float, optional
+        Mean score of other methods per measure (e.g. KNN and the default
+        ranking), drawn as horizontal lines.
+    current : float, optional
+        γ to mark with a vertical line.
+    measures : sequence of str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    fig = make_subplots(rows=len(measures), cols=1, shared_xaxes=True, vertical_spacing=0.06,
+                        subplot_titles=[f"{m}, mean over held-out examples" for m in measures])
+    gammas = curves.index.to_numpy()
+    for row, measure in enumerate(measures, start=1):
+        first = row == 1
+        fig.add_scatter(x=gammas, y=curves[measure], mode="lines", name="Ranking tree",
+                        line=dict(color=METHOD_COLOURS["Ranking tree"], width=2),
+                        legendgroup="tree", showlegend=first, row=row, col=1,
+                        hovertemplate="γ = %{x:.3f}: %{y:.4f}<extra>" + measure + "</extra>")
+        best = int(np.nanargmax(curves[measure].to_numpy()))
+        fig.add_scatter(x=[gammas[best]], y=[curves[measure].iloc[best]], mode="markers",
+                        name="best γ", marker=dict(symbol="star", size=12, color="#d4a017",
+                                                   line=dict(color="#222222", width=1)),
+                        legendgroup="best", showlegend=first, row=row, col=1,
+                        hovertemplate="best γ = %{x:.3f}: %{y:.4f}<extra></extra>")
+        for k, (method, scores) in enumerate((baselines or {}).items()):
+            # Lines, not bars: the default ranking's white (METHOD_COLOURS) would not
+            # show, so the baselines are told apart by dash pattern instead.
+            colour = {"KNN (k=1)": "#7a7a7a", "Default ranking": "#222222"}.get(
+                method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
+            dash = "dash" if method == "KNN (k=1)" else "dot"
+            fig.add_scatter(x=[gammas[0], gammas[-1]], y=[scores[measure]] * 2, mode="lines",
+                            name=method, line=dict(color=colour, width=1.5, dash=dash),
+                            legendgroup=method, showlegend=first, row=row, col=1,
+                            hovertemplate=f"{method}: %{{y:.4f}}<extra>{measure}</extra>")
+        fig.update_yaxes(title_text=measure, row=row, col=1)
+    if current is not None:
+        fig.add_vline(x=current, line=dict(color=CURRENT_COLOUR, width=2, dash="dash"))
+        fig.add_annotation(x=current, y=1, xref="x", yref="paper", yanchor="bottom", yshift=18,
+                           showarrow=False, text=f"current γ = {current:.3f}",
+                           font=dict(color=CURRENT_COLOUR))
+    fig.update_xaxes(title_text="γ (stopping parameter, rule 6)", row=len(measures), col=1)
+    fig.update_layout(
+        title=f"Leave-one-out scores against γ ({curves.attrs.get('n_examples', '?')} held-out examples)",
+        template="plotly_white", height=220 * len(measures) + 120, legend_title="Method",
+        margin=dict(t=90, l=60, r=20, b=50), hovermode="x unified",
+    )
+    return fig

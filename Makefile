@@ -28,9 +28,12 @@ $(VPY):
 	$(PYTHON) -m venv $(VENV) \
 	  || { rm -rf $(VENV); echo "error: '$(PYTHON) -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)"; exit 1; }
 
-# Install Python packages; redone only when requirements.txt changes.
-$(STAMP): requirements.txt | $(VPY)
+# Install the pinned packages (requirements.txt, the lock) and rankviz itself,
+# editable, so tests and the app import the installed package; redone only
+# when the lock or the package metadata changes.
+$(STAMP): requirements.txt pyproject.toml | $(VPY)
 	$(VPY) -m pip install --disable-pip-version-check --no-input -q -r requirements.txt
+	$(VPY) -m pip install --disable-pip-version-check --no-input -q --no-deps -e .
 	@touch $@
 
 install: $(STAMP)
@@ -48,8 +51,8 @@ test: sysdeps install
 bench: install
 	@set -e; shopt -s nullglob; files=(benchmarks/*.py); \
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks found"; exit 0; fi; \
-	for f in "$${files[@]}"; do echo "== $$f"; PYTHONPATH=. $(VPY) "$$f"; done
+	for f in "$${files[@]}"; do echo "== $$f"; $(VPY) "$$f"; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache artifacts
+	rm -rf $(VENV) .pytest_cache artifacts build *.egg-info
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

@@ -47,7 +47,7 @@ from sklearn.tree import DecisionTreeRegressor
 
 import rankviz.tree.ranking_tree as ranking_tree
 from rankviz import IBLR, RankingTree, load_benchmark
-from rankviz.experiments.cross_validation import fold_indices
+from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.metrics import kendall_tau
 from timing import median_time  # benchmarks/timing.py, beside this script
 

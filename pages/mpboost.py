@@ -7,7 +7,7 @@ from rankviz.ui.mpboost_panel import boost_settings, boost_url_fields, compare_p
 from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
-from rankviz.datasets.queries import list_ltr_samples
+from rankviz.datasets.samples import list_samples
 
 require_app_navigation()
 
@@ -17,7 +17,7 @@ st.caption("Zhu et al. (2009, seed 004): pairwise boosting of decision stumps in
            "so that mis-ordering a 4 and a 0 costs more than a 2 and a 1. Each round adds the stump that "
            "best fits the weighted pairs (a GentleBoost step) and re-weights the pairs it still gets wrong.")
 
-url_fields = [UrlField("data", "ltr_dataset", choice(list_ltr_samples())), *boost_url_fields()]
+url_fields = [UrlField("data", "ltr_dataset", choice(list_samples("query"))), *boost_url_fields()]
 restore_from_url(url_fields, page="mpboost")
 splits, data_key = ltr_data_picker()
 settings = boost_settings()

@@ -1,19 +1,41 @@
-"""rankviz: ranking trees and label-ranking tools.
+"""rankviz: ranking trees, label ranking and learning to rank, in the scikit-learn style.
 
-Importable without Streamlit; the app's widgets live in ``rankviz.ui``.
+The estimators follow scikit-learn's conventions (``fit`` / ``predict`` /
+``score``, parameters in ``__init__``, fitted attributes ending in ``_``):
+
+* :class:`RankingTree` -- ranking trees of Rebelo, Soares & Costa (2008) and
+  the label ranking trees of Cheng, Hühn & Hüllermeier (2009);
+* :class:`OrdinalTree` -- the ranking-impurity trees of Xia, Zhang & Wang;
+* :class:`IBLR`, :class:`KNNRanker`, :class:`DefaultRanker`,
+  :class:`ConstraintClassifier` -- label rankers to compare with;
+* :class:`MPBoost` -- magnitude-preserving boosting of Zhu et al. (2009).
+
+The subpackages hold the rest: :mod:`rankviz.tree`,
+:mod:`rankviz.label_ranking`, :mod:`rankviz.ordinal`, :mod:`rankviz.ltr`,
+:mod:`rankviz.datasets`, :mod:`rankviz.experiments` and :mod:`rankviz.viz`.
+Importing rankviz never imports Streamlit or plotly; the app's widgets live
+in :mod:`rankviz.ui`.
 """
 
-from .label_ranking.baselines import DefaultRanker, KNNRanker, OrdinalDefault, OrdinalKNN
-from .label_ranking.constraint_classification import ConstraintClassifier
-from .datasets.label_ranking import RankingDataset, load_benchmark, load_csv, load_sample
+from .datasets.label_ranking import RankingDataset, load_benchmark, load_csv
+from .datasets.queries import QueryDataset, load_query_csv
+from .datasets.samples import load_ltr_sample, load_sample
+from .datasets.svmlight import load_svmlight
+from .exceptions import DataError
 from .experiments.cross_validation import cross_validate, summarize
+from .label_ranking.baselines import DefaultRanker, KNNRanker
+from .label_ranking.constraint_classification import ConstraintClassifier
 from .label_ranking.iblr import IBLR
-from .datasets.queries import QueryDataset, load_ltr_sample, load_query_csv, load_svmlight, make_ltr_dataset
 from .label_ranking.incomplete import delete_labels
 from .ltr.mpboost import MPBoost
+from .ltr.synthetic import make_ltr_dataset
+from .ordinal.baselines import OrdinalDefault, OrdinalKNN
 from .tree.ordinal_tree import OrdinalTree
 from .tree.ranking_tree import RankingTree
 
-__all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost", "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset",
-           "RankingDataset", "RankingTree", "cross_validate", "delete_labels", "load_benchmark", "load_csv",
-           "load_ltr_sample", "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "summarize"]
+__version__ = "0.1.0"
+
+__all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost",
+           "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree",
+           "cross_validate", "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample",
+           "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "summarize"]

@@ -82,6 +82,7 @@ def build(bunch, name: str, title: str, description: str, source: str,
     check(df, features, labels)
     df.to_csv(HERE / f"{name}.csv", index=False, float_format="%.10g")
     meta = {
+        "kind": "label_ranking",
         "title": title,
         "description": description,
         "source": source,

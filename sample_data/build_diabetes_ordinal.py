@@ -14,12 +14,9 @@ one year after baseline, cut at its quintiles (``pandas.qcut(q=5)``,
 intervals closed on the right) into five named levels, lowest first:
 "very low", "low", "medium", "high", "very high". The names sort
 alphabetically as high < low < medium < very high < very low, so the order
-must come from the metadata: ``diabetes_ordinal.ordinal.json`` lists it, and
-``rankviz.datasets.ordinal.load_ordinal_sample`` uses it. The raw progression
-value is not a column (it would give the level away).
-
-The sidecar is named ``NAME.ordinal.json``, not ``NAME.json``, so that the
-label-ranking samples (``rankviz.datasets.label_ranking.list_samples``) do not list it.
+must come from the description: ``diabetes_ordinal.json`` (``"kind": "ordinal"``)
+lists it, and ``rankviz.datasets.samples.load_ordinal_sample`` uses it. The raw
+progression value is not a column (it would give the level away).
 
 Run from the repository root: ``python sample_data/build_diabetes_ordinal.py``
 (``--out DIR`` writes elsewhere). Deterministic (no randomness).
@@ -53,7 +50,7 @@ def make_frame() -> tuple[pd.DataFrame, list[float]]:
 
 
 def build(out_dir: Path = HERE) -> pd.DataFrame:
-    """Write ``NAME.csv`` and ``NAME.ordinal.json`` into ``out_dir``; return the table."""
+    """Write ``NAME.csv`` and ``NAME.json`` into ``out_dir``; return the table."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     frame, cuts = make_frame()
@@ -61,6 +58,7 @@ def build(out_dir: Path = HERE) -> pd.DataFrame:
     frame.to_csv(out_dir / f"{NAME}.csv", index=False, float_format="%.10g", lineterminator="\n")
     bounds = ", ".join(f"{a} up to {b:g}" for a, b in zip(LEVELS, cuts)) + f", {LEVELS[-1]} above {cuts[-1]:g}"
     meta = {
+        "kind": "ordinal",
         "title": "Diabetes: disease progression in 5 ordered levels",
         "description": (
             "Each of the 442 rows is a diabetes patient described by 10 baseline variables: "
@@ -81,7 +79,7 @@ def build(out_dir: Path = HERE) -> pd.DataFrame:
         "levels": LEVELS,
         "feature_columns": list(FEATURES.values()),
     }
-    (out_dir / f"{NAME}.ordinal.json").write_text(
+    (out_dir / f"{NAME}.json").write_text(
         json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {NAME}.csv: {len(frame)} rows, {len(FEATURES)} features, levels "
           + ", ".join(f"{a!r}: {n}" for a, n in counts.items()))

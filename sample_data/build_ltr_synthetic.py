@@ -23,8 +23,8 @@ The queries are split 60/20/20 (120/40/40 queries) by
 :func:`rankviz.datasets.queries.split_by_query`. Feature values are written with 4
 significant digits to keep the three files small (about 1.3 MB together);
 the files, not the generator, are the sample. Each file starts with a ``#``
-comment line saying what it is. ``ltr.json`` (title, description, source,
-script, splits) lets :func:`rankviz.datasets.queries.load_ltr_sample` find them.
+comment line saying what it is. ``ltr_synthetic.json`` (kind, title,
+description, source, script, splits) lets :func:`rankviz.load_ltr_sample` find them.
 
 Run from the repository root: ``python sample_data/build_ltr_synthetic.py``
 (``--out DIR`` writes elsewhere). Deterministic (fixed seeds).
@@ -34,17 +34,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+from rankviz.datasets.queries import split_by_query
+from rankviz.datasets.samples import load_ltr_sample
+from rankviz.datasets.svmlight import dump_svmlight
+from rankviz.ltr.synthetic import make_ltr_dataset
 
-from rankviz.datasets.queries import (  # noqa: E402  (after the path set-up)
-    LTR_SIDECAR, dump_svmlight, load_ltr_sample, make_ltr_dataset, split_by_query,
-)
+HERE = Path(__file__).resolve().parent
 
 NAME = "ltr_synthetic"
 SETTINGS = dict(n_queries=200, docs_per_query=(5, 30), n_features=40, n_informative=8,
@@ -58,15 +57,15 @@ def grade_counts(dataset) -> list[int]:
     return np.bincount(dataset.relevance.astype(int), minlength=SETTINGS["n_levels"]).tolist()
 
 
-def build(out_dir: Path = HERE / NAME) -> dict:
-    """Write ``train.txt``, ``vali.txt``, ``test.txt`` and ``ltr.json`` into ``out_dir``."""
+def build(out_dir: Path = HERE) -> dict:
+    """Write ``NAME/train.txt``, ``NAME/vali.txt``, ``NAME/test.txt`` and ``NAME.json`` into ``out_dir``."""
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / NAME).mkdir(parents=True, exist_ok=True)
     full = make_ltr_dataset(**SETTINGS)
     parts = dict(zip(("train", "vali", "test"), split_by_query(full, FRACTIONS, seed=SPLIT_SEED)))
     splits = {}
     for split, part in parts.items():
-        file_name = f"{split}.txt"
+        file_name = f"{NAME}/{split}.txt"
         comment = (f"{NAME} {split} split: {part.n_queries} queries, {part.n_docs} documents, "
                    f"{part.n_features} features (f1..f{SETTINGS['n_informative']} informative), "
                    f"grades 0..{SETTINGS['n_levels'] - 1}; made by sample_data/build_{NAME}.py")
@@ -74,6 +73,7 @@ def build(out_dir: Path = HERE / NAME) -> dict:
         splits[split] = file_name
     counts = grade_counts(full)
     meta = {
+        "kind": "query",
         "title": "Synthetic learning-to-rank data (LETOR format, 200 queries)",
         "description": (
             f"{full.n_queries} queries with 5 to 30 documents each ({full.n_docs} documents), "
@@ -87,7 +87,7 @@ def build(out_dir: Path = HERE / NAME) -> dict:
             "validation and test files in the svmlight/LETOR format (rel qid:Q 1:v 2:v ...), feature "
             f"values rounded to {DIGITS} significant digits."
         ),
-        "source": ("Made up for this project (no external data): rankviz.datasets.queries.make_ltr_dataset with "
+        "source": ("Made up for this project (no external data): rankviz.ltr.synthetic.make_ltr_dataset with "
                    + ", ".join(f"{k}={v!r}" for k, v in SETTINGS.items())
                    + f"; split_by_query(fractions={FRACTIONS}, seed={SPLIT_SEED})."),
         "script": f"build_{NAME}.py",
@@ -96,11 +96,11 @@ def build(out_dir: Path = HERE / NAME) -> dict:
         "informative_features": [f"f{j + 1}" for j in range(SETTINGS["n_informative"])],
         "levels": list(range(SETTINGS["n_levels"])),
     }
-    (out_dir / LTR_SIDECAR).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
-                                       encoding="utf-8")
+    (out_dir / f"{NAME}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                                          encoding="utf-8")
 
     # Read the files back as a user would, and say what was written.
-    loaded = load_ltr_sample(out_dir.name, directory=out_dir.parent)
+    loaded = load_ltr_sample(NAME, directory=out_dir)
     total = 0
     for split, part in loaded.items():
         size = (out_dir / splits[split]).stat().st_size
@@ -114,6 +114,6 @@ def build(out_dir: Path = HERE / NAME) -> dict:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=HERE / NAME,
-                        help=f"output directory (default: sample_data/{NAME}/)")
+    parser.add_argument("--out", type=Path, default=HERE,
+                        help="output directory (default: sample_data/)")
     build(parser.parse_args().out)

@@ -272,6 +272,7 @@ def main(argv=None) -> None:
         "(OpenML ids and the accuracies are in metalearning_tasks.csv)."
     )
     meta_json = {
+        "kind": "label_ranking",
         "title": "Metalearning: ranking 10 classifiers on OpenML tasks (LCDB)",
         "description": description,
         "source": ("Learning Curve Database (LCDB; Mohr, Viering, Loog, van Rijn 2022), "

@@ -140,6 +140,7 @@ def main() -> None:
 
     df.to_csv(HERE / f"{NAME}.csv", index=False, float_format="%.10g")
     meta = {
+        "kind": "label_ranking",
         "title": "Toy example: 4 items, a nominal and a numeric attribute",
         "description": (
             "A hand-made teaching set in the style of Tables 1-3 of Rebelo, Soares and "

@@ -37,7 +37,7 @@ LOADERS = {
     "scores": ("rankviz.datasets.label_ranking", "load_csv"),
     "ordering": ("rankviz.datasets.label_ranking", "load_csv"),
     "ordinal": ("rankviz.datasets.ordinal", "load_ordinal_csv"),
-    "svmlight": ("rankviz.datasets.queries", "load_svmlight"),
+    "svmlight": ("rankviz.datasets.svmlight", "load_svmlight"),
     "query_csv": ("rankviz.datasets.queries", "load_query_csv"),
 }
 
@@ -656,7 +656,7 @@ def write_corpus(folder=BAD_DIR):
 
 def evaluate(case, path_or_buffer):
     """Run one case: ``None`` if it behaves as required, else what went wrong (one line)."""
-    from rankviz.datasets.label_ranking import DataError
+    from rankviz.exceptions import DataError
 
     name = case.file
     try:
@@ -710,11 +710,10 @@ def report(folder=BAD_DIR, limit=None):
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     if "--report" in sys.argv:
-        from rankviz.datasets import label_ranking as _data
+        from rankviz.datasets.reading import MAX_UPLOAD_BYTES
 
-        limit = getattr(_data, "MAX_UPLOAD_BYTES", None)
+        limit = MAX_UPLOAD_BYTES
         report(limit=limit)
     else:
         for written in write_corpus():

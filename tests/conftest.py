@@ -1,7 +1,12 @@
 """Shared pytest fixtures for rankviz.
 
-* The repository root is put on ``sys.path`` so ``import rankviz`` works
-  without installing the package.
+The tests import the installed package (``make test`` installs it editable
+with ``pip install -e .``).
+
+* ``benchmark_data``: the folder of the public label-ranking benchmark files
+  (the collection of Cheng, Hühn & Hüllermeier 2009): ``$RANKVIZ_BENCHMARK_DATA``,
+  by default ``shared/data/label_ranking`` beside the checkout; tests that
+  need it are skipped without it.
 * ``streamlit_server`` (session): runs ``streamlit run app.py`` on a free
   localhost port and yields its base URL.
 * ``browser`` (session): a Playwright Chromium browser using the system
@@ -27,8 +32,10 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-if str(REPO_ROOT) not in sys.path:
-    sys.path.insert(0, str(REPO_ROOT))
+
+#: Where the public label-ranking benchmark files are read from (a default that can be changed).
+BENCHMARK_DATA = Path(os.environ.get("RANKVIZ_BENCHMARK_DATA",
+                                     REPO_ROOT.parent / "shared" / "data" / "label_ranking"))
 
 SERVER_START_TIMEOUT = 60.0
 
@@ -70,6 +77,14 @@ def repo_root() -> Path:
 
 
 @pytest.fixture(scope="session")
+def benchmark_data() -> Path:
+    """The benchmark folder (``$RANKVIZ_BENCHMARK_DATA``); skips the test when it is missing."""
+    if not BENCHMARK_DATA.is_dir():
+        pytest.skip(f"benchmark files not available in {BENCHMARK_DATA} (set RANKVIZ_BENCHMARK_DATA)")
+    return BENCHMARK_DATA
+
+
+@pytest.fixture(scope="session")
 def app_path() -> str:
     """Absolute path of app.py, e.g. for ``AppTest.from_file(app_path)``
     (AppTest resolves relative paths against the *calling test file*)."""
@@ -104,11 +119,9 @@ def serve_app():
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p))
     proc = subprocess.Popen(
         cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-        env=env, start_new_session=True,
+        start_new_session=True,
     )
 
     def server_output() -> str:

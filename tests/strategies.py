@@ -12,11 +12,7 @@ import pandas as pd
 from hypothesis import strategies as st
 from scipy.stats import rankdata
 
-from rankviz.datasets import label_ranking as _data
-
-#: Cell texts the loaders read as "no value" (rankviz.datasets.label_ranking's own list when it has one).
-MISSING_MARKERS = getattr(_data, "_MISSING_MARKERS",
-                          frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"}))
+from rankviz.datasets.reading import MISSING_MARKERS  # cell texts the loaders read as "no value"
 
 # --------------------------------------------------------------------------- #
 # numbers

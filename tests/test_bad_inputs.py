@@ -30,8 +30,8 @@ import io
 
 import pytest
 
-from rankviz.datasets import label_ranking as data
-from rankviz.datasets.label_ranking import DataError
+from rankviz.datasets import reading
+from rankviz.exceptions import DataError
 from tests import bad_inputs
 from tests.bad_inputs import BAD_DIR, CASES, FAMILY, LOADERS, MAX_MESSAGE, evaluate
 
@@ -83,8 +83,8 @@ def test_errors_are_one_clear_sentence():
 
 @pytest.mark.parametrize("name, loader, options", bad_inputs.OVERSIZE, ids=[o[0] for o in bad_inputs.OVERSIZE])
 def test_file_over_the_size_limit_is_refused_by_every_loader(tmp_path, name, loader, options):
-    path = bad_inputs.write_oversize(tmp_path, name, data.MAX_UPLOAD_BYTES + 1)
-    case = bad_inputs.oversize_cases(data.MAX_UPLOAD_BYTES)[[o[0] for o in bad_inputs.OVERSIZE].index(name)]
+    path = bad_inputs.write_oversize(tmp_path, name, reading.MAX_UPLOAD_BYTES + 1)
+    case = bad_inputs.oversize_cases(reading.MAX_UPLOAD_BYTES)[[o[0] for o in bad_inputs.OVERSIZE].index(name)]
     with pytest.raises(DataError) as info:
         case.read(path)
     assert str(info.value) == (
@@ -93,15 +93,15 @@ def test_file_over_the_size_limit_is_refused_by_every_loader(tmp_path, name, loa
 
 
 def test_size_limit_is_50_megabytes():
-    assert data.MAX_UPLOAD_MB == 50 and data.MAX_UPLOAD_BYTES == 50 * 1024 * 1024
+    assert reading.MAX_UPLOAD_MB == 50 and reading.MAX_UPLOAD_BYTES == 50 * 1024 * 1024
 
 
 def test_a_file_just_under_the_limit_is_read(tmp_path, monkeypatch):
     """The limit is a maximum, not a bound one byte short (checked with a small limit)."""
     content = bad_inputs.CASES[IDS.index("ranks_bom.csv")].content
-    monkeypatch.setattr(data, "MAX_UPLOAD_BYTES", len(content))
+    monkeypatch.setattr(reading, "MAX_UPLOAD_BYTES", len(content))
     case = CASES[IDS.index("ranks_bom.csv")]
     assert evaluate(case, io.BytesIO(content)) is None
-    monkeypatch.setattr(data, "MAX_UPLOAD_BYTES", len(content) - 1)
+    monkeypatch.setattr(reading, "MAX_UPLOAD_BYTES", len(content) - 1)
     with pytest.raises(DataError, match=r"expected at most"):
         case.read(io.BytesIO(content))

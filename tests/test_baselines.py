@@ -9,7 +9,8 @@ from sklearn.preprocessing import MinMaxScaler
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree
 from rankviz.label_ranking.aggregation import rank_by_mean
-from rankviz.experiments.cross_validation import cross_validate, fold_indices, summarize
+from rankviz.experiments.cross_validation import cross_validate, summarize
+from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.metrics import cs, lra, wrc
 
 
@@ -109,8 +110,8 @@ def test_tree_beats_default_when_rankings_follow_an_attribute():
 @pytest.mark.parametrize("k", [1, 2, 5, 40])
 def test_neighbours_by_partition_equal_a_stable_full_sort(k, monkeypatch):
     """Many exact ties (a small grid), and blocks of queries smaller than the query set."""
-    from rankviz.label_ranking import baselines
-    monkeypatch.setattr(baselines, "_BLOCK_CELLS", 50)
+    from rankviz import neighbours
+    monkeypatch.setattr(neighbours, "_BLOCK_CELLS", 50)
     rng = np.random.default_rng(k)
     for _ in range(30):
         n = int(rng.integers(1, 30))

@@ -1,28 +1,17 @@
 """Tests for rankviz.datasets.label_ranking: dataset validation, loaders and the sample registry."""
 
 import io
-import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from rankviz.datasets import label_ranking as data
-from rankviz.datasets.label_ranking import (
-    DataError,
-    RankingDataset,
-    list_samples,
-    load_benchmark,
-    load_csv,
-    load_sample,
-    read_csv_header,
-    sample_info,
-    validate_rank_matrix,
-)
+from rankviz.datasets import reading
+from rankviz._validation import validate_rank_matrix
+from rankviz.datasets.label_ranking import RankingDataset, load_benchmark, load_csv
+from rankviz.datasets.reading import read_csv_header
+from rankviz.exceptions import DataError
 
-BENCHMARKS = Path("/work/shared/data/label_ranking")
-needs_benchmarks = pytest.mark.skipif(not BENCHMARKS.is_dir(), reason="benchmark files not available")
 
 
 def as_file(text, name="t.csv"):
@@ -195,9 +184,8 @@ def test_benchmark_accepts_crlf_bom_and_trailing_blank_lines():
     assert ds.Y.shape == (3, 3)
 
 
-@needs_benchmarks
-def test_benchmark_iris():
-    ds = load_benchmark(BENCHMARKS / "iris.csv", label_names=["setosa", "versicolor", "virginica"])
+def test_benchmark_iris(benchmark_data):
+    ds = load_benchmark(benchmark_data / "iris.csv", label_names=["setosa", "versicolor", "virginica"])
     assert ds.name == "iris"
     assert ds.X.shape == (150, 4)
     assert ds.Y.shape == (150, 3)
@@ -207,9 +195,8 @@ def test_benchmark_iris():
     np.testing.assert_allclose(ds.X.iloc[0].to_numpy(), [-0.55556, 0.25, -0.86441, -0.91667])
 
 
-@needs_benchmarks
-def test_benchmark_calhousing_shape():
-    ds = load_benchmark(BENCHMARKS / "calhousing.csv")
+def test_benchmark_calhousing_shape(benchmark_data):
+    ds = load_benchmark(benchmark_data / "calhousing.csv")
     assert ds.X.shape == (20640, 4)
     assert ds.Y.shape == (20640, 4)
     assert not np.isnan(ds.Y).any()
@@ -478,18 +465,18 @@ def test_dataset_accepts_missing_feature_values():
 
 
 def test_describe_missing_features():
-    assert data.describe_missing_features(0, 100) == ""
-    assert data.describe_missing_features(1, 100) == "1 feature value missing (1.0%)"
-    assert data.describe_missing_features(12, 3000) == "12 feature values missing (0.4%)"
-    assert data.describe_missing_features(1, 30000) == "1 feature value missing (0.0033%)"
+    assert reading.describe_missing_features(0, 100) == ""
+    assert reading.describe_missing_features(1, 100) == "1 feature value missing (1.0%)"
+    assert reading.describe_missing_features(12, 3000) == "12 feature values missing (0.4%)"
+    assert reading.describe_missing_features(1, 30000) == "1 feature value missing (0.0033%)"
 
 
 def test_size_limit_refuses_before_reading(tmp_path, monkeypatch):
     # a sparse file one byte over the real limit: refused by its size on disk
     path = tmp_path / "huge.csv"
     with open(path, "wb") as handle:
-        handle.truncate(data.MAX_UPLOAD_BYTES + 1)
-    expected = (f"huge.csv: the file is 50.000001 MB ({data.MAX_UPLOAD_BYTES + 1:,} bytes); expected at most "
+        handle.truncate(reading.MAX_UPLOAD_BYTES + 1)
+    expected = (f"huge.csv: the file is 50.000001 MB ({reading.MAX_UPLOAD_BYTES + 1:,} bytes); expected at most "
                 "50 MB, the upload limit (rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES)")
     for load in (lambda f: load_csv(f, ["f"], "ranks", ["a", "b"]), load_benchmark, read_csv_header):
         with pytest.raises(DataError) as info:
@@ -508,7 +495,7 @@ def test_size_limit_refuses_before_reading(tmp_path, monkeypatch):
                                         r"50 MB"):
         load_benchmark(upload)
     # a buffer that cannot tell its size: at most limit + 1 bytes are read
-    monkeypatch.setattr(data, "MAX_UPLOAD_BYTES", 10)
+    monkeypatch.setattr(reading, "MAX_UPLOAD_BYTES", 10)
 
     class Stream(io.BytesIO):
         def seekable(self):
@@ -547,55 +534,6 @@ def test_error_is_a_value_error():
 # --------------------------------------------------------------------------- #
 # sample registry
 # --------------------------------------------------------------------------- #
-def write_sample(folder, name, title="T", frame=None, **info):
-    if frame is None:
-        frame = pd.DataFrame({"x": [1.0, 2.0, 3.0], "kind": ["u", "v", "u"],
-                              "a": [1, 2, 1.5], "b": [2, 1, 1.5]})
-    frame.to_csv(folder / f"{name}.csv", index=False)
-    meta = {"title": title, "description": f"about {name}", "source": "generated", "script": "make.py",
-            "feature_columns": ["x", "kind"], "label_columns": ["a", "b"]}
-    meta.update(info)
-    (folder / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
-
-
-def test_sample_registry(tmp_path, monkeypatch):
-    write_sample(tmp_path, "zeta")
-    write_sample(tmp_path, "alpha")
-    write_sample(tmp_path, "metalearning", title="Metalearning")
-    (tmp_path / "orphan.csv").write_text("x,a,b\n1,1,2\n2,2,1\n")  # no sidecar: not listed
-    monkeypatch.setattr(data, "SAMPLE_DIR", tmp_path)
-    assert list_samples() == ["metalearning", "alpha", "zeta"]
-    info = sample_info("alpha")
-    assert info["feature_columns"] == ["x", "kind"] and info["source"] == "generated"
-    ds = load_sample("metalearning")
-    assert ds.name == "Metalearning"
-    assert ds.description == "about metalearning"
-    assert ds.nominal_features == ["kind"]
-    np.testing.assert_array_equal(ds.Y, [[1, 2], [2, 1], [1.5, 1.5]])
-    # explicit directory wins over SAMPLE_DIR
-    assert list_samples(directory=tmp_path / "missing") == []
-
-
-def test_sample_errors(tmp_path):
-    write_sample(tmp_path, "good")
-    with pytest.raises(DataError, match=r"^There is no sample dataset 'bad'; available samples: 'good'"):
-        sample_info("bad", directory=tmp_path)
-    write_sample(tmp_path, "nokey")
-    meta = json.loads((tmp_path / "nokey.json").read_text())
-    del meta["script"]
-    (tmp_path / "nokey.json").write_text(json.dumps(meta))
-    with pytest.raises(DataError, match=r"^nokey\.json: the key 'script' is missing"):
-        sample_info("nokey", directory=tmp_path)
-    write_sample(tmp_path, "broken", frame=pd.DataFrame({"x": [1.0, 2.0], "kind": ["u", "v"],
-                                                         "a": [1, 1], "b": [2, 3]}))
-    with pytest.raises(DataError, match=r"^broken\.csv, line 3, column 'b': the rank positions \(1, 3\)"):
-        load_sample("broken", directory=tmp_path)
-
-
-def test_default_sample_dir_is_repo_sample_data():
-    assert data.SAMPLE_DIR == Path(data.__file__).resolve().parents[2] / "sample_data"
-    for name in list_samples():  # whatever the project ships must load
-        assert load_sample(name).n_samples >= 2
 
 
 def test_benchmark_empty_rank_cells_are_missing_labels():

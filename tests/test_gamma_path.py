@@ -5,7 +5,7 @@ import pytest
 
 from rankviz import RankingTree, load_sample
 from rankviz.tree.criteria import get_criterion
-from rankviz.datasets.label_ranking import list_samples
+from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import MEASURES, best_gamma, cross_validate, loo_gamma_curves
 from reference import random_problem
 
@@ -36,7 +36,7 @@ def problems():
     for seed in range(3):
         X, Y = random_problem(seed, n=60, ties=seed == 1)
         yield f"random{seed}", X, Y, 2
-    for name in list_samples():
+    for name in list_samples("label_ranking"):
         data = load_sample(name)
         yield name, data.X, data.Y, 5
 

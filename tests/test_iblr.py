@@ -1,7 +1,6 @@
 """IBLR (seed 003 §4): neighbours, weights, Mallows centre and spread, choice of k."""
 
 import itertools
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,13 +10,12 @@ from sklearn.preprocessing import MinMaxScaler
 
 from rankviz import KNNRanker, load_benchmark
 from rankviz.label_ranking import iblr as iblr_module
-from rankviz.experiments.cross_validation import fold_indices
+from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.iblr import DEFAULT_K_GRID, IBLR, dudani_weights
 from rankviz.label_ranking.mallows import borda_center, fit_mallows, theta_from_mean_distance
 from rankviz.label_ranking.metrics import kendall_tau
 
 PERMS4 = np.array(list(itertools.permutations(range(1, 5))), dtype=float)
-IRIS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "iris.csv"
 
 
 def problem(seed=0, n=60, n_labels=4, nominal=True):
@@ -266,9 +264,8 @@ def test_rankings_are_validated():
 # --- benchmark -------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(not IRIS.exists(), reason=f"benchmark file {IRIS} not available")
-def test_iris_ten_fold_kendall_tau_is_near_the_published_value():
-    data = load_benchmark(IRIS)
+def test_iris_ten_fold_kendall_tau_is_near_the_published_value(benchmark_data):
+    data = load_benchmark(benchmark_data / "iris.csv")
     taus = []
     for test in fold_indices(len(data.Y), 10, 0):
         train = np.setdiff1d(np.arange(len(data.Y)), test)

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from scipy.stats import rankdata
 
-from rankviz.datasets.label_ranking import validate_rank_matrix
+from rankviz._validation import validate_rank_matrix
 from rankviz.label_ranking.incomplete import delete_labels
-from rankviz.tree.ranking_tree import check_rankings
+from rankviz._validation import check_rankings
 
 
 def random_rankings(n, n_labels, seed=0, ties=False):

@@ -6,7 +6,7 @@ import pytest
 
 import rankviz
 from rankviz import RankingTree
-from rankviz.datasets.label_ranking import list_samples
+from rankviz.datasets.samples import list_samples
 from rankviz.tree.node_inspection import CANDIDATE_COLUMNS, candidate_splits, inspect_node, node_mask
 from rankviz.viz.figures.ranking_trees import rank_heatmap, threshold_curve
 from reference import candidate_tests, mean_pairwise_spearman, random_problem
@@ -129,7 +129,7 @@ def test_row_zero_prefers_the_earlier_attribute_on_equal_scores():
     assert tree.split_feature[0] == 0
 
 
-@pytest.mark.parametrize("name", list_samples())
+@pytest.mark.parametrize("name", list_samples("label_ranking"))
 def test_row_zero_is_the_builders_split_on_the_samples(name):
     data = rankviz.load_sample(name)
     tree, Xe = fitted(data.X, data.Y)

@@ -6,7 +6,8 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
-from rankviz.experiments.cross_validation import cross_validate, fold_indices
+from rankviz.experiments.cross_validation import cross_validate
+from rankviz.model_selection import fold_indices
 from rankviz.experiments.label_ranking_study import (missing_rate_curve, relative_tree_size, seed003_methods,
                                          top_label)
 from rankviz.label_ranking.metrics import kendall_tau

@@ -10,11 +10,12 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from rankviz.datasets.label_ranking import SAMPLE_DIR, DataError
-from rankviz.datasets.queries import (
-    QueryDataset, dump_svmlight, list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight,
-    ltr_sample_info, make_ltr_dataset, split_by_query,
-)
+from rankviz.datasets.samples import SAMPLE_DIR
+from rankviz.exceptions import DataError
+from rankviz.datasets.queries import QueryDataset, load_query_csv, split_by_query
+from rankviz.datasets.samples import load_ltr_sample, sample_info
+from rankviz.datasets.svmlight import dump_svmlight, load_svmlight
+from rankviz.ltr.synthetic import make_ltr_dataset
 
 
 def text_file(text, name="train.txt"):
@@ -426,8 +427,7 @@ def test_make_ltr_dataset_benchmark_size_runs():
 # samples
 # --------------------------------------------------------------------------- #
 def test_ltr_sample_loads_with_about_200_queries():
-    assert "ltr_synthetic" in list_ltr_samples()
-    info = ltr_sample_info("ltr_synthetic")
+    info = sample_info("ltr_synthetic")
     assert info["script"] == "build_ltr_synthetic.py"
     assert (SAMPLE_DIR / info["script"]).is_file()
     splits = load_ltr_sample()
@@ -439,7 +439,7 @@ def test_ltr_sample_loads_with_about_200_queries():
         assert split.n_features == 40
         assert split.description == info["description"]
         assert set(np.unique(split.relevance)) <= {0.0, 1.0, 2.0, 3.0, 4.0}
-    total = sum((SAMPLE_DIR / "ltr_synthetic" / f).stat().st_size for f in info["splits"].values())
+    total = sum((SAMPLE_DIR / f).stat().st_size for f in info["splits"].values())
     assert total < 1.5e6
 
 
@@ -447,14 +447,8 @@ def test_ltr_sample_files_are_what_the_script_builds(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("build_ltr_synthetic", SAMPLE_DIR / "build_ltr_synthetic.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.build(tmp_path / "ltr_synthetic")
-    for name in ("train.txt", "vali.txt", "test.txt", "ltr.json"):
-        assert (tmp_path / "ltr_synthetic" / name).read_bytes() == \
-            (SAMPLE_DIR / "ltr_synthetic" / name).read_bytes(), name
+    module.build(tmp_path)
+    for name in ("ltr_synthetic/train.txt", "ltr_synthetic/vali.txt", "ltr_synthetic/test.txt", "ltr_synthetic.json"):
+        assert (tmp_path / name).read_bytes() == (SAMPLE_DIR / name).read_bytes(), name
 
 
-def test_unknown_ltr_sample(tmp_path):
-    with pytest.raises(DataError, match="^There is no learning-to-rank sample 'nope'; available samples: "
-                                        "'ltr_synthetic'"):
-        load_ltr_sample("nope")
-    assert list_ltr_samples(tmp_path) == []

@@ -12,7 +12,8 @@ from sklearn.preprocessing import StandardScaler
 
 from rankviz.ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
-from rankviz.datasets.queries import make_ltr_dataset, split_by_query
+from rankviz.datasets.queries import split_by_query
+from rankviz.ltr.synthetic import make_ltr_dataset
 from rankviz.ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids
 from rankviz.experiments.ltr_study import (
     BASELINES, PARAMETER_GRIDS, GrowthCurves, compare_rankers, iter_growth, method_title, staged_ndcg,

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from rankviz.label_ranking.baselines import OrdinalDefault
+from rankviz.ordinal.baselines import OrdinalDefault
 from rankviz.experiments.monte_carlo import (TREE_METHODS, HoldoutSource, SyntheticSource, loss_summary,
                                  noise_trials, ordinal_methods, run_trials, select_depth, t_interval)
 from rankviz.tree.ordinal_tree import OrdinalTree

@@ -1,21 +1,18 @@
 """Tests for rankviz.datasets.ordinal: ordinal datasets, the CSV loader and the ordinal samples."""
 
 import io
-import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from rankviz import OrdinalTree
-from rankviz.datasets.label_ranking import SAMPLE_DIR, DataError, list_samples
-from rankviz.datasets.ordinal import (
-    OrdinalDataset, check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample,
-    ordinal_sample_info, read_target_values,
-)
+from rankviz.datasets.samples import SAMPLE_DIR
+from rankviz.exceptions import DataError
+from rankviz.datasets.ordinal import OrdinalDataset, check_level_order, load_ordinal_csv, read_target_values
+from rankviz.datasets.samples import load_ordinal_sample, sample_info
 
 GRADES = "hours,school,grade\n1,a,poor\n2,b,good\n3,a,fair\n4,b,good\n5,a,poor\n"
 LEVELS = ["poor", "fair", "good"]
@@ -230,14 +227,9 @@ def test_check_level_order():
 # --------------------------------------------------------------------------- #
 # samples
 # --------------------------------------------------------------------------- #
-def test_ranking_samples_do_not_list_the_ordinal_sample():
-    assert "diabetes_ordinal" not in list_samples()
-    expected = sorted(p.stem for p in SAMPLE_DIR.glob("*.csv") if p.with_suffix(".json").is_file())
-    assert sorted(list_samples()) == expected
 
 
 def test_the_diabetes_sample_loads_with_its_level_order():
-    assert "diabetes_ordinal" in list_ordinal_samples()
     ds = load_ordinal_sample("diabetes_ordinal")
     assert ds.levels == ["very low", "low", "medium", "high", "very high"]
     assert ds.target == "progression" and ds.n_samples == 442
@@ -245,7 +237,7 @@ def test_the_diabetes_sample_loads_with_its_level_order():
     assert all(ds.X[c].dtype == float for c in ds.feature_names)
     counts = ds.level_counts
     assert counts.sum() == 442 and counts.min() >= 80 and counts.max() <= 95  # quintiles: ~88 each
-    assert ds.name == ordinal_sample_info("diabetes_ordinal")["title"]
+    assert ds.name == sample_info("diabetes_ordinal")["title"]
     assert "quintiles" in ds.description
 
 
@@ -262,7 +254,7 @@ def test_the_builder_reproduces_the_shipped_files(tmp_path):
     script = SAMPLE_DIR / "build_diabetes_ordinal.py"
     subprocess.run([sys.executable, str(script), "--out", str(tmp_path)], check=True,
                    capture_output=True, cwd=SAMPLE_DIR.parent)
-    for name in ("diabetes_ordinal.csv", "diabetes_ordinal.ordinal.json"):
+    for name in ("diabetes_ordinal.csv", "diabetes_ordinal.json"):
         assert (tmp_path / name).read_bytes() == (SAMPLE_DIR / name).read_bytes(), name
 
 
@@ -273,30 +265,3 @@ def test_an_ordinal_tree_fits_the_sample():
     assert set(tree.predict(ds.X)) <= set(ds.levels)
 
 
-def write_ordinal_sample(folder, name, info=None):
-    write(folder, GRADES, f"{name}.csv")
-    info = info if info is not None else {
-        "title": f"Title {name}", "description": "D", "source": "S", "script": "s.py",
-        "target": "grade", "levels": LEVELS, "feature_columns": ["hours"]}
-    (Path(folder) / f"{name}.ordinal.json").write_text(json.dumps(info), encoding="utf-8")
-
-
-def test_ordinal_sample_registry(tmp_path):
-    write_ordinal_sample(tmp_path, "zeta")
-    write_ordinal_sample(tmp_path, "alpha")
-    write(tmp_path, GRADES, "lonely.csv")  # no sidecar: not a sample
-    assert list_ordinal_samples(tmp_path) == ["alpha", "zeta"]
-    assert list_samples(tmp_path) == []
-    ds = load_ordinal_sample("alpha", tmp_path)
-    assert ds.name == "Title alpha" and ds.feature_names == ["hours"] and ds.levels == LEVELS
-    assert list_ordinal_samples(tmp_path / "missing") == []
-
-
-def test_ordinal_sample_errors(tmp_path):
-    write_ordinal_sample(tmp_path, "good")
-    with pytest.raises(DataError) as info:
-        ordinal_sample_info("bad", tmp_path)
-    assert str(info.value) == "There is no ordinal sample 'bad'; available ordinal samples: 'good'"
-    write_ordinal_sample(tmp_path, "nokey", {"title": "T"})
-    with pytest.raises(DataError, match=r"^nokey\.ordinal\.json: the key 'description' is missing"):
-        ordinal_sample_info("nokey", tmp_path)

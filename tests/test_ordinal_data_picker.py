@@ -3,8 +3,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rankviz.datasets.label_ranking import DataError
-from rankviz.datasets.ordinal import load_ordinal_sample
+from rankviz.exceptions import DataError
+from rankviz.datasets.samples import load_ordinal_sample
 from rankviz.ui.ordinal_data_picker import UPLOAD, parse_upload
 
 GRADES = b"hours,school,grade\n1,a,poor\n2,b,good\n3,a,fair\n4,b,good\n5,a,poor\n"

@@ -33,9 +33,12 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rankviz.datasets import label_ranking as data
-from rankviz.datasets.label_ranking import DataError, describe_missing_features, load_benchmark, load_csv, read_csv_header
-from rankviz.datasets.queries import load_query_csv, load_svmlight
+from rankviz.datasets import reading
+from rankviz.datasets.label_ranking import load_benchmark, load_csv
+from rankviz.datasets.reading import describe_missing_features, read_csv_header
+from rankviz.exceptions import DataError
+from rankviz.datasets.queries import load_query_csv
+from rankviz.datasets.svmlight import load_svmlight
 from rankviz.datasets.ordinal import load_ordinal_csv, read_target_values
 from rankviz.ui.text import md_escape
 from tests.bad_inputs import CASES, FAMILY
@@ -70,11 +73,11 @@ def attempt(load):
 
 
 def content_of(name):
-    return bytes(data.MAX_UPLOAD_BYTES + 1) if name == OVERSIZE else BY_NAME[name].content
+    return bytes(reading.MAX_UPLOAD_BYTES + 1) if name == OVERSIZE else BY_NAME[name].content
 
 
 def oversize_message():
-    _, message = attempt(lambda: data.check_upload_size(data.MAX_UPLOAD_BYTES + 1, OVERSIZE))
+    _, message = attempt(lambda: reading.check_upload_size(reading.MAX_UPLOAD_BYTES + 1, OVERSIZE))
     return message
 
 

@@ -23,18 +23,16 @@ from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
 from rankviz.tree.criteria import CRITERIA
-from rankviz.datasets.label_ranking import list_samples
+from rankviz.datasets.samples import list_samples
 from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.label_ranking.iblr import DEFAULT_K_GRID
-from rankviz.datasets.queries import list_ltr_samples
-from rankviz.datasets.ordinal import list_ordinal_samples
 from rankviz.ui.gamma_panel import GAMMA_RANGE
 from rankviz.viz.graphviz import fitting_depth, tree_to_dot
 from rankviz.ui import tree_panel
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES
 
-SAMPLES = list_samples()
+SAMPLES = list_samples("label_ranking")
 CRITERIA_NAMES = list(CRITERIA)
 GAMMAS = GAMMA_RANGE  # the slider's two ends
 HUGE_LEAF = 1000  # the widgets' maximum: more than any sample has rows
@@ -205,7 +203,7 @@ def test_impurity_vs_gini_synthetic(app_path, state, panels):
         ok(at)
 
 
-@pytest.mark.parametrize("sample", list_ordinal_samples())
+@pytest.mark.parametrize("sample", list_samples("ordinal"))
 @pytest.mark.parametrize("extreme", ["low", "high"])
 def test_impurity_vs_gini_ordinal_samples(app_path, sample, extreme):
     low = extreme == "low"
@@ -288,7 +286,7 @@ MPBOOST = "pages/mpboost.py"
 def mpboost_combos():
     """Every labelling on every LTR sample; rounds, shrinkage, parameter, k and form at their ends."""
     runs = []
-    for sample in list_ltr_samples():
+    for sample in list_samples("query"):
         for k, ddf in enumerate(DDF_NAMES):
             runs.append((sample, ddf, [10, 500][k == 1], SHRINKAGES[0] if k == 1 else SHRINKAGES[-1],
                          [0.01, 20.0][k % 2], [1, 10][k % 2], ["common", "seed"][k % 2]))

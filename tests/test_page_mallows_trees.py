@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import IBLR, RankingTree, delete_labels, load_benchmark, load_sample
-from rankviz.datasets.label_ranking import list_samples
+from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
 from rankviz.ui.data_picker import UPLOAD
@@ -93,7 +93,7 @@ def page_methods(min_samples_leaf=DEFAULT_MIN_LEAF, max_depth=None, gamma=INF, i
 
 # -- the tree ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list_samples())
+@pytest.mark.parametrize("name", list_samples("label_ranking"))
 def test_every_sample_draws_the_librarys_label_ranking_tree(app, name):
     app.selectbox(key="dataset").set_value(name).run()
     ok(app)

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
-from rankviz.datasets.queries import dump_svmlight
+from rankviz.datasets.svmlight import dump_svmlight
 from rankviz.ltr.metrics import mean_ndcg
 from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ui.ltr_data_picker import UPLOAD

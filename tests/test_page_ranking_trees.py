@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
-from rankviz.datasets.label_ranking import list_samples
+from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 
@@ -57,7 +57,7 @@ def test_page_opens_on_the_metalearning_sample_with_the_full_tree(app):
     assert " &gt; " in dot  # leaves show rankings "a &gt; b", HTML-escaped
 
 
-@pytest.mark.parametrize("name", list_samples())
+@pytest.mark.parametrize("name", list_samples("label_ranking"))
 def test_every_sample_grows_a_tree_whose_leaves_name_its_labels(app, name):
     app.selectbox(key="dataset").set_value(name).run()
     assert not app.exception

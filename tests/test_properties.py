@@ -59,7 +59,8 @@ from scipy.stats import rankdata
 
 from rankviz import DefaultRanker, KNNRanker, MPBoost, OrdinalTree, RankingTree
 from rankviz.datasets.label_ranking import load_benchmark, load_csv
-from rankviz.datasets.queries import QueryDataset, dump_svmlight, load_query_csv, load_svmlight
+from rankviz.datasets.queries import QueryDataset, load_query_csv
+from rankviz.datasets.svmlight import dump_svmlight, load_svmlight
 from rankviz.ltr.metrics import ndcg_at_ks, query_ids, query_rank_scores
 from rankviz.label_ranking.metrics import cs, kendall_tau, lra, wrc
 from rankviz.ltr.mpboost import misordering_loss

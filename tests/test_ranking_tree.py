@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import rankdata, spearmanr
 
 from rankviz import RankingTree
-from rankviz.tree.builder import iter_growth, split_sequence
+from rankviz.tree.replay import iter_growth, split_sequence
 from rankviz.tree.criteria import get_criterion
 from reference import assert_same_tree, brute_force_tree, mean_pairwise_spearman, random_problem
 

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from rankviz.datasets.queries import make_ltr_dataset
+from rankviz.ltr.synthetic import make_ltr_dataset
 from rankviz.ltr.mpboost import MPBoost
 from rankviz.viz.graphviz import HIGHLIGHT_COLOR, available_engines, render
 from rankviz.viz.dot.stumps import (

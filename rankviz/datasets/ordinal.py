@@ -11,55 +11,33 @@ load_ordinal_csv
     chosen ones) are features.
 read_target_values
     The distinct values of a column, for letting a person order them.
-load_ordinal_sample
-    An ordinal sample from ``sample_data/`` (``NAME.csv`` with a
-    ``NAME.ordinal.json`` sidecar, so the label-ranking samples of
-    :func:`rankviz.datasets.label_ranking.list_samples` never list it).
 
-Malformed input raises :class:`rankviz.datasets.label_ranking.DataError`, whose message names
-the file, the line (header = line 1) and the column, the offending value and
-what was expected, so an app can show ``str(error)`` as it is.
+Malformed input raises :class:`rankviz.exceptions.DataError`, whose message
+names the file, the line (header = line 1) and the column, the offending
+value and what was expected, so an app can show ``str(error)`` as it is.
 
-Files are read as :mod:`rankviz.datasets.label_ranking` describes: at most
-:data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, UTF-8 (BOM ignored), separated by
-``,``, ``;`` or tabs (found on line 1; decimal commas with ``;`` and tabs),
-quoted fields, blank lines ignored. A missing feature value (empty cell,
-``NA``, ``?``...) is NaN, counted by ``n_missing_features``; a missing
-*target* is an error, since every row needs its level.
+Files are read as :mod:`rankviz.datasets.reading` describes. A missing
+feature value (empty cell, ``NA``, ``?``...) is NaN, counted by
+``n_missing_features``; a missing *target* is an error, since every row
+needs its level.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .label_ranking import (
-    SAMPLE_DIR, DataError, _as_name_list, _check_columns, _check_finite_features, _check_unique,
-    _convert_features, _error, _is_supported_feature, _missing_mask, _parse_csv_header, _quote_list,
-    _read_records, _read_text, _show, _stem, count_missing_features, read_metadata,
+from ..exceptions import data_error, quote_list, show_text
+from ..ordinal.levels import OrdinalLevels, level_key
+from .reading import (
+    as_name_list, check_columns, check_finite_features, check_unique, convert_features,
+    count_missing_features, file_stem, is_supported_feature, missing_mask, parse_csv_header,
+    read_records, read_text,
 )
-from ..ordinal.levels import OrdinalLevels, _level_key
 
-__all__ = [
-    "DataError",
-    "OrdinalDataset",
-    "load_ordinal_csv",
-    "read_target_values",
-    "check_level_order",
-    "list_ordinal_samples",
-    "ordinal_sample_info",
-    "load_ordinal_sample",
-    "ORDINAL_SIDECAR",
-]
-
-#: Suffix of an ordinal sample's metadata file: ``NAME.csv`` + ``NAME.ordinal.json``.
-ORDINAL_SIDECAR = ".ordinal.json"
-
-#: Keys every ordinal sample sidecar must have.
-_SAMPLE_KEYS = ("title", "description", "source", "script", "target", "levels", "feature_columns")
+__all__ = ["OrdinalDataset", "load_ordinal_csv", "read_target_values", "check_level_order"]
 
 
 # --------------------------------------------------------------------------- #
@@ -81,12 +59,12 @@ def _level_array(levels):
 def _check_levels(levels, source=""):
     """``levels`` as a list of at least 2 distinct levels (3, 3.0 and "3" are the same)."""
     if isinstance(levels, str) or not np.iterable(levels):
-        raise _error(f"the levels are {levels!r}; expected a list of levels, lowest first", source)
+        raise data_error(f"the levels are {levels!r}; expected a list of levels, lowest first", source)
     levels = list(levels)
-    _check_unique([_level_key(v) for v in levels], "level", source)
+    check_unique([level_key(v) for v in levels], "level", source)
     if len(levels) < 2:
         given = f"only the level {levels[0]!r} was given" if levels else "no levels were given"
-        raise _error(f"{given}; expected at least 2 levels, lowest first", source)
+        raise data_error(f"{given}; expected at least 2 levels, lowest first", source)
     return levels
 
 
@@ -94,7 +72,7 @@ def _check_two_used(codes, levels, source, column=None):
     """The target must use at least two different levels."""
     used = np.unique(codes)
     if len(used) < 2:
-        raise _error(f"every row has the level {levels[used[0]]!r}; expected at least 2 different levels "
+        raise data_error(f"every row has the level {levels[used[0]]!r}; expected at least 2 different levels "
                      f"in the target column", source, column=column)
 
 
@@ -150,16 +128,16 @@ class OrdinalDataset:
         source = str(self.name)
         X = self.X
         if not isinstance(X, pd.DataFrame):
-            raise _error(f"the features are a {type(X).__name__}; expected a pandas DataFrame", source)
+            raise data_error(f"the features are a {type(X).__name__}; expected a pandas DataFrame", source)
         X = X.rename(columns=str).reset_index(drop=True)
         levels = _check_levels(self.levels, source)
         target = str(self.target)
         y = np.asarray(self.y, dtype=object)
         if y.ndim != 1 or len(y) != len(X):
-            raise _error(f"the target has shape {y.shape} but the feature table has {len(X)} rows; "
+            raise data_error(f"the target has shape {y.shape} but the feature table has {len(X)} rows; "
                          f"expected one level per row", source)
         if len(X) < 2:
-            raise _error(f"there {'is' if len(X) == 1 else 'are'} {len(X)} example{'' if len(X) == 1 else 's'}; "
+            raise data_error(f"there {'is' if len(X) == 1 else 'are'} {len(X)} example{'' if len(X) == 1 else 's'}; "
                          f"expected at least 2", source)
         _check_features(X, target, source)
         codes = _encode(y, levels, source)
@@ -231,26 +209,26 @@ class OrdinalDataset:
 
 def _check_features(X, target, source):
     if X.shape[1] == 0:
-        raise _error("there are no feature columns; expected at least 1", source)
-    _check_unique(list(X.columns), "feature name", source)
+        raise data_error("there are no feature columns; expected at least 1", source)
+    check_unique(list(X.columns), "feature name", source)
     if target in set(X.columns):
-        raise _error(f"{target!r} is both a feature name and the target; expected distinct names", source)
+        raise data_error(f"{target!r} is both a feature name and the target; expected distinct names", source)
     for column in X.columns:
-        if not _is_supported_feature(X[column]):
-            raise _error(f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
+        if not is_supported_feature(X[column]):
+            raise data_error(f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
                          f"nominal (string/object/category/bool) column", source, column=column)
-    _check_finite_features(X, source)
+    check_finite_features(X, source)
 
 
 def _encode(y, levels, source):
     """Level index of every value of ``y``; the error names the first row that is not a level."""
-    lookup = {_level_key(v): k for k, v in enumerate(levels)}
-    codes = pd.Series(y, dtype=object).map(lambda v: lookup.get(_level_key(v), -1)).to_numpy(dtype=np.intp)
+    lookup = {level_key(v): k for k, v in enumerate(levels)}
+    codes = pd.Series(y, dtype=object).map(lambda v: lookup.get(level_key(v), -1)).to_numpy(dtype=np.intp)
     bad = np.flatnonzero(codes < 0)
     if len(bad):
         i = bad[0]
-        raise _error(f"the target value {y[i]!r} is not one of the levels; expected one of "
-                     f"{_quote_list(levels)} (lowest first)", source, row=i + 1)
+        raise data_error(f"the target value {y[i]!r} is not one of the levels; expected one of "
+                     f"{quote_list(levels)} (lowest first)", source, row=i + 1)
     return codes
 
 
@@ -260,13 +238,13 @@ def _encode(y, levels, source):
 def _target_cells(frame, target, lines, source, levels=None):
     """The stripped target cells; an empty or missing-marker cell is an error."""
     cells = frame[target].str.strip()
-    missing = _missing_mask(cells).to_numpy()
+    missing = missing_mask(cells).to_numpy()
     if missing.any():
         i = int(np.flatnonzero(missing)[0])
         cell = cells.iloc[i]
-        what = "the target cell is empty" if cell == "" else f"the target value {_show(cell)} marks a missing value"
-        expected = f"one of the levels {_quote_list(levels)}" if levels is not None else "a level"
-        raise _error(f"{what}; expected {expected} in every row", source, line=lines[i], column=target)
+        what = "the target cell is empty" if cell == "" else f"the target value {show_text(cell)} marks a missing value"
+        expected = f"one of the levels {quote_list(levels)}" if levels is not None else "a level"
+        raise data_error(f"{what}; expected {expected} in every row", source, line=lines[i], column=target)
     return cells
 
 
@@ -280,8 +258,8 @@ def _numeric_key(level):
     """Lookup key of a level in a numeric column: "1.0", 1 and 1.0 are the same level."""
     if isinstance(level, str):
         number = pd.to_numeric(pd.Series([level.strip()]), errors="coerce").iloc[0]
-        return _level_key(float(number)) if pd.notna(number) else level
-    return _level_key(level)
+        return level_key(float(number)) if pd.notna(number) else level
+    return level_key(level)
 
 
 def _sorted_names(values):
@@ -293,10 +271,10 @@ def _levels_from_values(cells, numbers, target, lines, source):
     if numbers is None:
         bad = int(np.flatnonzero(pd.to_numeric(cells, errors="coerce").isna().to_numpy())[0])
         names = _sorted_names(cells)
-        raise _error(
-            f"the target value {_show(cells.iloc[bad])} is a name, and names have no order of their own; "
+        raise data_error(
+            f"the target value {show_text(cells.iloc[bad])} is a name, and names have no order of their own; "
             f"expected the levels given in their order, lowest first (the column holds {len(names)} "
-            f"distinct values: {_quote_list(names)})",
+            f"distinct values: {quote_list(names)})",
             source, line=lines[bad], column=target,
         )
     levels = OrdinalLevels.from_target(numbers).names
@@ -306,18 +284,18 @@ def _levels_from_values(cells, numbers, target, lines, source):
 def _codes_for_levels(cells, numbers, levels, target, lines, source):
     """Index of each cell's level among the given ``levels``."""
     if numbers is not None:
-        keys = [_level_key(v) for v in numbers]
-        _check_unique([_numeric_key(v) for v in levels], "level", source)
+        keys = [level_key(v) for v in numbers]
+        check_unique([_numeric_key(v) for v in levels], "level", source)
         lookup = {_numeric_key(v): k for k, v in enumerate(levels)}
     else:
         keys = list(cells)
-        lookup = {_level_key(v): k for k, v in enumerate(levels)}
+        lookup = {level_key(v): k for k, v in enumerate(levels)}
     codes = np.fromiter((lookup.get(k, -1) for k in keys), dtype=np.intp, count=len(keys))
     bad = np.flatnonzero(codes < 0)
     if len(bad):
         i = bad[0]
-        raise _error(f"the target value {_show(cells.iloc[i])} is not one of the given levels; expected one of "
-                     f"{_quote_list(levels)} (lowest first), with every value of the column among them",
+        raise data_error(f"the target value {show_text(cells.iloc[i])} is not one of the given levels; expected one of "
+                     f"{quote_list(levels)} (lowest first), with every value of the column among them",
                      source, line=lines[i], column=target)
     return codes
 
@@ -368,22 +346,22 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
         with every value of the column among them"``.
     """
     target = str(target)
-    text, source = _read_text(path_or_buffer)
-    header = _parse_csv_header(text, source)
+    text, source = read_text(path_or_buffer)
+    header = parse_csv_header(text, source)
     if feature_columns is None:
         feature_columns = [c for c in header if c != target]
     else:
-        feature_columns = _as_name_list(feature_columns, "feature columns")
-    _check_columns(header, feature_columns, [target], "ordering", source)
+        feature_columns = as_name_list(feature_columns, "feature columns")
+    check_columns(header, feature_columns, [target], "ordering", source)
     if levels is not None:
         levels = _check_levels(levels, source)
-    frame, lines = _read_records(text, header, source)
-    X = _convert_features(frame, feature_columns, lines, source)
+    frame, lines = read_records(text, header, source)
+    X = convert_features(frame, feature_columns, lines, source)
     cells = _target_cells(frame, target, lines, source, levels)
     numbers = _numbers(cells)
     if numbers is not None and not np.isfinite(numbers).all():
         i = int(np.flatnonzero(~np.isfinite(numbers))[0])
-        raise _error(f"the target value {_show(cells.iloc[i])} is not a finite number; expected a finite "
+        raise data_error(f"the target value {show_text(cells.iloc[i])} is not a finite number; expected a finite "
                      f"number or a level name", source, line=lines[i], column=target)
     if levels is None:
         levels, codes = _levels_from_values(cells, numbers, target, lines, source)
@@ -391,7 +369,7 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
         codes = _codes_for_levels(cells, numbers, levels, target, lines, source)
     _check_two_used(codes, levels, source, column=target)
     y = _level_array(levels)[codes]
-    return OrdinalDataset(X, y, levels, target, name=_stem(source) if name is None else str(name))
+    return OrdinalDataset(X, y, levels, target, name=file_stem(source) if name is None else str(name))
 
 
 def read_target_values(path_or_buffer, target):
@@ -421,19 +399,19 @@ def read_target_values(path_or_buffer, target):
         column does not exist, or a target cell is empty or not finite.
     """
     target = str(target)
-    text, source = _read_text(path_or_buffer)
-    header = _parse_csv_header(text, source)
+    text, source = read_text(path_or_buffer)
+    header = parse_csv_header(text, source)
     if target not in header:
-        raise _error(f"there is no target column {_show(target)}; expected one of the columns of the header: "
-                     f"{_quote_list(header)}", source)
-    frame, lines = _read_records(text, header, source)
+        raise data_error(f"there is no target column {show_text(target)}; expected one of the columns of the header: "
+                     f"{quote_list(header)}", source)
+    frame, lines = read_records(text, header, source)
     cells = _target_cells(frame, target, lines, source)
     numbers = _numbers(cells)
     if numbers is None:
         return _sorted_names(cells), False
     if not np.isfinite(numbers).all():
         i = int(np.flatnonzero(~np.isfinite(numbers))[0])
-        raise _error(f"the target value {_show(cells.iloc[i])} is not a finite number; expected a finite "
+        raise data_error(f"the target value {show_text(cells.iloc[i])} is not a finite number; expected a finite "
                      f"number or a level name", source, line=lines[i], column=target)
     return OrdinalLevels.from_target(numbers).names, True
 
@@ -465,108 +443,18 @@ def check_level_order(values, order, column=None):
     where = "the target column" if column is None else f"column {column!r}"
     seen = set()
     for value in order:
-        key = _level_key(value)
+        key = level_key(value)
         if key in seen:
-            raise _error(f"the level {value!r} is placed twice in the order; expected every value of "
+            raise data_error(f"the level {value!r} is placed twice in the order; expected every value of "
                          f"{where} exactly once")
         seen.add(key)
-    known = {_level_key(v) for v in values}
-    unknown = [v for v in order if _level_key(v) not in known]
+    known = {level_key(v) for v in values}
+    unknown = [v for v in order if level_key(v) not in known]
     if unknown:
-        raise _error(f"the level {unknown[0]!r} is not a value of {where}; expected only its values "
-                     f"{_quote_list(values)}")
-    left = [v for v in values if _level_key(v) not in seen]
+        raise data_error(f"the level {unknown[0]!r} is not a value of {where}; expected only its values "
+                     f"{quote_list(values)}")
+    left = [v for v in values if level_key(v) not in seen]
     if left:
-        raise _error(f"{_quote_list(left)} {'is' if len(left) == 1 else 'are'} not placed in the order yet; "
+        raise data_error(f"{quote_list(left)} {'is' if len(left) == 1 else 'are'} not placed in the order yet; "
                      f"expected every value of {where} exactly once, lowest first")
     return order
-
-
-# --------------------------------------------------------------------------- #
-# samples
-# --------------------------------------------------------------------------- #
-def _sample_dir(directory):
-    return Path(SAMPLE_DIR if directory is None else directory)
-
-
-def list_ordinal_samples(directory=None):
-    """Names of the ordinal samples (``NAME.csv`` with a ``NAME.ordinal.json`` sidecar).
-
-    Parameters
-    ----------
-    directory : str or os.PathLike, optional
-        Where to look; defaults to :data:`rankviz.datasets.label_ranking.SAMPLE_DIR`.
-
-    Returns
-    -------
-    list of str
-        Sorted names; empty if the directory does not exist.
-    """
-    folder = _sample_dir(directory)
-    if not folder.is_dir():
-        return []
-    stems = (p.name[: -len(ORDINAL_SIDECAR)] for p in folder.glob(f"*{ORDINAL_SIDECAR}"))
-    return sorted(s for s in stems if (folder / f"{s}.csv").is_file())
-
-
-def ordinal_sample_info(name, directory=None):
-    """The sidecar metadata of an ordinal sample.
-
-    Parameters
-    ----------
-    name : str
-        Sample name (file name without ``.csv``).
-    directory : str or os.PathLike, optional
-        Where to look; defaults to :data:`rankviz.datasets.label_ranking.SAMPLE_DIR`.
-
-    Returns
-    -------
-    dict
-        ``title``, ``description``, ``source``, ``script``, ``target`` (str),
-        ``levels`` (list, lowest first), ``feature_columns`` (list of str),
-        plus any other keys of the JSON file.
-
-    Raises
-    ------
-    DataError
-        If there is no such sample, or its JSON is unreadable or lacks a key.
-    """
-    folder = _sample_dir(directory)
-    path = folder / f"{name}{ORDINAL_SIDECAR}"
-    if not path.is_file() or not (folder / f"{name}.csv").is_file():
-        available = list_ordinal_samples(directory)
-        listed = _quote_list(available) if available else "none"
-        raise _error(f"there is no ordinal sample {name!r}; available ordinal samples: {listed}")
-    info = read_metadata(path, _SAMPLE_KEYS)
-    for key in ("levels", "feature_columns"):
-        if not isinstance(info[key], list):
-            raise _error(f"the key {key!r} is {info[key]!r}; expected a list", path.name)
-    return dict(info)
-
-
-def load_ordinal_sample(name, directory=None):
-    """Load an ordinal sample from ``sample_data/``, levels in the order its metadata gives.
-
-    Parameters
-    ----------
-    name : str
-        Sample name, one of :func:`list_ordinal_samples`.
-    directory : str or os.PathLike, optional
-        Where to look; defaults to :data:`rankviz.datasets.label_ranking.SAMPLE_DIR`.
-
-    Returns
-    -------
-    OrdinalDataset
-        ``name`` is the sample's title (or its name if the title is empty),
-        ``description`` the sidecar's description.
-
-    Raises
-    ------
-    DataError
-        If the sample does not exist or its files are malformed.
-    """
-    info = ordinal_sample_info(name, directory)
-    dataset = load_ordinal_csv(_sample_dir(directory) / f"{name}.csv", info["target"],
-                               feature_columns=info["feature_columns"], levels=info["levels"])
-    return OrdinalDataset(dataset.X, dataset.y, dataset.levels, dataset.target,
-                          name=str(info["title"] or name), description=str(info["description"]))

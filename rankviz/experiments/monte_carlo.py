@@ -26,7 +26,7 @@ import pandas as pd
 from scipy import stats
 from sklearn.base import clone
 
-from ..label_ranking.baselines import OrdinalDefault, OrdinalKNN
+from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
 from ..ordinal.levels import OrdinalLevels, mean_rank_loss
 from ..tree.ordinal_tree import OrdinalTree
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, add_label_noise, make_ordinal_square

@@ -8,20 +8,14 @@ differences between methods come from *which* training rows are
 aggregated, not how.
 """
 
-import warnings
-
 import numpy as np
 from sklearn.base import BaseEstimator
 
+from .._validation import check_rankings
+from ..neighbours import NeighbourIndex
 from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
-from ..features import FeatureEncoder
-from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, level_array, predict_level
-from ..tree.ranking_tree import check_rankings
 
-__all__ = ["DefaultRanker", "KNNRanker", "OrdinalDefault", "OrdinalKNN"]
-
-# Distances computed at once per block of queries (about 32 MB of float64).
-_BLOCK_CELLS = 4_000_000
+__all__ = ["DefaultRanker", "KNNRanker"]
 
 
 class DefaultRanker(BaseEstimator):
@@ -43,136 +37,6 @@ class DefaultRanker(BaseEstimator):
     def predict(self, X):
         """The default ranking, once per row of ``X``."""
         return np.tile(self.ranking_, (len(X), 1))
-
-
-class _NeighbourIndex:
-    """Nearest training rows under the distance of :class:`KNNRanker`."""
-
-    def __init__(self, X, n_neighbors):
-        if not (isinstance(n_neighbors, (int, np.integer)) and n_neighbors >= 1):
-            raise ValueError(f"n_neighbors must be an integer >= 1, got {n_neighbors!r}")
-        self.n_neighbors = n_neighbors
-        self.encoder = FeatureEncoder().fit(X)
-        encoded = self.encoder.transform(X)
-        numeric = encoded[:, ~self.encoder.nominal]
-        with warnings.catch_warnings():  # an all-missing column: no range, filled below
-            warnings.simplefilter("ignore", RuntimeWarning)
-            low, high = np.nanmin(numeric, axis=0), np.nanmax(numeric, axis=0)
-        low, high = np.nan_to_num(low), np.nan_to_num(high)
-        # A column spanning more than the float range (high - low overflows)
-        # is scaled in halves; halving every column would lose the tiniest spans.
-        with np.errstate(over="ignore"):
-            self._factor = np.where(np.isfinite(high - low), 1.0, 0.5)
-        self._low = low * self._factor
-        span = high * self._factor - self._low
-        self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
-        # A missing numeric value is replaced by its attribute's training mean
-        # (after scaling): it then pulls towards no neighbour in particular.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            self._fill = np.nan_to_num(np.nanmean((numeric * self._factor - self._low) / self._span, axis=0),
-                                       nan=0.5)
-        self.points = self._embed(encoded)
-
-    def kneighbors(self, X, return_distance=False):
-        """Indices of the nearest training rows, nearest first, shape (n_rows, k).
-
-        With ``return_distance=True`` also their Euclidean distances (same
-        shape), taken from the squared distances the neighbours were chosen
-        by, so they are sorted exactly as the indices (IBLR's Dudani weights
-        need them).
-        """
-        query = self._embed(self.encoder.transform(X))
-        k = min(self.n_neighbors, len(self.points))
-        point_sq = (self.points ** 2).sum(axis=1)
-        # Queries in blocks, so the distance matrix stays small for large training sets.
-        block = max(1, _BLOCK_CELLS // len(self.points))
-        found = [self._nearest(query[start:start + block], point_sq, k, return_distance)
-                 for start in range(0, max(len(query), 1), block)]
-        if not return_distance:
-            return np.vstack(found)[:len(query)]
-        return (np.vstack([f[0] for f in found])[:len(query)],
-                np.vstack([f[1] for f in found])[:len(query)])
-
-    def _nearest(self, query, point_sq, k, return_distance=False):
-        """The k nearest points of each query row, nearest first, ties by point index."""
-        # ||a - b||^2 = ||a||^2 - 2 a.b + ||b||^2, for all pairs at once; rounded so
-        # that equal distances computed along different paths compare equal.
-        sq = np.maximum((query ** 2).sum(axis=1)[:, None] - 2 * query @ self.points.T
-                        + point_sq[None, :], 0.0).round(12)
-        if k == 1:  # argmin returns the first minimum: the stable tie-break, in one pass
-            nearest = np.argmin(sq, axis=1)[:, None]
-            tied = sq == np.take_along_axis(sq, nearest, axis=1)
-            crowded = np.flatnonzero(tied.sum(axis=1) > 1)
-            if len(crowded):
-                chosen = self._closest_of_tied(query[crowded], tied[crowded], np.ones(len(crowded), int))
-                nearest[crowded, 0] = np.argmax(chosen, axis=1)
-            return (nearest, np.sqrt(np.take_along_axis(sq, nearest, axis=1))) \
-                if return_distance else nearest
-        if k < sq.shape[1]:
-            # Partition (linear) instead of a full sort: keep everything nearer than
-            # the k-th distance and, of the points at exactly that distance, the
-            # lowest indices, as a stable sort would.
-            kth = np.partition(sq, k - 1, axis=1)[:, k - 1:k]
-            nearer = sq < kth
-            tied = sq == kth
-            need = k - nearer.sum(axis=1)
-            keep = nearer | tied
-            crowded = np.flatnonzero(tied.sum(axis=1) > need)  # more ties than places: rare
-            keep[crowded] = nearer[crowded] | self._closest_of_tied(query[crowded], tied[crowded],
-                                                                     need[crowded])
-            candidates = np.nonzero(keep)[1].reshape(len(sq), k)  # ascending index per row
-        else:
-            candidates = np.broadcast_to(np.arange(sq.shape[1]), sq.shape)
-        candidate_sq = np.take_along_axis(sq, candidates, axis=1)
-        order = np.argsort(candidate_sq, axis=1, kind="stable")
-        nearest = np.take_along_axis(candidates, order, axis=1)
-        if return_distance:
-            return nearest, np.sqrt(np.take_along_axis(candidate_sq, order, axis=1))
-        return nearest
-
-    def _closest_of_tied(self, query, tied, need):
-        """Of the points tied at the rounded k-th distance, the ``need`` nearest per query row.
-
-        The rounding that makes equal distances compare equal also merges
-        distances that differ by less than 1e-12, which matters when one
-        attribute's outliers squeeze the others into a tiny range. The tied
-        points are re-measured directly (no cancellation); distances within
-        1e-9 of each other, relative to the row's largest, still tie, and the
-        lower index wins, as a stable sort would.
-
-        Returns
-        -------
-        ndarray of bool, shape of ``tied``
-        """
-        chosen = np.zeros_like(tied)
-        if not len(tied):
-            return chosen
-        per_row = tied.sum(axis=1)
-        # blocks of query rows, so the (pairs x attributes) differences stay small
-        rows_per_block = max(1, _BLOCK_CELLS // max(1, int(per_row.max()) * max(1, self.points.shape[1])))
-        for start in range(0, len(tied), rows_per_block):
-            block = slice(start, start + rows_per_block)
-            row, point = np.nonzero(tied[block])
-            exact = ((query[block][row] - self.points[point]) ** 2).sum(axis=1)
-            scale = np.zeros(tied[block].shape[0])
-            np.maximum.at(scale, row, exact)
-            key = np.round(exact / np.where(scale > 0, scale, 1.0)[row], 9)
-            order = np.lexsort((point, key, row))  # by row, then distance, then index
-            row, point = row[order], point[order]
-            rank = np.arange(len(row)) - np.searchsorted(row, row)  # position within its row
-            pick = rank < need[block][row]
-            chosen[start + row[pick], point[pick]] = True
-        return chosen
-
-    def _embed(self, encoded):
-        numeric = ~self.encoder.nominal
-        scaled = (encoded[:, numeric] * self._factor - self._low) / self._span
-        parts = [np.where(np.isnan(scaled), self._fill, scaled)]
-        for j in np.flatnonzero(self.encoder.nominal):
-            n_values = len(self.encoder.categories[j])
-            parts.append(encoded[:, [j]] == np.arange(n_values)[None, :])
-        return np.hstack(parts).astype(float)
 
 
 class KNNRanker(BaseEstimator):
@@ -198,7 +62,7 @@ class KNNRanker(BaseEstimator):
 
     def fit(self, X, Y):
         """Store the scaled training attributes and rankings."""
-        self._index = _NeighbourIndex(X, self.n_neighbors)
+        self._index = NeighbourIndex(X, self.n_neighbors)
         self.Y_ = check_rankings(Y, n_rows=len(self._index.points))
         return self
 
@@ -212,76 +76,3 @@ class KNNRanker(BaseEstimator):
         present = ~np.isnan(self.Y_)
         position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)))
-
-
-class _OrdinalBaseline(BaseEstimator):
-    """Shared fitting of the ordinal baselines: levels, codes and the prediction rule."""
-
-    def _fit_levels(self, y, levels, n_rows):
-        if self.prediction not in PREDICTION_RULES:
-            raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
-        if np.ndim(y) != 1 or len(y) != n_rows:
-            raise ValueError(f"y must be one column with one level per row of X ({n_rows}), "
-                             f"got shape {np.shape(y)}")
-        ordinal = OrdinalLevels.from_target(y, levels)
-        self.classes_, self.positions_ = ordinal.names, ordinal.positions
-        return ordinal.encode(y)
-
-    def predict(self, X):
-        """Predicted level of each row (one of ``classes_``)."""
-        return level_array(self.classes_)[self.predict_index(X)]
-
-
-class OrdinalDefault(_OrdinalBaseline):
-    """Predict one level for every row: the median (or mode) of the training levels.
-
-    Parameters
-    ----------
-    prediction : {"median", "mode"}, default="median"
-    """
-
-    def __init__(self, prediction="median"):
-        self.prediction = prediction
-
-    def fit(self, X, y, levels=None):
-        """Find the training median (``X`` is only checked for length)."""
-        codes = self._fit_levels(y, levels, len(X))
-        self.level_ = int(predict_level(np.bincount(codes, minlength=len(self.classes_)),
-                                        self.prediction))
-        return self
-
-    def predict_index(self, X):
-        """Predicted level index (0 = lowest) of each row."""
-        return np.full(len(X), self.level_)
-
-
-class OrdinalKNN(_OrdinalBaseline):
-    """k nearest neighbours for an ordinal target: the median (or mode) level of the neighbours.
-
-    Same distance as :class:`KNNRanker`. With ``n_neighbors=1`` it predicts the
-    nearest training row's level.
-
-    Parameters
-    ----------
-    n_neighbors : int, default=1
-    prediction : {"median", "mode"}, default="median"
-    """
-
-    def __init__(self, n_neighbors=1, prediction="median"):
-        self.n_neighbors = n_neighbors
-        self.prediction = prediction
-
-    def fit(self, X, y, levels=None):
-        """Store the scaled training attributes and levels."""
-        self._index = _NeighbourIndex(X, self.n_neighbors)
-        self.codes_ = self._fit_levels(y, levels, len(self._index.points))
-        return self
-
-    def predict_index(self, X):
-        """Predicted level index (0 = lowest) of each row."""
-        neighbours = self._index.kneighbors(X)
-        n_levels = len(self.classes_)
-        # Level counts of each row's neighbours, from one bincount.
-        key = np.arange(len(neighbours))[:, None] * n_levels + self.codes_[neighbours]
-        counts = np.bincount(key.ravel(), minlength=len(neighbours) * n_levels)
-        return predict_level(counts.reshape(len(neighbours), n_levels), self.prediction)

@@ -22,7 +22,7 @@ from sklearn.base import BaseEstimator
 
 from .aggregation import rank_by_mean
 from ..features import FeatureEncoder
-from ..tree.ranking_tree import check_rankings
+from .._validation import check_rankings
 
 __all__ = ["ConstraintClassifier"]
 

@@ -28,11 +28,11 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .baselines import _NeighbourIndex
-from ..experiments.cross_validation import fold_indices
+from .._validation import check_rankings
+from ..model_selection import fold_indices
+from ..neighbours import NeighbourIndex
 from .mallows import fit_mallows_groups
 from .metrics import kendall_tau
-from ..tree.ranking_tree import check_rankings
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
 
@@ -198,7 +198,7 @@ class IBLR(BaseEstimator):
         else:
             k = int(self.n_neighbors)
         self.n_neighbors_ = min(k, len(Y))
-        self._index = _NeighbourIndex(X, self.n_neighbors_)
+        self._index = NeighbourIndex(X, self.n_neighbors_)
         self.Y_ = Y
         return self
 
@@ -264,7 +264,7 @@ class IBLR(BaseEstimator):
         for test in folds:  # a few folds; the queries inside are vectorised
             train = np.setdiff1d(np.arange(n), test, assume_unique=True)
             # Scaling ranges come from the inner training rows only, as in fit.
-            index = _NeighbourIndex(_rows(X, train), grid[-1])
+            index = NeighbourIndex(_rows(X, train), grid[-1])
             neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
             for g, k in enumerate(grid):
                 centers, _ = _fit_neighbourhoods(Y[train], neighbours[:, :k],

@@ -182,7 +182,7 @@ def borda_votes(Y):
     return np.where(np.isnan(Y), (n + 1) / 2.0, (m - Y + 1) * (n + 1) / (m + 1))
 
 
-def _positions_from_votes(votes):
+def positions_from_votes(votes):
     """Rank positions 1..n ordering labels by decreasing votes, ties by label order (rows).
 
     Generalised Borda votes such as ``4/3`` are not exact in floating point,
@@ -217,7 +217,7 @@ def borda_center(Y, weights=None):
     """
     Y = np.atleast_2d(np.asarray(Y, dtype=float))
     w = np.ones(len(Y)) if weights is None else np.asarray(weights, dtype=float)
-    return _positions_from_votes(w @ borda_votes(Y))
+    return positions_from_votes(w @ borda_votes(Y))
 
 
 def most_probable_extension(sigma, center):
@@ -395,7 +395,7 @@ def fit_mallows_groups(Y, group, n_groups=None, weights=None, *, only_present=Fa
         totals = _group_sum(w[:, None] * votes, group, n_groups)
         # Labels no row of the group holds go last: Proposition 1 then
         # inserts them after every held label, so they add no discordance.
-        return _positions_from_votes(np.where(held, totals, -np.inf))
+        return positions_from_votes(np.where(held, totals, -np.inf))
 
     votes = borda_votes(Y)
     center = centers_from(votes)  # Proposition 2's start

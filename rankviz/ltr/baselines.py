@@ -24,7 +24,7 @@ from sklearn.neighbors import KNeighborsRegressor
 from sklearn.preprocessing import StandardScaler
 
 from .metrics import mean_ndcg
-from .mpboost import _check_query_data, check_features
+from .._validation import check_features, check_query_data
 
 __all__ = ["RandomOrder", "BestSingleFeature", "KNNRelevance"]
 
@@ -81,7 +81,7 @@ class BestSingleFeature(BaseEstimator):
         self.form = form
 
     def fit(self, X, y, *, qid):
-        X, y, qid = _check_query_data(X, y, qid)
+        X, y, qid = check_query_data(X, y, qid)
         self.n_features_in_ = X.shape[1]
         # One NDCG evaluation per feature and sign; fit-time only and each is
         # vectorised over documents.
@@ -116,7 +116,7 @@ class KNNRelevance(BaseEstimator):
         self.n_neighbors = n_neighbors
 
     def fit(self, X, y, *, qid=None):
-        X, y, _ = _check_query_data(X, y, np.zeros(len(y)) if qid is None else qid)
+        X, y, _ = check_query_data(X, y, np.zeros(len(y)) if qid is None else qid)
         if not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1:
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
         self.n_features_in_ = X.shape[1]

@@ -33,6 +33,7 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import check_features, check_query_data
 from .ddf import check_ddf, directed_distance
 from .stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
 
@@ -92,38 +93,6 @@ def misordering_loss(scores, first, second):
     if len(first) == 0:
         return np.nan
     return float(np.mean(scores[first] <= scores[second]))
-
-
-def _check_query_data(X, y, qid):
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (documents x features); got shape {X.shape}.")
-    y = np.asarray(y, dtype=float)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must hold one relevance grade per document: {X.shape[0]} values; got shape {y.shape}.")
-    if qid is None:
-        raise ValueError("qid is required: one query id per document (fit(X, y, qid=...)).")
-    qid = np.asarray(qid)
-    if qid.shape != (X.shape[0],):
-        raise ValueError(f"qid must hold one query id per document: {X.shape[0]} values; got shape {qid.shape}.")
-    if np.isinf(X).any():
-        row, col = np.argwhere(np.isinf(X))[0]
-        raise ValueError(f"X holds an infinite value at document {row}, feature {col}; expected a finite "
-                         "number or NaN for a missing value.")
-    if not np.isfinite(y).all():
-        raise ValueError(f"y holds a missing or infinite grade at document {int(np.flatnonzero(~np.isfinite(y))[0])}.")
-    return X, y, qid
-
-
-def check_features(estimator, X):
-    """``X`` as a float array with the number of features the fitted ``estimator`` saw."""
-    check_is_fitted(estimator, "n_features_in_")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
-        raise ValueError(
-            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
-        )
-    return X
 
 
 class MPBoost(BaseEstimator):
@@ -199,7 +168,7 @@ class MPBoost(BaseEstimator):
         shrinkage = float(self.shrinkage)
         if not 0.0 < shrinkage <= 1.0:
             raise ValueError(f"shrinkage must lie in (0, 1]; got {self.shrinkage!r}.")
-        X, y, qid = _check_query_data(X, y, qid)
+        X, y, qid = check_query_data(X, y, qid)
         first, second = preference_pairs(y, qid)
         if first.size == 0:
             raise ValueError(

@@ -11,11 +11,9 @@ are scored in cache-sized blocks; both give exactly the scores of float sums
 over whole arrays, only faster (tests/test_ordinal_speed_paths.py).
 
 The tree found does not depend on the order in which nodes are expanded;
-:func:`split_sequence` and :func:`iter_growth` replay the splits one at a time,
-depth-first or best-first, for the app's animation.
+:mod:`rankviz.tree.replay` replays the splits one at a time.
 """
 
-import heapq
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +21,7 @@ import numpy as np
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
 from .structure import TREE_LEAF, Tree, parent_array
 
-__all__ = ["grow_tree", "find_best_splits", "SearchData", "split_sequence", "iter_growth", "GrowthStep"]
+__all__ = ["grow_tree", "find_best_splits", "SearchData", "group_sums"]
 
 # A node whose rankings are all identical cannot become more homogeneous.
 _PURE = 1.0 - 1e-12
@@ -316,7 +314,7 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
             # moved to the "yes" side; the better side is kept.
             is_missing = np.isnan(x)
             n_missing = np.bincount(slot_at[is_missing], minlength=n_nodes)
-            missing_sum_t = _group_sums(slot_at[is_missing], data.stats[rows[is_missing]], n_nodes).T
+            missing_sum_t = group_sums(slot_at[is_missing], data.stats[rows[is_missing]], n_nodes).T
             shifted_ok = ((left_count + n_missing[slot_at] >= min_samples_leaf)
                           & (right_count - n_missing[slot_at] >= min_samples_leaf))
             cand = np.flatnonzero(boundary & (leaves_ok | shifted_ok))
@@ -376,7 +374,7 @@ def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, 
         n_values = int(codes.max()) + 1
         key = row_slot * n_values + codes
         value_count = np.bincount(key, minlength=n_nodes * n_values)
-        value_sum = _group_sums(key, row_stats, n_nodes * n_values)
+        value_sum = group_sums(key, row_stats, n_nodes * n_values)
         key_slot = np.repeat(np.arange(n_nodes), n_values)
         right_count = node_count[key_slot] - value_count
         cand = np.flatnonzero((value_count >= min_samples_leaf) & (right_count >= min_samples_leaf))
@@ -450,7 +448,7 @@ def _argmax_per_sorted_group(group, score, n_groups):
     return pick
 
 
-def _group_sums(keys, values, n_groups):
+def group_sums(keys, values, n_groups):
     """Sum the rows of ``values`` (n, k) by integer key into (n_groups, k), one bincount."""
     k = values.shape[1]
     flat_keys = (np.asarray(keys, dtype=np.intp)[:, None] * k + np.arange(k)).ravel()
@@ -482,7 +480,7 @@ class _NodeTable:
         """Per-label rank sums of every node: leaves from their rows, then each
         depth adds into its parents, deepest first (one numpy call per depth)."""
         used = self.size
-        self.rank_part[:used] = _group_sums(leaf_of_row, row_values, used)
+        self.rank_part[:used] = group_sums(leaf_of_row, row_values, used)
         parent = parent_array(self.children_left[:used], self.children_right[:used])
         depth = self.depth[:used]
         for level in range(int(depth.max()), 0, -1):
@@ -516,77 +514,3 @@ class _NodeTable:
             missing_left=self.missing_left[used].copy(),
             extras={} if missing_features is None else {"missing_features": missing_features},
         )
-
-
-# -- growth order ----------------------------------------------------------
-
-def split_sequence(tree, order="depth"):
-    """The internal nodes of a fitted tree in the order they are split.
-
-    Parameters
-    ----------
-    tree : Tree
-    order : {"depth", "best"}
-        ``"depth"``: depth-first, left ("yes") branch first, as TDIDT's
-        recursion. ``"best"``: best-first, always the open node whose split
-        adds most to the summed similarity, ``n * (S_split - S_node)``.
-
-    Returns
-    -------
-    ndarray of int
-    """
-    if order not in ("depth", "best"):
-        raise ValueError(f"order must be 'depth' or 'best', got {order!r}")
-    gain = tree.n_samples * (tree.split_score - tree.similarity)
-    sequence, heap, counter = [], [], 0
-    if not tree.is_leaf[0]:
-        heap.append((0.0, 0, 0))
-    while heap:
-        if order == "best":
-            _, _, node = heapq.heappop(heap)
-        else:
-            _, _, node = heap.pop()
-        sequence.append(node)
-        # Depth-first pops from the end: push right first so left comes next.
-        for child in (tree.children_right[node], tree.children_left[node]):
-            if not tree.is_leaf[child]:
-                counter += 1
-                item = (-gain[child], counter, child)
-                if order == "best":
-                    heapq.heappush(heap, item)
-                else:
-                    heap.append(item)
-    return np.asarray(sequence, dtype=np.intp)
-
-
-@dataclass(frozen=True)
-class GrowthStep:
-    """One step of growth: the tree after ``step`` splits.
-
-    ``node`` is the id, in ``tree``, of the node split last (-1 at step 0).
-    """
-
-    step: int
-    tree: Tree
-    node: int
-
-
-def growth_step(tree, sequence, step):
-    """The tree after the first ``step`` splits of ``sequence``."""
-    partial, node_map = tree.keep_splits(sequence[:step])
-    last = -1
-    if step > 0:
-        last = int(np.flatnonzero(node_map == sequence[step - 1])[0])
-    return GrowthStep(step=step, tree=partial, node=last)
-
-
-def iter_growth(tree, order="depth"):
-    """Yield the tree one split at a time, from the root alone to the full tree.
-
-    Yields
-    ------
-    GrowthStep
-    """
-    sequence = split_sequence(tree, order)
-    for step in range(len(sequence) + 1):
-        yield growth_step(tree, sequence, step)

@@ -12,7 +12,7 @@ on up to the root.
 
 import numpy as np
 
-from .builder import _group_sums
+from .builder import group_sums
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import fit_mallows_groups, most_probable_extension
 from .structure import parent_array
@@ -57,7 +57,7 @@ def _complete_node_models(tree, parent, leaf_of_row, Y):
     O(rows + nodes) work instead of a fit over every (row, ancestor) pair."""
     criterion = Mallows()
     stats = criterion.row_statistics(Y)
-    sums = _group_sums(leaf_of_row, stats, tree.node_count)
+    sums = group_sums(leaf_of_row, stats, tree.node_count)
     for level in range(tree.max_depth, 0, -1):
         at_level = np.flatnonzero(tree.depth == level)
         np.add.at(sums, parent[at_level], sums[at_level])

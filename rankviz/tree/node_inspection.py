@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..label_ranking.aggregation import mean_ranks, rank_by_mean
 from .criteria import get_criterion
-from .structure import _test_text
+from .structure import test_text
 
 __all__ = ["CANDIDATE_COLUMNS", "NodeInspection", "candidate_splits", "inspect_node", "node_mask"]
 
@@ -164,9 +164,9 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
     has_missing = np.isnan(X_encoded[rows]).any(axis=0) & ~np.asarray(nominal, dtype=bool)
     suffix = np.where(has_missing[table["feature"].to_numpy()], " or missing", "")
     meet = table["missing_meet"].to_numpy()
-    table.insert(4, "condition", [_test_text(feature_names, categories, f, t, False) + (x if m else "")
+    table.insert(4, "condition", [test_text(feature_names, categories, f, t, False) + (x if m else "")
                                   for (f, t), x, m in zip(tests, suffix, meet)])
-    table.insert(5, "negated", [_test_text(feature_names, categories, f, t, True) + ("" if m else x)
+    table.insert(5, "negated", [test_text(feature_names, categories, f, t, True) + ("" if m else x)
                                 for (f, t), x, m in zip(tests, suffix, meet)])
 
     similarity = criterion.node_similarity(n, node_sum)

@@ -11,7 +11,7 @@ from .criteria.ordinal_levels import OrdinalLevelCriterion
 from ..features import FeatureEncoder
 from .gamma_path import GammaPath
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, level_array, mean_rank_loss
-from .ranking_tree import check_growth_params
+from .._validation import check_growth_params
 from .structure import parent_array
 
 __all__ = ["OrdinalTree"]

@@ -2,17 +2,16 @@
 
 from dataclasses import replace
 
-import numpy as np
 from sklearn.base import BaseEstimator
 
 from .builder import grow_tree
 from .criteria import get_criterion
-from ..datasets.label_ranking import validate_rank_matrix
+from .._validation import check_growth_params, check_rankings
 from ..features import FeatureEncoder
 from .gamma_path import GammaPath
 from .mallows_nodes import node_models
 
-__all__ = ["RankingTree", "check_growth_params", "check_rankings"]
+__all__ = ["RankingTree"]
 
 
 class RankingTree(BaseEstimator):
@@ -141,34 +140,3 @@ class RankingTree(BaseEstimator):
 
     def _check_params(self):
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
-
-
-def check_growth_params(gamma, min_samples_leaf, max_depth):
-    """Raise ``ValueError`` naming the first invalid growth parameter of a tree estimator."""
-    if not (isinstance(gamma, (int, float)) and gamma > 0):
-        raise ValueError(f"gamma must be a positive number, got {gamma!r}")
-    if not (isinstance(min_samples_leaf, (int, np.integer)) and min_samples_leaf >= 1):
-        raise ValueError(f"min_samples_leaf must be an integer >= 1, got {min_samples_leaf!r}")
-    if max_depth is not None and not (isinstance(max_depth, (int, np.integer)) and max_depth >= 0):
-        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
-
-
-def check_rankings(Y, n_rows=None):
-    """Validate a rank-position matrix and return it as a 2-D float array.
-
-    Every row must be a ranking of its present labels (positions ``1..m``,
-    ties as average positions); the error names the first row that is not.
-    Rows with fewer than two present labels are accepted: deleting labels at
-    random (seed 003's protocol) makes them, and they simply order no pair.
-    """
-    Y = np.asarray(Y, dtype=float)
-    if Y.ndim != 2:
-        raise ValueError(f"Y must be a 2-D matrix of rank positions, got shape {Y.shape}")
-    if n_rows is not None and len(Y) != n_rows:
-        raise ValueError(f"X has {n_rows} rows but Y has {len(Y)}")
-    if Y.shape[1] < 2:
-        raise ValueError(f"Y must rank at least 2 labels, got {Y.shape[1]}")
-    if len(Y) < 1:
-        raise ValueError("Y has no rows")
-    return validate_rank_matrix(Y, [f"label_{j + 1}" for j in range(Y.shape[1])], source="Y",
-                                allow_short_rows=True)

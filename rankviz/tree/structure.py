@@ -172,7 +172,7 @@ class Tree:
     # -- text ------------------------------------------------------------
     def test_text(self, node, negate=False):
         """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
-        text = _test_text(self.feature_names, self.categories,
+        text = test_text(self.feature_names, self.categories,
                           self.feature[node], self.threshold[node], negate)
         missing = self.extras.get("missing_features")
         if missing is not None and missing[self.feature[node]] and self.missing_left[node] != negate:
@@ -183,7 +183,7 @@ class Tree:
         """The best split found for a node (internal or leaf), or '' if none."""
         if self.split_feature[node] < 0:
             return ""
-        return _test_text(self.feature_names, self.categories,
+        return test_text(self.feature_names, self.categories,
                           self.split_feature[node], self.split_threshold[node], False)
 
     def ranking_text(self, node, separator=" > "):
@@ -251,7 +251,7 @@ class Tree:
         return sub, keep
 
 
-def _test_text(feature_names, categories, feature, threshold, negate):
+def test_text(feature_names, categories, feature, threshold, negate):
     name = feature_names[feature]
     cats = categories[feature]
     if cats is not None:

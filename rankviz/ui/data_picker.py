@@ -9,10 +9,10 @@ how many feature values are missing, if any.
 
 import streamlit as st
 
-from ..datasets.label_ranking import (
-    DataError, describe_missing_features, list_samples, load_benchmark, load_csv,
-    load_sample, read_csv_header, sample_info,
-)
+from ..datasets.label_ranking import load_benchmark, load_csv
+from ..datasets.reading import describe_missing_features, read_csv_header
+from ..datasets.samples import list_samples, load_sample, sample_info
+from ..exceptions import DataError
 from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
 
@@ -50,7 +50,7 @@ def dataset_picker(container=None):
         Identifies the data set for caching fitted models.
     """
     container = container or st.sidebar
-    names = list_samples()
+    names = list_samples("label_ranking")
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
@@ -75,7 +75,7 @@ def missing_caption(container, n_missing, n_cells):
 
 def dataset_url_field():
     """The data set as a URL parameter (samples only: an upload cannot travel in a link)."""
-    return UrlField("data", DATASET_KEY, choice(list_samples()),
+    return UrlField("data", DATASET_KEY, choice(list_samples("label_ranking")),
                     show=lambda name: None if name == UPLOAD else name)
 
 

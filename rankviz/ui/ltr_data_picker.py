@@ -10,8 +10,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..datasets.label_ranking import DataError, describe_missing_features, read_csv_header
-from ..datasets.queries import list_ltr_samples, load_ltr_sample, load_query_csv, load_svmlight, ltr_sample_info, split_by_query
+from ..datasets.queries import load_query_csv, split_by_query
+from ..datasets.reading import describe_missing_features, read_csv_header
+from ..datasets.samples import list_samples, load_ltr_sample, sample_info
+from ..datasets.svmlight import load_svmlight
+from ..exceptions import DataError
 from .upload import named_buffer, receive_upload, show_problem
 
 UPLOAD = "__upload__"
@@ -54,8 +57,8 @@ def ltr_data_picker(container=None):
         Identifies the data for caching fitted models.
     """
     container = container or st.sidebar
-    names = list_ltr_samples()
-    titles = {name: ltr_sample_info(name)["title"] for name in names}
+    names = list_samples("query")
+    titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
         "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY,

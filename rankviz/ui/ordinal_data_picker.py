@@ -7,14 +7,13 @@ be read, and a caption saying how many feature values are missing.
 
 import streamlit as st
 
-from ..datasets.label_ranking import DataError, read_csv_header
+from ..datasets.ordinal import check_level_order, load_ordinal_csv, read_target_values
+from ..datasets.reading import read_csv_header
+from ..datasets.samples import list_samples, load_ordinal_sample, sample_info
+from ..exceptions import DataError
 from .data_picker import missing_caption
 from .text import md_escape
 from .upload import named_buffer, receive_upload, show_problem
-from ..datasets.ordinal import (
-    check_level_order, list_ordinal_samples, load_ordinal_csv, load_ordinal_sample, ordinal_sample_info,
-    read_target_values,
-)
 
 UPLOAD = "__upload__"
 #: Above this many distinct values a target column is probably not ordinal; say so.
@@ -58,7 +57,7 @@ def _cached_sample(name):
 
 @st.cache_data(show_spinner=False)
 def _cached_titles():
-    return {name: ordinal_sample_info(name)["title"] for name in list_ordinal_samples()}
+    return {name: sample_info(name)["title"] for name in list_samples("ordinal")}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

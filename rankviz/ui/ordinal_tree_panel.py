@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from ..label_ranking.baselines import OrdinalDefault, OrdinalKNN
+from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
 from ..features import FeatureEncoder
 from ..experiments.monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, mean_rank_loss

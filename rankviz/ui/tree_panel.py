@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import streamlit as st
 
-from ..tree.builder import growth_step, split_sequence
+from ..tree.replay import growth_step, split_sequence
 from ..tree.criteria import CRITERIA
 from ..tree.ranking_tree import RankingTree
 from ..viz.graphviz import (

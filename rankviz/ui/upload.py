@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ..datasets.label_ranking import MAX_UPLOAD_MB, DataError, check_upload_size
+from ..datasets.reading import MAX_UPLOAD_MB, check_upload_size
+from ..exceptions import DataError
 from .text import md_escape
 
 

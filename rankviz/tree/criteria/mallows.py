@@ -40,7 +40,7 @@ Choices the seed leaves open, and why:
 
 import numpy as np
 
-from ...label_ranking.mallows import _positions_from_votes, borda_votes, theta_from_mean_distance
+from ...label_ranking.mallows import borda_votes, positions_from_votes, theta_from_mean_distance
 from .base import Criterion
 
 
@@ -109,7 +109,7 @@ class Mallows(Criterion):
         a_first, b_first = stats[:n_pairs], stats[n_pairs:2 * n_pairs]
         votes = stats[2 * n_pairs:2 * n_pairs + n]
         # Generalised Borda votes (e.g. 4/3) are not exact: totals equal up to
-        # rounding are ties, as in _positions_from_votes, whatever the order
+        # rounding are ties, as in positions_from_votes, whatever the order
         # in which the rows were summed.
         tolerance = 1e-9 * np.abs(votes).max(axis=0)
         a_ahead = votes[self._a] >= votes[self._b] - tolerance
@@ -132,7 +132,7 @@ class Mallows(Criterion):
             votes = wins
         else:
             votes = stats[2 * n_pairs:2 * n_pairs + n]
-        return _positions_from_votes(np.moveaxis(votes, 0, -1))
+        return positions_from_votes(np.moveaxis(votes, 0, -1))
 
     def theta(self, count, stat_sum, pure_distance=0.0):
         """Spread MLE of the sets (``inf`` when pure, unless ``pure_distance`` > 0)."""

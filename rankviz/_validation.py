@@ -1,0 +1,264 @@
+"""Checks shared by the estimators and the loaders.
+
+Rank matrices (:func:`validate_rank_matrix`, :func:`check_rankings`), growth
+parameters of the trees (:func:`check_growth_params`), and query-document
+data (:func:`check_query_data`). Problems in data raise
+:class:`rankviz.exceptions.DataError` (a ``ValueError``) with a located
+message; invalid parameters raise ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+from sklearn.utils.validation import check_is_fitted
+
+from .exceptions import ColumnLabel, data_error, format_number, join_and, show_text
+
+__all__ = ["validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
+           "check_two_present", "check_query_data", "check_features"]
+
+_TOLERANCE = 1e-9
+
+
+def _tie_example(m):
+    """Example ranking of ``m`` labels with a tie: ``1.5, 1.5, 3`` (``..., 200`` when long)."""
+    example = [1.5, 1.5] + list(range(3, m + 1)) if m >= 2 else [1]
+    if len(example) > 6:
+        example = example[:4] + ["...", m]
+    return ", ".join(v if isinstance(v, str) else format_number(v) for v in example)
+
+def _row_place(i, line_numbers):
+    """``{"line": ...}`` or ``{"row": ...}`` for the ``i``-th row (0-based)."""
+    if line_numbers is None:
+        return {"row": i + 1}
+    return {"line": int(line_numbers[i])}
+
+def check_labels_used(present, label_names, source, what, column_offset=None):
+    """Every label column of a file must hold a rank (score) in at least one row.
+
+    An empty label column is almost surely a wrong choice of columns. (With
+    orderings, labels given explicitly may be unused: the label set is then
+    chosen on purpose.)
+    """
+    unused = np.flatnonzero(~present.any(axis=0))
+    if len(unused):
+        j = unused[0]
+        raise data_error(
+            f"the label {show_text(label_names[j], 40)} has no {what} in any row; expected every label "
+            f"to be ranked in at least one row (leave the column out of the labels otherwise)",
+            source, column=_label_columns([j], label_names, column_offset),
+        )
+
+def check_two_present(present, source, line_numbers, what):
+    """Every row must have at least two present labels."""
+    counts = present.sum(axis=1)
+    bad = np.flatnonzero(counts < 2)
+    if len(bad):
+        i = bad[0]
+        got = "none" if counts[i] == 0 else "only 1"
+        raise data_error(
+            f"{got} of the {present.shape[1]} labels has {what}; expected at least 2 per row, "
+            f"since a ranking needs 2 labels",
+            source, **_row_place(i, line_numbers),
+        )
+
+def _label_columns(indices, label_names, column_offset):
+    """How messages name the columns of some labels.
+
+    ``column 'a'`` / ``columns 'a' and 'b'`` (a file with a header: the column
+    is the label), or ``column 5 (rank of 'label_3')`` / ``columns 3 and 4
+    (ranks of 'label_1' and 'label_2')`` when ``column_offset`` (0-based file
+    column of the first label, a headerless file) is given.
+    """
+    indices = list(indices)
+    names = join_and([show_text(label_names[j], 40) for j in indices])
+    if column_offset is None:
+        return ColumnLabel(f"column {names}" if len(indices) == 1 else f"columns {names}")
+    numbers = join_and([str(column_offset + j + 1) for j in indices])
+    if len(indices) == 1:
+        return ColumnLabel(f"column {numbers} (rank of {names})")
+    return ColumnLabel(f"columns {numbers} (ranks of {names})")
+
+def _row_text(row, limit=12):
+    """``1, 1, 3`` (long rows shortened)."""
+    shown = [format_number(v) for v in row[:limit]]
+    if len(row) > limit:
+        shown.append(f"... ({len(row)} positions)")
+    return ", ".join(shown)
+
+def _rank_row_problem(row, label_names):
+    """Why a row of positions is not a ranking: ``(detail, label indices at fault)``."""
+    present = np.flatnonzero(~np.isnan(row))
+    m = len(present)
+    values = row[present]
+    for k, j in enumerate(present):
+        v = values[k]
+        if v < 1 or v > m:
+            return f"label {show_text(label_names[j], 40)} has position {format_number(v)}, outside 1..{m}", [j]
+    for k, j in enumerate(present):
+        v = values[k]
+        if abs(v * 2 - round(v * 2)) > _TOLERANCE:
+            return (f"label {show_text(label_names[j], 40)} has position {format_number(v)}, neither a whole position "
+                    f"nor the average of tied ones"), [j]
+    expected = rankdata(values, method="average")
+    wrong = np.flatnonzero(np.abs(expected - values) > _TOLERANCE)
+    tied = [k for k in wrong if (np.abs(values - values[k]) <= _TOLERANCE).sum() > 1]
+    k = tied[0] if tied else wrong[0]  # a wrong tie explains the row better than a label it shifts
+    same = present[np.abs(values - values[k]) <= _TOLERANCE]
+    if len(same) > 1:
+        names = join_and([show_text(label_names[j], 40) for j in same])
+        return (f"labels {names} share position {format_number(values[k])}, but {len(same)} tied labels take the "
+                f"average of the {len(same)} positions they fill (here {format_number(expected[k])})"), list(same)
+    j = present[k]
+    return (f"label {show_text(label_names[j], 40)} has position {format_number(values[k])}, but by its place among the "
+            f"others it would be {format_number(expected[k])}"), [j]
+
+def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_short_rows=False,
+                         column_offset=None):
+    """Check that every row of ``Y`` holds valid rank positions.
+
+    The present (non-NaN) values of a row must be a ranking ``1..m`` of its
+    ``m`` present labels with ties as average positions, i.e. they must equal
+    ``scipy.stats.rankdata(present, method="average")``; a row needs at least
+    two present labels unless ``allow_short_rows``.
+
+    Parameters
+    ----------
+    Y : array_like, shape (n, L)
+        Rank positions, NaN for a missing label.
+    label_names : sequence of str
+        The ``L`` label names.
+    source : str, optional
+        File or dataset name put at the start of error messages.
+    line_numbers : array_like of int, optional
+        The file line of each row; messages then say ``line k`` instead of
+        ``row i`` (1-based row of ``Y``).
+    column_offset : int, optional
+        For a file without a header (the benchmark format): the 0-based
+        file column of the first label, so that messages name columns by
+        number (``column 5 (rank of 'label_3')``); by default a column is
+        named by its label (``column 'c'``).
+    allow_short_rows : bool, default=False
+        Accept rows with fewer than two present labels. Files must not have
+        them, but training data after deleting labels at random (seed 003's
+        protocol, :func:`rankviz.label_ranking.incomplete.delete_labels`) does; estimators
+        keep such rows, which order no pair.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``Y`` as a float array.
+
+    Raises
+    ------
+    DataError
+        If ``Y`` is not 2-D, its width differs from ``len(label_names)``, or a
+        row is not a ranking. The message names the first such row and the
+        columns at fault (a position out of range, not a whole or half
+        number, or repeated without being a proper tie), e.g. ``"iris.csv,
+        line 7, columns 'a' and 'b': the rank positions (1, 1, 3) are not a
+        ranking of 3 labels: labels 'a' and 'b' share position 1, but 2 tied
+        labels take the average of the 2 positions they fill (here 1.5);
+        expected the positions 1..3, ties as average positions (e.g. 1.5,
+        1.5, 3)"``.
+    """
+    try:
+        Y = np.asarray(Y, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise data_error(f"the rank matrix is not numeric ({exc}); expected numbers or NaN", source) from None
+    if Y.ndim != 2:
+        raise data_error(f"the rank matrix has shape {Y.shape}; expected a 2-D table (examples x labels)", source)
+    if Y.shape[1] != len(label_names):
+        raise data_error(
+            f"the rank matrix has {Y.shape[1]} columns but there are {len(label_names)} label names; "
+            f"expected one column per label",
+            source,
+        )
+    if Y.shape[0] == 0:
+        return Y
+    present = ~np.isnan(Y)
+    if not allow_short_rows:
+        check_two_present(present, source, line_numbers, "a rank position")
+    if present.all():
+        ranks = rankdata(Y, axis=1, method="average")
+    else:
+        ranks = rankdata(Y, axis=1, method="average", nan_policy="omit")
+    matches = np.where(present, np.abs(ranks - Y) <= _TOLERANCE, True)
+    bad = np.flatnonzero(~matches.all(axis=1))
+    if len(bad):
+        i = bad[0]
+        row = Y[i]
+        m = int(present[i].sum())
+        of = f"{m} labels" if m == Y.shape[1] else f"the {m} present labels"
+        detail, columns = _rank_row_problem(row, label_names)
+        raise data_error(
+            f"the rank positions ({_row_text(row)}) are not a ranking of {of}: {detail}; "
+            f"expected positions 1..{m}, ties as average positions (e.g. {_tie_example(m)})",
+            source, **_row_place(i, line_numbers),
+            column=_label_columns(columns, label_names, column_offset),
+        )
+    return Y
+
+
+def check_growth_params(gamma, min_samples_leaf, max_depth):
+    """Raise ``ValueError`` naming the first invalid growth parameter of a tree estimator."""
+    if not (isinstance(gamma, (int, float)) and gamma > 0):
+        raise ValueError(f"gamma must be a positive number, got {gamma!r}")
+    if not (isinstance(min_samples_leaf, (int, np.integer)) and min_samples_leaf >= 1):
+        raise ValueError(f"min_samples_leaf must be an integer >= 1, got {min_samples_leaf!r}")
+    if max_depth is not None and not (isinstance(max_depth, (int, np.integer)) and max_depth >= 0):
+        raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
+
+
+def check_rankings(Y, n_rows=None):
+    """Validate a rank-position matrix and return it as a 2-D float array.
+
+    Every row must be a ranking of its present labels (positions ``1..m``,
+    ties as average positions); the error names the first row that is not.
+    Rows with fewer than two present labels are accepted: deleting labels at
+    random (seed 003's protocol) makes them, and they simply order no pair.
+    """
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 2:
+        raise ValueError(f"Y must be a 2-D matrix of rank positions, got shape {Y.shape}")
+    if n_rows is not None and len(Y) != n_rows:
+        raise ValueError(f"X has {n_rows} rows but Y has {len(Y)}")
+    if Y.shape[1] < 2:
+        raise ValueError(f"Y must rank at least 2 labels, got {Y.shape[1]}")
+    if len(Y) < 1:
+        raise ValueError("Y has no rows")
+    return validate_rank_matrix(Y, [f"label_{j + 1}" for j in range(Y.shape[1])], source="Y",
+                                allow_short_rows=True)
+
+
+def check_query_data(X, y, qid):
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (documents x features); got shape {X.shape}.")
+    y = np.asarray(y, dtype=float)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one relevance grade per document: {X.shape[0]} values; got shape {y.shape}.")
+    if qid is None:
+        raise ValueError("qid is required: one query id per document (fit(X, y, qid=...)).")
+    qid = np.asarray(qid)
+    if qid.shape != (X.shape[0],):
+        raise ValueError(f"qid must hold one query id per document: {X.shape[0]} values; got shape {qid.shape}.")
+    if np.isinf(X).any():
+        row, col = np.argwhere(np.isinf(X))[0]
+        raise ValueError(f"X holds an infinite value at document {row}, feature {col}; expected a finite "
+                         "number or NaN for a missing value.")
+    if not np.isfinite(y).all():
+        raise ValueError(f"y holds a missing or infinite grade at document {int(np.flatnonzero(~np.isfinite(y))[0])}.")
+    return X, y, qid
+
+
+def check_features(estimator, X):
+    """``X`` as a float array with the number of features the fitted ``estimator`` saw."""
+    check_is_fitted(estimator, "n_features_in_")
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
+        )
+    return X

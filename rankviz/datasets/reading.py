@@ -1,0 +1,549 @@
+"""The reading layer shared by every text loader of :mod:`rankviz.datasets`.
+
+A file is read once into text (:func:`read_text`), its separator found on
+line 1 (:func:`sniff_separator`), its header and records split
+(:func:`parse_csv_header`, :func:`read_records`) and its feature cells
+converted (:func:`convert_features`); every problem is a
+:class:`rankviz.exceptions.DataError` naming the file, line and column.
+
+What the loaders accept (the same rules for every text loader of rankviz):
+
+* **Size.** At most :data:`MAX_UPLOAD_BYTES` (50 MB); a larger file is
+  refused before it is read, with a message giving its size and the limit.
+* **Encoding.** UTF-8; a byte-order mark is ignored; ``\r\n`` and ``\r``
+  line ends are read as ``\n``.
+* **Separator.** Comma, semicolon or tab, whichever occurs most often on
+  line 1 (outside quotes; a tie or none means comma). With ``;`` or tabs a
+  number may use a **decimal comma** (``0,5`` = 0.5, as European Excel
+  writes it); thousands separators are not read.
+* **Quotes.** ``"..."`` fields may hold the separator; a quote that is never
+  closed is an error naming its line.
+* **Blank lines** (empty or only spaces) are ignored anywhere after line 1.
+* **Missing feature values.** An empty cell or one of ``NA``, ``N/A``,
+  ``NaN``, ``nan``, ``null``, ``NULL``, ``?`` (the benchmark format: only an
+  empty cell) is a missing value: NaN in a numeric feature, missing (NaN)
+  in a nominal one. Rows are never dropped; ``n_missing_features`` of a
+  dataset counts the missing values. Infinite numbers are refused.
+* **Feature kinds.** A column whose every present cell is a number is
+  numeric (float); any other column, e.g. numbers mixed with text, is
+  nominal and kept as (stripped) text.
+* **Rankings.** Rank positions must be a ranking of the labels present in
+  the row, ties as average positions (``1.5, 1.5, 3``); a repeated or
+  out-of-range position is an error naming the line and the columns. Every
+  row needs two ranked labels; a rank or score column empty in every row is
+  refused (an ordering may leave out a label of an explicit label list).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..exceptions import data_error, format_number, quote_list, show_text
+
+__all__ = [
+    "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_MARKERS", "SEPARATORS", "SEPARATOR_NAMES",
+    "check_upload_size", "read_text", "split_lines", "sniff_separator", "file_stem",
+    "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
+    "check_unique", "missing_mask", "convert_features", "parse_number", "to_float",
+    "is_supported_feature", "check_finite_features", "count_missing_features",
+    "describe_missing_features",
+]
+
+#: Largest file, in megabytes, that any loader (and the app's upload pickers)
+#: reads. Larger files are refused before they are read, so a stray upload
+#: cannot exhaust memory: parsing needs several times the file's size.
+#: Streamlit's ``file_uploader(max_upload_size=...)`` takes the same unit.
+MAX_UPLOAD_MB = 50
+
+#: :data:`MAX_UPLOAD_MB` in bytes (a megabyte being 1024 * 1024 bytes, as in
+#: Streamlit). Loaders read this module attribute at call time.
+MAX_UPLOAD_BYTES = MAX_UPLOAD_MB * 1024 * 1024
+
+#: Separators a CSV file may use; the one that occurs most often on line 1 wins.
+SEPARATORS = (",", ";", "\t")
+
+SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tabs"}
+
+#: A number written with a decimal comma: ``0,5``, ``-1,25e3``, ``,5``.
+_DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
+
+#: Cell texts read as "no value": empty, or one of these (after stripping).
+MISSING_MARKERS = frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"})
+
+
+# --------------------------------------------------------------------------- #
+# size limit
+# --------------------------------------------------------------------------- #
+
+
+def _megabytes(n_bytes):
+    """``"50 MB"``, ``"61.2 MB"``: bytes in megabytes of 1024 * 1024."""
+    value = n_bytes / (1024 * 1024)
+    return f"{value:.0f} MB" if value == int(value) else f"{value:.1f} MB"
+
+def check_upload_size(n_bytes, source=""):
+    """Refuse a file larger than :data:`MAX_UPLOAD_BYTES`.
+
+    Parameters
+    ----------
+    n_bytes : int
+        The file's size in bytes.
+    source : str, optional
+        The file name, put first in the message.
+
+    Raises
+    ------
+    DataError
+        ``"big.csv: the file is 61.2 MB (64,172,851 bytes); expected at most
+        50 MB, the upload limit (rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES)"``.
+    """
+    limit = MAX_UPLOAD_BYTES
+    if n_bytes is not None and n_bytes > limit:
+        size = _megabytes(n_bytes)
+        if float(size.split()[0]) <= limit / (1024 * 1024):  # "50.0 MB" would not look larger
+            size = f"{n_bytes / (1024 * 1024):.6f}".rstrip("0") + " MB"
+        raise data_error(
+            f"the file is {size} ({n_bytes:,} bytes); expected at most {_megabytes(limit)}, the upload "
+            f"limit (rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES)",
+            source,
+        )
+
+
+# --------------------------------------------------------------------------- #
+# reading text
+# --------------------------------------------------------------------------- #
+
+
+def read_text(path_or_buffer):
+    """Read a path or file-like object once; return ``(text, file_name)``.
+
+    Bytes are decoded as UTF-8 with a leading BOM removed; line endings are
+    normalised to ``\\n``. A file larger than :data:`MAX_UPLOAD_BYTES` is
+    refused before it is read (a path by its size on disk, a buffer by its
+    ``size`` attribute or its length, or by reading one byte past the limit).
+    """
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        path = Path(path_or_buffer)
+        source = path.name
+        try:
+            if path.is_file():
+                check_upload_size(path.stat().st_size, source)
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise data_error(f"no such file ({path}); expected an existing file", source) from None
+        except IsADirectoryError:
+            raise data_error(f"{path} is a directory; expected a file", source) from None
+        except OSError as exc:
+            raise data_error(f"the file cannot be read ({exc.strerror or exc}); expected a readable file", source) from None
+    else:
+        raw_name = getattr(path_or_buffer, "name", "")
+        source = Path(raw_name).name if isinstance(raw_name, str) else ""
+        try:
+            if path_or_buffer.seekable():
+                path_or_buffer.seek(0)
+        except (AttributeError, OSError, ValueError):
+            pass
+        check_upload_size(_buffer_size(path_or_buffer), source)
+        try:
+            try:
+                data = path_or_buffer.read(MAX_UPLOAD_BYTES + 1)  # one byte past the limit is enough to tell
+            except TypeError:  # a file-like object whose read() takes no size
+                data = path_or_buffer.read()
+        except AttributeError:
+            raise data_error(
+                f"cannot read a {type(path_or_buffer).__name__}; expected a file path or a file-like object",
+                source,
+            ) from None
+        check_upload_size(len(data), source)
+    if isinstance(data, str):
+        text = data[1:] if data.startswith("\ufeff") else data
+    else:
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = bytes(data)[: exc.start].count(b"\n") + 1
+            raise data_error(
+                f"byte 0x{bytes(data)[exc.start]:02x} is not UTF-8 text; expected a UTF-8 encoded file "
+                f"(save it as 'CSV UTF-8')",
+                source, line=line,
+            ) from None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, source
+
+def _buffer_size(buffer):
+    """Bytes (or characters) left in a buffer, without reading it; None if unknown."""
+    size = getattr(buffer, "size", None)  # Streamlit's UploadedFile
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        return int(size)
+    try:
+        if buffer.seekable():
+            start = buffer.tell()
+            end = buffer.seek(0, io.SEEK_END)
+            buffer.seek(start)
+            return end - start
+    except (AttributeError, OSError, ValueError):
+        pass
+    return None
+
+def _first_line(text):
+    return text.split("\n", 1)[0]
+
+def sniff_separator(line):
+    """``','``, ``';'`` or ``'\\t'``: the one occurring most often in ``line`` outside quotes."""
+    outside = re.sub(r'"[^"]*"?', "", line) if '"' in line else line
+    counts = [outside.count(sep) for sep in SEPARATORS]
+    best = max(counts)
+    return SEPARATORS[counts.index(best)] if best else ","
+
+def split_lines(text):
+    """Physical lines of ``text``; a final line terminator adds no empty line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+def file_stem(source):
+    return Path(source).stem if source else ""
+
+
+# --------------------------------------------------------------------------- #
+# CSV with a header row
+# --------------------------------------------------------------------------- #
+
+
+def parse_csv_header(text, source):
+    """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``).
+
+    The separator is the one :func:`sniff_separator` finds on line 1.
+    """
+    if text.strip() == "":
+        raise data_error("the file is empty; expected a header line with column names, then data rows", source)
+    first = _first_line(text)
+    if first.strip() == "":
+        raise data_error("the line is empty; expected the header with the column names on line 1", source, line=1)
+    sep = sniff_separator(first)
+    if '"' in first:
+        names = _csv_records(first, sep, source, first_line=1)[0][0]
+    else:
+        names = first.split(sep)
+    names = [n.strip() or f"Unnamed: {k}" for k, n in enumerate(names)]
+    check_unique(names, "column name", source, line=1, where=" in the header", position="columns")
+    return names
+
+def read_csv_header(path_or_buffer):
+    """Column names of a CSV file (its first line).
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+        The file or an upload; a seekable buffer is rewound first, so the same
+        buffer can be passed to :func:`load_csv` afterwards.
+
+    Returns
+    -------
+    list of str
+        The names, stripped of surrounding spaces; an empty name becomes
+        ``"Unnamed: i"`` (0-based column index, as pandas names it).
+
+    Raises
+    ------
+    DataError
+        If the file is empty, line 1 is blank, or a name appears twice.
+    """
+    text, source = read_text(path_or_buffer)
+    return parse_csv_header(text, source)
+
+def _csv_records(text, sep, source, first_line):
+    """``csv.reader`` over ``text``: ``(records, start line of each, end line of each)``.
+
+    A field longer than the csv module's limit (128 KiB) is a DataError
+    naming its line, not a ``csv.Error``.
+    """
+    records, starts, ends = [], [], []
+    reader = csv.reader(io.StringIO(text), delimiter=sep, skipinitialspace=True)
+    start = 0
+    try:
+        for record in reader:
+            records.append(record)
+            starts.append(first_line + start)
+            ends.append(first_line + reader.line_num - 1)
+            start = reader.line_num
+    except csv.Error as exc:
+        raise data_error(
+            f"the record cannot be read as CSV ({exc}); expected fields of at most "
+            f"{csv.field_size_limit():,} characters separated by {SEPARATOR_NAMES[sep]}",
+            source, line=first_line + start,
+        ) from None
+    return records, starts, ends
+
+def _record_shape(body, first_line, sep=",", source=""):
+    """Field count and file line of every record of ``body`` (without header).
+
+    Returns ``(counts, lines, blank, spans)``; ``blank`` marks empty or
+    whitespace-only records, ``spans`` the records running over more than
+    one line (a quoted field holding a line break), as ``{index: last
+    line}``. Without quote characters, records are lines and no CSV parser
+    is needed; with quotes, ``csv.reader`` finds the records.
+    """
+    if '"' not in body:
+        raw = split_lines(body)
+        counts = np.fromiter((r.count(sep) for r in raw), dtype=np.int64, count=len(raw)) + 1
+        blank = np.fromiter((r.isspace() or r == "" for r in raw), dtype=bool, count=len(raw))
+        lines = np.arange(first_line, first_line + len(raw))
+        return counts, lines, blank, {}
+    records, starts, ends = _csv_records(body, sep, source, first_line)
+    counts = np.fromiter((len(r) for r in records), dtype=np.int64, count=len(records))
+    blank = np.fromiter((len(r) <= 1 and (not r or r[0].strip() == "") for r in records), dtype=bool,
+                        count=len(records))
+    spans = {k: end for k, (begin, end) in enumerate(zip(starts, ends)) if end > begin}
+    return counts, np.array(starts, dtype=np.int64), blank, spans
+
+def as_name_list(columns, what):
+    if isinstance(columns, str):
+        return [columns]
+    try:
+        return [str(c) for c in columns]
+    except TypeError:
+        raise data_error(f"the {what} are {columns!r}; expected a list of column names") from None
+
+def check_columns(header, feature_columns, target_columns, target, source):
+    available = set(header)
+    hint = ""
+    if len(header) == 1 and "|" in header[0]:
+        hint = " (the header has a single column: is the file separated by '|'? expected ',', ';' or tabs)"
+    for kind, names in (("feature", feature_columns), ("target", target_columns)):
+        for name in names:
+            if name not in available:
+                raise data_error(
+                    f"there is no {kind} column {show_text(name)}; expected one of the columns of the header: "
+                    f"{quote_list(header)}{hint}",
+                    source,
+                )
+        check_unique(names, f"{kind} column", source)
+    both = [c for c in feature_columns if c in set(target_columns)]
+    if both:
+        raise data_error(
+            "the column is chosen both as a feature and as a target; expected feature and target "
+            "columns to be different",
+            source, column=both[0],
+        )
+    if not feature_columns:
+        raise data_error("no feature columns were chosen; expected at least 1", source)
+    if target == "ordering":
+        if len(target_columns) != 1:
+            raise data_error(
+                f"{len(target_columns)} ordering columns were chosen ({quote_list(target_columns)}); "
+                f"expected exactly one column holding orderings such as b>a>c",
+                source,
+            )
+    elif len(target_columns) < 2:
+        which = f" ({quote_list(target_columns)})" if target_columns else ""
+        noun = "rank" if target == "ranks" else "score"
+        raise data_error(
+            f"{len(target_columns)} {noun} column{'' if len(target_columns) == 1 else 's'} "
+            f"{'was' if len(target_columns) == 1 else 'were'} chosen{which}; expected at least 2 "
+            f"labels, one column each, since a ranking needs 2",
+            source,
+        )
+
+def check_unique(names, kind, source, line=None, where="", position="positions"):
+    """Raise a DataError naming the first name that repeats and both places."""
+    seen = {}
+    for k, n in enumerate(names):
+        if n in seen:
+            raise data_error(
+                f"the {kind} {show_text(n, 40)} appears twice{where} ({position} {seen[n] + 1} and {k + 1}); "
+                f"expected unique {kind}s",
+                source, line=line,
+            )
+        seen[n] = k
+
+def read_records(text, header, source):
+    """The data rows as a str DataFrame (header names) and each row's file line.
+
+    The separator is found on line 1 (:func:`sniff_separator`); with ``;``
+    or tabs, cells that are numbers written with a decimal comma get a
+    decimal point, so every later ``pd.to_numeric`` reads them.
+    """
+    sep = sniff_separator(_first_line(text))
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    counts, lines, blank, spans = _record_shape(body, first_line=2, sep=sep, source=source)
+    wrong = np.flatnonzero((counts != len(header)) & ~blank)
+    if len(wrong):
+        k = wrong[0]
+        if k in spans:
+            raise data_error(
+                f"a quote '\"' opened on this line is never closed (the quoted field runs on to line "
+                f"{spans[k]}); expected every quoted field to end with '\"'",
+                source, line=lines[k],
+            )
+        raise data_error(
+            f"found {counts[k]} fields; expected {len(header)} fields separated by {SEPARATOR_NAMES[sep]} "
+            f"as in the header ({quote_list(header, limit=8)})",
+            source, line=lines[k],
+        )
+    keep = ~blank
+    n_rows = int(keep.sum())
+    if n_rows == 0:
+        raise data_error("the file has a header but no data rows; expected at least 2 data rows", source)
+    if n_rows == 1:
+        raise data_error(
+            f"the file has only 1 data row (line {lines[keep][0]}); expected at least 2 data rows", source
+        )
+    try:
+        frame = pd.read_csv(
+            io.StringIO(body), sep=sep, header=None, names=list(range(len(header))), dtype=str,
+            keep_default_na=False, na_filter=False, skip_blank_lines=False,
+            skipinitialspace=True, engine="c", index_col=False,
+        )
+    except pd.errors.ParserError as exc:  # pragma: no cover - field counts checked above
+        match = re.search(r"line (\d+)", str(exc))
+        line = int(match.group(1)) + 1 if match else None
+        raise data_error(f"the row cannot be read as CSV ({exc}); expected {len(header)} fields", source, line=line) from None
+    if len(frame) != len(counts):  # pragma: no cover - parsers disagree on odd quoting
+        raise data_error(
+            "the rows cannot be split consistently (unbalanced quotes?); expected plain CSV rows", source
+        )
+    frame.columns = header
+    frame = frame.loc[keep].reset_index(drop=True)
+    if sep != ",":
+        frame = _decimal_commas(frame)
+    return frame, lines[keep]
+
+def _decimal_commas(frame):
+    """Cells such as ``0,5`` to ``0.5`` (only numbers; other text is left alone)."""
+    out = {}
+    for k, name in enumerate(frame.columns):
+        column = frame.iloc[:, k]
+        if column.str.contains(",", regex=False).any():
+            comma = column.str.match(_DECIMAL_COMMA)
+            column = column.where(~comma, column.str.replace(",", ".", regex=False))
+        out[k] = column
+    result = pd.DataFrame(out)
+    result.columns = frame.columns
+    return result
+
+
+# --------------------------------------------------------------------------- #
+# cells
+# --------------------------------------------------------------------------- #
+
+
+def missing_mask(column):
+    return column.isna() | column.isin(MISSING_MARKERS)
+
+def convert_features(frame, feature_columns, lines, source):
+    """Features from text cells: numbers to float, others (stripped) text; missing cells NaN.
+
+    A column is numeric when every present (not missing) cell is a number,
+    e.g. ``1``, ``-0.5``, ``2e3``; a column of numbers and text is nominal.
+    A missing cell (empty or a marker such as ``NA``, see
+    ``MISSING_MARKERS``) is NaN in either kind. An infinite number in a
+    numeric column is an error naming its line and column.
+    """
+    X = {}
+    for name in feature_columns:
+        column = frame[name].str.strip()
+        missing = missing_mask(column).to_numpy()
+        numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
+        if (numbers.notna().to_numpy() | missing).all():
+            values = numbers.to_numpy(dtype=float)
+            infinite = np.isinf(values)
+            if infinite.any():
+                i = int(np.flatnonzero(infinite)[0])
+                raise data_error(
+                    f"the feature value {show_text(column.iloc[i])} is not a finite number; expected a finite "
+                    f"number, or an empty cell for a missing value",
+                    source, line=lines[i], column=name,
+                )
+            X[name] = pd.Series(values, dtype=float)
+        else:
+            X[name] = column.where(~missing, np.nan)
+    return pd.DataFrame(X, index=pd.RangeIndex(len(frame)))
+
+
+def parse_number(text):
+    """``float(text)``, or None when ``text`` is not a plain number.
+
+    Python's ``float`` also reads ``1_000`` and non-ASCII digits; pandas (the
+    fast path) does not, so neither does this, keeping both paths in step.
+    """
+    if not text.isascii() or "_" in text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+def to_float(tokens):
+    """Tokens (strings) to floats, NaN where a token is not a number."""
+    return pd.to_numeric(pd.Series(tokens, dtype=object), errors="coerce").to_numpy(dtype=float)
+
+
+# --------------------------------------------------------------------------- #
+# feature tables
+# --------------------------------------------------------------------------- #
+
+
+def is_supported_feature(column):
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return True
+    if pd.api.types.is_numeric_dtype(dtype):
+        return pd.api.types.is_float_dtype(dtype) or pd.api.types.is_integer_dtype(dtype)
+    return (
+        pd.api.types.is_string_dtype(dtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or isinstance(dtype, pd.CategoricalDtype)
+    )
+
+def check_finite_features(X, source, line_numbers=None):
+    """A numeric feature value may be missing (NaN) but not infinite."""
+    for j, column in enumerate(X.columns):
+        values = X[column]
+        if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+            continue
+        infinite = np.isinf(values.to_numpy(dtype=float))
+        if infinite.any():
+            i = int(np.flatnonzero(infinite)[0])
+            place = {"row": i + 1} if line_numbers is None else {"line": int(line_numbers[i])}
+            raise data_error(
+                f"the feature value {format_number(values.iloc[i])} is not a finite number; expected a finite "
+                f"number, or an empty cell for a missing value",
+                source, column=column, **place,
+            )
+
+def count_missing_features(X):
+    """Number of missing values (NaN, None) in a feature table or matrix.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame or array_like
+
+    Returns
+    -------
+    int
+    """
+    if isinstance(X, pd.DataFrame):
+        return int(X.isna().to_numpy().sum())
+    return int(pd.isna(np.asarray(X)).sum())
+
+def describe_missing_features(n_missing, n_cells):
+    """``"12 feature values missing (0.4%)"``, or ``""`` when none is missing.
+
+    What the data pickers show under the chosen data set.
+    """
+    if not n_missing:
+        return ""
+    share = 100.0 * n_missing / max(n_cells, 1)
+    shown = f"{share:.1f}" if share >= 0.1 else f"{share:.2g}"
+    noun = "feature value" if n_missing == 1 else "feature values"
+    return f"{n_missing:,} {noun} missing ({shown}%)"

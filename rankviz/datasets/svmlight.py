@@ -1,0 +1,276 @@
+"""The svmlight / LETOR ranking format: ``rel qid:Q 1:v 2:v ... # comment``.
+
+Every malformed line raises :class:`rankviz.exceptions.DataError`, whose
+message names the file, the line (the first line of the file is line 1),
+the token at fault and what was expected, e.g. ``"train.txt, line 12:
+relevance 'high' is not a number; expected a graded relevance such as 0, 1,
+2"``. A feature left out of a line is 0 by definition, so the format has no
+missing values (``1:nan`` is refused).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..exceptions import data_error, show_text
+from .queries import RELEVANCE_EXPECTED, QueryDataset, check_query_sizes, parse_query_ids
+from .reading import file_stem, parse_number, read_text, split_lines, to_float
+
+__all__ = ["load_svmlight", "dump_svmlight", "MAX_FEATURE_INDEX"]
+
+#: Largest feature index :func:`load_svmlight` accepts. Features are stored
+#: densely (LETOR sets have tens to a few thousand), so a stray huge index
+#: would otherwise ask for gigabytes.
+MAX_FEATURE_INDEX = 100_000
+
+_LINE_EXAMPLE = "'2 qid:10 1:0.5 2:0.13' (relevance, query id, then index:value features)"
+
+_FEATURE_EXAMPLE = "3:0.25"
+
+
+# A well-formed line (comment removed): relevance, qid:Q, then index:value
+# tokens with a decimal index and exactly one ':'. Lines that match go the
+# fast, vectorised way; any other line is diagnosed token by token.
+_LINE_RE = re.compile(r"\s*(\S+)\s+qid:(\S+)((?:\s+[0-9]+:[^\s:]+)*)\s*")
+
+_INDEX_RE = re.compile(r"[0-9]+")
+
+
+def _feature_problem(token, previous):
+    """What is wrong with one ``index:value`` token, or None; ``previous`` = last good token."""
+    if token.startswith("qid:"):
+        return (f"a second query id {show_text(token)}; expected one qid: per line, right after the relevance, "
+                f"e.g. {_LINE_EXAMPLE}")
+    expected = f"expected index:value such as {_FEATURE_EXAMPLE}"
+    if ":" not in token:
+        return f"the token {show_text(token)} is not a feature; {expected}"
+    index_text, _, value_text = token.partition(":")
+    if ":" in value_text:
+        return f"the token {show_text(token)} has more than one ':'; {expected}"
+    if index_text == "":
+        return f"the feature index is empty in {show_text(token)}; {expected}"
+    if not _INDEX_RE.fullmatch(index_text):
+        return (f"the feature index {show_text(index_text)} in {show_text(token)} is not a whole number; expected "
+                f"index:value with a whole-number index from 1, such as {_FEATURE_EXAMPLE}")
+    index = int(index_text)
+    if index < 1:
+        return (f"the feature index {index} in {show_text(token)} is less than 1; expected 1-based indices "
+                f"(the first feature is 1:)")
+    if index > MAX_FEATURE_INDEX:
+        return (f"the feature index {index} in {show_text(token)} is larger than {MAX_FEATURE_INDEX}; expected "
+                f"feature numbers up to {MAX_FEATURE_INDEX}")
+    if previous is not None:
+        last = int(previous.partition(":")[0])
+        if index == last:
+            return (f"the feature index {index} in {show_text(token)} repeats {show_text(previous)}; expected each "
+                    f"feature at most once per line")
+        if index < last:
+            return (f"the feature index {index} in {show_text(token)} comes after {show_text(previous)}; expected "
+                    f"feature indices in increasing order")
+    if value_text == "":
+        return f"the feature value is empty in {show_text(token)}; {expected}"
+    value = parse_number(value_text)
+    if value is None:
+        return f"the feature value {show_text(value_text)} in {show_text(token)} is not a number; {expected}"
+    if not np.isfinite(value):
+        return (f"the feature value {show_text(value_text)} in {show_text(token)} is not a finite number; expected a "
+                f"finite number (leave a feature out for 0)")
+    return None
+
+def _line_problem(body):
+    """What is wrong with one data line (comment removed), or None if it is fine."""
+    tokens = body.split()
+    first = tokens[0]
+    if first.startswith("qid:"):
+        return f"the line starts with {show_text(first)}, so the relevance is missing; expected {_LINE_EXAMPLE}"
+    relevance = parse_number(first)
+    if relevance is None:
+        return f"relevance {show_text(first)} is not a number; {RELEVANCE_EXPECTED}"
+    if not np.isfinite(relevance):
+        return f"relevance {show_text(first)} is not a finite number; {RELEVANCE_EXPECTED}"
+    if len(tokens) < 2:
+        return f"'qid:' is missing (the line holds only the relevance {show_text(first)}); expected {_LINE_EXAMPLE}"
+    if not tokens[1].startswith("qid:"):
+        return (f"'qid:' is missing: {show_text(tokens[1])} follows the relevance; expected the query id as "
+                f"qid:<id> right after the relevance, e.g. {_LINE_EXAMPLE}")
+    if tokens[1] == "qid:":
+        return "the query id is empty in 'qid:'; expected qid:<id> such as qid:10"
+    previous = None
+    for token in tokens[2:]:
+        problem = _feature_problem(token, previous)
+        if problem is not None:
+            return problem
+        previous = token
+    return None
+
+def _raise_line_error(raw_line, line_number, source):
+    body = raw_line.partition("#")[0]
+    problem = _line_problem(body)
+    if problem is None:  # pragma: no cover - the fast path flagged a line the slow path accepts
+        problem = f"the line cannot be read; expected {_LINE_EXAMPLE}"
+    raise data_error(problem, source, line=line_number)
+
+def _scan_lines(lines):
+    """Split well-formed lines into their parts until the first malformed one.
+
+    Returns ``(line_numbers, relevance, qid, features, stop)``: lists with one
+    entry per document line (``features`` the ``index:value`` part as one
+    string) and the index in ``lines`` of the first line the fast pattern
+    rejects (None if all match).
+    """
+    numbers, relevance, qids, features = [], [], [], []
+    match = _LINE_RE.fullmatch
+    for k, raw in enumerate(lines):
+        body = raw.partition("#")[0] if "#" in raw else raw
+        if body.isspace() or body == "":
+            continue
+        m = match(body)
+        if m is None:
+            return numbers, relevance, qids, features, k
+        numbers.append(k + 1)
+        relevance.append(m.group(1))
+        qids.append(m.group(2))
+        features.append(m.group(3))
+    return numbers, relevance, qids, features, None
+
+def load_svmlight(path_or_buffer, name=None):
+    """Read a learning-to-rank set in the svmlight / LETOR ranking format.
+
+    Each document is one line ``rel qid:Q i:v j:w ... # comment``: the graded
+    relevance, the query id, then ``index:value`` features with 1-based,
+    strictly increasing indices. Features left out are 0 (as in svmlight),
+    so lines may be sparse. Blank lines, lines starting with ``#`` and
+    everything after a ``#`` are ignored. The documents of a query need not
+    be contiguous.
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+        The file, or an open text/binary file object (e.g. an upload).
+        Bytes are decoded as UTF-8.
+    name : str, optional
+        Dataset name; defaults to the file name without extension.
+
+    Returns
+    -------
+    QueryDataset
+        ``D`` features named ``f1..fD``, ``D`` the largest index seen; query
+        ids as int64 when every id is a whole number, else as strings.
+
+    Raises
+    ------
+    DataError
+        For a file without documents, a relevance that is not a (finite)
+        number, a missing or empty ``qid:``, a malformed feature token
+        (``abc``, ``3:abc``, ``3:``, ``0:1.5``, a repeated or decreasing
+        index, a non-finite value), no feature on any line, or a query with
+        a single document. The message names the file, the line and the
+        token, e.g. ``"train.txt, line 7: the feature index 2 in '2:0.1'
+        comes after '5:0.3'; expected feature indices in increasing order"``.
+        The first faulty line of the file is reported.
+    """
+    text, source = read_text(path_or_buffer)
+    lines = split_lines(text)
+    numbers, rel_tokens, qid_tokens, feature_parts, stop = _scan_lines(lines)
+
+    # Vectorised checks over the lines that matched the pattern; the first
+    # faulty line (found here or by the pattern) is then diagnosed token by
+    # token, so every message comes from one place (_line_problem).
+    n = len(numbers)
+    relevance = to_float(rel_tokens)
+    counts = np.fromiter((p.count(":") for p in feature_parts), dtype=np.int64, count=n)
+    flat = " ".join(feature_parts).replace(":", " ").split()
+    try:
+        indices = np.array(flat[0::2], dtype=np.int64)
+    except OverflowError:
+        indices = np.full(len(flat) // 2, MAX_FEATURE_INDEX + 1, dtype=np.int64)
+    values = to_float(flat[1::2])
+    doc_of = np.repeat(np.arange(n), counts)
+    same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])
+    bad_feature = (~np.isfinite(values) | (indices < 1) | (indices > MAX_FEATURE_INDEX)
+                   | (same_doc & (indices <= np.concatenate([[0], indices[:-1]]))))
+    bad_docs = np.concatenate([np.flatnonzero(~np.isfinite(relevance)), doc_of[bad_feature]])
+    if len(bad_docs):
+        line = numbers[int(bad_docs.min())]
+        _raise_line_error(lines[line - 1], line, source)
+    if stop is not None:
+        _raise_line_error(lines[stop], stop + 1, source)
+
+    if n == 0:
+        raise data_error(f"the file has no documents; expected one line per document such as {_LINE_EXAMPLE}",
+                     source)
+    n_features = int(indices.max()) if len(indices) else 0
+    if n_features == 0:
+        raise data_error(f"no line has a feature; expected index:value features such as {_FEATURE_EXAMPLE} "
+                     f"after the query id", source)
+    qid = parse_query_ids(qid_tokens)
+    codes, query_ids = pd.factorize(qid)
+    line_numbers = np.asarray(numbers)
+    check_query_sizes(codes, query_ids, source, lambda i: {"line": line_numbers[i]})
+    X = np.zeros((n, n_features))
+    X[doc_of, indices - 1] = values
+    return QueryDataset(X, relevance, qid, name=file_stem(source) if name is None else str(name))
+
+def _format_number(value, significant_digits):
+    """Whole numbers without a decimal point; others round-trip exactly or to ``significant_digits``."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    if significant_digits is None:
+        return repr(value)
+    return format(value, f".{int(significant_digits)}g")
+
+def _check_query_token(qid, source):
+    text = str(qid)
+    if text == "" or any(c.isspace() for c in text) or "#" in text:
+        raise data_error(f"the query id {text!r} cannot be written as qid:<id>; expected ids without "
+                     f"spaces or '#'", source)
+    return text
+
+def dump_svmlight(dataset, path_or_buffer, significant_digits=None, sparse=False, comment=None):
+    """Write a dataset in the svmlight / LETOR ranking format.
+
+    Parameters
+    ----------
+    dataset : QueryDataset
+    path_or_buffer : str, os.PathLike or writable text file object
+    significant_digits : int, optional
+        Round feature values (and non-integer relevances) to this many
+        significant digits to keep files small; by default every value is
+        written so that :func:`load_svmlight` reads back exactly the same
+        float. Whole numbers are always written without a decimal point.
+    sparse : bool, default=False
+        Leave out zero features (svmlight style) instead of writing every
+        feature (LETOR style); the last feature is always written, so that
+        the file keeps its number of features.
+    comment : str, optional
+        Written first, each of its lines as a ``# ...`` comment line.
+
+    Notes
+    -----
+    Feature indices are the 1-based column positions; feature names are not
+    stored (the format has no place for them).
+    """
+    source = dataset.name
+    qids = [_check_query_token(q, source) for q in dataset.qid.tolist()]
+    out = []
+    if comment:
+        out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
+    X = dataset.X.tolist()
+    for rel, qid, row in zip(dataset.relevance.tolist(), qids, X):
+        # Sparse lines still write the last feature, zero or not: the reader
+        # takes the number of features from the largest index it sees.
+        last = len(row) - 1
+        features = " ".join(f"{j + 1}:{_format_number(v, significant_digits)}"
+                            for j, v in enumerate(row) if not (sparse and v == 0.0 and j != last))
+        head = f"{_format_number(rel, significant_digits)} qid:{qid}"
+        out.append(f"{head} {features}" if features else head)
+    text = "\n".join(out) + "\n"
+    if isinstance(path_or_buffer, (str, os.PathLike)):
+        Path(path_or_buffer).write_text(text, encoding="utf-8")
+    else:
+        path_or_buffer.write(text)

@@ -1,0 +1,73 @@
+"""Errors of rankviz and the pieces their messages are made of.
+
+A :class:`DataError` message is one sentence that says what is wrong, where
+(file, line or row, column) and what was expected, e.g. ``"iris.csv, line 7,
+column 'a': 'x' is not a number; expected a rank position (a finite number)
+or an empty cell for a missing label"``, so an app can show ``str(error)``
+as it is. The helpers below build such messages the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["DataError", "ColumnLabel", "data_error", "show_text", "format_number", "count_phrase",
+           "quote_list", "join_and"]
+
+class DataError(ValueError):
+    """Malformed input data; the message says what, where and what was expected."""
+
+
+def _where(source="", line=None, row=None, column=None):
+    """``"iris.csv, line 7, column 'a'"`` from the parts that are known."""
+    parts = []
+    if source:
+        parts.append(str(source))
+    if line is not None:
+        parts.append(f"line {int(line)}")
+    if row is not None:
+        parts.append(f"row {int(row)}")
+    if column is not None:
+        parts.append(column if isinstance(column, ColumnLabel) else f"column {column!r}")
+    return ", ".join(parts)
+
+class ColumnLabel(str):
+    """A column description used verbatim by :func:`_where`."""
+
+def data_error(problem, source="", line=None, row=None, column=None):
+    """A :class:`DataError` whose message is ``"<where>: <problem>"``."""
+    where = _where(source, line, row, column)
+    if where:
+        return DataError(f"{where}: {problem}")
+    return DataError(problem[:1].upper() + problem[1:])
+
+def show_text(text, limit=60):
+    """``repr(text)``, shortened to ``limit`` characters with its length given."""
+    text = str(text)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
+
+def format_number(value):
+    """A number as a person would write it (``1``, ``1.5``); NaN as ``missing``."""
+    value = float(value)
+    if np.isnan(value):
+        return "missing"
+    return format(value, ".10g")
+
+def count_phrase(n, noun):
+    """``"is 1 example"`` / ``"are 3 examples"``."""
+    return f"is 1 {noun}" if n == 1 else f"are {n} {noun}s"
+
+def quote_list(names, limit=20):
+    names = [show_text(n) for n in names]
+    if len(names) > limit:
+        names = names[:limit] + [f"... ({len(names) - limit} more)"]
+    return ", ".join(names)
+
+def join_and(items, limit=6):
+    """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'`` (at most ``limit`` shown)."""
+    items = list(items)
+    if len(items) > limit:
+        items = items[:limit - 1] + [f"{len(items) - limit + 1} more"]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

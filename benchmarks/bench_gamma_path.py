@@ -1,7 +1,7 @@
 """Time the γ path: re-cutting one maximal tree against growing a tree per γ.
 
-On the metalearning sample (153 examples) and on calhousing
-(../shared/data/label_ranking/calhousing.csv, 20640 examples), in one run:
+On the metalearning sample (153 examples) and on calhousing (20640 examples,
+from the benchmark folder: ``--data DIR``, see benchmarks/common.py), in one run:
 
 * a γ slider move: ``GammaPath.tree_at`` (cut) against ``RankingTree(gamma).fit``
   (regrowth), and against scikit-learn's DecisionTreeRegressor fit with the
@@ -10,12 +10,11 @@ On the metalearning sample (153 examples) and on calhousing
   (n growths) against leave-one-out per γ (n growths per γ), the latter
   measured on a few γ and scaled to the grid.
 
-Run: make bench   (or: PYTHONPATH=. .venv/bin/python benchmarks/bench_gamma_path.py)
+Run: make bench   (or: .venv/bin/python benchmarks/bench_gamma_path.py [--data DIR])
 """
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
@@ -24,9 +23,8 @@ from rankviz import RankingTree, cross_validate, load_sample
 from rankviz.datasets.label_ranking import load_benchmark
 from rankviz.experiments.cross_validation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
-from timing import median_time  # benchmarks/timing.py, beside this script
+from common import add_data_option, median_time  # benchmarks/common.py, beside this script
 
-CALHOUSING = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "calhousing.csv"
 GAMMAS = np.round(np.arange(0.90, 1.0505, 0.001), 3)  # the app's slider
 
 
@@ -49,18 +47,20 @@ def slider_moves(name, X, Y, min_leaf, repeats):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
+    add_data_option(parser)
     args = parser.parse_args()
+    calhousing = args.data / "calhousing.csv"
 
     print("One γ slider move (median of", args.repeats, "runs, mean over 4 γ values)\n")
     print(f"{'data':<14} {'leaves':>7} {'cut [ms]':>10} {'regrow [ms]':>12} {'sklearn [ms]':>12} "
           f"{'regrow/cut':>11}")
     meta = load_sample("metalearning")
     slider_moves("metalearning", meta.X, meta.Y, 10, args.repeats)
-    if CALHOUSING.is_file():
-        cal = load_benchmark(CALHOUSING)
+    if calhousing.is_file():
+        cal = load_benchmark(calhousing)
         slider_moves("calhousing", cal.X.to_numpy(), cal.Y, 20, args.repeats)
     else:
-        print(f"(calhousing skipped: {CALHOUSING} not found)")
+        print(f"(calhousing skipped: {calhousing} not found; give the benchmark folder with --data)")
 
     print(f"\nLeave-one-out curves on metalearning, {len(GAMMAS)} γ values, leaf >= 10\n")
     start = time.perf_counter()

@@ -1,7 +1,7 @@
-"""Label ranking trees (LRT) and IBLR of seed 003 on the KEBI benchmark sets, against Table 2.
+"""Label ranking trees (LRT) and IBLR of Cheng, Hühn & Hüllermeier (2009) on the KEBI benchmark sets, against their Table 2.
 
 (a) Accuracy. On each file of ../shared/data/label_ranking/, r repetitions of
-    a shuffled 10-fold cross-validation (5 repetitions as in the seed, §6.2;
+    a shuffled 10-fold cross-validation (5 repetitions as in Cheng et al., §6.2;
     1 for files above 10,000 rows). Kendall tau of every held-out row
     (:func:`rankviz.label_ranking.metrics.kendall_tau`), averaged over the rows of all folds
     and repetitions; ± is the standard deviation of the per-repetition means
@@ -21,7 +21,7 @@
       so the tree that predicts the test fold is grown once.
     * IBLR: ``IBLR(n_neighbors="auto")``, its own inner 5-fold CV over k.
 
-    The seed's own LRT (§5.1) has no pruning: it stops only at pure nodes and
+    Cheng et al.'s own LRT (§5.1) has no pruning: it stops only at pure nodes and
     at nodes with fewer than 2|Y| label occurrences, i.e. the maximal tree with
     ``min_samples_leaf=1`` and γ = ∞. Its score is printed too (column
     "unpruned"); it costs nothing extra, being the γ = ∞ end of the leaf-1 path.
@@ -32,7 +32,7 @@
     size 1) and the defaults (γ = 0.995, leaf size 2), scikit-learn with the
     same leaf size, unlimited and limited to the depth our tree reached.
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_label_ranking.py [--quick]
+Run: .venv/bin/python benchmarks/bench_label_ranking.py [--data DIR] [--quick]
      [--datasets iris wine] [--repetitions 5] [--seed 0]
 Prints numbers only; nothing here asserts on accuracy or timing.
 """
@@ -40,7 +40,6 @@ Prints numbers only; nothing here asserts on accuracy or timing.
 import argparse
 import time
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
@@ -49,10 +48,9 @@ import rankviz.tree.ranking_tree as ranking_tree
 from rankviz import IBLR, RankingTree, load_benchmark
 from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.metrics import kendall_tau
-from timing import median_time  # benchmarks/timing.py, beside this script
+from common import add_data_option, median_time  # benchmarks/common.py, beside this script
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking"
-#: Seed 003, Table 2, complete rankings: (LRT, IBLR) Kendall tau.
+#: Cheng, Hühn & Hüllermeier (2009), Table 2, complete rankings: (LRT, IBLR) Kendall tau.
 PUBLISHED = {
     "iris": (0.947, 0.966), "wine": (0.882, 0.949), "glass": (0.883, 0.865),
     "housing": (0.797, 0.745), "vehicle": (0.827, 0.862), "authorship": (0.882, 0.936),
@@ -139,7 +137,7 @@ def evaluate(dataset, repetitions, seed, leaf_grid, max_depth=None, run_iblr=Tru
             chosen["leaf"].append(leaf)
             chosen["gamma"].append(gamma)
             chosen["leaves"].append(info["leaves"])
-            # The seed's LRT: leaf size 1, γ = ∞ (grown above as part of the grid, or here).
+            # Cheng et al.'s LRT: leaf size 1, γ = ∞ (grown above as part of the grid, or here).
             unpruned = info["full"][1] if 1 in info["full"] else RankingTree(
                 criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=max_depth).fit(X_train, Y_train)
             tau["unpruned"][rep, test] = kendall_tau(Y[test], unpruned.predict(X_test))
@@ -184,12 +182,12 @@ def settings_summary(chosen):
     return text
 
 
-def accuracy(names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
     print(f"(a) Kendall tau, {OUTER_FOLDS}-fold CV × repetitions (1 above {LARGE:,} rows); "
           f"± = sd over repetitions; LRT leaf size from {list(leaf_grid)} ({list(large_leaf_grid)} above "
           f"{LARGE:,} rows) and γ from its γ path by "
           f"inner {INNER_FOLDS}-fold CV; IBLR k by its own inner CV; unpruned = LRT leaf 1, γ = ∞ "
-          "(the seed's §5.1 tree)" + (f"; max_depth {max_depth}" if max_depth is not None else "")
+          "(the §5.1 tree of Cheng et al.)" + (f"; max_depth {max_depth}" if max_depth is not None else "")
           + "\n")
     print("| dataset | rows | reps | LRT ours | LRT published | LRT reached | LRT unpruned | IBLR ours "
           "| IBLR published | IBLR reached | settings chosen (per outer fold: leaf counts, γ and k "
@@ -197,7 +195,7 @@ def accuracy(names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
     print("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|")
     total = time.perf_counter()
     for name in names:
-        dataset = load_benchmark(DATA / f"{name}.csv")
+        dataset = load_benchmark(data / f"{name}.csv")
         n = len(dataset.Y)
         reps, grid = (1, large_leaf_grid) if n > LARGE else (repetitions, leaf_grid)
         tau, seconds, chosen = evaluate(dataset, reps, seed, grid, max_depth)
@@ -247,8 +245,8 @@ class StepTimer:
             setattr(ranking_tree, name, function)
 
 
-def speed(repeats):
-    dataset = load_benchmark(DATA / "calhousing.csv")
+def speed(data, repeats):
+    dataset = load_benchmark(data / "calhousing.csv")
     X, Y = dataset.X.to_numpy(), np.asarray(dataset.Y, dtype=float)
     print(f"(b) fit time on calhousing ({X.shape[0]:,} rows, {X.shape[1]} attributes, {Y.shape[1]} "
           f"labels as a multi-output target for scikit-learn): median of {repeats} runs after a "
@@ -296,18 +294,20 @@ def main():
                         help="timing repeats (default 5, or 3 with --quick)")
     parser.add_argument("--skip-speed", action="store_true", help="accuracy part only")
     parser.add_argument("--skip-accuracy", action="store_true", help="speed part only")
+    add_data_option(parser)
     args = parser.parse_args()
-    if not DATA.is_dir():
-        raise SystemExit(f"benchmark data not found: {DATA} (expected shared/ beside the checkout)")
+    if not args.data.is_dir():
+        raise SystemExit(f"benchmark data not found: {args.data} (give the folder of the benchmark files "
+                         f"with --data)")
     names = args.datasets or (SMALL if args.quick else list(PUBLISHED))
     repetitions = args.repetitions or (1 if args.quick else 5)
     repeats = args.repeats or (3 if args.quick else 5)
     start = time.perf_counter()
     if not args.skip_accuracy:
-        accuracy(names, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
+        accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
                  args.max_depth)
     if not args.skip_speed:
-        speed(repeats)
+        speed(args.data, repeats)
         print()
     print(f"(total {time.perf_counter() - start:.0f} s)")
 

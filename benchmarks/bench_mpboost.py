@@ -1,4 +1,4 @@
-"""MPBoost of seed 004: time per boosting round against a pointwise stump, and test NDCG of each DDF.
+"""MPBoost of Zhu et al. (2009): time per boosting round against a pointwise stump, and test NDCG of each DDF.
 
 Two data sets throughout:
 
@@ -17,7 +17,7 @@ Two data sets throughout:
     :mod:`rankviz.ltr.stump_search`) is ``t(1) - one round``. Each figure is the
     median over several fits after an untimed warm-up fit. Both for
     ``max_bins=None`` (every threshold between distinct values, the default and
-    the seed's appendix) and ``max_bins=255`` (quantile bins, as histogram
+    the appendix of Zhu et al.) and ``max_bins=255`` (quantile bins, as histogram
     gradient boosting). The issue's aim is under
     5 ms per round on the generated set; it is printed with whether it was met
     on this run, never asserted.
@@ -44,20 +44,20 @@ Two data sets throughout:
     conversion per round. With ``max_bins=255`` the reference is still the
     exact tree (a binned pointwise round would be cheaper still).
 
-(b) Accuracy (seed §5). :func:`rankviz.experiments.ltr_study.compare_rankers` with
+(b) Accuracy (Zhu et al., §5). :func:`rankviz.experiments.ltr_study.compare_rankers` with
     ``tune=True``: each DDF's parameter and the number of rounds T (up to
     ``--rounds``) chosen on the validation queries by NDCG@5, then mean test
     NDCG@1, 3, 5, 10 ± standard error over test queries, and the mean over the
     cut-offs 1..10 (per query, then ± over queries). Baselines: best single
     feature, KNN regression, random order. Once in the common NDCG form and
-    once in the seed's form (§5.2: positions 1 and 2 undiscounted; tuning
+    once in the form of Zhu et al. (§5.2: positions 1 and 2 undiscounted; tuning
     uses that form too, so settings may differ). Each DDF is compared with
     BINARY on the same test queries at NDCG@5
-    (:func:`rankviz.ltr.metrics.paired_comparison`): mean difference ± its
+    (:func:`rankviz.experiments.statistics.paired_comparison`): mean difference ± its
     standard error, wins / ties / losses, paired t and Wilcoxon p-values.
     Queries without a relevant document are left out (rankviz's default).
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_mpboost.py [--quick] [--rounds 200]
+Run: .venv/bin/python benchmarks/bench_mpboost.py [--quick] [--rounds 200]
      [--repeats 5] [--seed 0]
 Prints numbers only (tables are markdown); nothing here asserts on timing or accuracy.
 """
@@ -74,9 +74,9 @@ from sklearn.tree import DecisionTreeRegressor
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
 from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.datasets.queries import split_by_query
-from rankviz.ltr.metrics import paired_comparison, standard_error
+from rankviz.experiments.statistics import paired_comparison, standard_error
 from rankviz.experiments.ltr_study import compare_rankers, method_title
-from timing import median_time  # benchmarks/timing.py, beside this script
+from common import median_time  # benchmarks/common.py, beside this script
 
 #: The issue's aim for one round on the generated set (3,000 documents, 300 features).
 AIM_SECONDS = 0.005
@@ -220,7 +220,7 @@ def paired_table(comparison, k=5):
 
 
 def accuracy(sets, n_rounds):
-    for form in ("common", "seed"):
+    for form in ("common", "mpboost"):
         for name, (train, vali, test, _) in sets.items():
             start = time.perf_counter()
             comparison = compare_rankers(train, vali, test, n_rounds=n_rounds, tune=True, form=form)
@@ -263,7 +263,7 @@ def main():
     print(f"({time.perf_counter() - start:.1f} s)")
 
     print(f"\n(b) test NDCG, parameter and T <= {n_rounds} tuned on the validation queries by NDCG@5 "
-          "(seed §5); ± = standard error over test queries")
+          "(Zhu et al., §5); ± = standard error over test queries")
     accuracy(sets, n_rounds)
 
 

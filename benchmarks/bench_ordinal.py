@@ -1,11 +1,11 @@
-"""Ordinal trees of seed 002: rank loss of ranking impurity vs Gini, and fit time vs scikit-learn.
+"""Ordinal trees of Xia, Zhang & Wang (2006): rank loss of ranking impurity vs Gini, and fit time vs scikit-learn.
 
-(a) The seed's Table I setting (§IV-A): 50,000 training and 1,000 test rows
+(a) The Table I setting of Xia et al. (§IV-A): 50,000 training and 1,000 test rows
     drawn fresh from :func:`rankviz.ordinal.synthetic.make_ordinal_square` in every
     Monte Carlo trial, trees of depth 9 (median leaves). Prints the mean
     absolute rank loss ``1/T sum |y_hat - y|`` with the half-width of its
     Student-t 95% confidence interval, and the mean loss at every depth 0..9
-    (seed Fig. 2), all depths from one fit (``OrdinalTree.predict_by_depth``).
+    (Fig. 2 of Xia et al.), all depths from one fit (``OrdinalTree.predict_by_depth``).
     Both trees see the same data in a trial, so the difference Gini - ranking
     impurity is paired and gets its own interval.
 (b) Fit time of a depth-9 tree on 50,000 rows with each criterion against
@@ -14,7 +14,7 @@
     "growth" is the part of our fit spent in :func:`rankviz.tree.builder.grow_tree`;
     the rest is input checking, level encoding and the leaves' level counts.
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_ordinal.py [--trials 20] [--quick]
+Run: .venv/bin/python benchmarks/bench_ordinal.py [--trials 20] [--quick]
 Prints numbers only; nothing here asserts on timing.
 """
 
@@ -28,10 +28,10 @@ from sklearn.tree import DecisionTreeClassifier
 import rankviz.tree.ordinal_tree as ordinal_tree
 from rankviz.tree.ordinal_tree import OrdinalTree
 from rankviz.ordinal.synthetic import make_ordinal_square
-from timing import median_time  # benchmarks/timing.py, beside this script
+from common import median_time  # benchmarks/common.py, beside this script
 
 CRITERIA = {"ranking_impurity": "Ranking impurity", "gini": "Gini"}
-#: Seed 002, Table I (RT = ranking impurity, CT = Gini classification tree), depth 9.
+#: Xia, Zhang & Wang (2006), Table I (RT = ranking impurity, CT = Gini classification tree), depth 9.
 SEED_TABLE_I = {"ranking_impurity": "0.16 ± 0.01", "gini": "0.17 ± 0.01"}
 
 
@@ -69,13 +69,13 @@ def monte_carlo(n_train, n_test, trials, max_depth, seed):
 
 
 def print_losses(losses, max_depth):
-    """Table I (final depth, with the seed's numbers) and the loss at every depth."""
-    print(f"{'criterion':<18} {'rank loss, depth ' + str(max_depth):>22} {'seed Table I':>14}")
+    """Table I (final depth, with the published numbers) and the loss at every depth."""
+    print(f"{'criterion':<18} {'rank loss, depth ' + str(max_depth):>22} {'published':>14}")
     for criterion, name in CRITERIA.items():
         final = losses[criterion][:, max_depth]
         print(f"{name:<18} {final.mean():>13.4f} ± {t_half_width(final):<6.4f} "
               f"{SEED_TABLE_I[criterion]:>14}")
-    print("\nmean rank loss by depth (seed Fig. 2), one fit per trial and criterion:")
+    print("\nmean rank loss by depth (Fig. 2 of Xia et al.), one fit per trial and criterion:")
     print(f"{'depth':>5} {'Ranking impurity':>17} {'Gini':>8} {'Gini - RI (95% CI)':>22}")
     for depth in range(max_depth + 1):
         ri = losses["ranking_impurity"][:, depth]

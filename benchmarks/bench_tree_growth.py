@@ -1,38 +1,36 @@
 """Time growing a ranking tree against scikit-learn's DecisionTreeRegressor.
 
-Both grow on the same rank matrix of ../shared/data/label_ranking/calhousing.csv
-(20640 examples, 4 attributes, 4 labels) with the same depth and leaf limits,
+Both grow on the same rank matrix of calhousing.csv from the benchmark folder
+(``--data DIR``, see benchmarks/common.py; 20640 examples, 4 attributes, 4 labels) with the same depth and leaf limits,
 in the same run. The regressor (multi-output squared error, Cython) is the
 reference for what a fast tree grower costs; the ranking tree's criterion
 (mean pairwise Spearman) is different but needs the same running sums.
 
-Run: make bench   (or: PYTHONPATH=. .venv/bin/python benchmarks/bench_tree_growth.py)
+Run: make bench   (or: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR])
 Prints the median of several repeats and the ratio ours / scikit-learn.
 """
 
 import argparse
-from pathlib import Path
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
 from rankviz.datasets.label_ranking import load_benchmark
-from timing import median_time  # benchmarks/timing.py, beside this script
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "label_ranking" / "calhousing.csv"
+from common import add_data_option, median_time  # benchmarks/common.py, beside this script
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DATA)
+    add_data_option(parser)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    if not args.data.is_file():
-        raise SystemExit(f"benchmark data not found: {args.data} (expected shared/ beside the checkout)")
-    dataset = load_benchmark(args.data)
+    path = args.data / "calhousing.csv"
+    if not path.is_file():
+        raise SystemExit(f"benchmark data not found: {path} (give the folder of the benchmark files with --data)")
+    dataset = load_benchmark(path)
     X, Y = dataset.X.to_numpy(), dataset.Y
-    print(f"{args.data.name}: {X.shape[0]} examples, {X.shape[1]} attributes, {Y.shape[1]} labels; "
+    print(f"{path.name}: {X.shape[0]} examples, {X.shape[1]} attributes, {Y.shape[1]} labels; "
           f"median of {args.repeats} runs\n")
     print(f"{'setting':<40} {'nodes (ours/sk)':>16} {'ours [s]':>9} {'sklearn [s]':>12} {'ratio':>7}")
     settings = [

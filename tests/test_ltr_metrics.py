@@ -11,15 +11,12 @@ from sklearn.metrics import ndcg_score
 
 from rankviz.ltr import metrics as ltr_metrics
 from rankviz.ltr.metrics import (
-    PairedComparison,
     mean_ndcg,
     ndcg,
     ndcg_at_ks,
-    paired_comparison,
     query_ids,
     query_rank_scores,
     rank_within_queries,
-    standard_error,
 )
 from rankviz.label_ranking.metrics import lra, wrc
 
@@ -74,7 +71,7 @@ HAND_COMMON = [
 #   IDCG:  7 | 7 + 7 = 14 | + 3*0.630930 = 15.892789 | + 3*0.5 = 17.392789
 #          | + 1*0.430677 = 17.823466 | + 0 = 17.823466
 #   NDCG:  1, 10/14 = 0.714286, 0.907110, 0.828878, 0.833013, 0.898127
-HAND_SEED = [
+HAND_MPBOOST = [
     7 / 7,
     (7 + 3) / (7 + 7),
     (7 + 3 + 7 / log2(3)) / (7 + 7 + 3 / log2(3)),
@@ -87,10 +84,10 @@ HAND_SEED = [
 
 def test_hand_values_are_the_rounded_ones_in_the_comments():
     assert np.round(HAND_COMMON, 6).tolist() == [1.0, 0.778941, 0.959454, 0.872207, 0.875594, 0.948811]
-    assert np.round(HAND_SEED, 6).tolist() == [1.0, 0.714286, 0.90711, 0.828878, 0.833013, 0.898127]
+    assert np.round(HAND_MPBOOST, 6).tolist() == [1.0, 0.714286, 0.90711, 0.828878, 0.833013, 0.898127]
 
 
-@pytest.mark.parametrize("form, expected", [("common", HAND_COMMON), ("seed", HAND_SEED)])
+@pytest.mark.parametrize("form, expected", [("common", HAND_COMMON), ("mpboost", HAND_MPBOOST)])
 def test_ndcg_by_hand(form, expected):
     result = ndcg_at_ks(HAND_RELEVANCE, HAND_SCORES, [1] * 6, ks=range(1, 7), form=form)
     assert result.shape == (1, 6)
@@ -99,7 +96,7 @@ def test_ndcg_by_hand(form, expected):
         assert ndcg(HAND_RELEVANCE, HAND_SCORES, [1] * 6, k=k, form=form)[0] == pytest.approx(expected[k - 1])
 
 
-@pytest.mark.parametrize("form, expected", [("common", HAND_COMMON), ("seed", HAND_SEED)])
+@pytest.mark.parametrize("form, expected", [("common", HAND_COMMON), ("mpboost", HAND_MPBOOST)])
 def test_ndcg_by_hand_with_rows_shuffled_among_another_query(form, expected):
     # The same query scattered among the rows of another query ("other",
     # listed first), rows reversed: result row 1 is the hand-worked query.
@@ -119,15 +116,15 @@ def test_seed_and_common_agree_at_k1_and_differ_after():
     rng = np.random.default_rng(3)
     relevance, scores, qid = random_queries(200, rng)
     common = ndcg_at_ks(relevance, scores, qid, ks=[1, 2, 5], form="common")
-    seed = ndcg_at_ks(relevance, scores, qid, ks=[1, 2, 5], form="seed")
+    seed = ndcg_at_ks(relevance, scores, qid, ks=[1, 2, 5], form="mpboost")
     np.testing.assert_allclose(seed[:, 0], common[:, 0], equal_nan=True)
     # Two documents, the relevant one second.
     # common: DCG@2 = 0 + 1/log2(3) = 0.6309, IDCG@2 = 1 -> 0.6309
     # seed:   DCG@2 = 0 + 1/log2(2) = 1,      IDCG@2 = 1 -> 1
     assert ndcg([0, 1], [0.9, 0.1], [0, 0], k=2, form="common")[0] == pytest.approx(1 / log2(3))
-    assert ndcg([0, 1], [0.9, 0.1], [0, 0], k=2, form="seed")[0] == 1.0
+    assert ndcg([0, 1], [0.9, 0.1], [0, 0], k=2, form="mpboost")[0] == 1.0
     # At k = 1 both give 0 here.
-    assert ndcg([0, 1], [0.9, 0.1], [0, 0], k=1, form="seed")[0] == 0.0
+    assert ndcg([0, 1], [0.9, 0.1], [0, 0], k=1, form="mpboost")[0] == 0.0
     # ... and on random data they differ at k >= 2 somewhere.
     assert np.nanmax(np.abs(seed[:, 1:] - common[:, 1:])) > 0.05
 
@@ -149,7 +146,7 @@ def test_common_form_matches_sklearn_without_ties():
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("form", ["common", "seed"])
+@pytest.mark.parametrize("form", ["common", "mpboost"])
 def test_perfect_ordering_scores_exactly_one(form):
     rng = np.random.default_rng(1)
     relevance, _, qid = random_queries(300, rng)
@@ -170,11 +167,11 @@ def test_reverse_ordering_scores_below_one():
     assert np.all(result[varied] < 1.0)
     # Seed form quirk: positions 1 and 2 are both undiscounted, so reversing
     # a two-document query does not change its NDCG@2 (1 + 0 vs 0 + 1).
-    assert ndcg([1, 0], [0.0, 1.0], [0, 0], k=2, form="seed")[0] == 1.0
-    assert ndcg([1, 0, 0], [0.0, 1.0, 2.0], [0, 0, 0], k=3, form="seed")[0] < 1.0
+    assert ndcg([1, 0], [0.0, 1.0], [0, 0], k=2, form="mpboost")[0] == 1.0
+    assert ndcg([1, 0, 0], [0.0, 1.0, 2.0], [0, 0, 0], k=3, form="mpboost")[0] < 1.0
 
 
-@pytest.mark.parametrize("form", ["common", "seed"])
+@pytest.mark.parametrize("form", ["common", "mpboost"])
 def test_k_beyond_the_number_of_documents_sums_over_all(form):
     relevance, scores, qid = [1, 0, 2, 3, 0], [0.5, 0.1, 0.3, 0.2, 0.7], [4, 4, 4, 9, 9]
     result = ndcg_at_ks(relevance, scores, qid, ks=[2, 3, 4, 100], form=form)
@@ -339,58 +336,6 @@ def test_ndcg_table_in_chunks_gives_the_same_values(monkeypatch):
 # ---------------------------------------------------------------------------
 
 
-def test_paired_comparison_matches_scipy():
-    rng = np.random.default_rng(21)
-    a = rng.uniform(0.3, 1.0, 40)
-    b = np.clip(a - rng.normal(0.05, 0.1, 40), 0, 1)
-    b[[3, 17]] = a[[3, 17]]  # two exact ties
-    a[5], b[9] = np.nan, np.nan  # dropped pairwise
-    result = paired_comparison(a, b)
-    assert isinstance(result, PairedComparison)
-    keep = ~np.isnan(a) & ~np.isnan(b)
-    ka, kb = a[keep], b[keep]
-    assert result.n_queries == 38 and result.n_dropped == 2
-    assert result.mean_a == pytest.approx(ka.mean())
-    assert result.mean_b == pytest.approx(kb.mean())
-    assert result.mean_difference == pytest.approx((ka - kb).mean())
-    assert result.standard_error == pytest.approx(stats.sem(ka - kb))
-    ttest = stats.ttest_rel(ka, kb)
-    assert result.t_pvalue == pytest.approx(ttest.pvalue)
-    low, high = ttest.confidence_interval(0.95)
-    assert (result.ci_low, result.ci_high) == (pytest.approx(low), pytest.approx(high))
-    assert result.wilcoxon_pvalue == pytest.approx(stats.wilcoxon(ka, kb).pvalue)
-    d = ka - kb
-    assert (result.wins, result.ties, result.losses) == ((d > 0).sum(), 2, (d < 0).sum())
-    assert result.wins + result.ties + result.losses == 38
-    assert result.as_dict()["n_queries"] == 38
-    # 90% interval is narrower
-    narrower = paired_comparison(a, b, confidence=0.9)
-    assert narrower.ci_high - narrower.ci_low < result.ci_high - result.ci_low
-
-
-def test_paired_comparison_all_zero_differences():
-    a = [0.5, 0.7, np.nan, 1.0]
-    result = paired_comparison(a, a)
-    assert result.wilcoxon_pvalue == 1.0 and result.t_pvalue == 1.0
-    assert (result.wins, result.ties, result.losses) == (0, 3, 0)
-    assert result.mean_difference == 0.0 and result.ci_low == result.ci_high == 0.0
-
-
-def test_paired_comparison_bad_input():
-    with pytest.raises(ValueError, match="same length"):
-        paired_comparison([1, 2, 3], [1, 2])
-
-
-def test_standard_error_is_nan_aware():
-    values = np.array([0.2, 0.5, np.nan, 0.9, 0.4])
-    assert standard_error(values) == pytest.approx(stats.sem(values, nan_policy="omit"))
-    table = np.array([[0.1, np.nan], [0.4, 0.3], [0.9, np.nan]])
-    se = standard_error(table)
-    assert se.shape == (2,)
-    assert se[0] == pytest.approx(stats.sem(table[:, 0]))
-    assert np.isnan(se[1])  # one value: no standard error
-
-
 # ---------------------------------------------------------------------------
 # Input checks
 # ---------------------------------------------------------------------------
@@ -448,7 +393,7 @@ def reference_ndcg(relevance, scores, qid, ks, form, random_state, no_relevant):
     return np.array(result)
 
 
-@pytest.mark.parametrize("form, no_relevant", [("common", "skip"), ("seed", "one")])
+@pytest.mark.parametrize("form, no_relevant", [("common", "skip"), ("mpboost", "one")])
 def test_twenty_thousand_documents_match_a_per_query_loop(form, no_relevant):
     rng = np.random.default_rng(2024)
     # 2,000 queries of very different sizes (1 to about 100), 20,000 documents

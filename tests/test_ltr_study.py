@@ -62,7 +62,7 @@ def comparison(splits, test_with_unjudged_query):
 # --------------------------------------------------------------------------- #
 # baselines
 # --------------------------------------------------------------------------- #
-@pytest.mark.parametrize("k, form", [(10, "common"), (3, "seed"), (1, "common")])
+@pytest.mark.parametrize("k, form", [(10, "common"), (3, "mpboost"), (1, "common")])
 def test_best_single_feature_is_the_brute_force_best(splits, k, form):
     train, _, test = splits
     table = np.array([[mean_ndcg(train.relevance, sign * train.X[:, f], train.qid, ks=[k], form=form)[0]
@@ -148,14 +148,14 @@ def test_baselines_check_their_input(splits):
 def test_staged_ndcg_is_the_ndcg_of_each_truncated_model(splits):
     train, vali, _ = splits
     model = MPBoost(ddf="ldd", n_rounds=15).fit(train.X, train.relevance, qid=train.qid)
-    staged = staged_ndcg(model, vali.X, vali.relevance, vali.qid, ks=(1, 5, 10), form="seed")
+    staged = staged_ndcg(model, vali.X, vali.relevance, vali.qid, ks=(1, 5, 10), form="mpboost")
     assert staged.shape == (model.n_rounds_, 3)
     for t in range(1, model.n_rounds_ + 1):
         np.testing.assert_allclose(
             staged[t - 1], mean_ndcg(vali.relevance, model.predict(vali.X, rounds=t), vali.qid,
-                                     ks=(1, 5, 10), form="seed"))
+                                     ks=(1, 5, 10), form="mpboost"))
     np.testing.assert_allclose(staged[-1], mean_ndcg(vali.relevance, model.predict(vali.X), vali.qid,
-                                                     ks=(1, 5, 10), form="seed"))
+                                                     ks=(1, 5, 10), form="mpboost"))
 
 
 @pytest.mark.parametrize("ddf, grid", [("ldd", (0.1, 0.4, 0.8)), ("logitdd", (0.25, 2.0))])
@@ -399,14 +399,14 @@ def test_growth_curves_frame_by_hand():
 def test_rounds_figure_draws_each_split_curve(growth):
     _, named, steps = growth
     curves = steps[-1].at_k(5)
-    fig = rounds_figure(curves, 5, form="seed", n_rounds=50, best_round=7)
+    fig = rounds_figure(curves, 5, form="mpboost", n_rounds=50, best_round=7)
     assert [trace.name for trace in fig.data] == list(named)
     for trace, (name, values) in zip(fig.data, curves.items()):
         np.testing.assert_allclose(np.asarray(trace.y), values)
         np.testing.assert_array_equal(np.asarray(trace.x), np.arange(1, values.size + 1))
         assert trace.line.color == SPLIT_COLOURS.get(name)  # None: plotly picks one
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text == "Mean NDCG@5"
-    assert "seed form" in fig.layout.title.text
+    assert "Zhu et al. (2009) form" in fig.layout.title.text
     assert tuple(fig.layout.xaxis.range) == (0.5, 50.5)
     (line,) = fig.layout.shapes
     assert line.x0 == line.x1 == 7
@@ -430,7 +430,7 @@ def test_ndcg_by_k_figure_draws_means_with_standard_errors(comparison):
     result, _ = comparison
     summary = result.summary()
     summary.loc[(summary["method"] == "knn") & (summary["k"] == 3), "se"] = np.nan
-    fig = ndcg_by_k_figure(summary, form="seed")
+    fig = ndcg_by_k_figure(summary, form="mpboost")
     assert [trace.name for trace in fig.data] == [method_title(m) for m in result.methods]
     offsets = []
     for trace, method in zip(fig.data, result.methods):
@@ -446,7 +446,7 @@ def test_ndcg_by_k_figure_draws_means_with_standard_errors(comparison):
     knn = fig.data[result.methods.index("knn")]
     assert np.asarray(knn.error_y.array)[KS.index(3)] == 0.0
     assert fig.layout.xaxis.title.text and fig.layout.yaxis.title.text
-    assert "seed form" in fig.layout.title.text
+    assert "Zhu et al. (2009) form" in fig.layout.title.text
 
 
 def test_best_single_feature_says_why_when_no_query_has_a_relevant_document():

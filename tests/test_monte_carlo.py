@@ -9,10 +9,11 @@ from scipy import stats
 
 from rankviz.ordinal.baselines import OrdinalDefault
 from rankviz.experiments.monte_carlo import (TREE_METHODS, HoldoutSource, SyntheticSource, loss_summary,
-                                 noise_trials, ordinal_methods, run_trials, select_depth, t_interval)
+                                 noise_trials, ordinal_methods, run_trials, select_depth)
 from rankviz.tree.ordinal_tree import OrdinalTree
 from rankviz.viz.figures.ordinal import (LOSS_AXIS_TITLE, format_loss, loss_by_depth, loss_by_noise,
                                    method_table, noise_table)
+from rankviz.experiments.statistics import t_interval
 from rankviz.ordinal.synthetic import make_ordinal_square
 
 RI, GINI = TREE_METHODS["ranking_impurity"], TREE_METHODS["gini"]
@@ -29,22 +30,7 @@ def draw(source, seed, trial):
     return (*source.draw(rng), rng)
 
 
-# --- t_interval and loss_summary ------------------------------------------------------------
-
-@pytest.mark.parametrize("n", [2, 3, 10, 40])
-@pytest.mark.parametrize("confidence", [0.9, 0.95, 0.99])
-def test_t_interval_matches_scipy(n, confidence):
-    values = np.random.default_rng(n).normal(0.3, 0.1, n)
-    mean, half = t_interval(values, confidence)
-    low, high = stats.t.interval(confidence, n - 1, loc=values.mean(), scale=stats.sem(values))
-    assert mean == pytest.approx(values.mean())
-    assert mean - half == pytest.approx(low)
-    assert mean + half == pytest.approx(high)
-
-
-def test_t_interval_of_one_value_has_no_half_width():
-    mean, half = t_interval([0.25])
-    assert mean == 0.25 and np.isnan(half)
+# --- loss_summary ------------------------------------------------------------
 
 
 def test_loss_summary_groups_in_order_of_appearance_and_keeps_baseline_nan_depths():

@@ -289,7 +289,7 @@ def mpboost_combos():
     for sample in list_samples("query"):
         for k, ddf in enumerate(DDF_NAMES):
             runs.append((sample, ddf, [10, 500][k == 1], SHRINKAGES[0] if k == 1 else SHRINKAGES[-1],
-                         [0.01, 20.0][k % 2], [1, 10][k % 2], ["common", "seed"][k % 2]))
+                         [0.01, 20.0][k % 2], [1, 10][k % 2], ["common", "mpboost"][k % 2]))
     return runs
 
 

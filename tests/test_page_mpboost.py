@@ -91,11 +91,11 @@ def test_round_slider_shows_the_ensemble_at_that_round(app_path, sample):
 
 
 def test_cut_off_and_form_change_the_metrics(app_path, sample):
-    at = open_page(app_path, rounds=20, mpb_k=3, mpb_form="seed")
+    at = open_page(app_path, rounds=20, mpb_k=3, mpb_form="mpboost")
     ok(at)
     model = library_model(sample, rounds=20)
     test = sample["test"]
-    expected = mean_ndcg(test.relevance, model.predict(test.X), test.qid, ks=[3], form="seed")[0]
+    expected = mean_ndcg(test.relevance, model.predict(test.X), test.qid, ks=[3], form="mpboost")[0]
     assert metric(at, "Test NDCG@3") == f"{expected:.3f}"
 
 

@@ -1,1 +1,17 @@
-"""TODO."""
+"""Experiments: cross-validation, Monte Carlo trials, the studies of the papers, statistics.
+
+:mod:`~rankviz.experiments.cross_validation` (leave-one-out and k-fold
+scores of label rankers, leave-one-out curves over γ),
+:mod:`~rankviz.experiments.monte_carlo` (the trials of Xia, Zhang & Wang
+2006), :mod:`~rankviz.experiments.label_ranking_study` (the experiments of
+Cheng, Hühn & Hüllermeier 2009), :mod:`~rankviz.experiments.ltr_study` (the
+comparison of Zhu et al. 2009), :mod:`~rankviz.experiments.teaching` (Fig. 1
+of Xia et al. as worked numbers) and :mod:`~rankviz.experiments.statistics`
+(standard errors, t intervals and paired tests on :mod:`scipy.stats`).
+"""
+
+from .cross_validation import MEASURES, best_gamma, cross_validate, loo_gamma_curves, summarize
+from .statistics import paired_comparison, standard_error, t_interval
+
+__all__ = ["MEASURES", "best_gamma", "cross_validate", "loo_gamma_curves", "paired_comparison",
+           "standard_error", "summarize", "t_interval"]

@@ -14,7 +14,7 @@ from ..label_ranking import metrics
 from ..label_ranking.incomplete import delete_labels
 from ..tree.ranking_tree import RankingTree
 
-__all__ = ["MEASURES", "best_gamma", "cross_validate", "fold_indices", "loo_gamma_curves", "summarize"]
+__all__ = ["MEASURES", "best_gamma", "cross_validate", "loo_gamma_curves", "summarize"]
 
 #: Measures reported for every held-out example, by column name.
 MEASURES = {

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES
 from ..ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
-from ..ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids, standard_error
+from ..ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids
+from .statistics import standard_error
 from ..ltr.mpboost import MPBoost
 
 __all__ = ["PARAMETER_GRIDS", "BASELINES", "staged_ndcg", "tune_mpboost", "compare_rankers",

@@ -23,16 +23,16 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 from sklearn.base import clone
 
 from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
 from ..ordinal.levels import OrdinalLevels, mean_rank_loss
 from ..tree.ordinal_tree import OrdinalTree
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, add_label_noise, make_ordinal_square
+from .statistics import t_interval
 
 __all__ = ["TREE_METHODS", "SyntheticSource", "HoldoutSource", "ordinal_methods", "run_trials",
-           "noise_trials", "loss_summary", "select_depth", "t_interval"]
+           "noise_trials", "loss_summary", "select_depth"]
 
 #: Display name of the tree of each ordinal criterion.
 TREE_METHODS = {"ranking_impurity": "Ranking impurity", "gini": "Gini"}
@@ -256,19 +256,6 @@ def noise_trials(source, noise_levels, n_trials, *, train_sizes=None, max_depth=
                 yield [{"n_train": int(size), "noise": float(noise), "trial": r["trial"],
                         "method": r["method"], "depth": r["depth"], "loss": r["loss"]}
                        for r in records if r["final"]]
-
-
-def t_interval(values, confidence=0.95):
-    """Mean and half-width of the Student-t confidence interval of the mean.
-
-    The half-width is NaN for fewer than two values (no spread to estimate).
-    """
-    values = np.asarray(values, dtype=float)
-    mean = float(values.mean()) if len(values) else np.nan
-    if len(values) < 2:
-        return mean, np.nan
-    sem = values.std(ddof=1) / np.sqrt(len(values))
-    return mean, float(stats.t.ppf(0.5 + confidence / 2.0, len(values) - 1) * sem)
 
 
 def loss_summary(records, by=("method",), confidence=0.95):

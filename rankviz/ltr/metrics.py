@@ -26,19 +26,20 @@ the list ordered by decreasing score, both forms use the gain
 ``form="common"`` (Järvelin & Kekäläinen; scikit-learn, LightGBM, ...)
     .. math:: \\mathrm{DCG@}k = \\sum_{j=1}^{k} \\frac{2^{r(j)} - 1}{\\log_2(1 + j)}
 
-``form="seed"`` (the MPBoost paper, §5.2)
+``form="mpboost"`` (Zhu et al. 2009, §5.2)
     .. math:: N(n) = Z_n \\sum_{j=1}^{n} \\begin{cases} 2^{r(j)} - 1, & j = 1 \\\\
               \\frac{2^{r(j)} - 1}{\\log_2 j}, & j > 1 \\end{cases}
 
     Positions 1 and 2 are both undiscounted (:math:`\\log_2 2 = 1`) and
     position :math:`j` is discounted as position :math:`j - 1` of the common
-    form. The two forms agree at ``k = 1`` (both give the top document's
+    form: the discount of Järvelin & Kekäläinen's original DCG with base
+    :math:`b = 2`. The two forms agree at ``k = 1`` (both give the top document's
     gain over the largest gain of the query) and in general differ from
     ``k = 2`` on.
 
 NDCG@k is DCG@k divided by the DCG@k of the ideal list (the same documents
 sorted by decreasing relevance), computed with the same form; that is the
-:math:`Z_n` of the seed. When a query has fewer than ``k`` documents, both
+:math:`Z_n` of Zhu et al. When a query has fewer than ``k`` documents, both
 sums run over all its documents.
 
 Ties in the scores
@@ -77,8 +78,6 @@ are *not* broken at random here: tied scores share a position, which the
 tie-aware measures (Spearman via Pearson on positions, tau-b) handle.
 """
 
-from dataclasses import asdict, dataclass
-
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -86,7 +85,8 @@ from scipy import stats
 from ..label_ranking import metrics
 
 __all__ = [
-    "PairedComparison",
+    "FORMS",
+    "FORM_TITLES",
     "mean_ndcg",
     "ndcg",
     "ndcg_at_ks",
@@ -94,10 +94,12 @@ __all__ = [
     "query_ids",
     "query_rank_scores",
     "rank_within_queries",
-    "standard_error",
 ]
 
-FORMS = ("common", "seed")
+FORMS = ("common", "mpboost")
+
+#: How figures and tables name each form.
+FORM_TITLES = {"common": "common", "mpboost": "Zhu et al. (2009)"}
 NO_RELEVANT = {"skip": np.nan, "one": 1.0, "zero": 0.0}
 RANK_MEASURES = {
     "cs": metrics.cs,
@@ -298,7 +300,7 @@ def _discounts(form, n_positions):
     if form == "common":
         return 1.0 / np.log2(1.0 + position)
     discount = 1.0 / np.log2(np.maximum(position, 2.0))
-    discount[:1] = 1.0  # seed: position 1 is not discounted
+    discount[:1] = 1.0  # "mpboost": position 1 is not discounted
     return discount
 
 
@@ -360,9 +362,9 @@ def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
     ks : iterable of int, default=range(1, 11)
         Cut-offs, each >= 1. A cut-off larger than a query's number of
         documents sums over all of them.
-    form : {"common", "seed"}, default="common"
+    form : {"common", "mpboost"}, default="common"
         Discount: ``1 / log2(1 + j)`` ("common"), or the MPBoost paper's
-        1 at ``j = 1`` and ``1 / log2(j)`` after ("seed"). See the module
+        1 at ``j = 1`` and ``1 / log2(j)`` after ("mpboost", the form of Zhu et al. 2009). See the module
         docstring.
     random_state : int, numpy.random.Generator or None, default=0
         Seed of the permutation that breaks score ties (see
@@ -382,7 +384,7 @@ def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
     >>> from rankviz.ltr.metrics import ndcg_at_ks
     >>> ndcg_at_ks([0, 1], [0.9, 0.1], [1, 1], ks=[1, 2]).round(4)
     array([[0.    , 0.6309]])
-    >>> ndcg_at_ks([0, 1], [0.9, 0.1], [1, 1], ks=[1, 2], form="seed")
+    >>> ndcg_at_ks([0, 1], [0.9, 0.1], [1, 1], ks=[1, 2], form="mpboost")
     array([[0., 1.]])
     """
     if no_relevant not in NO_RELEVANT:
@@ -423,7 +425,7 @@ def ndcg(relevance, scores, qid, k=10, *, form="common", random_state=0,
     k : int or None, default=10
         Cut-off (>= 1); ``None`` sums over all documents of each query. A
         cut-off larger than a query's number of documents does the same.
-    form : {"common", "seed"}, default="common"
+    form : {"common", "mpboost"}, default="common"
         NDCG form, see :func:`ndcg_at_ks`.
     random_state : int, numpy.random.Generator or None, default=0
         Seed of the permutation that breaks score ties.
@@ -570,182 +572,3 @@ def query_rank_scores(relevance, scores, qid, measure="cs"):
                 part = slice(first, first + step)
                 result[queries[part]] = score_rows(y_true[part], y_pred[part])
     return result
-
-
-# ---------------------------------------------------------------------------
-# Comparing two methods over queries
-# ---------------------------------------------------------------------------
-
-
-def standard_error(per_query, axis=0):
-    """Standard error of the mean over queries, ignoring ``NaN``.
-
-    Parameters
-    ----------
-    per_query : array-like
-        Per-query values, e.g. the ``(n_queries,)`` output of :func:`ndcg`
-        or the ``(n_queries, len(ks))`` output of :func:`ndcg_at_ks`.
-    axis : int, default=0
-        Axis over queries.
-
-    Returns
-    -------
-    float or ndarray
-        ``std(ddof=1) / sqrt(m)`` over the ``m`` non-``NaN`` values; ``NaN``
-        where ``m < 2``. A float for 1-D input.
-
-    Examples
-    --------
-    >>> from rankviz.ltr.metrics import standard_error
-    >>> round(standard_error([1.0, 2.0, 3.0, float("nan")]), 6)
-    0.57735
-    """
-    values = np.asarray(per_query, dtype=float)
-    present = ~np.isnan(values)
-    count = present.sum(axis=axis)
-    mean = np.expand_dims(_nanmean(values, axis=axis), axis)
-    squares = np.where(present, (values - mean) ** 2, 0.0).sum(axis=axis)
-    enough = count >= 2
-    variance = np.divide(squares, count - 1, out=np.full(np.shape(squares), np.nan),
-                         where=enough)
-    se = np.sqrt(np.divide(variance, count, out=np.full(np.shape(squares), np.nan),
-                           where=enough))
-    return float(se) if np.ndim(se) == 0 else se
-
-
-@dataclass(frozen=True)
-class PairedComparison:
-    """Comparison of two methods' per-query scores, method ``a`` minus ``b``.
-
-    Attributes
-    ----------
-    n_queries : int
-        Queries scored by both methods (pairs with a ``NaN`` are dropped).
-    n_dropped : int
-        Queries dropped because either score was ``NaN``.
-    mean_a, mean_b : float
-        Means over the kept queries.
-    mean_difference : float
-        Mean of ``a - b``.
-    standard_error : float
-        Standard error of the mean difference (``NaN`` below 2 queries).
-    ci_low, ci_high : float
-        Confidence interval of the mean difference from Student's t with
-        ``n_queries - 1`` degrees of freedom.
-    confidence : float
-        Level of that interval.
-    t_pvalue : float
-        Two-sided paired t-test p-value (as :func:`scipy.stats.ttest_rel`);
-        1.0 when every difference is 0.
-    wilcoxon_pvalue : float
-        Two-sided Wilcoxon signed-rank p-value
-        (:func:`scipy.stats.wilcoxon`); 1.0 when every difference is 0.
-    wins, ties, losses : int
-        Queries where ``a`` scored higher than, equal to, lower than ``b``.
-    """
-
-    n_queries: int
-    n_dropped: int
-    mean_a: float
-    mean_b: float
-    mean_difference: float
-    standard_error: float
-    ci_low: float
-    ci_high: float
-    confidence: float
-    t_pvalue: float
-    wilcoxon_pvalue: float
-    wins: int
-    ties: int
-    losses: int
-
-    def as_dict(self):
-        """The fields as a plain ``dict`` (e.g. for a table row)."""
-        return asdict(self)
-
-
-def paired_comparison(a, b, *, confidence=0.95):
-    """Compare two methods on the same queries.
-
-    Parameters
-    ----------
-    a, b : array-like of shape (n_queries,)
-        Per-query scores of two methods (e.g. from :func:`ndcg`), aligned
-        query by query. A query with ``NaN`` in either is dropped.
-    confidence : float, default=0.95
-        Level of the t confidence interval of the mean difference.
-
-    Returns
-    -------
-    PairedComparison
-        Mean difference ``a - b``, its standard error and confidence
-        interval, paired t-test and Wilcoxon signed-rank p-values, and the
-        counts of wins, ties and losses of ``a``.
-
-    Notes
-    -----
-    The Wilcoxon test is :func:`scipy.stats.wilcoxon` with its defaults
-    (zero differences dropped, ``zero_method="wilcox"``; exact or normal
-    approximation chosen by scipy). When every difference is 0 it is
-    undefined, and the p-value is set to 1.0: nothing separates the
-    methods. Wins, ties and losses compare the values exactly.
-
-    Examples
-    --------
-    >>> from rankviz.ltr.metrics import paired_comparison
-    >>> result = paired_comparison([0.9, 0.8, 0.7, 1.0], [0.5, 0.8, 0.6, 0.9])
-    >>> result.wins, result.ties, result.losses
-    (3, 1, 0)
-    >>> round(result.mean_difference, 6)
-    0.15
-    """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(
-            "a and b must be 1-D per-query scores of the same length, got "
-            f"shapes {a.shape} and {b.shape}."
-        )
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence}.")
-    keep = ~np.isnan(a) & ~np.isnan(b)
-    a, b = a[keep], b[keep]
-    diff = a - b
-    n = int(diff.shape[0])
-    nan = float("nan")
-
-    mean_diff = float(diff.mean()) if n else nan
-    se = standard_error(diff) if n else nan
-    ci_low = ci_high = t_pvalue = nan
-    if n >= 2:
-        if se > 0:
-            half = stats.t.ppf(0.5 + confidence / 2, n - 1) * se
-            ci_low, ci_high = mean_diff - half, mean_diff + half
-            t_pvalue = float(2 * stats.t.sf(abs(mean_diff) / se, n - 1))
-        else:  # every difference equal: the interval is a point
-            ci_low = ci_high = mean_diff
-            t_pvalue = 1.0 if mean_diff == 0 else 0.0
-
-    if n == 0:
-        wilcoxon_pvalue = nan
-    elif not diff.any():
-        wilcoxon_pvalue = 1.0
-    else:
-        wilcoxon_pvalue = float(stats.wilcoxon(diff).pvalue)
-
-    return PairedComparison(
-        n_queries=n,
-        n_dropped=int((~keep).sum()),
-        mean_a=float(a.mean()) if n else nan,
-        mean_b=float(b.mean()) if n else nan,
-        mean_difference=mean_diff,
-        standard_error=se,
-        ci_low=float(ci_low),
-        ci_high=float(ci_high),
-        confidence=float(confidence),
-        t_pvalue=t_pvalue,
-        wilcoxon_pvalue=wilcoxon_pvalue,
-        wins=int((diff > 0).sum()),
-        ties=int((diff == 0).sum()),
-        losses=int((diff < 0).sum()),
-    )

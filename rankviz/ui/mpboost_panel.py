@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, condition_9_note
-from ..ltr.metrics import paired_comparison
+from ..experiments.statistics import paired_comparison
 from ..experiments.ltr_study import BASELINES, compare_rankers, iter_growth, method_title
 from ..ltr.mpboost import MPBoost
 from ..viz.figures.ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
@@ -19,7 +19,8 @@ from .url_state import UrlField, choice, number
 
 KEY = "mpb"
 SHRINKAGES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
-FORMS = {"common": "common: 2^r − 1, 1/log2(1 + j)", "seed": "seed 004: no discount at j = 1, 1/log2(j) after"}
+FORMS = {"common": "common: 2^r − 1, 1/log2(1 + j)",
+         "mpboost": "Zhu et al. (2009): no discount at j = 1, 1/log2(j) after"}
 VIEWS = {"stumps": "Latest stumps", "additive": "Additive model per feature"}
 PLAY_SECONDS = 0.5   # one animation tick
 PLAY_TICKS = 40      # an animation takes about this many ticks, whatever the number of rounds

@@ -1,0 +1,213 @@
+"""The package as a user meets it: an installable wheel, a layout that keeps its layers, the README's API.
+
+* A wheel built from the checkout installs into a fresh virtual environment
+  with the core dependencies only, and works from another directory:
+  ``import rankviz`` imports neither Streamlit nor plotly, and every sample
+  that ships as package data loads.
+* The layers hold: no Streamlit outside ``rankviz/ui``, no plotly outside
+  ``rankviz/viz/figures`` and ``rankviz/ui``, and no module imports another
+  module's private names.
+* The README's Python examples run, from outside the repository, and its
+  "Layout" section lists the subpackages there are.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+import rankviz
+
+REPO = Path(__file__).resolve().parents[1]
+LIBRARY = REPO / "rankviz"
+CORE_DEPENDENCIES = {"numpy", "scipy", "pandas", "scikit-learn"}
+
+
+def library_modules(under: Path = LIBRARY):
+    return sorted(p for p in under.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def imports_of(path: Path):
+    """``(module, names)`` of every import statement, relative imports resolved against the path."""
+    package = ".".join(path.relative_to(REPO).with_suffix("").parts[:-1])
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            yield module, [alias.name for alias in node.names]
+
+
+# --------------------------------------------------------------------------- #
+# layers
+# --------------------------------------------------------------------------- #
+def test_import_rankviz_imports_neither_streamlit_nor_plotly(tmp_path):
+    code = ("import sys, rankviz, rankviz.tree, rankviz.label_ranking, rankviz.ordinal, rankviz.ltr, "
+            "rankviz.datasets, rankviz.experiments, rankviz.viz.dot, rankviz.viz.graphviz; "
+            "print(sorted(m for m in ('streamlit', 'plotly') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_streamlit_only_in_ui_and_plotly_only_in_figures_and_ui():
+    found = []
+    for path in library_modules():
+        relative = path.relative_to(LIBRARY).as_posix()
+        for module, _ in imports_of(path):
+            top = module.split(".")[0]
+            if top == "streamlit" and not relative.startswith("ui/"):
+                found.append(f"{relative}: {module}")
+            if top == "plotly" and not relative.startswith(("ui/", "viz/figures/")):
+                found.append(f"{relative}: {module}")
+    assert found == []
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = []
+    for path in library_modules() + sorted((REPO / "pages").glob("*.py")) + [REPO / "app.py"]:
+        for module, names in imports_of(path):
+            if module == "__future__":
+                continue
+            private = [n for n in names if n.startswith("_")]
+            parts = [p for p in module.split(".") if p.startswith("_") and p != "_validation"]
+            if private or parts:
+                found.append(f"{path.relative_to(REPO)}: from {module} import {', '.join(names)}")
+    assert found == []
+
+
+def test_lower_layers_do_not_import_higher_ones():
+    """datasets, label_ranking, ordinal and ltr never import tree, experiments, viz or ui."""
+    allowed = {
+        "exceptions": set(), "_validation": {"exceptions"}, "features": set(), "neighbours": {"features"},
+        "model_selection": set(),
+        "ordinal": {"neighbours", "features", "_validation", "exceptions"},
+        "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions"},
+        "datasets": {"exceptions", "_validation", "features", "ordinal"},
+        "ltr": {"_validation", "exceptions", "label_ranking", "datasets"},
+        "tree": {"label_ranking", "ordinal", "features", "_validation", "exceptions"},
+    }
+    found = []
+    for path in library_modules():
+        layer = path.relative_to(LIBRARY).parts[0].removesuffix(".py")
+        if layer not in allowed:
+            continue
+        for module, _ in imports_of(path):
+            parts = module.split(".")
+            if parts[0] == "rankviz" and len(parts) > 1 and parts[1] != layer and parts[1] not in allowed[layer]:
+                found.append(f"{path.relative_to(REPO)} imports {module}")
+    assert found == []
+
+
+def test_the_top_level_api_is_what_it_was():
+    """Names users import from ``rankviz`` keep working."""
+    names = {"ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost", "OrdinalDefault",
+             "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree", "cross_validate",
+             "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample", "load_query_csv", "load_sample",
+             "load_svmlight", "make_ltr_dataset", "summarize"}
+    assert names <= set(rankviz.__all__)
+    assert all(hasattr(rankviz, name) for name in rankviz.__all__)
+
+
+def test_the_package_is_typed():
+    assert (LIBRARY / "py.typed").is_file()
+
+
+# --------------------------------------------------------------------------- #
+# README
+# --------------------------------------------------------------------------- #
+def readme_section(title: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## )", text, flags=re.S | re.M)
+    assert match, f"README has no section {title!r}"
+    return match.group(1)
+
+
+def test_the_readme_layout_lists_the_subpackages_there_are():
+    layout = readme_section("Layout")
+    listed = set(re.findall(r"^\s+(\w+)/", layout, flags=re.M))
+    subpackages = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
+    assert subpackages <= listed, f"not in the README's layout: {sorted(subpackages - listed)}"
+    assert listed - subpackages <= {"rankviz", "sample_data", "pages", "tests", "benchmarks", "docs",
+                                    "criteria", "dot", "figures", "e2e"}
+
+
+def test_the_readme_python_examples_run_outside_the_repository(tmp_path):
+    blocks = re.findall(r"```python\n(.*?)```", readme_section("Python API"), flags=re.S)
+    assert len(blocks) >= 4
+    script = tmp_path / "readme_examples.py"
+    script.write_text("\n".join(blocks), encoding="utf-8")
+    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+# --------------------------------------------------------------------------- #
+# the wheel, in a fresh environment
+# --------------------------------------------------------------------------- #
+@pytest.fixture(scope="module")
+def fresh_install(tmp_path_factory):
+    """A wheel of the checkout, installed with its dependencies into a new virtual environment."""
+    root = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
+                    "-w", str(root / "dist"), str(REPO)], check=True, capture_output=True, text=True)
+    (wheel,) = (root / "dist").glob("rankviz-*.whl")
+    environment = root / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", str(wheel)],
+                   check=True, capture_output=True, text=True)
+    return python, wheel
+
+
+def test_the_wheel_holds_the_package_data_and_the_type_marker(fresh_install):
+    import zipfile
+    _, wheel = fresh_install
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "rankviz/py.typed" in names
+    assert {"rankviz/sample_data/metalearning.csv", "rankviz/sample_data/metalearning.json",
+            "rankviz/sample_data/ltr_synthetic/train.txt"} <= names
+    assert not any(n.startswith(("tests/", "pages/", "benchmarks/")) for n in names)
+
+
+def test_a_fresh_install_has_the_core_dependencies_only(fresh_install):
+    python, _ = fresh_install
+    listed = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
+                            check=True, capture_output=True, text=True).stdout
+    installed = {line.split("==")[0].lower() for line in listed.split()}
+    assert CORE_DEPENDENCIES <= installed
+    assert not installed & {"streamlit", "plotly", "graphviz-pure", "svglib", "pytest"}
+
+
+def test_every_sample_loads_from_the_installed_package_in_another_directory(fresh_install, tmp_path):
+    python, _ = fresh_install
+    code = """
+import sys
+import rankviz
+from rankviz.datasets import list_samples, load_sample
+assert 'streamlit' not in sys.modules and 'plotly' not in sys.modules
+assert 'site-packages' in rankviz.__file__, rankviz.__file__
+for name in list_samples():
+    data = load_sample(name)
+    print(name, type(data).__name__)
+data = load_sample('metalearning')
+tree = rankviz.RankingTree(min_samples_leaf=10).fit(data.X, data.Y)
+print('leaves', tree.tree_.n_leaves)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    result = subprocess.run([str(python), "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = result.stdout.split("\n")
+    loaded = dict(line.split() for line in lines if line and not line.startswith("leaves"))
+    assert set(loaded) == set(rankviz.datasets.list_samples())
+    assert {loaded[name] for name in rankviz.datasets.list_samples("label_ranking")} == {"RankingDataset"}
+    assert loaded["diabetes_ordinal"] == "OrdinalDataset" and loaded["ltr_synthetic"] == "dict"
+    assert "leaves 12" in lines

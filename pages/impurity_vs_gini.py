@@ -9,12 +9,13 @@ from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.ordinal_data_picker import ordinal_data_picker
 from rankviz.ui.ordinal_tree_panel import (
     DATA_KINDS, draw_split, encoded_features, fit_ordinal_trees, holdout_controls, holdout_url_fields,
-    level_count_chart, ordinal_tree_pair, ordinal_tree_settings, ordinal_url_fields, ranking_tree_pair,
+    ordinal_tree_pair, ordinal_tree_settings, ordinal_url_fields, ranking_tree_pair,
     synthetic_controls, synthetic_url_fields,
 )
 from rankviz.ui.teaching_panel import label_ranking_node_levels, ordinal_node_levels, teaching_panel
 from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
+from rankviz.viz.figures.ordinal import level_count_chart
 
 require_app_navigation()
 

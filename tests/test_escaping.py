@@ -29,8 +29,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import MPBoost, OrdinalTree, RankingTree
-from rankviz.viz.graphviz import available_engines, render, tree_to_dot
-from rankviz.viz.dot.stumps import additive_model_to_dot, stumps_to_dot
+from rankviz.viz.dot import additive_model_to_dot, stumps_to_dot, tree_to_dot
+from rankviz.viz.graphviz import available_engines, render
 from rankviz.ui.text import md_escape
 
 #: Every special of HTML, DOT strings and Markdown at once.

@@ -168,7 +168,8 @@ def test_gamma_path_cuts_equal_mallows_trees_grown_with_that_gamma():
 def test_drawing_shows_theta_and_colours_leaves_by_reliability():
     import re
 
-    from rankviz.viz.graphviz import INTERNAL_FILL, RELIABILITY_PALETTE, tree_to_dot
+    from rankviz.viz.dot import tree_to_dot
+    from rankviz.viz.dot.common import INTERNAL_FILL, RELIABILITY_PALETTE
 
     X, Y = random_problem(3, n=90, n_labels=4)
     tree = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=5).fit(X, Y).tree_

@@ -5,7 +5,6 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from rankviz.ordinal.baselines import OrdinalDefault
 from rankviz.experiments.monte_carlo import (TREE_METHODS, HoldoutSource, SyntheticSource, loss_summary,

@@ -133,7 +133,7 @@ def readme_section(title: str) -> str:
 
 def test_the_readme_layout_lists_the_subpackages_there_are():
     layout = readme_section("Layout")
-    listed = set(re.findall(r"^\s+(\w+)/", layout, flags=re.M))
+    listed = set(re.findall(r"^  (\w+)/", layout, flags=re.M))
     subpackages = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
     assert subpackages <= listed, f"not in the README's layout: {sorted(subpackages - listed)}"
     assert listed - subpackages <= {"rankviz", "sample_data", "pages", "tests", "benchmarks", "docs",

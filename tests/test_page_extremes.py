@@ -27,7 +27,7 @@ from rankviz.datasets.samples import list_samples
 from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.label_ranking.iblr import DEFAULT_K_GRID
 from rankviz.ui.gamma_panel import GAMMA_RANGE
-from rankviz.viz.graphviz import fitting_depth, tree_to_dot
+from rankviz.viz.dot import fitting_depth, tree_to_dot
 from rankviz.ui import tree_panel
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES

@@ -17,10 +17,9 @@ import pytest
 from rankviz import OrdinalTree, RankingTree
 from rankviz.viz import graphviz as render_module
 from rankviz.ordinal.levels import median_level, mode_level
-from rankviz.viz.graphviz import (
-    EXPORT_FORMATS, LEVEL_PALETTE, PALETTE, RenderError, available_engines, drawn_leaves, fitting_depth,
-    node_id, render, tree_to_dot,
-)
+from rankviz.viz.dot import drawn_leaves, fitting_depth, node_id, tree_to_dot
+from rankviz.viz.dot.common import LEVEL_PALETTE, PALETTE, text_color
+from rankviz.viz.graphviz import EXPORT_FORMATS, RenderError, available_engines, render
 from rankviz.ordinal.synthetic import make_ordinal_square
 
 X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b", "c", "a"], "A2": [1, 7, 3, 4, 9, 2, 5, 6.0]})
@@ -287,7 +286,7 @@ def test_ordinal_cell_shading(ordinal_tree):
                 assert step == 0  # empty level: white
             else:
                 assert step == max(1, round(c["count"] / n * top))
-            assert c["font"] == render_module._text_color(c["fill"])
+            assert c["font"] == text_color(c["fill"])
         # More rows, never a lighter cell.
         by_count = sorted(cells, key=lambda c: c["count"])
         steps = [LEVEL_PALETTE.index(c["fill"]) for c in by_count]

@@ -8,7 +8,8 @@ import pytest
 
 from rankviz.ltr.synthetic import make_ltr_dataset
 from rankviz.ltr.mpboost import MPBoost
-from rankviz.viz.graphviz import HIGHLIGHT_COLOR, available_engines, render
+from rankviz.viz.dot.common import HIGHLIGHT_COLOR
+from rankviz.viz.graphviz import available_engines, render
 from rankviz.viz.dot.stumps import (
     NEGATIVE_FILL, POSITIVE_FILL, ZERO_FILL, additive_model_to_dot, feature_steps, stumps_to_dot,
 )

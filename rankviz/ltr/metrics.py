@@ -90,7 +90,6 @@ __all__ = [
     "mean_ndcg",
     "ndcg",
     "ndcg_at_ks",
-    "paired_comparison",
     "query_ids",
     "query_rank_scores",
     "rank_within_queries",

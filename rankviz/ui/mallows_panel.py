@@ -21,7 +21,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from ..experiments.cross_validation import cross_validate
@@ -31,6 +30,7 @@ from ..label_ranking.incomplete import delete_labels
 from ..experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
+from ..viz.figures.label_ranking import MEASURE_ORDER, comparison_bars, missing_rate_figure
 from .long_run import background, error_text, format_duration, run_jobs
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
@@ -38,8 +38,8 @@ from .url_state import UrlField, choice, number
 __all__ = [
     "KEY", "METHODS", "TrainingData", "Protocol", "missing_label_controls", "training_data",
     "lrt_settings", "lrt_url_fields", "fit_lrt", "describe_lrt", "leaf_table", "leaves_panel",
-    "protocol_controls", "estimate_seconds", "method_summary", "comparison_bars",
-    "missing_rate_figure", "compare_panel", "missing_rate_panel", "tree_size_panel",
+    "protocol_controls", "estimate_seconds", "method_summary", "compare_panel", "missing_rate_panel",
+    "tree_size_panel",
     "tree_sizes", "LRT_EXPLANATION",
 ]
 
@@ -56,14 +56,6 @@ METHOD_HELP = {
     "KNN (k=1)": "the ranking of the nearest training example",
     "Default": "the mean-rank ranking of all training rankings, whatever the attributes",
 }
-# Bars: LRT in the orange of the tree's reliability scale; the default ranking
-# white, as in seed 001's figures. Lines cannot be white: the default is dark, dotted.
-BAR_COLOURS = {"LRT": "#e6550d", "IBLR": "#3182bd", "CC": "#31a354", "KNN (k=1)": "#9a9a9a",
-               "Default": "#ffffff"}
-LINE_STYLES = {"LRT": ("#e6550d", "solid", "circle"), "IBLR": ("#3182bd", "solid", "square"),
-               "CC": ("#31a354", "solid", "diamond"), "KNN (k=1)": ("#7f7f7f", "dash", "x"),
-               "Default": ("#222222", "dot", "triangle-up")}
-MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
 MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the seed's measure. CS: "
                 "Spearman's rank correlation. WRC: Spearman weighted towards the top of the "
                 "ranking. LRA: log ranking accuracy (Soares 2004), weighting the top ranks "
@@ -438,62 +430,6 @@ def method_summary(scores, repetitions=1):
         row["n"] = len(group)
         rows[method] = row
     return pd.DataFrame.from_dict(rows, orient="index")
-
-
-def comparison_bars(summary, title):
-    """Grouped bars: mean Kendall tau, CS, WRC and LRA per method, with error whiskers."""
-    suffix = "sd" if f"{MEASURE_ORDER[0]} sd" in summary else "se"
-    fig = go.Figure()
-    for method in summary.index:
-        colour = BAR_COLOURS.get(method, "#8c564b")
-        errors = summary.loc[method, [f"{m} {suffix}" for m in MEASURE_ORDER]].astype(float)
-        fig.add_bar(
-            name=method, x=list(MEASURE_ORDER),
-            y=summary.loc[method, list(MEASURE_ORDER)].astype(float).to_numpy(),
-            error_y=dict(type="data", array=errors.fillna(0).to_numpy(), visible=True,
-                         color="#444444", thickness=1.2),
-            marker=dict(color=colour, line=dict(color="#222222", width=1.2)),
-            hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
-        )
-    fig.update_layout(
-        barmode="group", title=title, xaxis_title="Measure (1 = the true ranking predicted)",
-        yaxis_title="Mean over held-out rankings", legend_title="Method",
-        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=50),
-    )
-    return fig
-
-
-def missing_rate_figure(curve, measure="Kendall tau", repetitions=1):
-    """Lines with markers: ``measure`` against the missing-label rate, one per method (Fig. 1).
-
-    ``curve`` is :func:`rankviz.experiments.label_ranking_study.missing_rate_curve`'s frame;
-    with several repetitions the whiskers are the sd over repetitions.
-    """
-    fig = go.Figure()
-    for method in [m for m in METHODS if m in set(curve["method"])] + sorted(
-            set(curve["method"]) - set(METHODS)):
-        rows = curve[curve["method"] == method].sort_values("missing_rate")
-        colour, dash, symbol = LINE_STYLES.get(method, ("#8c564b", "solid", "circle"))
-        sd = rows[f"{measure} sd"].astype(float)
-        error = (dict(type="data", array=sd.fillna(0).to_numpy(), visible=True, thickness=1.2)
-                 if repetitions > 1 and sd.notna().any() else None)
-        fig.add_scatter(
-            name=method, x=rows["missing_rate"].to_numpy(), y=rows[measure].astype(float).to_numpy(),
-            mode="lines+markers", error_y=error,
-            line=dict(color=colour, dash=dash, width=2.2), marker=dict(symbol=symbol, size=9),
-            hovertemplate="p = %{x:.2f}: %{y:.3f}<extra>" + method + "</extra>",
-        )
-    whiskers = f", whiskers: sd over {repetitions} repetitions" if repetitions > 1 else ""
-    fig.update_layout(
-        title=f"{measure} against the missing-label rate (cf. seed 003, Fig. 1{whiskers})",
-        xaxis_title="fraction of labels deleted from training rankings (p)",
-        yaxis_title=f"{measure} (mean over held-out rankings)", legend_title="Method",
-        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=55),
-    )
-    rates = sorted(set(curve["missing_rate"]))
-    fig.update_xaxes(tickvals=rates, tickformat=".1f",
-                     range=[min(rates) - 0.03, max(rates) + 0.03] if rates else None)
-    return fig
 
 
 # -- running: stored pieces, progress, Stop ------------------------------------------

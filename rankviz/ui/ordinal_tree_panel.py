@@ -6,13 +6,10 @@ the tree settings both criteria share, and the two trees side by side with
 the test rank loss of each and of the KNN and default baselines.
 """
 
-import html
 import math
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
@@ -20,7 +17,7 @@ from ..features import FeatureEncoder
 from ..experiments.monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
 from ..tree.ordinal_tree import OrdinalTree
-from ..viz.graphviz import tree_to_dot
+from ..viz.dot import tree_to_dot
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
 from .long_run import background, short_hash
 from .tree_panel import SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
@@ -29,7 +26,7 @@ from .url_state import UrlField, choice, number
 
 __all__ = [
     "DATA_KINDS", "OrdinalSettings", "impossible_ranks", "synthetic_controls", "holdout_controls",
-    "draw_split", "level_count_chart", "ordinal_tree_settings", "ordinal_url_fields",
+    "draw_split", "ordinal_tree_settings", "ordinal_url_fields",
     "synthetic_url_fields", "holdout_url_fields", "fit_ordinal_trees", "ordinal_tree_pair",
     "ranking_tree_pair", "draw_pair", "tree_legend",
     "encoded_features",
@@ -45,9 +42,6 @@ CRITERIA_SHOWN = tuple(TREE_METHODS)
 GAMMA_RANGE = (0.90, 1.05)
 _THRESHOLD_KEYS = ("b2", "b3", "b4", "b5")
 _SIZE_RANGE = (10, 200_000)
-# Training rows blue, test rows grey in the level charts (data, not methods:
-# no colour of rankviz.viz.figures.ranking_trees.METHOD_COLOURS).
-_TRAIN_COLOUR, _TEST_COLOUR = "#1f77b4", "#b0b0b0"
 
 
 # -- synthetic data -----------------------------------------------------------
@@ -214,44 +208,6 @@ def draw_split(_source, source_key, seed):
     return _source.draw(np.random.default_rng(int(seed)))
 
 
-def level_count_chart(y_train, y_test, levels, *, title="Rows per rank", axis="rank"):
-    """Grouped bars of the training and test rows at each level, empty levels included.
-
-    Level and target names are user text: plotly reads ``<b>``, ``<a href>`` and
-    ``%{...}`` in titles, ticks and hover templates, so they are shown escaped
-    (the bars' ``x`` keeps the names themselves).
-    """
-    names = [str(level) for level in levels]
-    shown = [html.escape(name) for name in names]
-    axis_text = html.escape(str(axis))
-    fig = go.Figure()
-    for name, y, colour in (("training", y_train, _TRAIN_COLOUR), ("test", y_test, _TEST_COLOUR)):
-        counts = level_counts(y, levels)
-        # Counts written on the bars: an empty level reads "0", not just a gap.
-        fig.add_bar(name=name, x=names, y=counts, marker_color=colour, text=counts,
-                    customdata=[[level, axis_text] for level in shown],
-                    textposition="outside", textfont=dict(size=9), cliponaxis=False,
-                    hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} rows"
-                                  "<extra></extra>")
-    fig.update_layout(
-        barmode="group", title=dict(text=html.escape(title), font=dict(size=13)),
-        template="plotly_white", height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2,
-        uniformtext=dict(minsize=8),
-        xaxis=dict(title=axis_text, type="category", tickvals=names, ticktext=shown),
-        yaxis=dict(title="rows", rangemode="tozero"),
-        legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01,
-                    font=dict(size=11)),
-    )
-    return fig
-
-
-def level_counts(y, levels):
-    """Rows at each level (empty levels count 0), in the order of ``levels``."""
-    keys = [str(level) for level in levels]
-    counts = pd.Series(np.asarray(y, dtype=object)).map(str).value_counts()
-    return [int(counts.get(k, 0)) for k in keys]
-
-
 # -- tree settings -----------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -405,7 +361,7 @@ LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
 def ordinal_tree_pair(comparison, data_chart=None, key="ivg"):
     """The data's level counts and the test rank losses in one row, then the two trees.
 
-    ``data_chart`` (e.g. :func:`level_count_chart`) goes left of the losses.
+    ``data_chart`` (e.g. :func:`rankviz.viz.figures.ordinal.level_count_chart`) goes left of the losses.
     """
     if data_chart is not None:
         chart_column, loss_column = st.columns([1, 1.6], gap="medium")

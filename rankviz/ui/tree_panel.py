@@ -8,9 +8,8 @@ import streamlit as st
 from ..tree.replay import growth_step, split_sequence
 from ..tree.criteria import CRITERIA
 from ..tree.ranking_tree import RankingTree
-from ..viz.graphviz import (
-    EXPORT_FORMATS, RenderError, available_engines, drawn_leaves, fitting_depth, render, tree_to_dot,
-)
+from ..viz.dot import drawn_leaves, fitting_depth, tree_to_dot
+from ..viz.graphviz import EXPORT_FORMATS, RenderError, available_engines, render
 from .long_run import background, short_hash
 from .text import md_escape
 from .url_state import UrlField, choice, number
@@ -238,7 +237,7 @@ def depth_control(tree, key, signature=None):
 
     A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider,
     starting at the largest depth that shows at most that many boxes at the
-    ends of its paths (:func:`rankviz.viz.graphviz.fitting_depth`), and a notice that
+    ends of its paths (:func:`rankviz.viz.dot.fitting_depth`), and a notice that
     the drawing is cut while the exports hold the full tree. ``signature``
     identifies the tree for the slider: while it stays the same (e.g. a
     growth player's tree, step after step) the user's depth is kept; by

@@ -1,22 +1,30 @@
-"""Draw an MPBoost ensemble with Graphviz: its stumps, or the additive model per feature.
+"""Draw an MPBoost ensemble (Zhu et al. 2009) with Graphviz: its stumps, or the additive model per feature.
 
 Two views of the same model, as DOT text for :func:`rankviz.viz.graphviz.render`
 and ``st.graphviz_chart``:
 
 * :func:`stumps_to_dot` -- the latest stumps one by one, each a test
-  ``x_k > t`` with its two outcomes ``+a`` and ``0`` (seed 004, eq. 17);
+  ``x_k > t`` with its two outcomes ``+a`` and ``0`` (Zhu et al. 2009, eq. 17);
   the newest is outlined, so a growing ensemble shows each stump as it comes.
 * :func:`additive_model_to_dot` -- the sum of stumps regrouped by feature:
   each feature's contribution to the score is a step function, listed as
   intervals with their added score. This is the model a reader can check:
   what the ranking function does with each feature.
 
-Library text is ASCII (see :mod:`rankviz.viz.graphviz`); user text is escaped.
+Library text is ASCII (see :mod:`rankviz.viz.dot.common`); user text is escaped.
 """
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..graphviz import BORDER_COLOR, EDGE_COLOR, HIGHLIGHT_COLOR, _esc
+from .common import BORDER_COLOR, EDGE_COLOR, HIGHLIGHT_COLOR, escape
+
+if TYPE_CHECKING:
+    from ...ltr.mpboost import MPBoost
 
 __all__ = ["stumps_to_dot", "additive_model_to_dot", "feature_steps"]
 
@@ -45,7 +53,8 @@ def _fmt_threshold(value):
     return f"{value:.4g}"
 
 
-def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
+def stumps_to_dot(model: MPBoost, feature_names: Sequence[str] | None = None, *, last: int = 10,
+                  title: str | None = None) -> str:
     """DOT text of the latest ``last`` stumps side by side, oldest left, newest outlined.
 
     Parameters
@@ -57,13 +66,18 @@ def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
         How many of the latest stumps to draw.
     title : str, optional
         A caption above the drawing.
+
+    Returns
+    -------
+    str
+        The DOT source; feature names and the title are escaped.
     """
     names = _names(model, feature_names)
     n = model.n_rounds_
     start = max(0, n - int(last))
     lines = ["digraph stumps {", "rankdir=TB; ordering=out;", _GRAPH_HEAD.rstrip("\n")]
     if title:
-        lines.append(f'labelloc="t"; label=<<B>{_esc(title)}</B>>;')
+        lines.append(f'labelloc="t"; label=<<B>{escape(title)}</B>>;')
     if n == 0:
         lines.append('empty [label="no stumps yet", style="dashed"];')
     for t in range(start, n):
@@ -71,7 +85,7 @@ def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
         value = float(model.value_[t])
         fill = POSITIVE_FILL if value > 0 else NEGATIVE_FILL if value < 0 else ZERO_FILL
         outline = f', color="{HIGHLIGHT_COLOR}", penwidth=2.5' if newest else ""
-        test = f"{_esc(names[model.feature_[t]])} &gt; {_fmt_threshold(model.threshold_[t])}"
+        test = f"{escape(names[model.feature_[t]])} &gt; {_fmt_threshold(model.threshold_[t])}"
         lines.append(
             f's{t} [label=<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
             f'<TR><TD><FONT POINT-SIZE="9">round {t + 1}</FONT></TD></TR>'
@@ -90,8 +104,15 @@ def stumps_to_dot(model, feature_names=None, *, last=10, title=None):
     return "\n".join(lines)
 
 
-def feature_steps(model, feature):
+def feature_steps(model: MPBoost, feature: int) -> tuple[np.ndarray, np.ndarray]:
     """The step function one feature adds to the score.
+
+    Parameters
+    ----------
+    model : MPBoost
+        A fitted (or partly fitted) model.
+    feature : int
+        Column of the feature.
 
     Returns
     -------
@@ -112,17 +133,35 @@ def _importance(model):
     return np.bincount(model.feature_, weights=model.gain_, minlength=model.n_features_in_)
 
 
-def additive_model_to_dot(model, feature_names=None, *, max_features=8, max_steps=8, title=None):
+def additive_model_to_dot(model: MPBoost, feature_names: Sequence[str] | None = None, *, max_features: int = 8,
+                          max_steps: int = 8, title: str | None = None) -> str:
     """DOT text of the model as a sum of one step function per feature.
 
     Features are ordered by the total gain of their stumps; the feature of the
     newest stump is outlined. A step function with more than ``max_steps``
     intervals shows its first and last intervals and how many are left out.
+
+    Parameters
+    ----------
+    model : MPBoost
+        A fitted (or partly fitted) model.
+    feature_names : sequence of str, optional
+    max_features : int, default=8
+        How many features to draw, those of the largest total gain.
+    max_steps : int, default=8
+        Most intervals shown per feature.
+    title : str, optional
+        A caption above the drawing.
+
+    Returns
+    -------
+    str
+        The DOT source; feature names and the title are escaped.
     """
     names = _names(model, feature_names)
     lines = ["digraph additive {", "rankdir=TB;", _GRAPH_HEAD.rstrip("\n")]
     if title:
-        lines.append(f'labelloc="t"; label=<<B>{_esc(title)}</B>>;')
+        lines.append(f'labelloc="t"; label=<<B>{escape(title)}</B>>;')
     n = model.n_rounds_
     used = np.flatnonzero(np.bincount(model.feature_, minlength=model.n_features_in_))
     order = used[np.argsort(-_importance(model)[used], kind="stable")]
@@ -146,7 +185,7 @@ def _feature_table(model, k, name, newest, max_steps):
     border = HIGHLIGHT_COLOR if newest else BORDER_COLOR
     width = "2" if newest else "1"
     n_stumps = int((model.feature_ == k).sum())
-    rows = [f'<TR><TD COLSPAN="2" BGCOLOR="white"><B>{_esc(name)}</B>'
+    rows = [f'<TR><TD COLSPAN="2" BGCOLOR="white"><B>{escape(name)}</B>'
             f'<FONT POINT-SIZE="9"> ({n_stumps} stump{"s" if n_stumps != 1 else ""})</FONT></TD></TR>']
     intervals = []
     for i, level in enumerate(levels):

@@ -1,7 +1,7 @@
-"""Plotly figures for MPBoost (seed 004); no Streamlit here.
+"""Plotly figures for MPBoost (Zhu et al. 2009); no Streamlit here.
 
 * :func:`rounds_figure` -- NDCG@k of train, validation and test against the
-  number of rounds (the seed's Fig. 6).
+  number of rounds (the paper's Fig. 6).
 * :func:`loss_bound_figure` -- Theorem 1: the product of the normalisers
   ``Z_t`` and the training mis-ordering loss it bounds.
 * :func:`ndcg_by_k_figure` -- NDCG@1..10 per method with error bars
@@ -11,7 +11,8 @@
 import numpy as np
 import plotly.graph_objects as go
 
-from .ranking_trees import _translucent
+from ...ltr.metrics import FORM_TITLES
+from .style import translucent
 
 __all__ = ["SPLIT_COLOURS", "METHOD_STYLES", "rounds_figure", "loss_bound_figure", "ndcg_by_k_figure"]
 
@@ -40,7 +41,7 @@ def rounds_figure(curves, k, *, form="common", n_rounds=None, best_round=None):
     curves : dict
         Split name -> 1-D array of mean NDCG@k after rounds 1, 2, ...
     k : int
-    form : {"common", "seed"}
+    form : {"common", "mpboost"}
     n_rounds : int, optional
         Fix the x-axis to this many rounds, so a growing curve does not
         rescale the chart every update.
@@ -60,7 +61,7 @@ def rounds_figure(curves, k, *, form="common", n_rounds=None, best_round=None):
                       annotation_text=f"best validation: round {best_round}",
                       annotation_position="bottom right")
     fig.update_layout(
-        title=f"Mean NDCG@{k} over queries after each round ({form} form)",
+        title=f"Mean NDCG@{k} over queries after each round ({FORM_TITLES.get(form, form)} form)",
         xaxis_title="Boosting rounds (stumps)", yaxis_title=f"Mean NDCG@{k}",
         legend_title="Queries", **_LAYOUT,
     )
@@ -80,7 +81,7 @@ def loss_bound_figure(bound, misordering, n_rounds=None):
                     line=dict(color="#222222", width=2),
                     hovertemplate="round %{x}: %{y:.4f}<extra>bound</extra>")
     fig.add_scatter(x=rounds, y=misordering, mode="lines", name="mis-ordered training pairs",
-                    line=dict(color="#d62728", width=2), fill="tozeroy", fillcolor=_translucent("#d62728", 0.12),
+                    line=dict(color="#d62728", width=2), fill="tozeroy", fillcolor=translucent("#d62728", 0.12),
                     hovertemplate="round %{x}: %{y:.4f}<extra>mis-ordering</extra>")
     fig.update_layout(
         title="Theorem 1: mis-ordered training pairs ≤ ∏ Z_t",
@@ -124,7 +125,7 @@ def ndcg_by_k_figure(summary, *, form="common", confidence_label="±1 standard e
             + title + "</extra>",
         )
     fig.update_layout(
-        title=f"Test NDCG@k per method ({form} form; bars: {confidence_label})",
+        title=f"Test NDCG@k per method ({FORM_TITLES.get(form, form)} form; bars: {confidence_label})",
         xaxis=dict(title="Cut-off k (top documents counted)", tickmode="linear", dtick=1),
         yaxis_title="Mean NDCG@k over test queries", legend_title="Method", **_LAYOUT,
     )

@@ -1,29 +1,42 @@
-"""Plotly figures and display tables of the ordinal Monte Carlo experiments (seed 002).
+"""Plotly figures and display tables of ordinal data and of the experiments of Xia, Zhang & Wang (2006).
 
-Figures follow the seed: Fig. 2 (mean absolute rank loss against tree depth,
-both criteria, with the baselines) and Fig. 3 (loss against label noise σ,
-one panel per training size; ranking tree solid, classification tree
-dash-dotted, whiskers the 95% Student-t confidence intervals). The inputs are
-the summaries of :func:`rankviz.experiments.monte_carlo.loss_summary`; no Streamlit here.
+The Monte Carlo figures follow the paper: Fig. 2 (mean absolute rank loss
+against tree depth, both criteria, with the baselines) and Fig. 3 (loss
+against label noise σ, one panel per training size; ranking tree solid,
+classification tree dash-dotted, whiskers the 95% Student-t confidence
+intervals). Their inputs are the summaries of
+:func:`rankviz.experiments.monte_carlo.loss_summary`.
+:func:`level_count_chart` shows the rows of a data set at each level. No
+Streamlit here.
 """
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from ...experiments.monte_carlo import TREE_METHODS, loss_summary
-from .ranking_trees import METHOD_COLOURS, _OTHER_COLOURS, _translucent
+from .style import METHOD_COLOURS, other_colour, translucent
 
-__all__ = ["LOSS_AXIS_TITLE", "TREE_STYLES", "loss_by_depth", "loss_by_noise", "method_table",
-           "noise_table", "format_loss"]
+__all__ = ["LEVEL_CHART_COLOURS", "LOSS_AXIS_TITLE", "TREE_STYLES", "format_loss", "level_count_chart", "level_counts",
+           "loss_by_depth", "loss_by_noise", "method_table", "noise_table"]
+
+#: Training rows blue, test rows grey in the level charts (data, not methods:
+#: no colour of :data:`rankviz.viz.figures.style.METHOD_COLOURS`).
+LEVEL_CHART_COLOURS = {"training": "#1f77b4", "test": "#b0b0b0"}
 
 #: y-axis title of every rank-loss figure: the loss counts level steps.
 LOSS_AXIS_TITLE = "mean absolute rank loss (levels)"
 
-#: Colour and dash of each criterion's tree. The seed draws the ranking tree
-#: solid and the classification (Gini) tree dash-dotted; the ranking tree
-#: keeps seed 001's black (:data:`rankviz.viz.figures.ranking_trees.METHOD_COLOURS`).
+#: Colour and dash of each criterion's tree. Xia, Zhang & Wang draw the ranking
+#: tree solid and the classification (Gini) tree dash-dotted; the ranking tree
+#: keeps the black of Rebelo, Soares & Costa (:data:`rankviz.viz.figures.style.METHOD_COLOURS`).
 TREE_STYLES = {
     TREE_METHODS["ranking_impurity"]: dict(color=METHOD_COLOURS["Ranking tree"], dash="solid"),
     TREE_METHODS["gini"]: dict(color="#1f77b4", dash="dashdot"),
@@ -31,17 +44,17 @@ TREE_STYLES = {
 
 
 def _tree_style(method, k):
-    return TREE_STYLES.get(method, dict(color=_OTHER_COLOURS[k % len(_OTHER_COLOURS)], dash="solid"))
+    return TREE_STYLES.get(method, dict(color=other_colour(k), dash="solid"))
 
 
 def _baseline_style(method, k):
-    # Seed 001's colours would draw the default ranking white: baselines are
+    # METHOD_COLOURS would draw the default ranking white: baselines are
     # told apart by dash pattern instead, as in rankviz.viz.figures.ranking_trees.gamma_curves.
     if method.startswith("KNN"):
         return dict(color="#7a7a7a", dash="dash")
     if method.startswith("Default"):
         return dict(color="#222222", dash="dot")
-    return dict(color=_OTHER_COLOURS[k % len(_OTHER_COLOURS)], dash="longdash")
+    return dict(color=other_colour(k), dash="longdash")
 
 
 def _half_widths(ci):
@@ -59,7 +72,7 @@ def format_loss(mean, ci, digits=3):
 
 
 def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
-    """Mean rank loss of each tree cut at every depth, with baselines (seed 002, Fig. 2).
+    """Mean rank loss of each tree cut at every depth, with baselines (Xia, Zhang & Wang 2006, Fig. 2).
 
     Parameters
     ----------
@@ -90,7 +103,7 @@ def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
             line=dict(color=style["color"], dash=style["dash"], width=2),
             marker=dict(color=style["color"], size=6),
             error_y=dict(type="data", array=_half_widths(group["ci"]), visible=True,
-                         color=_translucent(style["color"], 0.8), thickness=1.2, width=4),
+                         color=translucent(style["color"], 0.8), thickness=1.2, width=4),
             customdata=group["trials"].to_numpy(),
             hovertemplate="depth %{x}: %{y:.4f} ± %{error_y.array:.4f} "
                           "(%{customdata} trials)<extra>" + method + "</extra>",
@@ -114,7 +127,7 @@ def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
 
 
 def loss_by_noise(summary, *, title=None):
-    """Mean rank loss against label noise σ, one panel per training size (seed 002, Fig. 3).
+    """Mean rank loss against label noise σ, one panel per training size (Xia, Zhang & Wang 2006, Fig. 3).
 
     Parameters
     ----------
@@ -151,7 +164,7 @@ def loss_by_noise(summary, *, title=None):
                 line=dict(color=style["color"], dash=style["dash"], width=2),
                 marker=dict(color=style["color"], size=6),
                 error_y=dict(type="data", array=_half_widths(group["ci"]), visible=True,
-                             color=_translucent(style["color"], 0.8), thickness=1.2, width=4),
+                             color=translucent(style["color"], 0.8), thickness=1.2, width=4),
                 customdata=group["trials"].to_numpy(),
                 hovertemplate="σ = %{x}: %{y:.4f} ± %{error_y.array:.4f} (%{customdata} trials)"
                               f"<extra>{method}, n = {size:,}</extra>",
@@ -167,7 +180,7 @@ def loss_by_noise(summary, *, title=None):
 
 
 def method_table(records, confidence=0.95):
-    """Table I of seed 002: each method's own prediction, mean loss ± CI over trials.
+    """Table I of Xia, Zhang & Wang (2006): each method's own prediction, mean loss ± CI over trials.
 
     Parameters
     ----------
@@ -225,3 +238,63 @@ def noise_table(records, confidence=0.95):
         columns={"n_train": "training size", "noise": "σ"})
     table.columns.name = None
     return table
+
+
+# -- data ---------------------------------------------------------------------
+
+def level_count_chart(y_train: ArrayLike, y_test: ArrayLike, levels: Sequence, *, title: str = "Rows per rank",
+                      axis: str = "rank") -> go.Figure:
+    """Grouped bars of the training and test rows at each level, empty levels included.
+
+    Level and target names are user text: plotly reads ``<b>``, ``<a href>`` and
+    ``%{...}`` in titles, ticks and hover templates, so they are shown escaped
+    (the bars' ``x`` keeps the names themselves).
+
+    Parameters
+    ----------
+    y_train, y_test : array-like
+        The level of each training and test row.
+    levels : sequence
+        All levels, lowest first.
+    title : str, default="Rows per rank"
+    axis : str, default="rank"
+        What a level is called (the x axis title and the hover text).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    names = [str(level) for level in levels]
+    shown = [html.escape(name) for name in names]
+    axis_text = html.escape(str(axis))
+    fig = go.Figure()
+    for name, y in (("training", y_train), ("test", y_test)):
+        counts = level_counts(y, levels)
+        # Counts written on the bars: an empty level reads "0", not just a gap.
+        fig.add_bar(name=name, x=names, y=counts, marker_color=LEVEL_CHART_COLOURS[name], text=counts,
+                    customdata=[[level, axis_text] for level in shown],
+                    textposition="outside", textfont=dict(size=9), cliponaxis=False,
+                    hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} rows"
+                                  "<extra></extra>")
+    fig.update_layout(
+        barmode="group", title=dict(text=html.escape(title), font=dict(size=13)),
+        template="plotly_white", height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2,
+        uniformtext=dict(minsize=8),
+        xaxis=dict(title=axis_text, type="category", tickvals=names, ticktext=shown),
+        yaxis=dict(title="rows", rangemode="tozero"),
+        legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01,
+                    font=dict(size=11)),
+    )
+    return fig
+
+
+def level_counts(y: ArrayLike, levels: Sequence) -> list[int]:
+    """Rows at each level (empty levels count 0), in the order of ``levels``.
+
+    Returns
+    -------
+    list of int
+    """
+    keys = [str(level) for level in levels]
+    counts = pd.Series(np.asarray(y, dtype=object)).map(str).value_counts()
+    return [int(counts.get(k, 0)) for k in keys]

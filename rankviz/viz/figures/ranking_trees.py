@@ -1,4 +1,7 @@
-"""Plotly figures: evaluation results, γ curves and the node inspector (no Streamlit here)."""
+"""Plotly figures of ranking trees (Rebelo, Soares & Costa 2008): evaluation results, γ curves and the node inspector.
+
+No Streamlit here; colours shared with the other figures are in :mod:`rankviz.viz.figures.style`.
+"""
 
 import html
 
@@ -6,23 +9,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from .style import METHOD_COLOURS, method_colour, other_colour, translucent
+
 __all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", "metric_distribution",
            "rank_heatmap", "threshold_curve"]
 
-#: Seed 001's Figures 3-4: ranking trees black, KNN grey, default ranking white.
-METHOD_COLOURS = {"Ranking tree": "#222222", "KNN (k=1)": "#9a9a9a", "Default ranking": "#ffffff"}
 #: The γ currently chosen, marked on every γ chart.
 CURRENT_COLOUR = "#d62728"
-_OTHER_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
-
-
-def _colour(method, k):
-    return METHOD_COLOURS.get(method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
-
-
-def _translucent(colour, alpha=0.3):
-    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({red},{green},{blue},{alpha})"
 
 
 def metric_bars(scores, measures=("CS", "WRC", "LRA")):
@@ -47,7 +40,7 @@ def metric_bars(scores, measures=("CS", "WRC", "LRA")):
         fig.add_bar(
             name=method, x=list(measures), y=mean.values,
             error_y=dict(type="data", array=half.fillna(0).values, visible=True, color="#555555"),
-            marker=dict(color=_colour(method, k), line=dict(color="#222222", width=1.2)),
+            marker=dict(color=method_colour(method, k), line=dict(color="#222222", width=1.2)),
             hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
         )
     fig.update_layout(
@@ -74,14 +67,14 @@ def metric_distribution(scores, measure="CS"):
     """
     fig = go.Figure()
     for k, (method, group) in enumerate(scores.groupby("method", sort=False)):
-        colour = _colour(method, k)
+        colour = method_colour(method, k)
         # A translucent fill keeps the median line and the points visible on
         # every method's colour, black included.
         fig.add_box(
             name=method, y=group[measure], boxpoints="all", jitter=0.5, pointpos=-1.6,
             marker=dict(color="#777777" if colour == "#ffffff" else colour, size=4, opacity=0.7,
                         line=dict(color="#222222", width=0.5)),
-            line=dict(color="#222222", width=1.5), fillcolor=_translucent(colour),
+            line=dict(color="#222222", width=1.5), fillcolor=translucent(colour),
             customdata=group["example"], hovertemplate="example %{customdata}: %{y:.3f}<extra></extra>",
         )
     fig.update_layout(
@@ -243,7 +236,7 @@ def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
 
 
 def leaf_count_curve(path, gamma_range, current=None):
-    """Number of leaves against γ (seed 001, Figure 2), as the exact step function.
+    """Number of leaves against γ (Rebelo, Soares & Costa 2008, Figure 2), as the exact step function.
 
     Parameters
     ----------
@@ -330,8 +323,7 @@ def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "L
         for k, (method, scores) in enumerate((baselines or {}).items()):
             # Lines, not bars: the default ranking's white (METHOD_COLOURS) would not
             # show, so the baselines are told apart by dash pattern instead.
-            colour = {"KNN (k=1)": "#7a7a7a", "Default ranking": "#222222"}.get(
-                method, _OTHER_COLOURS[k % len(_OTHER_COLOURS)])
+            colour = {"KNN (k=1)": "#7a7a7a", "Default ranking": "#222222"}.get(method, other_colour(k))
             dash = "dash" if method == "KNN (k=1)" else "dot"
             fig.add_scatter(x=[gammas[0], gammas[-1]], y=[scores[measure]] * 2, mode="lines",
                             name=method, line=dict(color=colour, width=1.5, dash=dash),

@@ -1,0 +1,544 @@
+"""Shared core of the Graphviz drawings: colours, escaping, node labels, legends and depth cuts.
+
+Every tree drawing of :mod:`rankviz.viz.dot` runs the same skeleton,
+:meth:`TreeDrawer.to_dot`: the graph header, one box per drawn node (fill,
+label, tooltip, the dashed border of a node cut at ``max_depth``, the red
+border of the highlighted node), the ``yes`` / ``no`` edges and the legend. A
+drawer per tree kind (:mod:`~rankviz.viz.dot.ranking_tree`,
+:mod:`~rankviz.viz.dot.mallows_tree`, :mod:`~rankviz.viz.dot.ordinal_tree`)
+only says what its boxes hold and how they are coloured.
+
+The DOT deliberately uses only features that Graphviz's ``dot``,
+``graphviz-pure`` and the viz.js build behind Streamlit's
+``st.graphviz_chart`` draw the same way: HTML-like labels made of plain
+``<TABLE>``s (one row per text line), ``<B>`` and ``<FONT>``; the standard
+font name ``Helvetica``; and ASCII in everything the library writes itself
+but the ``…`` of a cut ranking (``graphviz-pure`` has no width table for
+non-ASCII glyphs and sizes them as a space, with a warning on stderr; user
+text is kept as given, escaped by :func:`escape` and :func:`dot_string`).
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...tree.structure import Tree, parent_array
+
+__all__ = [
+    "BORDER_COLOR", "EDGE_COLOR", "HIGHLIGHT_COLOR", "INTERNAL_FILL", "LEVEL_CELL_BORDER", "LEVEL_PALETTE",
+    "MISSING_FILL", "PALETTE", "PREDICTED_CELL_BORDER", "RELIABILITY_PALETTE",
+    "DrawOptions", "TreeDrawer", "ancestor_at", "dot_string", "drawn_leaves", "escape", "fill_color",
+    "fitting_depth", "fmt_similarity", "graph_header", "hidden_text", "legend_attrs", "node_id",
+    "node_label", "node_tooltip", "similarity_swatches", "subtree_sizes", "text_color",
+]
+
+# Sequential blues from ColorBrewer "Blues" (colour-blind safe, prints in grey
+# scale): its first 7 of 9 classes, resampled to 9 steps in linear RGB. The two
+# darkest classes are left out on purpose: similarities cluster near 1 (every
+# singleton leaf has S = 1), and a tree full of navy boxes is heavy to read.
+# Step k stands for the value vmin + k * (vmax - vmin) / 8, so with the default
+# range [-1, 1] the steps are -1, -0.75, ..., 1 and a node is coloured by its
+# similarity rounded to the nearest quarter.
+PALETTE = (
+    "#f7fbff", "#e5eff9", "#d2e3f3", "#bdd7ec", "#9ecae1",
+    "#7ab6d9", "#59a1ce", "#3c8bc2", "#2171b5",
+)
+# Reliability of the leaves of label ranking trees (Cheng, Hühn & Hüllermeier
+# 2009): ColorBrewer "Oranges", its first 7 of 9 classes, so a reliability
+# never reads as a similarity.
+RELIABILITY_PALETTE = ("#fff5eb", "#fee6ce", "#fdd0a2", "#fdae6b", "#fd8d3c", "#f16913", "#d94801")
+INTERNAL_FILL = "#f5f5f5"  # internal nodes when leaves are coloured by reliability
+MISSING_FILL = "#e0e0e0"  # similarity NaN (e.g. a criterion undefined on the node)
+HIGHLIGHT_COLOR = "#d62728"  # red: stands out against every blue of the palette
+BORDER_COLOR = "#4d4d4d"
+EDGE_COLOR = "#595959"
+
+# Level cells of ordinal trees: ColorBrewer "Greys", its first 7 of 9 classes
+# (grey, not blue, so a cell never reads as a similarity). Step k stands for a
+# share of about k / 6 of the node's rows; a level with any rows gets at least
+# step 1, so an empty level (white) is told from a rare one.
+LEVEL_PALETTE = ("#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#969696", "#737373", "#525252")
+LEVEL_CELL_BORDER = "#969696"
+PREDICTED_CELL_BORDER = "#000000"
+
+_TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
+_LEGEND_TABLE = '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
+
+
+# -- text -----------------------------------------------------------------------
+
+def node_id(node: int) -> str:
+    """DOT / SVG id of a tree node: ``node_id(3) == "node3"``."""
+    return f"node{int(node)}"
+
+
+def escape(text: object) -> str:
+    """HTML-escape user text for an HTML-like label (quotes too: ids, attributes).
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is converted with ``str`` first.
+
+    Returns
+    -------
+    str
+    """
+    return html.escape(str(text), quote=True)
+
+
+def dot_string(text: object) -> str:
+    """A double-quoted DOT string.
+
+    The text is HTML-escaped first: Graphviz copies entities such as ``&lt;``
+    unchanged into SVG, so escaping here is what makes ``<`` and ``&`` safe in
+    the SVG tooltip (Graphviz would escape a bare ``&`` itself, but not a
+    user string that happens to look like an entity). Backslashes are doubled
+    because DOT strings treat ``\\`` as an escape; newlines become spaces.
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is converted with ``str`` first.
+
+    Returns
+    -------
+    str
+        The string with its quotes, ready for an attribute such as ``tooltip=``.
+    """
+    text = escape(text).replace("\\", "\\\\").replace("\n", " ").replace("\r", " ")
+    return f'"{text}"'
+
+
+def fmt_similarity(s: float) -> str:
+    """``0.812``, or ``n/a`` for a similarity that is NaN."""
+    return "n/a" if math.isnan(s) else f"{s:.3f}"
+
+
+# -- colours --------------------------------------------------------------------
+
+def fill_color(value: float, vmin: float, vmax: float, palette: Sequence[str] = PALETTE) -> str:
+    """The step of ``palette`` nearest to ``value`` on the scale from ``vmin`` to ``vmax``.
+
+    Parameters
+    ----------
+    value : float
+        Clipped to ``[vmin, vmax]``; NaN gives :data:`MISSING_FILL`.
+    vmin, vmax : float
+        Values of the first and the last colour, ``vmin < vmax``.
+    palette : sequence of str, default=PALETTE
+        Colours ``#rrggbb`` from lowest to highest.
+
+    Returns
+    -------
+    str
+    """
+    if math.isnan(value):
+        return MISSING_FILL
+    step = round((min(max(value, vmin), vmax) - vmin) / (vmax - vmin) * (len(palette) - 1))
+    return palette[step]
+
+
+def _relative_luminance(hex_color):
+    rgb = [int(hex_color[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def text_color(fill: str) -> str:
+    """Black or white, whichever has the higher WCAG contrast on ``fill`` (``#rrggbb``)."""
+    lum = _relative_luminance(fill)
+    contrast_black = (lum + 0.05) / 0.05
+    contrast_white = 1.05 / (lum + 0.05)
+    return "#000000" if contrast_black >= contrast_white else "#ffffff"
+
+
+# -- pieces of a drawing --------------------------------------------------------
+
+def graph_header(direction: str, title: str | None = None) -> list[str]:
+    """The opening lines of a tree's DOT: graph, node and edge defaults, and the title.
+
+    Parameters
+    ----------
+    direction : {"TB", "LR"}
+        Top-down, or left to right.
+    title : str, optional
+        User text drawn in bold above the tree (escaped here).
+
+    Returns
+    -------
+    list of str
+        Lines without their newline; the caller closes the graph with ``}``.
+    """
+    # Left to right, ranks are columns of wide boxes: less space between them reads better.
+    ranksep = 0.5 if direction == "TB" else 0.3
+    lines = [
+        "digraph RankingTree {",
+        # ordering=out keeps the "yes" child on the left, as the edges are listed.
+        f'  graph [rankdir={direction}, ordering=out, nodesep=0.3, ranksep={ranksep}, margin=0, pad=0.2, '
+        'bgcolor="white", fontname="Helvetica", fontsize=16, labelloc=t, labeljust=c];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, '
+        f'margin="0.14,0.07", color="{BORDER_COLOR}", penwidth=1];',
+        f'  edge [fontname="Helvetica", fontsize=10, color="{EDGE_COLOR}", '
+        f'fontcolor="{EDGE_COLOR}", arrowsize=0.7];',
+    ]
+    if title:
+        lines.append(f"  label=<<B>{escape(title)}</B>>;")
+    return lines
+
+
+def node_label(rows: Sequence[str], stats: str) -> str:
+    """HTML-like label of a node: one table row per entry of ``rows``, then ``stats`` in small type.
+
+    One table row per line instead of ``<BR/>``: Graphviz spaces ``<BR/>``
+    lines by the nominal font size, and with the wide fonts it picks for
+    "Helvetica" on Linux (DejaVu Sans) an underscore, as in the default label
+    names ``label_1``, then touches the next line. Table rows get padding.
+
+    Parameters
+    ----------
+    rows : sequence of str
+        HTML content of each row (already escaped), e.g. ``"<B>A2 &lt;= 4.5</B>"``.
+    stats : str
+        The node's numbers, e.g. ``"n = 12, S = 0.812"``.
+
+    Returns
+    -------
+    str
+        A ``<TABLE>`` (without the ``<`` ``>`` that make it a DOT label).
+    """
+    cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
+    return f'{_TABLE}{cells}<TR><TD><FONT POINT-SIZE="10">{stats}</FONT></TD></TR></TABLE>'
+
+
+def node_tooltip(tree: Tree, node: int, predicts: str = "", agree: str = "all rankings agree") -> str:
+    """One short line: the node id and its split, or for a leaf why it stopped.
+
+    Parameters
+    ----------
+    tree : Tree
+    node : int
+    predicts : str, default=""
+        Said first for a leaf, e.g. ``"predicts rank 3 (median of 40 rows); "``.
+    agree : str, default="all rankings agree"
+        Why a leaf whose similarity is 1 was not split.
+
+    Returns
+    -------
+    str
+        Not escaped (see :func:`dot_string`).
+    """
+    name = node_id(node)
+    score = float(tree.split_score[node])
+    if not tree.is_leaf[node]:
+        extra = "" if math.isnan(score) else f" with S_split = {score:.3f}"
+        return f"{name}: split {tree.test_text(node)}{extra}"
+    split = tree.best_split_text(node)
+    postponed = tree.extras.get("postponed")
+    if split and postponed is not None and postponed[node]:
+        return f"{name}: {predicts}will split {split} with S_split = {score:.3f} (not grown yet)"
+    if split and math.isfinite(score):
+        return (f"{name} (leaf): {predicts}best split {split} with S_split = {score:.3f} "
+                "rejected by rule (6)")
+    s, n = float(tree.similarity[node]), int(tree.n_samples[node])
+    if n < 2:
+        reason = "a single example"
+    elif s >= 1.0 - 1e-12:
+        reason = agree
+    else:
+        reason = "no split searched or possible (size or depth limit)"
+    return f"{name} (leaf): {predicts}{reason}"
+
+
+def similarity_swatches(vmin: float, vmax: float) -> list[tuple[str, str]]:
+    """The colour bar of the similarity scale: each colour of :data:`PALETTE` and its value.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(colour, value text)`` from ``vmin`` to ``vmax``, e.g. ``("#f7fbff", "-1")``.
+    """
+    steps = len(PALETTE)
+    swatches = []
+    for k, fill in enumerate(PALETTE):
+        value = vmin + k * (vmax - vmin) / (steps - 1)
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+        swatches.append((fill, "0" if text in ("-0", "") else text))
+    return swatches
+
+
+def legend_attrs(heading: str, swatches: Sequence[tuple[str, str]], notes: Sequence[str],
+                 cut_depth: int | None = None, *, swatch_width: int = 28) -> str:
+    """Attributes of the legend node: a heading, a colour bar and short notes.
+
+    Kept to a few short rows: the legend sits on the root's rank, so a tall
+    legend would push the whole tree down and open a gap under the root.
+
+    Parameters
+    ----------
+    heading : str
+        HTML of the first row: what the colour shows.
+    swatches : sequence of (str, str)
+        Each colour of the bar and the value written on it.
+    notes : sequence of str
+        HTML of the rows under the bar.
+    cut_depth : int, optional
+        The depth a tree is drawn to when nodes are cut there: adds a row
+        saying what a dashed box means.
+    swatch_width : int, default=28
+        Width of each colour of the bar, in points.
+
+    Returns
+    -------
+    str
+        The attribute list of ``legend [...]``.
+    """
+    steps = len(swatches)
+
+    def row(content):
+        return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
+                f'<FONT POINT-SIZE="9">{content}</FONT></TD></TR>')
+
+    bar = "".join(f'<TD BGCOLOR="{fill}" WIDTH="{swatch_width}" HEIGHT="14">'
+                  f'<FONT POINT-SIZE="8" COLOR="{text_color(fill)}">{text}</FONT></TD>'
+                  for fill, text in swatches)
+    if cut_depth is not None:
+        notes = [*notes, f"dashed: split further below depth {cut_depth}, not drawn"]
+    table = _LEGEND_TABLE + row(heading) + f"<TR>{bar}</TR>" + "".join(map(row, notes)) + "</TABLE>"
+    return f'id="legend", shape=plaintext, style="", margin=0, tooltip="legend", label=<{table}>'
+
+
+# -- depth cuts -----------------------------------------------------------------
+
+def subtree_sizes(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and leaves strictly below each node (a leaf has none of either).
+
+    Returns
+    -------
+    nodes, leaves : ndarray of int, shape (node_count,)
+    """
+    nodes, leaves = np.zeros(tree.node_count, dtype=np.intp), tree.is_leaf.astype(np.intp)
+    left, right = tree.children_left, tree.children_right
+    for node in np.argsort(-np.asarray(tree.depth), kind="stable"):  # deepest first
+        if left[node] >= 0:
+            nodes[node] = nodes[left[node]] + nodes[right[node]] + 2
+            leaves[node] = leaves[left[node]] + leaves[right[node]]
+    return nodes, np.where(tree.is_leaf, 0, leaves)
+
+
+def ancestor_at(tree: Tree, node: int, depth: int) -> int:
+    """The ancestor of ``node`` at ``depth`` (the node itself if it is that deep or less)."""
+    parent = parent_array(tree.children_left, tree.children_right)
+    while tree.depth[node] > depth:
+        node = parent[node]
+    return int(node)
+
+
+def hidden_text(nodes: int, leaves: int) -> str:
+    """``+ 12 nodes below (7 leaves)``: what a cut node hides."""
+    return f"+ {int(nodes)} nodes below ({int(leaves)} leaves)"
+
+
+def drawn_leaves(tree: Any, max_depth: int | None = None) -> int:
+    """How many boxes end a path when a tree is drawn to ``max_depth``.
+
+    Parameters
+    ----------
+    tree : Tree or fitted estimator with ``tree_``
+    max_depth : int, optional
+        None: the whole tree.
+
+    Returns
+    -------
+    int
+        The leaves at ``max_depth`` or above, and the nodes cut there (see
+        :func:`rankviz.viz.dot.tree_to_dot`).
+    """
+    tree = getattr(tree, "tree_", tree)
+    if max_depth is None:
+        return tree.n_leaves
+    depth = np.asarray(tree.depth)
+    return int(np.count_nonzero((tree.is_leaf & (depth <= max_depth)) | (depth == max_depth)))
+
+
+def fitting_depth(tree: Any, max_leaves: int = 30) -> int:
+    """The largest depth to which a tree can be drawn with at most ``max_leaves`` path ends.
+
+    Parameters
+    ----------
+    tree : Tree or fitted estimator with ``tree_``
+    max_leaves : int, default=30
+        Most boxes ending a path (:func:`drawn_leaves`) a legible drawing has.
+
+    Returns
+    -------
+    int
+        At least 1 (0 for a single leaf), and the tree's own depth when it fits whole.
+    """
+    tree = getattr(tree, "tree_", tree)
+    best = min(1, tree.max_depth)
+    for depth in range(1, tree.max_depth + 1):
+        if drawn_leaves(tree, depth) > max_leaves:
+            break
+        best = depth
+    return best
+
+
+# -- the drawing ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """The options every tree drawing takes, checked (see :func:`rankviz.viz.dot.tree_to_dot`)."""
+
+    highlight: int | None = None
+    title: str | None = None
+    max_labels: int | None = None
+    vmin: float = -1.0
+    vmax: float = 1.0
+    show_ids: bool = False
+    direction: str = "TB"
+    legend: bool = True
+    max_depth: int | None = None
+
+    @classmethod
+    def checked(cls, tree: Tree, highlight: int | str | None = None, title: str | None = None,
+                max_labels: int | None = None, *, similarity_range: tuple[float, float] = (-1.0, 1.0),
+                show_ids: bool = False, direction: str = "TB", legend: bool = True,
+                max_depth: int | None = None) -> DrawOptions:
+        """Options for drawing ``tree``, each checked.
+
+        Parameters
+        ----------
+        tree : Tree
+            The tree to draw (``highlight`` must be one of its nodes).
+        highlight, title, max_labels, similarity_range, show_ids, direction, legend, max_depth
+            As for :func:`rankviz.viz.dot.tree_to_dot`.
+
+        Returns
+        -------
+        DrawOptions
+
+        Raises
+        ------
+        ValueError
+            If ``highlight`` is not a node of the tree, or ``max_labels``,
+            ``direction``, ``max_depth`` or ``similarity_range`` is invalid
+            (checked in that order).
+        """
+        highlight = _check_highlight(highlight, tree.node_count)
+        if max_labels is not None and not (isinstance(max_labels, (int, np.integer)) and max_labels >= 1):
+            raise ValueError(f"max_labels must be None or an integer >= 1, got {max_labels!r}")
+        if direction not in ("TB", "LR"):
+            raise ValueError(f"direction must be 'TB' (top-down) or 'LR' (left to right), got {direction!r}")
+        if max_depth is not None and not (isinstance(max_depth, (int, np.integer))
+                                          and not isinstance(max_depth, bool) and max_depth >= 0):
+            raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
+        vmin, vmax = (float(v) for v in similarity_range)
+        if not (math.isfinite(vmin) and math.isfinite(vmax) and vmin < vmax):
+            raise ValueError(f"similarity_range must be two finite numbers, low < high; got {similarity_range!r}")
+        return cls(highlight, title, max_labels, vmin, vmax, show_ids, direction, legend, max_depth)
+
+
+def _check_highlight(highlight, n_nodes):
+    if highlight is None:
+        return None
+    value = highlight
+    if isinstance(value, str) and value.startswith("node") and value[4:].isdigit():
+        value = int(value[4:])
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value < n_nodes:
+        return int(value)
+    raise ValueError(f"highlight must be a node of the tree (0..{n_nodes - 1} or 'node0'..), got {highlight!r}")
+
+
+class TreeDrawer:
+    """Draws one tree: the skeleton shared by every kind, with similarity colours by default.
+
+    A drawer per tree kind overrides :meth:`label` (what a box holds) and
+    :meth:`legend_notes`, and where it needs to :meth:`fill`, :meth:`stats`,
+    :meth:`tooltip` or :meth:`legend`.
+
+    Parameters
+    ----------
+    tree : Tree
+        A fitted tree.
+    options : DrawOptions
+    """
+
+    def __init__(self, tree: Tree, options: DrawOptions) -> None:
+        self.tree = tree
+        self.options = options
+        self.is_leaf = tree.is_leaf  # a property computed on each access: kept once
+
+    def fill(self, node: int) -> str:
+        """Fill of a box: its similarity ``S`` on the blue scale."""
+        return fill_color(float(self.tree.similarity[node]), self.options.vmin, self.options.vmax)
+
+    def stats(self, node: int) -> str:
+        """The numbers under a box's text: ``n = 12, S = 0.812``."""
+        return f"n = {int(self.tree.n_samples[node])}, S = {fmt_similarity(float(self.tree.similarity[node]))}"
+
+    def label(self, node: int, stats: str) -> str:
+        """HTML-like label of a box (see :func:`node_label`)."""
+        raise NotImplementedError
+
+    def tooltip(self, node: int) -> str:
+        """Tooltip of a box (see :func:`node_tooltip`)."""
+        return node_tooltip(self.tree, node)
+
+    def legend_notes(self) -> list[str]:
+        """HTML of the legend's rows under the colour bar."""
+        raise NotImplementedError
+
+    def legend(self, cut_depth: int | None) -> str:
+        """Attributes of the legend node: the similarity scale and :meth:`legend_notes`."""
+        heading = f"<B>S</B> (colour) = {escape(self.tree.similarity_label)}"
+        swatches = similarity_swatches(self.options.vmin, self.options.vmax)
+        return legend_attrs(heading, swatches, self.legend_notes(), cut_depth)
+
+    def to_dot(self) -> str:
+        """The DOT source of the tree, ending with a newline."""
+        tree, options, is_leaf, ids = self.tree, self.options, self.is_leaf, self.tree.node_ids
+        lines = graph_header(options.direction, options.title)
+        depth = np.asarray(tree.depth)
+        if options.max_depth is None:
+            drawn = np.ones(tree.node_count, dtype=bool)
+            cut = ~drawn
+        else:
+            drawn = depth <= options.max_depth
+            cut = drawn & ~is_leaf & (depth == options.max_depth)
+        hidden_nodes, hidden_leaves = subtree_sizes(tree)
+        highlight = options.highlight
+        if highlight is not None and not drawn[highlight]:
+            highlight = ancestor_at(tree, highlight, options.max_depth)  # its drawn ancestor
+        for node in np.flatnonzero(drawn):
+            stats = self.stats(node)
+            if options.show_ids:
+                stats = f"#{ids[node]} · {stats}"
+            label, tooltip, fill = self.label(node, stats), self.tooltip(node), self.fill(node)
+            if cut[node]:
+                below = hidden_text(hidden_nodes[node], hidden_leaves[node])
+                label = (label[:-len("</TABLE>")]
+                         + f'<TR><TD><FONT POINT-SIZE="10"><I>{below}</I></FONT></TD></TR></TABLE>')
+                tooltip += f"; {below}, not drawn"
+            attrs = [f'id="{node_id(node)}"', f"label=<{label}>", f'fillcolor="{fill}"',
+                     f'fontcolor="{text_color(fill)}"', f"tooltip={dot_string(tooltip)}"]
+            if cut[node]:
+                attrs.append('style="rounded,filled,dashed"')
+            if node == highlight:
+                attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
+            lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
+        for node in np.flatnonzero(drawn & ~cut & ~is_leaf):
+            lines.append(f'  {node_id(node)} -> {node_id(tree.children_left[node])} [label="yes"];')
+            lines.append(f'  {node_id(node)} -> {node_id(tree.children_right[node])} [label="no"];')
+        # Declared after the tree, the unconnected legend lands on the root's rank,
+        # to the right: the space beside the root of a tree is otherwise empty.
+        if options.legend:
+            lines.append(f"  legend [{self.legend(options.max_depth if cut.any() else None)}];")
+        lines.append("}")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,113 @@
+"""Plotly figures of the label ranking experiments of Cheng, Hühn & Hüllermeier (2009), §6.
+
+* :func:`comparison_bars` -- mean Kendall tau, CS, WRC and LRA per method
+  under cross-validation (the comparison of Table 2), with error whiskers;
+* :func:`missing_rate_figure` -- a measure against the rate of labels
+  deleted from the training rankings, one line per method (Fig. 1).
+
+The inputs are computed elsewhere (per-method summaries, the curve of
+:func:`rankviz.experiments.label_ranking_study.missing_rate_curve`); no
+Streamlit here.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+__all__ = ["BAR_COLOURS", "LINE_STYLES", "MEASURE_ORDER", "comparison_bars", "missing_rate_figure"]
+
+#: The measures compared, in the order shown (Kendall tau first, the paper's measure).
+MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
+# Bars: LRT in the orange of the tree's reliability scale; the default ranking
+# white, as in the figures of Rebelo, Soares & Costa (2008). Lines cannot be
+# white: the default is dark, dotted.
+BAR_COLOURS = {"LRT": "#e6550d", "IBLR": "#3182bd", "CC": "#31a354", "KNN (k=1)": "#9a9a9a",
+               "Default": "#ffffff"}
+#: Colour, dash and marker of each method's line, in the order the lines are drawn.
+LINE_STYLES = {"LRT": ("#e6550d", "solid", "circle"), "IBLR": ("#3182bd", "solid", "square"),
+               "CC": ("#31a354", "solid", "diamond"), "KNN (k=1)": ("#7f7f7f", "dash", "x"),
+               "Default": ("#222222", "dot", "triangle-up")}
+_OTHER_BAR = "#8c564b"
+_OTHER_LINE = ("#8c564b", "solid", "circle")
+
+
+def comparison_bars(summary: pd.DataFrame, title: str) -> go.Figure:
+    """Grouped bars: mean Kendall tau, CS, WRC and LRA per method, with error whiskers.
+
+    Parameters
+    ----------
+    summary : DataFrame
+        Index: method; columns: each measure of :data:`MEASURE_ORDER`, and
+        ``<measure> sd`` (over repetitions) or ``<measure> se`` for the whiskers.
+    title : str
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    suffix = "sd" if f"{MEASURE_ORDER[0]} sd" in summary else "se"
+    fig = go.Figure()
+    for method in summary.index:
+        colour = BAR_COLOURS.get(method, _OTHER_BAR)
+        errors = summary.loc[method, [f"{m} {suffix}" for m in MEASURE_ORDER]].astype(float)
+        fig.add_bar(
+            name=method, x=list(MEASURE_ORDER),
+            y=summary.loc[method, list(MEASURE_ORDER)].astype(float).to_numpy(),
+            error_y=dict(type="data", array=errors.fillna(0).to_numpy(), visible=True,
+                         color="#444444", thickness=1.2),
+            marker=dict(color=colour, line=dict(color="#222222", width=1.2)),
+            hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
+        )
+    fig.update_layout(
+        barmode="group", title=title, xaxis_title="Measure (1 = the true ranking predicted)",
+        yaxis_title="Mean over held-out rankings", legend_title="Method",
+        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=50),
+    )
+    return fig
+
+
+def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repetitions: int = 1) -> go.Figure:
+    """Lines with markers: ``measure`` against the missing-label rate, one per method (Fig. 1).
+
+    Parameters
+    ----------
+    curve : DataFrame
+        :func:`rankviz.experiments.label_ranking_study.missing_rate_curve`'s
+        frame: columns ``method``, ``missing_rate``, each measure and
+        ``<measure> sd``.
+    measure : str, default="Kendall tau"
+    repetitions : int, default=1
+        With several, the whiskers are the sd over repetitions.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        The methods of :data:`LINE_STYLES` in its order, then any other in
+        alphabetical order.
+    """
+    present = set(curve["method"])
+    fig = go.Figure()
+    for method in [m for m in LINE_STYLES if m in present] + sorted(present - set(LINE_STYLES)):
+        rows = curve[curve["method"] == method].sort_values("missing_rate")
+        colour, dash, symbol = LINE_STYLES.get(method, _OTHER_LINE)
+        sd = rows[f"{measure} sd"].astype(float)
+        error = (dict(type="data", array=sd.fillna(0).to_numpy(), visible=True, thickness=1.2)
+                 if repetitions > 1 and sd.notna().any() else None)
+        fig.add_scatter(
+            name=method, x=rows["missing_rate"].to_numpy(), y=rows[measure].astype(float).to_numpy(),
+            mode="lines+markers", error_y=error,
+            line=dict(color=colour, dash=dash, width=2.2), marker=dict(symbol=symbol, size=9),
+            hovertemplate="p = %{x:.2f}: %{y:.3f}<extra>" + method + "</extra>",
+        )
+    whiskers = f", whiskers: sd over {repetitions} repetitions" if repetitions > 1 else ""
+    fig.update_layout(
+        title=f"{measure} against the missing-label rate (cf. seed 003, Fig. 1{whiskers})",
+        xaxis_title="fraction of labels deleted from training rankings (p)",
+        yaxis_title=f"{measure} (mean over held-out rankings)", legend_title="Method",
+        template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=55),
+    )
+    rates = sorted(set(curve["missing_rate"]))
+    fig.update_xaxes(tickvals=rates, tickformat=".1f",
+                     range=[min(rates) - 0.03, max(rates) + 0.03] if rates else None)
+    return fig

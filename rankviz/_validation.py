@@ -1,22 +1,32 @@
 """Checks shared by the estimators and the loaders.
 
-Rank matrices (:func:`validate_rank_matrix`, :func:`check_rankings`), growth
-parameters of the trees (:func:`check_growth_params`), and query-document
-data (:func:`check_query_data`). Problems in data raise
+Feature tables (:func:`check_feature_input`, the one entry check of every
+estimator's ``fit`` and of every method that takes ``X`` after fitting, and
+:func:`check_features` for the numeric-only estimators), rank matrices
+(:func:`validate_rank_matrix`, :func:`check_rankings`), growth parameters of
+the trees (:func:`check_growth_params`), and query-document data
+(:func:`check_query_data`). Problems in data raise
 :class:`rankviz.exceptions.DataError` (a ``ValueError``) with a located
 message; invalid parameters raise ``ValueError``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy import sparse
 from scipy.stats import rankdata
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .exceptions import ColumnLabel, data_error, format_number, join_and, show_text
 
 __all__ = ["validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
-           "check_two_present", "check_query_data", "check_features"]
+           "check_two_present", "check_query_data", "check_features", "check_feature_input"]
 
 _TOLERANCE = 1e-9
 
@@ -34,7 +44,8 @@ def _row_place(i, line_numbers):
         return {"row": i + 1}
     return {"line": int(line_numbers[i])}
 
-def check_labels_used(present, label_names, source, what, column_offset=None):
+def check_labels_used(present: np.ndarray, label_names: Sequence[str], source: str, what: str,
+                      column_offset: int | None = None) -> None:
     """Every label column of a file must hold a rank (score) in at least one row.
 
     An empty label column is almost surely a wrong choice of columns. (With
@@ -50,7 +61,7 @@ def check_labels_used(present, label_names, source, what, column_offset=None):
             source, column=_label_columns([j], label_names, column_offset),
         )
 
-def check_two_present(present, source, line_numbers, what):
+def check_two_present(present: np.ndarray, source: str, line_numbers: ArrayLike | None, what: str) -> None:
     """Every row must have at least two present labels."""
     counts = present.sum(axis=1)
     bad = np.flatnonzero(counts < 2)
@@ -114,8 +125,9 @@ def _rank_row_problem(row, label_names):
     return (f"label {show_text(label_names[j], 40)} has position {format_number(values[k])}, but by its place among the "
             f"others it would be {format_number(expected[k])}"), [j]
 
-def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_short_rows=False,
-                         column_offset=None):
+def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str = "", *,
+                         line_numbers: ArrayLike | None = None, allow_short_rows: bool = False,
+                         column_offset: int | None = None) -> np.ndarray:
     """Check that every row of ``Y`` holds valid rank positions.
 
     The present (non-NaN) values of a row must be a ranking ``1..m`` of its
@@ -141,8 +153,9 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_
         named by its label (``column 'c'``).
     allow_short_rows : bool, default=False
         Accept rows with fewer than two present labels. Files must not have
-        them, but training data after deleting labels at random (seed 003's
-        protocol, :func:`rankviz.label_ranking.incomplete.delete_labels`) does; estimators
+        them, but training data after deleting labels at random (the protocol
+        of Cheng, Hühn & Hüllermeier 2009,
+        :func:`rankviz.label_ranking.incomplete.delete_labels`) does; estimators
         keep such rows, which order no pair.
 
     Returns
@@ -201,8 +214,15 @@ def validate_rank_matrix(Y, label_names, source="", *, line_numbers=None, allow_
     return Y
 
 
-def check_growth_params(gamma, min_samples_leaf, max_depth):
-    """Raise ``ValueError`` naming the first invalid growth parameter of a tree estimator."""
+def check_growth_params(gamma: float, min_samples_leaf: int, max_depth: int | None) -> None:
+    """Raise ``ValueError`` naming the first invalid growth parameter of a tree estimator.
+
+    Raises
+    ------
+    ValueError
+        If ``gamma`` is not a positive number, ``min_samples_leaf`` not an
+        integer >= 1, or ``max_depth`` neither None nor an integer >= 0.
+    """
     if not (isinstance(gamma, (int, float)) and gamma > 0):
         raise ValueError(f"gamma must be a positive number, got {gamma!r}")
     if not (isinstance(min_samples_leaf, (int, np.integer)) and min_samples_leaf >= 1):
@@ -211,13 +231,31 @@ def check_growth_params(gamma, min_samples_leaf, max_depth):
         raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
 
 
-def check_rankings(Y, n_rows=None):
+def check_rankings(Y: ArrayLike, n_rows: int | None = None) -> np.ndarray:
     """Validate a rank-position matrix and return it as a 2-D float array.
 
     Every row must be a ranking of its present labels (positions ``1..m``,
     ties as average positions); the error names the first row that is not.
     Rows with fewer than two present labels are accepted: deleting labels at
-    random (seed 003's protocol) makes them, and they simply order no pair.
+    random (the protocol of Cheng, Hühn & Hüllermeier 2009) makes them, and
+    they simply order no pair.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_samples, n_labels)
+        Rank positions, 1 = most preferred, NaN for a missing label.
+    n_rows : int, optional
+        The number of rows ``Y`` must have (those of ``X``).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_labels)
+
+    Raises
+    ------
+    ValueError
+        If ``Y`` is not 2-D, has another number of rows than ``n_rows``,
+        fewer than 2 labels or no row, or a row is not a ranking.
     """
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2:
@@ -232,7 +270,32 @@ def check_rankings(Y, n_rows=None):
                                 allow_short_rows=True)
 
 
-def check_query_data(X, y, qid):
+def check_query_data(X: ArrayLike, y: ArrayLike, qid: ArrayLike | None
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Documents ``X``, grades ``y`` and query ids ``qid`` as arrays, checked against each other.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_documents, n_features)
+        Numeric features; NaN marks a missing value.
+    y : array-like of shape (n_documents,)
+        Relevance grades.
+    qid : array-like of shape (n_documents,)
+        Query id of each document.
+
+    Returns
+    -------
+    X : ndarray of float, shape (n_documents, n_features)
+    y : ndarray of float, shape (n_documents,)
+    qid : ndarray of shape (n_documents,)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, ``y`` or ``qid`` does not hold one value per
+        document, ``qid`` is None, ``X`` holds an infinite value or ``y`` a
+        missing or infinite one.
+    """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (documents x features); got shape {X.shape}.")
@@ -253,12 +316,131 @@ def check_query_data(X, y, qid):
     return X, y, qid
 
 
-def check_features(estimator, X):
-    """``X`` as a float array with the number of features the fitted ``estimator`` saw."""
-    check_is_fitted(estimator, "n_features_in_")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != estimator.n_features_in_:
-        raise ValueError(
-            f"X must have {estimator.n_features_in_} features (columns), as in fit; got shape {X.shape}."
+def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validation", *,
+                        reset: bool) -> np.ndarray | pd.DataFrame:
+    """Check a feature table and record (``reset=True``) or compare its features.
+
+    The one entry check of every estimator: ``fit`` calls it with
+    ``reset=True``, every method that takes ``X`` after fitting with
+    ``reset=False``. ``X`` may be a DataFrame with nominal (string,
+    category, bool) columns, so :func:`sklearn.utils.check_array`, which
+    makes one numeric array, cannot be applied to it as a whole; this
+    function checks what holds for every table, leaves the values as they
+    are, and then lets :func:`sklearn.utils.validation.validate_data`
+    (``skip_check_array=True``) record or compare ``n_features_in_`` and
+    ``feature_names_in_`` the standard way. NaN (a missing value) passes.
+
+    Parameters
+    ----------
+    estimator : BaseEstimator
+        The estimator whose ``fit`` (``reset=True``) or prediction
+        (``reset=False``) takes ``X``.
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The feature table.
+    y : object, optional
+        With ``reset=True``, the target given to ``fit``: None raises
+        scikit-learn's "requires y to be passed" error when the estimator's
+        tags say it needs a target. Not checked otherwise.
+    reset : bool
+        True in ``fit``: set ``n_features_in_``, and ``feature_names_in_``
+        when ``X`` is a DataFrame with string column names (deleting it
+        otherwise). False after fitting: the estimator must be fitted, and
+        ``X`` must have the features it was fitted with.
+
+    Returns
+    -------
+    DataFrame or ndarray
+        ``X`` itself if it is a DataFrame, else ``numpy.asarray(X)``
+        (values unconverted: a column of strings stays strings).
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        With ``reset=False``, if the estimator is not fitted.
+    TypeError
+        If ``X`` is sparse (convert it with ``X.toarray()``).
+    ValueError
+        If ``X`` holds complex numbers ("Complex data not supported"), is
+        not 2-D, has no feature, has no row (in ``fit``; an empty table
+        after fitting gives an empty prediction), or, after fitting, has
+        another number of features or other feature names than in ``fit``.
+    """
+    name = type(estimator).__name__
+    if not reset:
+        check_is_fitted(estimator)
+    if sparse.issparse(X) or (isinstance(X, pd.DataFrame)
+                              and any(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)):
+        raise TypeError(
+            f"{name} does not accept sparse input (got {type(X).__name__}): it needs a dense table. "
+            "Convert it first with X.toarray() (X.sparse.to_dense() for a DataFrame of sparse columns)."
         )
+    if isinstance(X, pd.DataFrame):
+        # Only numpy dtypes can be complex or hide complex objects; string and
+        # categorical columns are not converted to be looked at.
+        complex_columns = [str(X.columns[j]) for j, dtype in enumerate(X.dtypes)
+                           if isinstance(dtype, np.dtype) and dtype.kind in "cO"
+                           and _holds_complex(X.iloc[:, j].to_numpy())]
+        if complex_columns:
+            raise ValueError(f"Complex data not supported: the column(s) {complex_columns} of X hold complex "
+                             f"numbers; {name} expects real numbers or categories (take the real part or the "
+                             "absolute value first if that is what you mean).")
+    else:
+        X = np.asarray(X)
+        if _holds_complex(X):
+            raise ValueError(f"Complex data not supported: X holds complex numbers; {name} expects real numbers "
+                             "(take X.real or abs(X) first if that is what you mean).")
+        if X.ndim == 0:
+            raise ValueError(f"Expected a 2-D table (samples x features), got a scalar ({type(X.item()).__name__}) "
+                             "instead.")
+        if X.ndim == 1:
+            raise ValueError(
+                f"Expected a 2-D table (samples x features), got a 1-D array of shape {X.shape} instead. "
+                "Reshape your data either using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) "
+                "if it holds a single sample."
+            )
+        if X.ndim > 2:
+            raise ValueError(f"Expected a 2-D table (samples x features), got an array of shape {X.shape} "
+                             f"({X.ndim} dimensions).")
+    shape = tuple(int(n) for n in X.shape)
+    if shape[1] == 0:
+        raise ValueError(f"Found array with 0 feature(s) (shape={shape}) while a minimum of 1 is required "
+                         f"by {name}.")
+    if reset and shape[0] == 0:
+        raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required "
+                         f"by {name}.")
+    if reset:
+        validate_data(estimator, X, y, skip_check_array=True, reset=True)
+    else:
+        validate_data(estimator, X, skip_check_array=True, reset=False)
     return X
+
+
+def _holds_complex(values: np.ndarray) -> bool:
+    """Whether an array holds complex numbers: a complex dtype, or complex objects in an object array."""
+    if values.dtype.kind == "c":
+        return True
+    if values.dtype != object or not values.size:
+        return False
+    kind = pd.api.types.infer_dtype(values.ravel(), skipna=True)
+    if kind == "complex":
+        return True
+    # Only a mixture can hide a complex number among others; strings, the
+    # common object column, are told apart without a Python loop.
+    return kind.startswith("mixed") and any(isinstance(v, (complex, np.complexfloating)) for v in values.ravel())
+
+
+def check_features(estimator: BaseEstimator, X: ArrayLike) -> np.ndarray:
+    """``X`` as a float array for a fitted estimator of numeric features.
+
+    :func:`check_feature_input` with ``reset=False``, then the conversion
+    to float.
+
+    Raises
+    ------
+    sklearn.exceptions.NotFittedError
+        If ``estimator`` is not fitted.
+    ValueError
+        If ``X`` is not a 2-D table of numbers with the features ``estimator``
+        was fitted with (see :func:`check_feature_input`).
+    """
+    return np.asarray(check_feature_input(estimator, X, reset=False), dtype=float)

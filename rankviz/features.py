@@ -11,6 +11,11 @@ nominal value is the category :data:`MISSING_CATEGORY`, so ``A = (missing)``
 is a test like any other. Infinite numbers are refused.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
 import numpy as np
 import pandas as pd
 
@@ -25,18 +30,30 @@ def _nominal_text(column):
     return column.astype(object).where(column.notna(), MISSING_CATEGORY).astype(str)
 
 
-def count_missing(X):
-    """Number of missing feature values in a table (NaN, None, empty)."""
+def count_missing(X: Any) -> int:
+    """Number of missing feature values in a table (NaN, None, empty).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    int
+    """
     return int(_as_frame(X).isna().to_numpy().sum())
 
 
-def is_nominal_column(column):
-    """True for columns the tree treats as nominal (not numeric)."""
+def is_nominal_column(column: pd.Series) -> bool:
+    """True for columns the tree treats as nominal (not numeric): strings, categories, booleans, objects."""
     return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
 
 
 class FeatureEncoder:
     """Learn the attribute kinds and categories of a training table.
+
+    The names are what trees and messages show: the column names of a
+    DataFrame (as text), ``x1..xd`` for an array.
 
     Attributes
     ----------
@@ -46,7 +63,22 @@ class FeatureEncoder:
         Category names of each nominal feature (sorted); None for numeric ones.
     """
 
-    def fit(self, X):
+    def fit(self, X: Any) -> Self:
+        """Learn the names, kinds and categories of the columns of ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        self : FeatureEncoder
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not 2-D.
+        """
         frame = _as_frame(X)
         self.feature_names = [str(c) for c in frame.columns]
         self.nominal = np.array([is_nominal_column(frame[c]) for c in frame.columns], dtype=bool)
@@ -56,8 +88,28 @@ class FeatureEncoder:
         ]
         return self
 
-    def transform(self, X):
-        """Encode a table with the fitted columns into a float matrix."""
+    def transform(self, X: Any) -> np.ndarray:
+        """Encode a table with the fitted columns into a float matrix.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            A DataFrame's columns are found by name (in any order, extra
+            ones ignored); an array's by position.
+
+        Returns
+        -------
+        ndarray of float, shape (n_samples, n_features)
+            Numeric values as they are (NaN if missing), nominal ones as
+            codes into ``categories`` (-1 for a category not seen in ``fit``).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` lacks a fitted column or has another number of columns,
+            or a numeric column holds text that is not a number or an
+            infinite number.
+        """
         frame = _as_frame(X, self.feature_names)
         if frame.shape[1] != len(self.feature_names):
             raise ValueError(
@@ -85,7 +137,7 @@ class FeatureEncoder:
         return encoded
 
 
-def _as_frame(X, feature_names=None):
+def _as_frame(X: Any, feature_names: Sequence[str] | None = None) -> pd.DataFrame:
     if isinstance(X, pd.DataFrame):
         if feature_names is not None and list(map(str, X.columns)) != list(feature_names):
             missing = [f for f in feature_names if f not in set(map(str, X.columns))]

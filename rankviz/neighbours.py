@@ -4,7 +4,10 @@ Shared by :class:`rankviz.KNNRanker`, :class:`rankviz.IBLR` and
 :class:`rankviz.OrdinalKNN`, so the three find the same neighbours.
 """
 
+from __future__ import annotations
+
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -32,9 +35,15 @@ class NeighbourIndex:
         The training attributes.
     n_neighbors : int
         Neighbours returned per query row (at most the training rows).
+
+    Raises
+    ------
+    ValueError
+        If ``n_neighbors`` is not an integer >= 1, or ``X`` is not a 2-D
+        table the :class:`rankviz.features.FeatureEncoder` takes.
     """
 
-    def __init__(self, X, n_neighbors):
+    def __init__(self, X: Any, n_neighbors: int) -> None:
         if not (isinstance(n_neighbors, (int, np.integer)) and n_neighbors >= 1):
             raise ValueError(f"n_neighbors must be an integer >= 1, got {n_neighbors!r}")
         self.n_neighbors = n_neighbors
@@ -60,13 +69,26 @@ class NeighbourIndex:
                                        nan=0.5)
         self.points = self._embed(encoded)
 
-    def kneighbors(self, X, return_distance=False):
-        """Indices of the nearest training rows, nearest first, shape (n_rows, k).
+    def kneighbors(self, X: Any, return_distance: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
+        """Indices of the nearest training rows, nearest first.
 
         With ``return_distance=True`` also their Euclidean distances (same
         shape), taken from the squared distances the neighbours were chosen
         by, so they are sorted exactly as the indices (IBLR's Dudani weights
         need them).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+            Query rows, with the columns of the training table.
+        return_distance : bool, default=False
+
+        Returns
+        -------
+        indices : ndarray of int, shape (n_rows, k)
+            ``k = min(n_neighbors, n_training_rows)``.
+        distances : ndarray of shape (n_rows, k)
+            Only with ``return_distance=True``.
         """
         query = self._embed(self.encoder.transform(X))
         k = min(self.n_neighbors, len(self.points))

@@ -1,77 +1,199 @@
 """Baselines: the default prediction and k-nearest neighbours.
 
-For label rankings (seed 001) both aggregate training rankings with the
-mean-rank rule (:func:`rankviz.label_ranking.aggregation.rank_by_mean`), the same rule as
-the tree's leaves; for ordinal targets (seed 002) both take the median (or
-mode) level, the same rule as :class:`rankviz.OrdinalTree`'s leaves. So
-differences between methods come from *which* training rows are
+For label rankings (Rebelo, Soares & Costa 2008) both aggregate training
+rankings with the mean-rank rule
+(:func:`rankviz.label_ranking.aggregation.rank_by_mean`), the same rule as
+the tree's leaves; for ordinal targets (Xia, Zhang & Wang 2006) both take
+the median (or mode) level, the same rule as :class:`rankviz.OrdinalTree`'s
+leaves. So differences between methods come from *which* training rows are
 aggregated, not how.
 """
 
+from __future__ import annotations
+
+from typing import Any, Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
-from .._validation import check_rankings
+from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
+from .base import LabelRankerMixin
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
 
-class DefaultRanker(BaseEstimator):
+class DefaultRanker(LabelRankerMixin, BaseEstimator):
     """Predict the default ranking: the mean-rank rule over all training rankings.
+
+    The features are checked (a 2-D table, at least one row and one
+    feature; any kind of column) but do not change the prediction.
 
     Attributes
     ----------
+    mean_rank_ : ndarray of shape (n_labels,)
+        Mean position of each label over the training rankings that hold it.
     ranking_ : ndarray of shape (n_labels,)
         The predicted ranking, the same for every example.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def fit(self, X, Y):
-        """Compute the default ranking of ``Y`` (``X`` is only checked for length)."""
+    def fit(self, X: Any, Y: ArrayLike) -> Self:
+        """Compute the default ranking of ``Y``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Features; only their shape is used.
+        Y : array-like of shape (n_samples, n_labels)
+            Rank positions, 1 = most preferred, NaN for a missing label.
+
+        Returns
+        -------
+        self : DefaultRanker
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a 2-D table of at least one row and one feature,
+            or ``Y`` is not a rank matrix with one row per row of ``X``.
+        TypeError
+            If ``X`` is sparse.
+        """
+        X = check_feature_input(self, X, Y, reset=True)
         Y = check_rankings(Y, n_rows=len(X))
         self.mean_rank_ = mean_ranks(Y)
         self.ranking_ = rank_by_mean(self.mean_rank_)
         return self
 
-    def predict(self, X):
-        """The default ranking, once per row of ``X``."""
+    def predict(self, X: Any) -> np.ndarray:
+        """The default ranking, once per row of ``X``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        X = check_feature_input(self, X, reset=False)
         return np.tile(self.ranking_, (len(X), 1))
 
 
-class KNNRanker(BaseEstimator):
-    """k nearest neighbours for label ranking (Brazdil, Soares, Costa 2003).
+class KNNRanker(LabelRankerMixin, BaseEstimator):
+    """k nearest neighbours for label ranking (Brazdil, Soares & Costa 2003).
 
     Distances are Euclidean on numeric attributes min-max scaled to [0, 1]
     with the training ranges, and on nominal attributes one-hot encoded (a
     mismatch adds 1 to each of the two indicator columns, i.e. 2 to the
     squared distance). A missing numeric value counts as its attribute's
     training mean, a missing nominal one as the category "(missing)". The
-    neighbours' rankings are combined by the mean-rank
-    rule; with ``n_neighbors=1`` (seed 001) the prediction is the nearest
-    example's ranking. Among equally distant neighbours the earlier training
-    row wins (stable sort).
+    neighbours' rankings are combined by the mean-rank rule; with
+    ``n_neighbors=1`` (the baseline of Rebelo, Soares & Costa 2008) the
+    prediction is the nearest example's ranking. Among equally distant
+    neighbours the earlier training row wins (stable sort).
 
     Parameters
     ----------
     n_neighbors : int, default=1
+
+    Attributes
+    ----------
+    Y_ : ndarray of shape (n_samples, n_labels)
+        The training rankings.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def __init__(self, n_neighbors=1):
+    def __init__(self, n_neighbors: int = 1) -> None:
         self.n_neighbors = n_neighbors
 
-    def fit(self, X, Y):
-        """Store the scaled training attributes and rankings."""
+    def fit(self, X: Any, Y: ArrayLike) -> Self:
+        """Store the scaled training attributes and rankings.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and nominal (string, category, bool) attributes; NaN
+            (or None) marks a missing value.
+        Y : array-like of shape (n_samples, n_labels)
+            Rank positions, 1 = most preferred, NaN for a missing label.
+
+        Returns
+        -------
+        self : KNNRanker
+
+        Raises
+        ------
+        ValueError
+            If ``n_neighbors`` is not an integer >= 1, ``X`` is not a 2-D
+            table of at least one row and one feature, or ``Y`` is not a
+            rank matrix with one row per row of ``X``.
+        TypeError
+            If ``X`` is sparse.
+        """
+        X = check_feature_input(self, X, Y, reset=True)
         self._index = NeighbourIndex(X, self.n_neighbors)
         self.Y_ = check_rankings(Y, n_rows=len(self._index.points))
         return self
 
-    def kneighbors(self, X):
-        """Indices of the nearest training rows, shape (n_rows, n_neighbors)."""
+    def kneighbors(self, X: Any) -> np.ndarray:
+        """Indices of the nearest training rows, nearest first.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+
+        Returns
+        -------
+        ndarray of int, shape (n_rows, min(n_neighbors, n_training_rows))
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        X = check_feature_input(self, X, reset=False)
         return self._index.kneighbors(X)
 
-    def predict(self, X):
-        """Mean-rank ranking of each row's neighbours, shape (n_rows, n_labels)."""
+    def predict(self, X: Any) -> np.ndarray:
+        """Mean-rank ranking of each row's neighbours.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_rows, n_labels)
+            Each row a permutation of ``1..n_labels``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         neighbours = self.kneighbors(X)
         present = ~np.isnan(self.Y_)
         position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)

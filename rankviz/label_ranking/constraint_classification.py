@@ -1,34 +1,38 @@
-"""Constraint classification (CC): the linear baseline of seed 003, §6.
+"""Constraint classification (CC): the linear baseline of Cheng, Hühn & Hüllermeier (2009), §6.
 
 Constraint classification (Har-Peled, Roth, Zimak 2003) learns one linear
 utility per label, ``u_j(x) = w_j . x + b_j``, and ranks the labels by
 decreasing utility. A training ranking that puts label ``a`` before label
 ``b`` gives the constraint ``u_a(x) > u_b(x)``, i.e. ``(w_a - w_b) . x > 0``:
-a binary example in an expanded space of ``L`` stacked weight vectors. The
-seed (Cheng, Hühn, Hüllermeier 2009) uses the online variant, a perceptron
-over these constraints, made noise tolerant after Khardon & Wachman (2007).
+a binary example in an expanded space of ``L`` stacked weight vectors.
+Cheng, Hühn & Hüllermeier (2009) use the online variant, a perceptron over
+these constraints, made noise tolerant after Khardon & Wachman (2007).
 
 Here the noise tolerance is the averaged perceptron (the prediction uses the
 mean of the weight vectors over all steps), optionally with a margin and
-with the λ ("alpha") trick of the seed's footnote 1.
+with the λ ("alpha") trick of footnote 1 of Cheng et al.
 """
 
-import numbers
+from __future__ import annotations
 
+import numbers
 import warnings
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
 from .aggregation import rank_by_mean
+from .base import LabelRankerMixin
 from ..features import FeatureEncoder
-from .._validation import check_rankings
+from .._validation import check_feature_input, check_rankings
 
 __all__ = ["ConstraintClassifier"]
 
 
-class ConstraintClassifier(BaseEstimator):
-    """Constraint classification with a noise-tolerant perceptron (seed 003, §6).
+class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
+    """Constraint classification with a noise-tolerant perceptron (Cheng, Hühn & Hüllermeier 2009, §6).
 
     One linear utility per label, ``u_j(x) = w_j . x + b_j``; the predicted
     ranking orders the labels by decreasing utility. Training visits the
@@ -59,13 +63,13 @@ class ConstraintClassifier(BaseEstimator):
         moves the violated pair's ``u_a - u_b`` by at least ``2 |x|^2``,
         about ``2 (n_features + 1)`` with standardised features and the bias.
     alpha : float, default=0.0
-        The λ trick (Khardon & Wachman 2007; the "alpha trick" of seed 003,
-        footnote 1, which sets α = 500): during training each example gets a
+        The λ trick (Khardon & Wachman 2007; the "alpha trick" of Cheng et
+        al., footnote 1, which sets α = 500): during training each example gets a
         private extra feature of value ``sqrt(alpha)``, which adds ``alpha``
         times the example's own past updates to its own utilities. An example
         that keeps being violated (noise) thereby stops pulling the shared
         weights. It has no effect on predictions for new examples; 0 switches
-        it off. The seed does not say how it scaled its features, so its 500
+        it off. The paper does not say how it scaled its features, so its 500
         does not carry over: here one update raises the example's own
         violated pair by at least ``2 alpha`` against about
         ``2 (n_features + 1)`` from the shared weights, and with 500 an
@@ -77,7 +81,7 @@ class ConstraintClassifier(BaseEstimator):
         last few updates.
     batch_size : int, default=1
         Examples checked against the same weights before their summed
-        updates are applied. 1 is the online perceptron of the seed; larger
+        updates are applied. 1 is the online perceptron of Cheng et al.; larger
         batches are much faster (numpy per batch instead of per example) but
         make fewer, larger steps, so they may need more epochs. Measured on
         20,000 examples, 4 features, 4 labels, 10 epochs: 1 takes about 2 s,
@@ -103,6 +107,11 @@ class ConstraintClassifier(BaseEstimator):
     n_updates_ : int
         Example visits, over all epochs, with at least one violated
         constraint (so with at least one update).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
 
     Notes
     -----
@@ -126,8 +135,8 @@ class ConstraintClassifier(BaseEstimator):
            [3., 2., 1.]])
     """
 
-    def __init__(self, n_epochs=10, margin=0.0, alpha=0.0, average=True, batch_size=1,
-                 random_state=0):
+    def __init__(self, n_epochs: int = 10, margin: float = 0.0, alpha: float = 0.0, average: bool = True,
+                 batch_size: int = 1, random_state: int | np.random.Generator | None = 0) -> None:
         self.n_epochs = n_epochs
         self.margin = margin
         self.alpha = alpha
@@ -135,7 +144,7 @@ class ConstraintClassifier(BaseEstimator):
         self.batch_size = batch_size
         self.random_state = random_state
 
-    def fit(self, X, Y):
+    def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Learn the label utilities from features ``X`` and rank positions ``Y``.
 
         Parameters
@@ -148,9 +157,19 @@ class ConstraintClassifier(BaseEstimator):
 
         Returns
         -------
-        self
+        self : ConstraintClassifier
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of at least
+            one row and one feature, or ``Y`` is not a rank matrix with one
+            row per row of ``X``.
+        TypeError
+            If ``X`` is sparse.
         """
         self._check_params()
+        X = check_feature_input(self, X, Y, reset=True)
         self.encoder_ = FeatureEncoder().fit(X)
         encoded = self.encoder_.transform(X)
         Y = check_rankings(Y, n_rows=len(encoded))
@@ -168,15 +187,49 @@ class ConstraintClassifier(BaseEstimator):
         self.coef_, self.intercept_ = weights[:, :-1], weights[:, -1]
         return self
 
-    def decision_function(self, X):
-        """Utilities ``u_j(x)`` of every label, shape (n_samples, n_labels); larger = preferred."""
-        return self._embed(self.encoder_.transform(X)) @ self.coef_.T + self.intercept_
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Utilities ``u_j(x)`` of every label; larger = preferred.
 
-    def predict(self, X):
-        """Predicted rank positions, shape (n_samples, n_labels); each row a permutation of 1..L.
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
 
-        Labels in decreasing order of utility; equal utilities keep the
-        order of the label index (stable sort), as in the other rankers.
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        X = check_feature_input(self, X, reset=False)
+        encoded = self.encoder_.transform(X)
+        return self._embed(encoded) @ self.coef_.T + self.intercept_
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted rank positions: the labels in decreasing order of utility.
+
+        Equal utilities keep the order of the label index (stable sort), as
+        in the other rankers.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+            Each row a permutation of ``1..n_labels``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the classifier is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
         """
         return rank_by_mean(-self.decision_function(X))
 

@@ -1,4 +1,4 @@
-"""Instance-based label ranking (IBLR, seed 003 §4).
+"""Instance-based label ranking (IBLR, §4 of Cheng, Hühn & Hüllermeier 2009).
 
 A query's ``k`` nearest training examples are treated as a sample from a
 Mallows model that is locally constant around the query (§4.1). The
@@ -8,8 +8,8 @@ paragraphs): the larger ``theta``, the more the neighbours agree.
 
 - Neighbours: Euclidean distance on the attributes of :class:`KNNRanker`
   (numeric ones min-max scaled with the training ranges, nominal ones
-  one-hot encoded), as the seed's "Euclidean distance (after normalizing the
-  attributes)" (§6).
+  one-hot encoded), as the paper's "Euclidean distance (after normalizing
+  the attributes)" (§6).
 - Weights: Dudani's ``(d_(k) - d_(i)) / (d_(k) - d_(1))`` times
   ``|Y(sigma_i)| / n``, the fraction of labels the neighbour's ranking holds,
   because a completed ranking is less reliable than an observed one (§4.2).
@@ -21,16 +21,21 @@ paragraphs): the larger ``theta``, the more the neighbours agree.
   set (§6), over a wide grid.
 """
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
+from typing import Any, Self
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_rankings
+from .._validation import check_feature_input, check_rankings
 from ..model_selection import fold_indices
 from ..neighbours import NeighbourIndex
+from .base import LabelRankerMixin
 from .mallows import fit_mallows_groups
 from .metrics import kendall_tau
 
@@ -47,12 +52,12 @@ _FIT_CELLS = 4_000_000
 _WEIGHTS = ("dudani", "uniform")
 
 
-def dudani_weights(distances):
-    """Dudani's distance weights of sorted neighbourhoods (seed 003 §4.2).
+def dudani_weights(distances: ArrayLike) -> np.ndarray:
+    """Dudani's distance weights of sorted neighbourhoods (§4.2 of Cheng, Hühn & Hüllermeier 2009).
 
     The ``i``-th nearest of ``k`` neighbours gets
     ``(d_(k) - d_(i)) / (d_(k) - d_(1))``: 1 for the nearest, 0 for the
-    farthest (kept as in the seed). When all ``k`` are equally far
+    farthest (kept as in the paper). When all ``k`` are equally far
     (``d_(k) = d_(1)``, in particular ``k = 1``) every weight is 1, so a
     neighbourhood's weights never sum to 0.
 
@@ -124,8 +129,8 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
     return centers, theta
 
 
-class IBLR(BaseEstimator):
-    """Instance-based label ranking with the Mallows model (seed 003 §4, Algorithm 1).
+class IBLR(LabelRankerMixin, BaseEstimator):
+    """Instance-based label ranking with the Mallows model (Cheng, Hühn & Hüllermeier 2009, §4, Algorithm 1).
 
     Parameters
     ----------
@@ -145,16 +150,22 @@ class IBLR(BaseEstimator):
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
-        Seed of the inner folds' shuffle (:func:`rankviz.experiments.cross_validation.fold_indices`).
+        Seed of the inner folds' shuffle (:func:`rankviz.model_selection.fold_indices`).
 
     Attributes
     ----------
     n_neighbors_ : int
         The ``k`` used for prediction (at most the number of training rows).
     cv_scores_ : dict of int -> float
-        With ``"auto"``: mean held-out Kendall tau of each candidate ``k``.
+        Mean held-out Kendall tau of each candidate ``k``; only after a fit
+        with ``n_neighbors="auto"`` (a fit with a fixed ``k`` removes it).
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
 
     Notes
     -----
@@ -168,15 +179,16 @@ class IBLR(BaseEstimator):
     ``k = 2`` predicts as ``k = 1`` unless the two are equally far.
     """
 
-    def __init__(self, n_neighbors=5, weights="dudani", k_grid=None, inner_folds=5,
-                 random_state=0):
+    def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
+                 k_grid: Sequence[int] | None = None, inner_folds: int = 5,
+                 random_state: int = 0) -> None:
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.k_grid = k_grid
         self.inner_folds = inner_folds
         self.random_state = random_state
 
-    def fit(self, X, Y):
+    def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings, choosing ``k`` if "auto".
 
         Parameters
@@ -188,11 +200,22 @@ class IBLR(BaseEstimator):
 
         Returns
         -------
-        self
+        self : IBLR
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of at least
+            one row and one feature, or ``Y`` is not a rank matrix with one
+            row per row of ``X``.
+        TypeError
+            If ``X`` is sparse.
         """
         self._check_params()
-        X = X if isinstance(X, pd.DataFrame) else np.asarray(X)
+        X = check_feature_input(self, X, Y, reset=True)
         Y = check_rankings(Y, n_rows=len(X))
+        # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
+        self.__dict__.pop("cv_scores_", None)
         if self.n_neighbors == "auto":
             k, self.cv_scores_ = self._select_k(X, Y)
         else:
@@ -202,7 +225,7 @@ class IBLR(BaseEstimator):
         self.Y_ = Y
         return self
 
-    def kneighbors(self, X, return_distance=False):
+    def kneighbors(self, X: Any, return_distance: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """The nearest training rows of each row of ``X``, nearest first.
 
         Parameters
@@ -215,11 +238,18 @@ class IBLR(BaseEstimator):
         indices : ndarray of int, shape (n_rows, n_neighbors_)
         distances : ndarray of shape (n_rows, n_neighbors_)
             Only with ``return_distance=True``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
         """
-        check_is_fitted(self, "Y_")
+        X = check_feature_input(self, X, reset=False)
         return self._index.kneighbors(X, return_distance=return_distance)
 
-    def predict_with_reliability(self, X):
+    def predict_with_reliability(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         """Predicted rankings and their reliabilities, the Mallows spreads ``theta``.
 
         Parameters
@@ -233,12 +263,36 @@ class IBLR(BaseEstimator):
         theta : ndarray of shape (n_rows,)
             The spread MLE of each neighbourhood (``inf`` when the weighted
             neighbours all agree with the prediction).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
         """
         neighbours, distances = self.kneighbors(X, return_distance=True)
         return _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
 
-    def predict(self, X):
-        """Predicted rankings, shape (n_rows, n_labels); see :meth:`predict_with_reliability`."""
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted rankings; see :meth:`predict_with_reliability`.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_rows, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_rows, n_labels)
+            Each row a permutation of ``1..n_labels``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         return self.predict_with_reliability(X)[0]
 
     def _distance_weights(self, distances):
@@ -254,7 +308,8 @@ class IBLR(BaseEstimator):
         """
         n = len(Y)
         if self.inner_folds > n:
-            raise ValueError(f"inner_folds={self.inner_folds} exceeds the {n} training rows")
+            raise ValueError(f"inner_folds={self.inner_folds} exceeds the number of training rows "
+                             f"(n_samples={n}); use at most n_samples folds, or a fixed n_neighbors")
         folds = fold_indices(n, self.inner_folds, self.random_state)
         smallest_train = n - max(len(test) for test in folds)
         grid = sorted({min(int(k), smallest_train) for k in

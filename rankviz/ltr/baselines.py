@@ -1,7 +1,8 @@
 """Baselines for query-document ranking, to put MPBoost's NDCG in context.
 
-All follow MPBoost's interface -- ``fit(X, y, *, qid)`` and ``predict(X)``
-giving scores, higher first -- so a comparison can treat them alike:
+All follow MPBoost's interface -- ``fit(X, y, *, qid)``, ``predict(X)``
+giving scores, higher first, and ``score(X, y, *, qid)``, the mean NDCG@10
+over queries -- so a comparison can treat them alike:
 
 * :class:`RandomOrder` -- random scores: the floor any learner must beat.
 * :class:`BestSingleFeature` -- order by the one training feature (or its
@@ -16,15 +17,21 @@ replaces them by the feature's training mean.
 BINARY, the RankBoost-like labelling, is ``MPBoost(ddf="binary")``.
 """
 
+from __future__ import annotations
+
 import numbers
+from typing import Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.neighbors import KNeighborsRegressor
 from sklearn.preprocessing import StandardScaler
+from sklearn.utils import Tags
 
+from .base import QueryRankerMixin
 from .metrics import mean_ndcg
-from .._validation import check_features, check_query_data
+from .._validation import check_feature_input, check_features, check_query_data
 
 __all__ = ["RandomOrder", "BestSingleFeature", "KNNRelevance"]
 
@@ -38,23 +45,85 @@ def _missing_last(scores):
     return np.where(missing, floor, scores)
 
 
-class RandomOrder(BaseEstimator):
-    """Random scores, reproducible through ``random_state``."""
+class RandomOrder(QueryRankerMixin, BaseEstimator):
+    """Random scores, reproducible through ``random_state``.
 
-    def __init__(self, random_state=0):
+    Every call of ``predict`` draws the scores afresh from
+    ``numpy.random.default_rng(random_state)``: the same ``X`` (shape) gets
+    the same scores, but a document's score depends on its place in ``X``,
+    not on its features. The grades and queries given to ``fit`` are not
+    used.
+
+    Parameters
+    ----------
+    random_state : int, default=0
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
+    """
+
+    def __init__(self, random_state: int = 0) -> None:
         self.random_state = random_state
 
-    def fit(self, X, y, *, qid=None):
-        X = np.asarray(X, dtype=float)
-        self.n_features_in_ = X.shape[1]
+    def fit(self, X: ArrayLike, y: ArrayLike | None = None, *, qid: ArrayLike | None = None) -> Self:
+        """Record the number of features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+            Numeric features (NaN allowed).
+        y, qid : ignored
+            Accepted for the interface of the other rankers.
+
+        Returns
+        -------
+        self : RandomOrder
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a 2-D table of numbers with at least one row and
+            one feature.
+        TypeError
+            If ``X`` is sparse or holds values that are not numbers.
+        """
+        X = check_feature_input(self, X, reset=True)
+        np.asarray(X, dtype=float)  # numbers only, as the other rankers take
         return self
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Random scores, one per document, in ``[0, 1)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_documents,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         X = check_features(self, X)
         return np.random.default_rng(self.random_state).random(X.shape[0])
 
+    def __sklearn_tags__(self) -> Tags:
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = False  # the grades are not used
+        return tags
 
-class BestSingleFeature(BaseEstimator):
+
+class BestSingleFeature(QueryRankerMixin, BaseEstimator):
     """Order documents by the single feature that ranks the training queries best.
 
     Each feature and its negation is scored by mean NDCG@``k`` over the
@@ -64,7 +133,8 @@ class BestSingleFeature(BaseEstimator):
     ----------
     k : int, default=10
         Cut-off of the NDCG used to choose.
-    form : {"common", "seed"}, default="common"
+    form : {"common", "mpboost"}, default="common"
+        The NDCG form used to choose (see :mod:`rankviz.ltr.metrics`).
 
     Attributes
     ----------
@@ -74,15 +144,44 @@ class BestSingleFeature(BaseEstimator):
     train_ndcg_ : ndarray of shape (n_features, 2)
         Mean training NDCG@k of each feature, ascending (column 0) and
         descending (column 1) use.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def __init__(self, k=10, form="common"):
+    def __init__(self, k: int = 10, form: str = "common") -> None:
         self.k = k
         self.form = form
 
-    def fit(self, X, y, *, qid):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, qid: ArrayLike) -> Self:
+        """Choose the feature (and sign) with the best mean training NDCG@``k``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+            Numeric features; NaN marks a missing value (ranked last).
+        y : array-like of shape (n_documents,)
+            Relevance grades.
+        qid : array-like of shape (n_documents,)
+            Query id of each document.
+
+        Returns
+        -------
+        self : BestSingleFeature
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not a 2-D table of numbers with at least one row and
+            one feature, ``y`` or ``qid`` does not hold one value per
+            document, or no training query has a relevant document.
+        TypeError
+            If ``X`` is sparse.
+        """
+        X = check_feature_input(self, X, y, reset=True)
         X, y, qid = check_query_data(X, y, qid)
-        self.n_features_in_ = X.shape[1]
         # One NDCG evaluation per feature and sign; fit-time only and each is
         # vectorised over documents.
         scores = np.empty((X.shape[1], 2))
@@ -99,27 +198,81 @@ class BestSingleFeature(BaseEstimator):
         self.sign_ = 1 if column == 0 else -1
         return self
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """The chosen feature (times its sign); missing values rank last.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_documents,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         X = check_features(self, X)
         return _missing_last(self.sign_ * X[:, self.feature_])
 
 
-class KNNRelevance(BaseEstimator):
+class KNNRelevance(QueryRankerMixin, BaseEstimator):
     """k-nearest-neighbour regression of the grade on standardised features.
+
+    Queries play no part in fitting: the grade of a document is predicted
+    from the training documents nearest to it, whatever their query.
 
     Parameters
     ----------
     n_neighbors : int, default=10
+
+    Attributes
+    ----------
+    scaler_ : StandardScaler
+    regressor_ : KNeighborsRegressor
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def __init__(self, n_neighbors=10):
+    def __init__(self, n_neighbors: int = 10) -> None:
         self.n_neighbors = n_neighbors
 
-    def fit(self, X, y, *, qid=None):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, qid: ArrayLike | None = None) -> Self:
+        """Standardise ``X`` and store the training documents and grades.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+            Numeric features; NaN marks a missing value (the feature's mean).
+        y : array-like of shape (n_documents,)
+            Relevance grades.
+        qid : array-like of shape (n_documents,), optional
+            Query ids; checked for length but not used.
+
+        Returns
+        -------
+        self : KNNRelevance
+
+        Raises
+        ------
+        ValueError
+            If ``n_neighbors`` is not a positive integer, ``X`` is not a 2-D
+            table of numbers with at least one row and one feature, or ``y``
+            or ``qid`` does not hold one value per document.
+        TypeError
+            If ``X`` is sparse.
+        """
+        X = check_feature_input(self, X, y, reset=True)
         X, y, _ = check_query_data(X, y, np.zeros(len(y)) if qid is None else qid)
         if not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1:
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
-        self.n_features_in_ = X.shape[1]
         self.scaler_ = StandardScaler().fit(X)  # ignores missing values
         k = min(int(self.n_neighbors), X.shape[0])
         self.regressor_ = KNeighborsRegressor(n_neighbors=k).fit(self._standardised(X), y)
@@ -129,6 +282,23 @@ class KNNRelevance(BaseEstimator):
         # a missing value is the feature's training mean: 0 once standardised
         return np.nan_to_num(self.scaler_.transform(X), nan=0.0)
 
-    def predict(self, X):
+    def predict(self, X: ArrayLike) -> np.ndarray:
+        """Mean grade of the ``n_neighbors`` nearest training documents.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_documents,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the ranker is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         X = check_features(self, X)
         return self.regressor_.predict(self._standardised(X))

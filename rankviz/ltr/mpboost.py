@@ -1,4 +1,4 @@
-"""MPBoost: magnitude-preserving boosting for ranking (seed 004, Algorithm 1).
+"""MPBoost: magnitude-preserving boosting for ranking (Zhu et al. 2009, Algorithm 1).
 
 Pairwise boosting with decision stumps, where each pair of documents of one
 query with different grades carries a directed distance
@@ -19,29 +19,50 @@ Implementation notes
   underflow.
 * A missing feature value (NaN) is below every threshold: the stump adds
   nothing to that document, in training and in prediction alike.
-* ``shrinkage`` (``nu``) multiplies each stump's height. The seed uses
+* ``shrinkage`` (``nu``) multiplies each stump's height. Zhu et al. use
   ``nu = 1``; the Newton step assumes ``|dist| ~ 1`` (condition 9) and
   overshoots when distances are larger, which ``nu < 1`` damps.
 """
 
+from __future__ import annotations
+
 import copy
 import numbers
+from collections.abc import Iterator, Sequence
+from typing import Self
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_features, check_query_data
+from .._validation import check_feature_input, check_features, check_query_data
+from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
 from .stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
 
 __all__ = ["MPBoost", "preference_pairs", "misordering_loss", "query_codes"]
 
 
-def query_codes(qid):
-    """Integer codes ``0..Q-1`` of query ids, in order of first appearance."""
+def query_codes(qid: ArrayLike) -> np.ndarray:
+    """Integer codes ``0..Q-1`` of query ids, in order of first appearance.
+
+    Parameters
+    ----------
+    qid : array-like of shape (n_documents,)
+        Query ids (any sortable values).
+
+    Returns
+    -------
+    ndarray of int, shape (n_documents,)
+
+    Raises
+    ------
+    ValueError
+        If ``qid`` is not 1-D.
+    """
     qid = np.asarray(qid)
     if qid.ndim != 1:
         raise ValueError(f"qid must be one query id per document (1-D); got shape {qid.shape}.")
@@ -52,12 +73,19 @@ def query_codes(qid):
     return rank[inverse.ravel()]
 
 
-def preference_pairs(relevance, qid):
+def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """All pairs ``(i, j)`` of one query with ``relevance[i] > relevance[j]``.
 
     Built without a loop over queries or documents: the documents are sorted
     by query and every document is paired with each of its query's documents
     (``sum n_q^2`` candidates, never ``n^2``).
+
+    Parameters
+    ----------
+    relevance : array-like of shape (n_documents,)
+        Grades.
+    qid : array-like of shape (n_documents,)
+        Query id of each document.
 
     Returns
     -------
@@ -82,12 +110,23 @@ def preference_pairs(relevance, qid):
     return first[keep], second[keep]
 
 
-def misordering_loss(scores, first, second):
+def misordering_loss(scores: ArrayLike, first: ArrayLike, second: ArrayLike) -> float:
     """Share of pairs the scores do not put in the right order (ties count as wrong).
 
-    The normalised mis-ordering loss of Theorem 1 with uniform initial
-    weights: the fraction of pairs ``(i, j)``, ``r_i > r_j``, with
-    ``F(x_i) <= F(x_j)``.
+    The normalised mis-ordering loss of Theorem 1 of Zhu et al. (2009) with
+    uniform initial weights: the fraction of pairs ``(i, j)``,
+    ``r_i > r_j``, with ``F(x_i) <= F(x_j)``.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_documents,)
+    first, second : array-like of int
+        The pairs, as :func:`preference_pairs` returns them.
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``; NaN when there is no pair.
     """
     scores = np.asarray(scores, dtype=float)
     if len(first) == 0:
@@ -95,13 +134,13 @@ def misordering_loss(scores, first, second):
     return float(np.mean(scores[first] <= scores[second]))
 
 
-class MPBoost(BaseEstimator):
-    """Magnitude-preserving boosting of decision stumps for ranking.
+class MPBoost(QueryRankerMixin, BaseEstimator):
+    """Magnitude-preserving boosting of decision stumps for ranking (Zhu et al. 2009).
 
     Parameters
     ----------
     ddf : {"binary", "ldd", "logdd", "logitdd"}, default="logdd"
-        The directed distance function (seed 004 eqs. 2, 6-8).
+        The directed distance function (eqs. 2, 6-8 of Zhu et al.).
     parameter : float, optional
         alpha (LDD), lambda (LOGDD) or beta (LOGITDD); default from
         :data:`rankviz.ltr.ddf.DEFAULT_PARAMETERS` (kept within condition 9). Ignored by
@@ -110,7 +149,7 @@ class MPBoost(BaseEstimator):
         Boosting rounds ``T``.
     shrinkage : float, default=1.0
         ``nu`` in ``(0, 1]``: each stump's height is multiplied by it. 1 is
-        the seed's algorithm.
+        the algorithm of Zhu et al.
     max_bins : int or None, default=None
         None scores every threshold between distinct values (the appendix);
         an int caps thresholds per feature at quantiles (faster on large
@@ -132,10 +171,30 @@ class MPBoost(BaseEstimator):
         loss any more).
     n_pairs_ : int
         Document pairs with different grades in the training data.
+    pairs_ : tuple of two ndarrays of int
+        The training pairs ``(first, second)``, ``first`` the more relevant
+        (see :func:`preference_pairs`).
+    distance_ : ndarray of shape (n_pairs_,)
+        The directed distance of each pair.
     n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
+
+    Notes
+    -----
+    ``fit`` and ``score`` need the query of each document (``qid``). In
+    scikit-learn's model selection, pass it by metadata routing (the
+    folds' ``groups`` then go in ``params`` too)::
+
+        with sklearn.config_context(enable_metadata_routing=True):
+            model = MPBoost().set_fit_request(qid=True).set_score_request(qid=True)
+            cross_val_score(model, X, y, cv=GroupKFold(3), params={"qid": qid, "groups": qid})
     """
 
-    def __init__(self, ddf="logdd", parameter=None, n_rounds=100, shrinkage=1.0, max_bins=None):
+    def __init__(self, ddf: str = "logdd", parameter: float | None = None, n_rounds: int = 100,
+                 shrinkage: float = 1.0, max_bins: int | None = None) -> None:
         self.ddf = ddf
         self.parameter = parameter
         self.n_rounds = n_rounds
@@ -145,22 +204,47 @@ class MPBoost(BaseEstimator):
     # ------------------------------------------------------------------ #
     # fitting
     # ------------------------------------------------------------------ #
-    def fit(self, X, y, *, qid):
+    def fit(self, X: ArrayLike, y: ArrayLike, *, qid: ArrayLike) -> Self:
         """Fit ``n_rounds`` stumps to documents ``X`` with grades ``y`` of queries ``qid``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+            Numeric features; NaN marks a missing value (below every threshold).
+        y : array-like of shape (n_documents,)
+            Relevance grades.
+        qid : array-like of shape (n_documents,)
+            Query id of each document; pairs are formed within queries.
 
         Returns
         -------
-        self
+        self : MPBoost
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of numbers
+            with at least one feature, ``y`` or ``qid`` does not hold one
+            value per document, or no two documents of one query have
+            different grades.
+        TypeError
+            If ``X`` is sparse.
         """
         for _ in self.iter_fit(X, y, qid=qid):
             pass
         return self
 
-    def iter_fit(self, X, y, *, qid):
+    def iter_fit(self, X: ArrayLike, y: ArrayLike, *, qid: ArrayLike) -> Iterator[int]:
         """Fit round by round; yield the number of rounds fitted after each.
 
         The model is usable (``predict``, attributes) at every yield, which is
-        how the app draws the ensemble growing.
+        how the app draws the ensemble growing. Parameters and errors as
+        :meth:`fit`, raised at the first ``next``.
+
+        Yields
+        ------
+        int
+            Rounds fitted so far.
         """
         ddf, parameter = check_ddf(self.ddf, self.parameter)
         if not isinstance(self.n_rounds, numbers.Integral) or self.n_rounds < 1:
@@ -168,7 +252,11 @@ class MPBoost(BaseEstimator):
         shrinkage = float(self.shrinkage)
         if not 0.0 < shrinkage <= 1.0:
             raise ValueError(f"shrinkage must lie in (0, 1]; got {self.shrinkage!r}.")
+        X = check_feature_input(self, X, y, reset=True)
         X, y, qid = check_query_data(X, y, qid)
+        if X.shape[0] == 1:
+            raise ValueError("MPBoost needs at least two documents of one query with different grades; "
+                             "got 1 sample.")
         first, second = preference_pairs(y, qid)
         if first.size == 0:
             raise ValueError(
@@ -179,7 +267,6 @@ class MPBoost(BaseEstimator):
         bins = FeatureBins(X, self.max_bins)
         search = StumpSearch(PairLayout(first, second, distance, bins))
 
-        self.n_features_in_ = X.shape[1]
         self.n_pairs_ = int(first.size)
         self.pairs_ = (first, second)
         self.distance_ = distance
@@ -229,7 +316,7 @@ class MPBoost(BaseEstimator):
         stop = self.n_rounds_ if rounds is None else int(rounds)
         return (X[:, self.feature_[:stop]] > self.threshold_[:stop]) * self.value_[:stop]
 
-    def predict(self, X, rounds=None):
+    def predict(self, X: ArrayLike, rounds: int | None = None) -> np.ndarray:
         """Scores ``F(x)``: higher means ranked higher within a query.
 
         Parameters
@@ -237,21 +324,80 @@ class MPBoost(BaseEstimator):
         X : array-like of shape (n_documents, n_features)
         rounds : int, optional
             Use only the first ``rounds`` stumps (default: all).
+
+        Returns
+        -------
+        ndarray of shape (n_documents,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the model is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
         """
         return self._contributions(X, rounds).sum(axis=1)
 
-    def staged_predict(self, X):
-        """Yield the scores after 1, 2, ..., ``n_rounds_`` stumps."""
-        scores = np.cumsum(self._contributions(X), axis=1)
-        for t in range(scores.shape[1]):
-            yield scores[:, t]
+    def staged_predict(self, X: ArrayLike) -> Iterator[np.ndarray]:
+        """The scores after 1, 2, ..., ``n_rounds_`` stumps, one array at a time.
 
-    def staged_scores(self, X):
-        """All staged scores at once: array (n_documents, n_rounds_), column ``t`` after ``t + 1`` stumps."""
+        ``X`` is checked at once (not at the first ``next``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+
+        Returns
+        -------
+        iterator of ndarray of shape (n_documents,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the model is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        scores = self.staged_scores(X)
+        return (scores[:, t] for t in range(scores.shape[1]))
+
+    def staged_scores(self, X: ArrayLike) -> np.ndarray:
+        """All staged scores at once: column ``t`` after ``t + 1`` stumps.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_documents, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_documents, n_rounds_)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the model is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
         return np.cumsum(self._contributions(X), axis=1)
 
-    def truncated(self, rounds):
-        """A copy holding only the first ``rounds`` stumps (for showing the ensemble mid-growth)."""
+    def truncated(self, rounds: int) -> MPBoost:
+        """A copy holding only the first ``rounds`` stumps (for showing the ensemble mid-growth).
+
+        Parameters
+        ----------
+        rounds : int
+            Stumps to keep (clipped to ``0..n_rounds_``).
+
+        Returns
+        -------
+        MPBoost
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the model is not fitted.
+        """
         check_is_fitted(self, "feature_")
         rounds = max(0, min(int(rounds), self.n_rounds_))
         model = copy.copy(self)
@@ -261,16 +407,36 @@ class MPBoost(BaseEstimator):
         return model
 
     @property
-    def loss_bound_(self):
-        """``prod_{s <= t} Z_s`` for each round ``t``: Theorem 1's bound on the training mis-ordering loss."""
+    def loss_bound_(self) -> np.ndarray:
+        """``prod_{s <= t} Z_s`` for each round ``t``: Theorem 1's bound on the training mis-ordering loss.
+
+        Raises ``NotFittedError`` if the model is not fitted.
+        """
         check_is_fitted(self, "normalizer_")
         # Far from condition (9) the product can pass the float range: it is
         # then infinite, a bound that says nothing, as a value above 1 already does.
         with np.errstate(over="ignore"):
             return np.cumprod(self.normalizer_)
 
-    def stumps_frame(self, feature_names=None):
-        """The stumps as a table, one row per round (for export)."""
+    def stumps_frame(self, feature_names: Sequence[str] | None = None) -> pd.DataFrame:
+        """The stumps as a table, one row per round (for export).
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Name of each feature; ``f1, f2, ...`` by default.
+
+        Returns
+        -------
+        DataFrame
+            Columns round, feature, feature_index, threshold, value_above,
+            gain, Z and loss_bound.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the model is not fitted.
+        """
         check_is_fitted(self, "feature_")
         names = (np.asarray(feature_names, dtype=object)[self.feature_] if feature_names is not None
                  else [f"f{k + 1}" for k in self.feature_])

@@ -5,21 +5,26 @@ Both take the median (or mode) level, the same rule as the leaves of
 *which* training rows are aggregated, not how.
 """
 
+from __future__ import annotations
+
+from typing import Any, Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
+from .._validation import check_feature_input
 from ..neighbours import NeighbourIndex
+from .base import OrdinalRegressorMixin
 from .levels import PREDICTION_RULES, OrdinalLevels, level_array, predict_level
 
 __all__ = ["OrdinalDefault", "OrdinalKNN"]
 
 
-class _OrdinalBaseline(BaseEstimator):
+class _OrdinalBaseline(OrdinalRegressorMixin, BaseEstimator):
     """Shared fitting of the ordinal baselines: levels, codes and the prediction rule."""
 
     def _fit_levels(self, y, levels, n_rows):
-        if self.prediction not in PREDICTION_RULES:
-            raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
         if np.ndim(y) != 1 or len(y) != n_rows:
             raise ValueError(f"y must be one column with one level per row of X ({n_rows}), "
                              f"got shape {np.shape(y)}")
@@ -27,58 +32,198 @@ class _OrdinalBaseline(BaseEstimator):
         self.classes_, self.positions_ = ordinal.names, ordinal.positions
         return ordinal.encode(y)
 
-    def predict(self, X):
-        """Predicted level of each row (one of ``classes_``)."""
-        return level_array(self.classes_)[self.predict_index(X)]
+    def _check_prediction(self):
+        if self.prediction not in PREDICTION_RULES:
+            raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted level of each row (one of ``classes_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Object dtype when the levels are names.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        index = self.predict_index(X)
+        return level_array(self.classes_)[index]
 
 
 class OrdinalDefault(_OrdinalBaseline):
     """Predict one level for every row: the median (or mode) of the training levels.
 
+    The features are checked (a 2-D table, at least one row and one
+    feature; any kind of column) but do not change the prediction.
+
     Parameters
     ----------
     prediction : {"median", "mode"}, default="median"
+
+    Attributes
+    ----------
+    classes_ : list
+        The levels, lowest first.
+    positions_ : ndarray
+        Their positions (the values of numeric ratings, ``1..K`` for names).
+    level_ : int
+        Index into ``classes_`` of the predicted level.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def __init__(self, prediction="median"):
+    def __init__(self, prediction: str = "median") -> None:
         self.prediction = prediction
 
-    def fit(self, X, y, levels=None):
-        """Find the training median (``X`` is only checked for length)."""
+    def fit(self, X: Any, y: ArrayLike, levels: list | None = None) -> Self:
+        """Find the training median (or mode) level.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Features; only their shape is used.
+        y : array-like of shape (n_samples,)
+            Numeric ratings, an ordered pandas categorical, or names listed
+            in ``levels``.
+        levels : list, optional
+            The level names, lowest first; required when ``y`` holds names.
+
+        Returns
+        -------
+        self : OrdinalDefault
+
+        Raises
+        ------
+        ValueError
+            If ``prediction`` is invalid, ``X`` is not a 2-D table of at
+            least one row and one feature, or ``y`` is not one level per row
+            of ``X``.
+        TypeError
+            If ``X`` is sparse.
+        """
+        self._check_prediction()
+        X = check_feature_input(self, X, y, reset=True)
         codes = self._fit_levels(y, levels, len(X))
         self.level_ = int(predict_level(np.bincount(codes, minlength=len(self.classes_)),
                                         self.prediction))
         return self
 
-    def predict_index(self, X):
-        """Predicted level index (0 = lowest) of each row."""
+    def predict_index(self, X: Any) -> np.ndarray:
+        """Predicted level index (0 = lowest) of each row: ``level_`` for all.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        X = check_feature_input(self, X, reset=False)
         return np.full(len(X), self.level_)
 
 
 class OrdinalKNN(_OrdinalBaseline):
     """k nearest neighbours for an ordinal target: the median (or mode) level of the neighbours.
 
-    Same distance as :class:`KNNRanker`. With ``n_neighbors=1`` it predicts the
-    nearest training row's level.
+    Same distance as :class:`rankviz.KNNRanker`. With ``n_neighbors=1`` it
+    predicts the nearest training row's level.
 
     Parameters
     ----------
     n_neighbors : int, default=1
     prediction : {"median", "mode"}, default="median"
+
+    Attributes
+    ----------
+    classes_ : list
+        The levels, lowest first.
+    positions_ : ndarray
+        Their positions (the values of numeric ratings, ``1..K`` for names).
+    codes_ : ndarray of int, shape (n_samples,)
+        Level index of each training row.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     """
 
-    def __init__(self, n_neighbors=1, prediction="median"):
+    def __init__(self, n_neighbors: int = 1, prediction: str = "median") -> None:
         self.n_neighbors = n_neighbors
         self.prediction = prediction
 
-    def fit(self, X, y, levels=None):
-        """Store the scaled training attributes and levels."""
+    def fit(self, X: Any, y: ArrayLike, levels: list | None = None) -> Self:
+        """Store the scaled training attributes and levels.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and nominal (string, category, bool) attributes; NaN
+            (or None) marks a missing value.
+        y : array-like of shape (n_samples,)
+            Numeric ratings, an ordered pandas categorical, or names listed
+            in ``levels``.
+        levels : list, optional
+            The level names, lowest first; required when ``y`` holds names.
+
+        Returns
+        -------
+        self : OrdinalKNN
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of at least
+            one row and one feature, or ``y`` is not one level per row of
+            ``X``.
+        TypeError
+            If ``X`` is sparse.
+        """
+        X = check_feature_input(self, X, y, reset=True)
         self._index = NeighbourIndex(X, self.n_neighbors)
+        self._check_prediction()
         self.codes_ = self._fit_levels(y, levels, len(self._index.points))
         return self
 
-    def predict_index(self, X):
-        """Predicted level index (0 = lowest) of each row."""
+    def predict_index(self, X: Any) -> np.ndarray:
+        """Predicted level index (0 = lowest) of each row.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        X = check_feature_input(self, X, reset=False)
         neighbours = self._index.kneighbors(X)
         n_levels = len(self.classes_)
         # Level counts of each row's neighbours, from one bincount.

@@ -1,29 +1,35 @@
-"""The ordinal regression tree of seed 002, with scikit-learn conventions."""
+"""The ordinal regression tree of Xia, Zhang & Wang (2006), with scikit-learn conventions."""
+
+from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
 
 from .builder import grow_tree
 from .criteria import get_criterion
 from .criteria.ordinal_levels import OrdinalLevelCriterion
 from ..features import FeatureEncoder
 from .gamma_path import GammaPath
-from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, level_array, mean_rank_loss
-from .._validation import check_growth_params
+from ..ordinal.base import OrdinalRegressorMixin
+from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, level_array
+from .._validation import check_feature_input, check_growth_params
 from .structure import parent_array
 
 __all__ = ["OrdinalTree"]
 
 
-class OrdinalTree(BaseEstimator):
-    """Decision tree for an ordinal target, split by ranking impurity or Gini (seed 002).
+class OrdinalTree(OrdinalRegressorMixin, BaseEstimator):
+    """Decision tree for an ordinal target, split by ranking impurity or Gini (Xia, Zhang & Wang 2006).
 
     The tree is grown top-down like :class:`rankviz.RankingTree`, with one
     ordered label per row. Splits maximise the criterion's gain: the
-    unweighted ranking-impurity gain of eq. (1) or the weighted Gini gain.
-    Each leaf predicts one level of its training rows.
+    unweighted ranking-impurity gain of eq. (1) of Xia et al. or the
+    weighted Gini gain. Each leaf predicts one level of its training rows.
 
     Parameters
     ----------
@@ -35,13 +41,14 @@ class OrdinalTree(BaseEstimator):
         mode the number of wrong levels.
     min_samples_leaf : int, default=1
     gamma : float, default=np.inf
-        Stopping rule (6) of seed 001 on the criterion's similarity (one
-        minus normalised impurity; see :mod:`rankviz.tree.criteria.ranking_impurity`):
-        a node splits only if ``(1 + S_parent) < gamma * (1 + S_split)``.
-        The default ``np.inf`` turns the rule off, so the tree grows until its
-        leaves are pure or the limits stop it, like the seed's CART trees
-        (and scikit-learn's); ``gamma=1`` splits only where the subsets are
-        more homogeneous than their parent, smaller γ asks for more.
+        Stopping rule (6) of Rebelo, Soares & Costa (2008) on the
+        criterion's similarity (one minus normalised impurity; see
+        :mod:`rankviz.tree.criteria.ranking_impurity`): a node splits only if
+        ``(1 + S_parent) < gamma * (1 + S_split)``. The default ``np.inf``
+        turns the rule off, so the tree grows until its leaves are pure or
+        the limits stop it, like the CART trees of Xia et al. (and
+        scikit-learn's); ``gamma=1`` splits only where the subsets are more
+        homogeneous than their parent, smaller γ asks for more.
 
     Attributes
     ----------
@@ -53,7 +60,13 @@ class OrdinalTree(BaseEstimator):
         Their positions, used for distances and the rank loss: the values of
         numeric ratings, ``1..K`` for named levels.
     encoder_ : FeatureEncoder
-    feature_names_in_ : list of str
+        How ``X`` was encoded; ``encoder_.feature_names`` are the names the
+        tree shows (the column names of a DataFrame, ``x1..xd`` for an array).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
 
     Examples
     --------
@@ -65,20 +78,22 @@ class OrdinalTree(BaseEstimator):
     array([1, 2, 5])
     """
 
-    def __init__(self, criterion="ranking_impurity", max_depth=None, prediction="median",
-                 min_samples_leaf=1, gamma=np.inf):
+    def __init__(self, criterion: str = "ranking_impurity", max_depth: int | None = None,
+                 prediction: str = "median", min_samples_leaf: int = 1, gamma: float = np.inf) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
         self.prediction = prediction
         self.min_samples_leaf = min_samples_leaf
         self.gamma = gamma
 
-    def fit(self, X, y, levels=None, target_name="y"):
+    def fit(self, X: Any, y: ArrayLike, levels: list | None = None, target_name: str = "y") -> Self:
         """Grow the tree on features ``X`` and ordinal target ``y``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Numeric and nominal (string, category, bool) attributes; NaN
+            (or None) marks a missing value.
         y : array-like of shape (n_samples,)
             Numeric ratings, an ordered pandas categorical, or names listed
             in ``levels``.
@@ -89,9 +104,20 @@ class OrdinalTree(BaseEstimator):
 
         Returns
         -------
-        self
+        self : OrdinalTree
+            The fitted tree.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of at least
+            one row and one feature, or ``y`` is not one level per row of
+            ``X`` (a missing or unknown level, or names without ``levels``).
+        TypeError
+            If ``X`` is sparse.
         """
         criterion = self._check_params()
+        X = check_feature_input(self, X, y, reset=True)
         self.encoder_ = FeatureEncoder().fit(X)
         X_encoded = self.encoder_.transform(X)
         if np.ndim(y) != 1 or len(y) != len(X_encoded):
@@ -110,46 +136,120 @@ class OrdinalTree(BaseEstimator):
                                                                     len(ordinal)),
                              class_names=[str(c) for c in self.classes_],
                              prediction=self.prediction)
-        self.feature_names_in_ = self.encoder_.feature_names
         return self
 
-    def apply(self, X):
-        """Leaf id of each row of ``X``."""
-        return self.tree_.apply(self.encoder_.transform(X))
+    def apply(self, X: Any) -> np.ndarray:
+        """Leaf id of each row of ``X``.
 
-    def predict_index(self, X):
-        """Predicted level index (0 = lowest level) of each row."""
-        return self.tree_.predicted_level[self.apply(X)]
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
 
-    def predict(self, X):
-        """Predicted level of each row (one of ``classes_``)."""
-        return level_array(self.classes_)[self.predict_index(X)]
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
 
-    def predict_by_depth(self, X):
-        """Predicted positions of the tree cut at every depth, shape (n_rows, max_depth + 1).
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        encoded = self._encode(X)
+        return self.tree_.apply(encoded)
+
+    def predict_index(self, X: Any) -> np.ndarray:
+        """Predicted level index (0 = lowest level) of each row.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        leaves = self.apply(X)
+        return self.tree_.predicted_level[leaves]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted level of each row (one of ``classes_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Object dtype when the levels are names.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        index = self.predict_index(X)
+        return level_array(self.classes_)[index]
+
+    def predict_by_depth(self, X: Any) -> np.ndarray:
+        """Predicted positions of the tree cut at every depth.
 
         Column ``d`` equals ``predict`` of this tree refitted with
         ``max_depth=d`` (mapped to positions): the best split of a node does
         not depend on the depth limit, so one deep tree holds every shallower
-        one (seed 002, Fig. 2).
+        one (Fig. 2 of Xia, Zhang & Wang 2006).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, tree_.max_depth + 1)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
         """
-        paths = self.tree_.decision_paths(self.encoder_.transform(X))
+        encoded = self._encode(X)
+        paths = self.tree_.decision_paths(encoded)
         return self.positions_[self.tree_.predicted_level[paths]]
 
-    def level_index(self, y):
-        """Index (0 = lowest) of each of the levels ``y``; an unknown level is an error."""
-        return OrdinalLevels(self.classes_, self.positions_).encode(y)
+    def gamma_path(self) -> GammaPath:
+        """The trees of every γ up to the fitted one; see :class:`rankviz.tree.gamma_path.GammaPath`.
 
-    def rank_loss(self, X, y):
-        """Mean absolute rank loss of the predictions for ``X`` against levels ``y``."""
-        truth = self.positions_[self.level_index(y)]
-        return mean_rank_loss(truth, self.positions_[self.predict_index(X)])
+        Returns
+        -------
+        GammaPath
 
-    def gamma_path(self):
-        """The trees of every γ up to the fitted one; see :class:`rankviz.tree.gamma_path.GammaPath`."""
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        """
+        check_is_fitted(self)
         return GammaPath(self.tree_, self._check_params(), gamma_max=self.gamma)
 
-    def _check_params(self):
+    def _encode(self, X: Any) -> np.ndarray:
+        """``X`` checked against the fit and encoded as the tree's matrix."""
+        X = check_feature_input(self, X, reset=False)
+        return self.encoder_.transform(X)
+
+    def _check_params(self) -> OrdinalLevelCriterion:
         criterion = get_criterion(self.criterion)
         if not isinstance(criterion, OrdinalLevelCriterion):
             raise ValueError(f"OrdinalTree needs an ordinal criterion ('ranking_impurity' or "

@@ -1,34 +1,43 @@
-"""The ranking tree estimator (seed 001), with scikit-learn conventions."""
+"""The ranking tree estimator of Rebelo, Soares & Costa (2008), with scikit-learn conventions."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any, Self
 
+import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
 
 from .builder import grow_tree
-from .criteria import get_criterion
-from .._validation import check_growth_params, check_rankings
+from .criteria import Criterion, get_criterion
+from .._validation import check_feature_input, check_growth_params, check_rankings
 from ..features import FeatureEncoder
+from ..label_ranking.base import LabelRankerMixin
 from .gamma_path import GammaPath
 from .mallows_nodes import node_models
 
 __all__ = ["RankingTree"]
 
 
-class RankingTree(BaseEstimator):
+class RankingTree(LabelRankerMixin, BaseEstimator):
     """Ranking tree: a decision tree whose leaves predict a ranking of labels.
 
     Grown top-down (TDIDT). Each binary split tests one attribute: a numeric
     attribute against a threshold halfway between two consecutive distinct
     values (``x <= t``), or a nominal attribute against one value
-    (``A = v`` versus the rest, seed 001 Table 2). The split chosen maximises
-    the criterion; a node is split only while stopping rule (6),
-    ``(1 + S_parent) >= gamma * (1 + S_split)``, does not hold and the
-    limits allow. A leaf predicts the mean-rank ranking of its training
-    rankings (seed 001 Table 3; ties broken by label order), except with
-    ``criterion="mallows"``: the label ranking tree of seed 003, whose leaves
-    predict the centre of a Mallows model fitted to their rankings (completed
-    from ancestors where a leaf lacks labels) and expose its spread
-    ``tree_.theta`` and the reliability ``tree_.reliability``.
+    (``A = v`` versus the rest, Table 2 of Rebelo, Soares & Costa 2008).
+    The split chosen maximises the criterion; a node is split only while
+    stopping rule (6), ``(1 + S_parent) >= gamma * (1 + S_split)``, does not
+    hold and the limits allow. A leaf predicts the mean-rank ranking of its
+    training rankings (Table 3 of Rebelo et al.; ties broken by label
+    order), except with ``criterion="mallows"``: the label ranking tree of
+    Cheng, Hühn & Hüllermeier (2009), whose leaves predict the centre of a
+    Mallows model fitted to their rankings (completed from ancestors where a
+    leaf lacks labels) and expose its spread ``tree_.theta`` and the
+    reliability ``tree_.reliability``.
 
     Parameters
     ----------
@@ -40,8 +49,9 @@ class RankingTree(BaseEstimator):
     min_samples_leaf : int, default=2
         Minimum number of training examples in each leaf. The default is 2
         because the similarity of a single example, a mean over no pairs, is
-        undefined in seed 001; with 1, a singleton counts as similarity 1 and
-        peeling off single examples becomes attractive (the tree overfits).
+        undefined in Rebelo et al.; with 1, a singleton counts as similarity
+        1 and peeling off single examples becomes attractive (the tree
+        overfits).
     max_depth : int or None, default=None
         Maximum depth; None for no limit.
 
@@ -49,10 +59,16 @@ class RankingTree(BaseEstimator):
     ----------
     tree_ : Tree
         The fitted tree as parallel arrays.
-    feature_names_in_ : list of str
     encoder_ : FeatureEncoder
         How ``X`` was encoded (nominal values as codes); ``encoder_.transform(X)``
-        gives the matrix that ``tree_.apply`` and the γ path take.
+        gives the matrix that ``tree_.apply`` and the γ path take, and
+        ``encoder_.feature_names`` the names the tree shows (the column
+        names of a DataFrame, ``x1..xd`` for an array).
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``; only when ``X`` was a
+        DataFrame with string column names.
     label_names_ : list of str
     n_labels_ : int
 
@@ -67,19 +83,21 @@ class RankingTree(BaseEstimator):
            [3., 2., 1.]])
     """
 
-    def __init__(self, criterion="mean_spearman", gamma=0.995, min_samples_leaf=2, max_depth=None):
+    def __init__(self, criterion: str | Criterion = "mean_spearman", gamma: float = 0.995,
+                 min_samples_leaf: int = 2, max_depth: int | None = None) -> None:
         self.criterion = criterion
         self.gamma = gamma
         self.min_samples_leaf = min_samples_leaf
         self.max_depth = max_depth
 
-    def fit(self, X, Y, label_names=None):
+    def fit(self, X: Any, Y: ArrayLike, label_names: Sequence[str] | None = None) -> Self:
         """Grow the tree on features ``X`` and rank positions ``Y``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Numeric and nominal (string, category, bool) attributes.
+            Numeric and nominal (string, category, bool) attributes; NaN
+            (or None) marks a missing value.
         Y : array-like of shape (n_samples, n_labels)
             Rank positions, 1 = most preferred.
         label_names : list of str, optional
@@ -87,10 +105,23 @@ class RankingTree(BaseEstimator):
 
         Returns
         -------
-        self
+        self : RankingTree
+            The fitted tree.
+
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid, ``X`` is not a 2-D table of at least
+            one row and one feature (see
+            :func:`rankviz._validation.check_feature_input`), or ``Y`` is not
+            a rank matrix with one row per row of ``X`` (or not one the
+            criterion takes).
+        TypeError
+            If ``X`` is sparse.
         """
         criterion = get_criterion(self.criterion)
         self._check_params()
+        X = check_feature_input(self, X, Y, reset=True)
         self.encoder_ = FeatureEncoder().fit(X)
         X_encoded = self.encoder_.transform(X)
         Y = check_rankings(Y, n_rows=len(X_encoded))
@@ -104,22 +135,57 @@ class RankingTree(BaseEstimator):
             label_names=self.label_names_,
         )
         if criterion.name == "mallows":
-            # Label ranking trees (seed 003) predict each leaf's Mallows centre.
+            # Label ranking trees (Cheng, Hühn & Hüllermeier 2009) predict each leaf's Mallows centre.
             ranking, theta = node_models(self.tree_, X_encoded, Y)
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
-        self.feature_names_in_ = self.encoder_.feature_names
         self.n_labels_ = Y.shape[1]
         return self
 
-    def apply(self, X):
-        """Leaf id of each row of ``X``."""
-        return self.tree_.apply(self.encoder_.transform(X))
+    def apply(self, X: Any) -> np.ndarray:
+        """Leaf id of each row of ``X``.
 
-    def predict(self, X):
-        """Predicted rank positions, shape (n_samples, n_labels); each row a permutation."""
-        return self.tree_.ranking[self.apply(X)]
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
 
-    def gamma_path(self):
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            Node ids into the arrays of ``tree_``.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        encoded = self._encode(X)
+        return self.tree_.apply(encoded)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted rank positions: the ranking of the leaf each row falls in.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+            Each row a permutation of ``1..n_labels`` (1 = first).
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        leaves = self.apply(X)
+        return self.tree_.ranking[leaves]
+
+    def gamma_path(self) -> GammaPath:
         """The trees of every γ up to the fitted one, cut from this tree without regrowth.
 
         Fit with ``gamma=np.inf`` to get the whole path: the γ breakpoints, the
@@ -128,15 +194,45 @@ class RankingTree(BaseEstimator):
         Returns
         -------
         GammaPath
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
         """
+        check_is_fitted(self)
         return GammaPath(self.tree_, get_criterion(self.criterion), gamma_max=self.gamma)
 
-    def predict_at(self, X, gammas):
-        """Predicted rank positions at several γ at once, shape (n_samples, n_gammas, n_labels).
+    def predict_at(self, X: Any, gammas: ArrayLike) -> np.ndarray:
+        """Predicted rank positions at several γ at once.
 
         Equals ``predict`` of a tree fitted with each γ, from this one tree.
-        """
-        return self.gamma_path().predict(self.encoder_.transform(X), gammas)
 
-    def _check_params(self):
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        gammas : array-like of float, shape (n_gammas,)
+            Values of γ up to the fitted ``gamma``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_gammas, n_labels)
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the tree is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``, or a γ exceeds the
+            fitted one.
+        """
+        path = self.gamma_path()
+        return path.predict(self._encode(X), gammas)
+
+    def _encode(self, X: Any) -> np.ndarray:
+        """``X`` checked against the fit and encoded as the tree's matrix."""
+        X = check_feature_input(self, X, reset=False)
+        return self.encoder_.transform(X)
+
+    def _check_params(self) -> None:
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)

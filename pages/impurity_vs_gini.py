@@ -1,4 +1,4 @@
-"""Ranking impurity vs Gini (seed 002): two trees on the same data, Monte Carlo runs, Fig. 1 taught."""
+"""Ranking impurity vs Gini (Xia, Zhang & Wang 2006): two trees on the same data, Monte Carlo runs, Fig. 1 taught."""
 
 import streamlit as st
 
@@ -20,7 +20,7 @@ from rankviz.viz.figures.ordinal import level_count_chart
 require_app_navigation()
 
 st.title("Ranking impurity vs Gini")
-st.caption("Xia, Zhang & Wang (seed 002): a tree for ordinal targets split by the **ranking "
+st.caption("Xia, Zhang & Wang (2006): a tree for ordinal targets split by the **ranking "
            "impurity** $\\sum_{i<j} (j - i) N_i N_j$ (Definition 2; unweighted gain, eq. 1) against "
            "the classification tree's **Gini** impurity $1 - \\sum_i p_i^2$ (Definition 1; gain "
            "weighted by the children's shares). Both trees are grown on the same rows with the "

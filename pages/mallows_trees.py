@@ -1,4 +1,4 @@
-"""Mallows label ranking trees (seed 003): the LRT grown live, its leaves, and §6's experiments."""
+"""Mallows label ranking trees (Cheng, Hühn & Hüllermeier 2009): the LRT grown live, its leaves, and §6's experiments."""
 
 import streamlit as st
 
@@ -15,7 +15,7 @@ from rankviz.ui.url_state import publish_to_url, restore_from_url
 require_app_navigation()
 
 st.title("Mallows label ranking trees")
-st.caption("Cheng, Hühn & Hüllermeier (2009, seed 003): a decision tree whose nodes fit a Mallows "
+st.caption("Cheng, Hühn & Hüllermeier (2009): a decision tree whose nodes fit a Mallows "
            "model to their rankings, split to make the subsets' spreads θ large (eq. 6), with "
            "rankings that may lack labels; compared with instance-based label ranking (IBLR) and "
            "constraint classification (CC).")

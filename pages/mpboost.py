@@ -1,4 +1,4 @@
-"""MPBoost (seed 004): magnitude-preserving pairwise boosting of stumps, grown round by round."""
+"""MPBoost (Zhu et al. 2009): magnitude-preserving pairwise boosting of stumps, grown round by round."""
 
 import streamlit as st
 
@@ -12,7 +12,7 @@ from rankviz.datasets.samples import list_samples
 require_app_navigation()
 
 st.title("MPBoost: boosting for ranking")
-st.caption("Zhu et al. (2009, seed 004): pairwise boosting of decision stumps in which each pair of "
+st.caption("Zhu et al. (2009): pairwise boosting of decision stumps in which each pair of "
            "documents of a query is labelled by a directed distance between their grades instead of ±1, "
            "so that mis-ordering a 4 and a 0 costs more than a 2 and a 1. Each round adds the stump that "
            "best fits the weighted pairs (a GentleBoost step) and re-weights the pairs it still gets wrong.")

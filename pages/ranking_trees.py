@@ -1,4 +1,4 @@
-"""Ranking trees lab (seed 001): grow a tree, sweep γ, inspect nodes, compare with baselines."""
+"""Ranking trees lab (Rebelo, Soares & Costa 2008): grow a tree, sweep γ, inspect nodes, compare with baselines."""
 
 import streamlit as st
 

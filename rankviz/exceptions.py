@@ -9,6 +9,9 @@ as it is. The helpers below build such messages the same way everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import numpy as np
 
 __all__ = ["DataError", "ColumnLabel", "data_error", "show_text", "format_number", "count_phrase",
@@ -34,38 +37,39 @@ def _where(source="", line=None, row=None, column=None):
 class ColumnLabel(str):
     """A column description used verbatim by :func:`_where`."""
 
-def data_error(problem, source="", line=None, row=None, column=None):
+def data_error(problem: str, source: str = "", line: int | None = None, row: int | None = None,
+               column: str | None = None) -> DataError:
     """A :class:`DataError` whose message is ``"<where>: <problem>"``."""
     where = _where(source, line, row, column)
     if where:
         return DataError(f"{where}: {problem}")
     return DataError(problem[:1].upper() + problem[1:])
 
-def show_text(text, limit=60):
+def show_text(text: Any, limit: int = 60) -> str:
     """``repr(text)``, shortened to ``limit`` characters with its length given."""
     text = str(text)
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text):,} characters)"
 
-def format_number(value):
+def format_number(value: float) -> str:
     """A number as a person would write it (``1``, ``1.5``); NaN as ``missing``."""
     value = float(value)
     if np.isnan(value):
         return "missing"
     return format(value, ".10g")
 
-def count_phrase(n, noun):
+def count_phrase(n: int, noun: str) -> str:
     """``"is 1 example"`` / ``"are 3 examples"``."""
     return f"is 1 {noun}" if n == 1 else f"are {n} {noun}s"
 
-def quote_list(names, limit=20):
+def quote_list(names: Iterable[Any], limit: int = 20) -> str:
     names = [show_text(n) for n in names]
     if len(names) > limit:
         names = names[:limit] + [f"... ({len(names) - limit} more)"]
     return ", ".join(names)
 
-def join_and(items, limit=6):
+def join_and(items: Iterable[str], limit: int = 6) -> str:
     """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'`` (at most ``limit`` shown)."""
     items = list(items)
     if len(items) > limit:

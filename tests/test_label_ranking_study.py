@@ -8,8 +8,8 @@ from sklearn.tree import DecisionTreeClassifier
 from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.model_selection import fold_indices
-from rankviz.experiments.label_ranking_study import (missing_rate_curve, relative_tree_size, seed003_methods,
-                                         top_label)
+from rankviz.experiments.label_ranking_study import (label_ranking_methods, missing_rate_curve,
+                                                     relative_tree_size, top_label)
 from rankviz.label_ranking.metrics import kendall_tau
 
 from reference import random_problem
@@ -91,17 +91,17 @@ def test_top_label_and_relative_tree_size():
     assert damaged["lrt_leaves"] == lrt.fit(X, delete_labels(Y, 0.5, seed=2)).tree_.n_leaves
 
 
-def test_seed003_methods_rank_the_labels_of_structured_data():
+def test_label_ranking_methods_rank_the_labels_of_structured_data():
     """Every method predicts permutations; the local methods beat the default ranking."""
     rng = np.random.default_rng(8)
     X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
     utility = X.to_numpy() @ rng.normal(size=(3, 4)) + rng.normal(scale=0.3, size=(200, 4))
     Y = np.argsort(np.argsort(-utility, axis=1), axis=1) + 1.0
-    scores = cross_validate(seed003_methods(), X, Y, cv=5, seed=0)
+    scores = cross_validate(label_ranking_methods(), X, Y, cv=5, seed=0)
     means = scores.groupby("method")["Kendall tau"].mean()
     assert set(means.index) == {"LRT", "IBLR", "CC", "KNN (k=1)", "Default"}
     for method in ("LRT", "IBLR", "CC"):
         assert means[method] > means["Default"] + 0.2
-    model = seed003_methods()["LRT"].fit(X, Y)
+    model = label_ranking_methods()["LRT"].fit(X, Y)
     assert kendall_tau(Y, model.predict(X)).mean() > means["LRT"]  # training fit is better
     assert isinstance(X, pd.DataFrame)

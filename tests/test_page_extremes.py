@@ -268,7 +268,7 @@ def test_mallows_page(app_path, sample):
         # at both ends of the rates.
         at.number_input(key="lrt_cmp_folds").set_value(2)
         at.selectbox(key="lrt_cmp_iblr_k").set_value(DEFAULT_K_GRID[-1])
-        at.radio(key="lrt_cmp_lrt").set_value("seed")
+        at.radio(key="lrt_cmp_lrt").set_value("unpruned")
         at.button(key="lrt_cmp_run").click().run()
         ok(at)
         at.multiselect(key="lrt_fig1_rates").set_value([0.0, 0.9])

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from rankviz import IBLR, RankingTree, delete_labels, load_benchmark, load_sample
 from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import cross_validate
-from rankviz.experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
+from rankviz.experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF, MEASURE_ORDER
 
@@ -86,7 +86,7 @@ def check_tree_drawn(at, tree):
 
 
 def page_methods(min_samples_leaf=DEFAULT_MIN_LEAF, max_depth=None, gamma=INF, iblr_k="auto"):
-    return seed003_methods(lrt=RankingTree(criterion="mallows", gamma=gamma,
+    return label_ranking_methods(lrt=RankingTree(criterion="mallows", gamma=gamma,
                                            min_samples_leaf=min_samples_leaf, max_depth=max_depth),
                            iblr=IBLR(n_neighbors=iblr_k))
 
@@ -311,7 +311,7 @@ def test_tree_size_table_is_relative_tree_size(app):
     dataset = load_sample("wine_nb")
     table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
     assert list(table["p"]) == ["0", "0.2 (sidebar)", "0.3", "0.6"]
-    assert "seed 003 (wine, J48)" in table.columns
+    assert "Cheng et al. (wine, J48)" in table.columns
     seed_lrt = RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=2)
     for row, rate in zip(table.itertuples(index=False), (0.0, 0.2, 0.3, 0.6)):
         size = relative_tree_size(dataset.X, dataset.Y, seed_lrt, missing_rate=rate, seed=4)

@@ -101,3 +101,20 @@ def test_standard_error_is_nan_aware():
     assert se.shape == (2,)
     assert se[0] == pytest.approx(stats.sem(table[:, 0]))
     assert np.isnan(se[1])  # one value: no standard error
+
+
+def test_the_evaluation_bars_show_t_intervals():
+    """The whiskers of the Evaluation tab are the Student-t intervals of this module."""
+    import pandas as pd
+
+    from rankviz.viz.figures.ranking_trees import metric_bars
+    rng = np.random.default_rng(3)
+    scores = pd.DataFrame({"method": ["tree"] * 12 + ["KNN"] * 5, "CS": rng.uniform(-1, 1, 17),
+                           "WRC": rng.uniform(-1, 1, 17), "LRA": rng.uniform(-1, 1, 17)})
+    figure = metric_bars(scores)
+    for bar in figure.data:
+        rows = scores[scores["method"] == bar.name]
+        for measure, mean, half in zip(bar.x, bar.y, bar.error_y.array):
+            low, high = stats.t.interval(0.95, len(rows) - 1, loc=rows[measure].mean(), scale=stats.sem(rows[measure]))
+            assert mean == pytest.approx(rows[measure].mean())
+            assert half == pytest.approx((high - low) / 2)

@@ -23,8 +23,11 @@ label of an explicit label list).
 from __future__ import annotations
 
 import io
+import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import IO
 
 import numpy as np
 import pandas as pd
@@ -85,11 +88,11 @@ class RankingDataset:
 
     X: pd.DataFrame
     Y: np.ndarray
-    label_names: tuple
+    label_names: tuple[str, ...]
     name: str = ""
     description: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         source = self.name
         X = self.X
         if not isinstance(X, pd.DataFrame):
@@ -151,31 +154,31 @@ class RankingDataset:
         validate_rank_matrix(Y, label_names, source)
 
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         """Number of examples (rows)."""
         return self.Y.shape[0]
 
     @property
-    def n_labels(self):
+    def n_labels(self) -> int:
         """Number of labels (columns of ``Y``)."""
         return self.Y.shape[1]
 
     @property
-    def feature_names(self):
+    def feature_names(self) -> list[str]:
         """Feature column names, in order (list of str)."""
         return list(self.X.columns)
 
     @property
-    def nominal_features(self):
+    def nominal_features(self) -> list[str]:
         """Names of the nominal (non-numeric or boolean) feature columns."""
         return [c for c in self.X.columns if is_nominal_column(self.X[c])]
 
     @property
-    def n_missing_features(self):
+    def n_missing_features(self) -> int:
         """Number of missing feature values (cells of ``X``), see :func:`count_missing_features`."""
         return count_missing_features(self.X)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One table: the features, then one rank-position column per label.
 
         Returns
@@ -238,17 +241,19 @@ def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
                 )
     return None
 
-def load_benchmark(path_or_buffer, name=None, label_names=None):
+def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = None,
+                   label_names: Sequence[str] | None = None) -> RankingDataset:
     """Read a label-ranking benchmark file (``n,d,L`` header, no column names).
 
     Line 1 is ``n_samples,n_features,n_labels``; each of the following
     ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
     rank position of label ``j``. An empty rank cell marks a missing label
-    (an incomplete ranking, seed 003): the present positions must then rank
-    the present labels ``1..m``. An empty feature cell is a missing value
-    (NaN); any other cell must be a number. The separator may also be ``;``
-    or a tab (then with decimal commas allowed), found on line 1; trailing
-    blank lines are ignored; at most :data:`MAX_UPLOAD_BYTES`.
+    (an incomplete ranking, as in Cheng, Hühn & Hüllermeier 2009): the
+    present positions must then rank the present labels ``1..m``. An empty
+    feature cell is a missing value (NaN); any other cell must be a number.
+    The separator may also be ``;`` or a tab (then with decimal commas
+    allowed), found on line 1; trailing blank lines are ignored; at most
+    :data:`MAX_UPLOAD_BYTES`.
 
     Parameters
     ----------
@@ -439,7 +444,9 @@ def _parse_orderings(column_values, column, labels, lines, source):
     Y[table_rows, codes] = table["position"].to_numpy(dtype=float)
     return Y, tuple(label_names)
 
-def load_csv(path_or_buffer, feature_columns, target, target_columns, labels=None, name=None):
+def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequence[str],
+             target: str, target_columns: str | Sequence[str], labels: Sequence[str] | None = None,
+             name: str | None = None) -> RankingDataset:
     """Read a label-ranking dataset from a CSV file with a header row.
 
     Parameters

@@ -24,7 +24,10 @@ needs its level.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -118,13 +121,13 @@ class OrdinalDataset:
 
     X: pd.DataFrame
     y: np.ndarray
-    levels: list
+    levels: list[Any]
     target: str = "y"
     name: str = ""
     description: str = ""
     _codes: np.ndarray = field(init=False, repr=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         source = str(self.name)
         X = self.X
         if not isinstance(X, pd.DataFrame):
@@ -148,42 +151,42 @@ class OrdinalDataset:
             object.__setattr__(self, key, value)
 
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         """Number of examples (rows)."""
         return len(self.y)
 
     @property
-    def n_levels(self):
+    def n_levels(self) -> int:
         """Number of levels."""
         return len(self.levels)
 
     @property
-    def feature_names(self):
+    def feature_names(self) -> list[str]:
         """Feature column names, in order (list of str)."""
         return list(self.X.columns)
 
     @property
-    def n_missing_features(self):
+    def n_missing_features(self) -> int:
         """Number of missing feature values (cells of ``X``)."""
         return count_missing_features(self.X)
 
     @property
-    def level_counts(self):
+    def level_counts(self) -> np.ndarray:
         """Rows per level, aligned with :attr:`levels` (ndarray of int, length K)."""
         return np.bincount(self._codes, minlength=len(self.levels))
 
     @property
-    def positions(self):
+    def positions(self) -> np.ndarray:
         """The position ``1..K`` of each row's level (ndarray of int, 1 = lowest level)."""
         return self._codes + 1
 
     @property
-    def numeric(self):
+    def numeric(self) -> bool:
         """True when every level is a number (ratings), False for named levels."""
         return all(_is_number(v) for v in self.levels)
 
     @property
-    def ordinal_levels(self):
+    def ordinal_levels(self) -> OrdinalLevels:
         """The levels as :class:`rankviz.ordinal.levels.OrdinalLevels`, as :class:`rankviz.OrdinalTree` sees them.
 
         Numeric levels keep their values as positions; named levels get ``1..K``.
@@ -192,7 +195,7 @@ class OrdinalDataset:
             return OrdinalLevels(self.levels, np.asarray(self.levels, dtype=float))
         return OrdinalLevels(self.levels, np.arange(1, len(self.levels) + 1, dtype=float))
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One table: the features, then the target column.
 
         Returns
@@ -300,7 +303,10 @@ def _codes_for_levels(cells, numbers, levels, target, lines, source):
     return codes
 
 
-def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, name=None):
+def load_ordinal_csv(path_or_buffer: str | os.PathLike | IO, target: str,
+                     feature_columns: str | Sequence[str] | None = None,
+                     levels: Sequence[Any] | None = None,
+                     name: str | None = None) -> OrdinalDataset:
     """Read an ordinal dataset from a CSV file with a header row.
 
     Parameters
@@ -372,7 +378,7 @@ def load_ordinal_csv(path_or_buffer, target, feature_columns=None, levels=None, 
     return OrdinalDataset(X, y, levels, target, name=file_stem(source) if name is None else str(name))
 
 
-def read_target_values(path_or_buffer, target):
+def read_target_values(path_or_buffer: str | os.PathLike | IO, target: str) -> tuple[list[Any], bool]:
     """The distinct values of a column, in the order a person would start from.
 
     Parameters
@@ -416,7 +422,8 @@ def read_target_values(path_or_buffer, target):
     return OrdinalLevels.from_target(numbers).names, True
 
 
-def check_level_order(values, order, column=None):
+def check_level_order(values: Sequence[Any], order: Sequence[Any],
+                      column: str | None = None) -> list[Any]:
     """Check that ``order`` places every one of ``values`` exactly once.
 
     Parameters

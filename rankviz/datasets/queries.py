@@ -17,9 +17,11 @@ svmlight / LETOR format is read and written by :mod:`rankviz.datasets.svmlight`.
 
 from __future__ import annotations
 
+import os
 import re
-
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
@@ -47,11 +49,11 @@ def _scalar(value):
     """A numpy scalar as the Python value it holds (``np.int64(7)`` -> ``7``)."""
     return value.item() if isinstance(value, np.generic) else value
 
-def query_text(qid):
+def query_text(qid: Any) -> str:
     """``7`` or ``'q7'``: how a query id is shown in messages."""
     return repr(_scalar(qid))
 
-def parse_query_ids(tokens):
+def parse_query_ids(tokens: Iterable[str]) -> np.ndarray:
     """Query id texts as int64 when every one is a whole number, else as str (object array)."""
     tokens = list(tokens)
     if all(_INTEGER_RE.fullmatch(t) for t in tokens):
@@ -69,7 +71,8 @@ def _readonly(array):
     view.flags.writeable = False
     return view
 
-def check_query_sizes(codes, query_ids, source, place):
+def check_query_sizes(codes: np.ndarray, query_ids: Sequence[Any] | np.ndarray, source: str,
+                      place: Callable[[int], dict[str, int]]) -> None:
     """Every query needs two documents; name the first lone document.
 
     ``place(i)`` gives the ``data_error`` keywords (``line=`` / ``row=``...) of row ``i``.
@@ -137,13 +140,13 @@ class QueryDataset:
     X: np.ndarray
     relevance: np.ndarray
     qid: np.ndarray
-    feature_names: list = None
+    feature_names: list[str] | None = None
     name: str = ""
     description: str = ""
     _codes: np.ndarray = field(init=False)
     _query_ids: np.ndarray = field(init=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         source = str(self.name)
         feature_names = self.feature_names
         if feature_names is None and isinstance(self.X, pd.DataFrame):
@@ -219,46 +222,46 @@ class QueryDataset:
         check_unique(names, "feature name", source)
         return names
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"QueryDataset(name={self.name!r}, n_queries={self.n_queries}, "
                 f"n_docs={self.n_docs}, n_features={self.n_features})")
 
     @property
-    def n_docs(self):
+    def n_docs(self) -> int:
         """Number of documents (rows)."""
         return self.X.shape[0]
 
     @property
-    def n_features(self):
+    def n_features(self) -> int:
         """Number of features (columns of ``X``)."""
         return self.X.shape[1]
 
     @property
-    def n_missing_features(self):
+    def n_missing_features(self) -> int:
         """Number of missing (NaN) feature values."""
         return count_missing_features(self.X)
 
     @property
-    def n_queries(self):
+    def n_queries(self) -> int:
         """Number of distinct queries."""
         return len(self._query_ids)
 
     @property
-    def query_index(self):
+    def query_index(self) -> np.ndarray:
         """Query code ``0..n_queries-1`` of every document, in order of first appearance."""
         return self._codes
 
     @property
-    def query_ids(self):
+    def query_ids(self) -> np.ndarray:
         """The distinct original query ids, in order of first appearance."""
         return self._query_ids
 
     @property
-    def query_sizes(self):
+    def query_sizes(self) -> np.ndarray:
         """Documents per query, aligned with :attr:`query_ids` (ndarray of int)."""
         return np.bincount(self._codes, minlength=self.n_queries)
 
-    def subset_queries(self, query_ids):
+    def subset_queries(self, query_ids: Any) -> QueryDataset:
         """The documents of some queries, as a new dataset.
 
         Parameters
@@ -290,7 +293,7 @@ class QueryDataset:
         return QueryDataset(self.X[rows], self.relevance[rows], self.qid[rows], list(self.feature_names),
                             name=self.name, description=self.description)
 
-    def to_frame(self, query_column="qid", relevance_column="relevance"):
+    def to_frame(self, query_column: str = "qid", relevance_column: str = "relevance") -> pd.DataFrame:
         """One table: the query id, the relevance, then the features.
 
         Parameters
@@ -319,7 +322,8 @@ def _part_names(k):
     return ("train", "vali", "test") if k == 3 else ("train", "test") if k == 2 else \
         tuple(f"part{i + 1}" for i in range(k))
 
-def split_by_query(dataset, fractions=(0.6, 0.2, 0.2), seed=0):
+def split_by_query(dataset: QueryDataset, fractions: Sequence[float] = (0.6, 0.2, 0.2),
+                   seed: int | np.random.Generator = 0) -> tuple[QueryDataset, ...]:
     """Split a dataset into parts made of whole queries (e.g. train / vali / test).
 
     Parameters
@@ -450,7 +454,9 @@ def _feature_matrix(frame, columns, lines, source):
         raise data_error(problem, source, line=lines[i], column=columns[j])
     return X
 
-def load_query_csv(path_or_buffer, query_column, relevance_column, feature_columns=None, name=None):
+def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, relevance_column: str,
+                   feature_columns: str | Sequence[str] | None = None,
+                   name: str | None = None) -> QueryDataset:
     """Read a learning-to-rank set from a CSV file with a header row.
 
     Parameters

@@ -40,10 +40,13 @@ import csv
 import io
 import os
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..exceptions import data_error, format_number, quote_list, show_text
 
@@ -88,7 +91,7 @@ def _megabytes(n_bytes):
     value = n_bytes / (1024 * 1024)
     return f"{value:.0f} MB" if value == int(value) else f"{value:.1f} MB"
 
-def check_upload_size(n_bytes, source=""):
+def check_upload_size(n_bytes: int | None, source: str = "") -> None:
     """Refuse a file larger than :data:`MAX_UPLOAD_BYTES`.
 
     Parameters
@@ -121,7 +124,7 @@ def check_upload_size(n_bytes, source=""):
 # --------------------------------------------------------------------------- #
 
 
-def read_text(path_or_buffer):
+def read_text(path_or_buffer: str | os.PathLike | IO) -> tuple[str, str]:
     """Read a path or file-like object once; return ``(text, file_name)``.
 
     Bytes are decoded as UTF-8 with a leading BOM removed; line endings are
@@ -196,21 +199,21 @@ def _buffer_size(buffer):
 def _first_line(text):
     return text.split("\n", 1)[0]
 
-def sniff_separator(line):
+def sniff_separator(line: str) -> str:
     """``','``, ``';'`` or ``'\\t'``: the one occurring most often in ``line`` outside quotes."""
     outside = re.sub(r'"[^"]*"?', "", line) if '"' in line else line
     counts = [outside.count(sep) for sep in SEPARATORS]
     best = max(counts)
     return SEPARATORS[counts.index(best)] if best else ","
 
-def split_lines(text):
+def split_lines(text: str) -> list[str]:
     """Physical lines of ``text``; a final line terminator adds no empty line."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
 
-def file_stem(source):
+def file_stem(source: str) -> str:
     return Path(source).stem if source else ""
 
 
@@ -219,7 +222,7 @@ def file_stem(source):
 # --------------------------------------------------------------------------- #
 
 
-def parse_csv_header(text, source):
+def parse_csv_header(text: str, source: str) -> list[str]:
     """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``).
 
     The separator is the one :func:`sniff_separator` finds on line 1.
@@ -238,7 +241,7 @@ def parse_csv_header(text, source):
     check_unique(names, "column name", source, line=1, where=" in the header", position="columns")
     return names
 
-def read_csv_header(path_or_buffer):
+def read_csv_header(path_or_buffer: str | os.PathLike | IO) -> list[str]:
     """Column names of a CSV file (its first line).
 
     Parameters
@@ -306,7 +309,7 @@ def _record_shape(body, first_line, sep=",", source=""):
     spans = {k: end for k, (begin, end) in enumerate(zip(starts, ends)) if end > begin}
     return counts, np.array(starts, dtype=np.int64), blank, spans
 
-def as_name_list(columns, what):
+def as_name_list(columns: str | Iterable[Any], what: str) -> list[str]:
     if isinstance(columns, str):
         return [columns]
     try:
@@ -314,7 +317,8 @@ def as_name_list(columns, what):
     except TypeError:
         raise data_error(f"the {what} are {columns!r}; expected a list of column names") from None
 
-def check_columns(header, feature_columns, target_columns, target, source):
+def check_columns(header: Sequence[str], feature_columns: Sequence[str],
+                  target_columns: Sequence[str], target: str, source: str) -> None:
     available = set(header)
     hint = ""
     if len(header) == 1 and "|" in header[0]:
@@ -354,7 +358,8 @@ def check_columns(header, feature_columns, target_columns, target, source):
             source,
         )
 
-def check_unique(names, kind, source, line=None, where="", position="positions"):
+def check_unique(names: Iterable[Any], kind: str, source: str, line: int | None = None,
+                 where: str = "", position: str = "positions") -> None:
     """Raise a DataError naming the first name that repeats and both places."""
     seen = {}
     for k, n in enumerate(names):
@@ -366,7 +371,7 @@ def check_unique(names, kind, source, line=None, where="", position="positions")
             )
         seen[n] = k
 
-def read_records(text, header, source):
+def read_records(text: str, header: Sequence[str], source: str) -> tuple[pd.DataFrame, np.ndarray]:
     """The data rows as a str DataFrame (header names) and each row's file line.
 
     The separator is found on line 1 (:func:`sniff_separator`); with ``;``
@@ -437,10 +442,11 @@ def _decimal_commas(frame):
 # --------------------------------------------------------------------------- #
 
 
-def missing_mask(column):
+def missing_mask(column: pd.Series) -> pd.Series:
     return column.isna() | column.isin(MISSING_MARKERS)
 
-def convert_features(frame, feature_columns, lines, source):
+def convert_features(frame: pd.DataFrame, feature_columns: Iterable[str], lines: np.ndarray,
+                     source: str) -> pd.DataFrame:
     """Features from text cells: numbers to float, others (stripped) text; missing cells NaN.
 
     A column is numeric when every present (not missing) cell is a number,
@@ -470,7 +476,7 @@ def convert_features(frame, feature_columns, lines, source):
     return pd.DataFrame(X, index=pd.RangeIndex(len(frame)))
 
 
-def parse_number(text):
+def parse_number(text: str) -> float | None:
     """``float(text)``, or None when ``text`` is not a plain number.
 
     Python's ``float`` also reads ``1_000`` and non-ASCII digits; pandas (the
@@ -483,7 +489,7 @@ def parse_number(text):
     except ValueError:
         return None
 
-def to_float(tokens):
+def to_float(tokens: Iterable[str]) -> np.ndarray:
     """Tokens (strings) to floats, NaN where a token is not a number."""
     return pd.to_numeric(pd.Series(tokens, dtype=object), errors="coerce").to_numpy(dtype=float)
 
@@ -493,7 +499,7 @@ def to_float(tokens):
 # --------------------------------------------------------------------------- #
 
 
-def is_supported_feature(column):
+def is_supported_feature(column: pd.Series) -> bool:
     dtype = column.dtype
     if pd.api.types.is_bool_dtype(dtype):
         return True
@@ -505,7 +511,7 @@ def is_supported_feature(column):
         or isinstance(dtype, pd.CategoricalDtype)
     )
 
-def check_finite_features(X, source, line_numbers=None):
+def check_finite_features(X: pd.DataFrame, source: str, line_numbers: ArrayLike | None = None) -> None:
     """A numeric feature value may be missing (NaN) but not infinite."""
     for j, column in enumerate(X.columns):
         values = X[column]
@@ -521,7 +527,7 @@ def check_finite_features(X, source, line_numbers=None):
                 source, column=column, **place,
             )
 
-def count_missing_features(X):
+def count_missing_features(X: pd.DataFrame | ArrayLike) -> int:
     """Number of missing values (NaN, None) in a feature table or matrix.
 
     Parameters
@@ -536,7 +542,7 @@ def count_missing_features(X):
         return int(X.isna().to_numpy().sum())
     return int(pd.isna(np.asarray(X)).sum())
 
-def describe_missing_features(n_missing, n_cells):
+def describe_missing_features(n_missing: int, n_cells: int) -> str:
     """``"12 feature values missing (0.4%)"``, or ``""`` when none is missing.
 
     What the data pickers show under the chosen data set.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import pandas as pd
@@ -138,7 +139,7 @@ def _scan_lines(lines):
         features.append(m.group(3))
     return numbers, relevance, qids, features, None
 
-def load_svmlight(path_or_buffer, name=None):
+def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None) -> QueryDataset:
     """Read a learning-to-rank set in the svmlight / LETOR ranking format.
 
     Each document is one line ``rel qid:Q i:v j:w ... # comment``: the graded
@@ -231,7 +232,9 @@ def _check_query_token(qid, source):
                      f"spaces or '#'", source)
     return text
 
-def dump_svmlight(dataset, path_or_buffer, significant_digits=None, sparse=False, comment=None):
+def dump_svmlight(dataset: QueryDataset, path_or_buffer: str | os.PathLike | IO[str],
+                  significant_digits: int | None = None, sparse: bool = False,
+                  comment: str | None = None) -> None:
     """Write a dataset in the svmlight / LETOR ranking format.
 
     Parameters

@@ -1,17 +1,24 @@
 """Estimating how well rankers predict: leave-one-out and k-fold cross-validation.
 
-Every method is scored on every held-out example with the measures of seed 001
-(CS, WRC, LRA) and Kendall's tau, so the app can show both means and
-per-example distributions.
+Every method is scored on every held-out example with the measures CS, WRC
+and LRA of Rebelo, Soares & Costa (2008) and with Kendall's tau, so the app
+can show both means and per-example distributions.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import clone
 
 from ..model_selection import fold_indices
 from ..label_ranking import metrics
 from ..label_ranking.incomplete import delete_labels
+from ..tree.criteria import Criterion
 from ..tree.ranking_tree import RankingTree
 
 __all__ = ["MEASURES", "best_gamma", "cross_validate", "loo_gamma_curves", "summarize"]
@@ -25,8 +32,10 @@ MEASURES = {
 }
 
 
-def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None, *, repetitions=1,
-                   missing_rate=0.0):
+def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: ArrayLike,
+                   cv: str | int = "loo", seed: int = 0,
+                   progress: Callable[[int, int], bool | None] | None = None, *,
+                   repetitions: int = 1, missing_rate: float = 0.0) -> pd.DataFrame:
     """Score each method on held-out examples.
 
     Parameters
@@ -45,10 +54,12 @@ def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None, *, repetition
         progress bar; if it returns False the evaluation stops early and the
         folds done so far are returned.
     repetitions : int, default=1
-        Repeat the whole cross-validation with new folds (seed 003: 5 × 10-fold).
+        Repeat the whole cross-validation with new folds (Cheng, Hühn &
+        Hüllermeier (2009) use 5 × 10-fold).
     missing_rate : float, default=0.0
         Delete each label of each *training* ranking with this probability
-        (seed 003's protocol, :func:`rankviz.label_ranking.incomplete.delete_labels`); the
+        (the protocol of Cheng et al.,
+        :func:`rankviz.label_ranking.incomplete.delete_labels`); the
         held-out rankings stay as they are. Every method of a fold sees the
         same deletions.
 
@@ -83,7 +94,7 @@ def cross_validate(methods, X, Y, cv="loo", seed=0, progress=None, *, repetition
     return pd.concat(records, ignore_index=True)
 
 
-def summarize(scores):
+def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     """Mean, standard deviation and count of every measure per method.
 
     Parameters
@@ -101,8 +112,10 @@ def summarize(scores):
     return table.loc[order]
 
 
-def loo_gamma_curves(X, Y, gammas, *, criterion="mean_spearman", min_samples_leaf=2,
-                     max_depth=None, progress=None):
+def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *,
+                     criterion: str | Criterion = "mean_spearman", min_samples_leaf: int = 2,
+                     max_depth: int | None = None,
+                     progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
     """Leave-one-out scores of the ranking tree at every γ of a grid, from n growths.
 
     For each held-out example one maximal tree (``gamma=np.inf``) is grown on
@@ -157,7 +170,7 @@ def loo_gamma_curves(X, Y, gammas, *, criterion="mean_spearman", min_samples_lea
     return curves
 
 
-def best_gamma(curves, measure):
+def best_gamma(curves: pd.DataFrame, measure: str) -> tuple[float, float]:
     """The γ with the best mean score; among equals the smallest (the simplest tree).
 
     Parameters

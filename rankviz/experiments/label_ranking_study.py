@@ -1,15 +1,29 @@
-"""The experiments of seed 003 (§6): methods, the missing-label curve and tree sizes.
+"""The experiments of Cheng, Hühn & Hüllermeier (2009), §6: methods, missing labels, tree sizes.
 
-Cheng, Hühn and Hüllermeier compare label ranking trees (LRT), instance-based
-label ranking (IBLR) and constraint classification (CC) by Kendall's tau
-under 5 × 10-fold cross-validation, with labels deleted from the training
+Cheng et al. [1]_ compare label ranking trees (LRT), instance-based label
+ranking (IBLR) and constraint classification (CC) by Kendall's tau under
+5 × 10-fold cross-validation, with labels deleted from the training
 rankings at rates p (Table 2, Fig. 1), and report the LRT's size relative to
 a classification tree grown on the top label. This module gives those pieces
 to the app and to the benchmark script.
+
+References
+----------
+.. [1] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML 2009),
+       pp. 161-168, 2009.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
@@ -20,11 +34,12 @@ from ..label_ranking.iblr import IBLR
 from ..label_ranking.incomplete import delete_labels
 from ..tree.ranking_tree import RankingTree
 
-__all__ = ["seed003_methods", "missing_rate_curve", "top_label", "relative_tree_size"]
+__all__ = ["label_ranking_methods", "missing_rate_curve", "top_label", "relative_tree_size"]
 
 
-def seed003_methods(lrt=None, iblr=None, cc=None):
-    """The methods of seed 003's comparison plus this project's two baselines.
+def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = None,
+                          cc: ConstraintClassifier | None = None) -> dict[str, BaseEstimator]:
+    """The methods compared by Cheng, Hühn & Hüllermeier (2009) plus this project's two baselines.
 
     Parameters
     ----------
@@ -48,8 +63,13 @@ def seed003_methods(lrt=None, iblr=None, cc=None):
     }
 
 
-def missing_rate_curve(methods, X, Y, rates, *, cv=10, repetitions=1, seed=0, progress=None):
-    """Scores of every method against the rate of labels deleted from training (Fig. 1).
+def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: ArrayLike,
+                       rates: Sequence[float], *, cv: str | int = 10, repetitions: int = 1,
+                       seed: int = 0,
+                       progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
+    """Scores of every method against the rate of labels deleted from training.
+
+    Fig. 1 of Cheng, Hühn & Hüllermeier (2009) draws these curves.
 
     Parameters
     ----------
@@ -100,7 +120,7 @@ def missing_rate_curve(methods, X, Y, rates, *, cv=10, repetitions=1, seed=0, pr
     return pd.DataFrame(rows)
 
 
-def top_label(Y):
+def top_label(Y: ArrayLike) -> np.ndarray:
     """Index of each ranking's most preferred present label (-1 for a row with none)."""
     Y = np.asarray(Y, dtype=float)
     filled = np.where(np.isnan(Y), np.inf, Y)
@@ -108,15 +128,16 @@ def top_label(Y):
     return np.where(np.isfinite(filled.min(axis=1)), top, -1)
 
 
-def relative_tree_size(X, Y, lrt, *, missing_rate=0.0, seed=0):
+def relative_tree_size(X: pd.DataFrame | ArrayLike, Y: ArrayLike, lrt: RankingTree, *,
+                       missing_rate: float = 0.0, seed: int = 0) -> dict[str, float]:
     """Leaves of the label ranking tree over leaves of a classification tree on the top label.
 
-    Seed 003 (Table 2) divides the LRT's leaf count by that of WEKA's J48 on
-    the classification data made by keeping each ranking's top label. J48 is
-    not available here; the reference is scikit-learn's
+    Cheng, Hühn & Hüllermeier (2009), Table 2, divide the LRT's leaf count by
+    that of WEKA's J48 on the classification data made by keeping each
+    ranking's top label. J48 is not available here; the reference is scikit-learn's
     ``DecisionTreeClassifier`` with the entropy criterion and at least 2 rows
     per leaf (J48's default minimum), unpruned (J48 also prunes, so its trees
-    are smaller and the seed's ratios larger than these).
+    are smaller and the ratios of Cheng et al. larger than these).
 
     Parameters
     ----------
@@ -125,8 +146,8 @@ def relative_tree_size(X, Y, lrt, *, missing_rate=0.0, seed=0):
     lrt : RankingTree
         Configured label ranking tree (cloned).
     missing_rate : float, default=0.0
-        Labels deleted from the LRT's rankings first, as in the seed's
-        protocol. The classification tree always learns each row's true top
+        Labels deleted from the LRT's rankings first, as in the protocol of
+        Cheng et al. The classification tree always learns each row's true top
         label: it is the fixed reference size of the data set. (On the top
         *remaining* label the class gets noisy as labels go, and an unpruned
         tree balloons: on wine_nb 9 leaves at p = 0, 36 at p = 0.3.)

@@ -1,25 +1,40 @@
-"""The seed 004 experiment: the four labellings of MPBoost against baselines.
+"""The experiment of Zhu et al. (2009): the four labellings of MPBoost against baselines.
 
-:func:`compare_rankers` follows §5: each DDF's parameter and the number of
-rounds ``T`` are chosen on the validation queries by NDCG@5, then every
-method is scored per test query by NDCG@1..10 (Figs. 3-5). Per-query
-scores are kept, because small test sets are noisy: the app draws error bars
-and paired tests from them.
+:func:`compare_rankers` follows §5 of Zhu et al. [1]_: each DDF's parameter
+and the number of rounds ``T`` are chosen on the validation queries by
+NDCG@5, then every method is scored per test query by NDCG@1..10
+(Figs. 3-5). Per-query scores are kept, because small test sets are noisy:
+the app draws error bars and paired tests from them.
 
 :func:`staged_ndcg` gives the NDCG@k of a fitted model after every round
 (Fig. 6).
+
+References
+----------
+.. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES
 from ..ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
 from ..ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids
 from .statistics import standard_error
 from ..ltr.mpboost import MPBoost
+
+if TYPE_CHECKING:
+    from ..datasets.queries import QueryDataset
 
 __all__ = ["PARAMETER_GRIDS", "BASELINES", "staged_ndcg", "tune_mpboost", "compare_rankers",
            "RankerComparison", "method_title"]
@@ -39,18 +54,20 @@ BASELINES = {
     "random": "Random order",
 }
 
-#: NDCG cut-off the seed tunes parameters by (§5.2).
+#: NDCG cut-off Zhu et al. tune parameters by (§5.2).
 TUNING_K = 5
 
 
-def method_title(key):
+def method_title(key: str) -> str:
     """Display name: ``MPBoost.LOGDD``, ``Best single feature``, ..."""
     if key in TITLES:
         return f"MPBoost.{TITLES[key]}"
     return BASELINES.get(key, key)
 
 
-def staged_ndcg(model, X, relevance, qid, ks=(TUNING_K,), *, form="common", no_relevant="skip"):
+def staged_ndcg(model: MPBoost, X: ArrayLike, relevance: ArrayLike, qid: ArrayLike,
+                ks: Iterable[int] = (TUNING_K,), *, form: str = "common",
+                no_relevant: str = "skip") -> np.ndarray:
     """Mean NDCG@k after each round of a fitted MPBoost model.
 
     Returns
@@ -62,8 +79,9 @@ def staged_ndcg(model, X, relevance, qid, ks=(TUNING_K,), *, form="common", no_r
                      for t in range(scores.shape[1])]).reshape(scores.shape[1], len(ks))
 
 
-def tune_mpboost(train, vali, ddf, *, n_rounds=200, shrinkage=1.0, parameters=None, form="common",
-                 max_bins=None):
+def tune_mpboost(train: QueryDataset, vali: QueryDataset, ddf: str, *, n_rounds: int = 200,
+                 shrinkage: float = 1.0, parameters: Iterable[float | None] | None = None,
+                 form: str = "common", max_bins: int | None = None) -> dict[str, Any]:
     """Choose a DDF's parameter and ``T`` by mean validation NDCG@5 (§5.3).
 
     One fit of ``n_rounds`` per parameter; ``T`` comes from the staged
@@ -106,24 +124,28 @@ class RankerComparison:
     per_query: pd.DataFrame
     settings: pd.DataFrame
     form: str = "common"
-    methods: list = field(default_factory=list)
+    methods: list[str] = field(default_factory=list)
 
-    def summary(self):
+    def summary(self) -> pd.DataFrame:
         """Mean and standard error of NDCG@k per method (rows) and k."""
         grouped = self.per_query.groupby(["method", "k"], sort=False)["ndcg"]
         table = grouped.agg(mean="mean", se=lambda v: standard_error(v.to_numpy())).reset_index()
         table["title"] = table["method"].map(method_title)
         return table
 
-    def matrix(self, method, k):
+    def matrix(self, method: str, k: int) -> pd.Series:
         """Per-query NDCG@k of one method as a Series indexed by query."""
         rows = self.per_query[(self.per_query["method"] == method) & (self.per_query["k"] == k)]
         return rows.set_index("query")["ndcg"]
 
 
-def compare_rankers(train, vali, test, *, ddfs=DDF_NAMES, baselines=tuple(BASELINES), n_rounds=200,
-                    shrinkage=1.0, tune=True, parameters=None, ks=range(1, 11), form="common",
-                    max_bins=None, progress=None):
+def compare_rankers(train: QueryDataset, vali: QueryDataset, test: QueryDataset, *,
+                    ddfs: Sequence[str] = DDF_NAMES, baselines: Sequence[str] = tuple(BASELINES),
+                    n_rounds: int = 200, shrinkage: float = 1.0, tune: bool = True,
+                    parameters: Mapping[str, float | None] | None = None,
+                    ks: Iterable[int] = range(1, 11), form: str = "common",
+                    max_bins: int | None = None,
+                    progress: Callable[[float, str], Any] | None = None) -> RankerComparison:
     """Fit every method on ``train`` and score it per query of ``test``.
 
     Parameters
@@ -138,8 +160,8 @@ def compare_rankers(train, vali, test, *, ddfs=DDF_NAMES, baselines=tuple(BASELI
         MPBoost settings; with ``tune`` the rounds are chosen on ``vali``
         up to ``n_rounds``.
     tune : bool
-        Choose parameter and rounds on the validation queries (the seed's
-        protocol). Otherwise use ``parameters`` (default:
+        Choose parameter and rounds on the validation queries (the protocol
+        of Zhu et al. 2009). Otherwise use ``parameters`` (default:
         :data:`rankviz.ltr.ddf.DEFAULT_PARAMETERS`) and all ``n_rounds``.
     parameters : dict, optional
         DDF -> parameter, when not tuning.
@@ -202,17 +224,17 @@ class GrowthCurves:
         Share of mis-ordered training pairs after each round.
     """
 
-    ndcg: dict
-    ks: list
+    ndcg: dict[str, np.ndarray]
+    ks: list[int]
     bound: np.ndarray
     misordering: np.ndarray
 
-    def at_k(self, k):
+    def at_k(self, k: int) -> dict[str, np.ndarray]:
         """Split name -> 1-D curve of mean NDCG@k."""
         column = self.ks.index(k)
         return {split: values[:, column] for split, values in self.ndcg.items()}
 
-    def frame(self):
+    def frame(self) -> pd.DataFrame:
         """Long table ``round, split, k, mean_ndcg`` plus the bound columns (for export)."""
         rows = []
         for split, values in self.ndcg.items():
@@ -225,7 +247,8 @@ class GrowthCurves:
         return table.merge(theorem, on="round", how="left")
 
 
-def iter_growth(model, train, splits, *, ks=range(1, 11), form="common"):
+def iter_growth(model: MPBoost, train: QueryDataset, splits: Mapping[str, QueryDataset], *,
+                ks: Iterable[int] = range(1, 11), form: str = "common") -> Iterator[GrowthCurves]:
     """Fit ``model`` round by round, tracking NDCG@k on each split as it grows.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Monte Carlo comparisons of ordinal trees and baselines (seed 002, Tables I–II, Figs. 2–3).
+"""Monte Carlo comparisons of ordinal trees and baselines (Xia, Zhang & Wang 2006, Tables I–II).
 
 Each trial draws a training and a test set (fresh synthetic data, or a random
 hold-out split of a given data set), fits every method and records the
@@ -7,23 +7,35 @@ generators, one record list per unit of work, so a caller can show progress,
 stop early and keep what was done. Trial ``t`` always uses the random stream
 ``seed, t``: results do not depend on how many trials run or in which order.
 
+The trials follow Tables I–II and Figs. 2–3 of Xia et al. [1]_.
 Summaries give the mean and the half-width of the Student-t 95% confidence
-interval over trials, as the seed's tables do.
+interval over trials, as the tables of Xia et al. do.
 
-Where this differs from the seed: the seed picks depths by cross-validation
-and draws Fig. 2–3 from 5-fold cross-validation; here the depth is either
+Where this differs from the paper: Xia et al. pick depths by cross-validation
+and draw Fig. 2–3 from 5-fold cross-validation; here the depth is either
 the user's or chosen by 5-fold cross-validation on the training set
 (``depth_selection="cv"``), and losses come from independent test sets per
 trial (fresh data, or a fresh hold-out split). Both estimate the same
 expected loss; fresh test sets make the trials independent, so the t
 interval is valid.
+
+References
+----------
+.. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, clone
 
 from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
 from ..ordinal.levels import OrdinalLevels, mean_rank_loss
@@ -40,23 +52,23 @@ TREE_METHODS = {"ranking_impurity": "Ranking impurity", "gini": "Gini"}
 
 @dataclass(frozen=True)
 class SyntheticSource:
-    """Fresh synthetic data of seed 002 §IV-A for every trial.
+    """Fresh synthetic data of Xia, Zhang & Wang (2006), §IV-A, for every trial.
 
     Label noise (probability ``label_noise`` of moving to an adjacent rank)
-    hits training and test labels alike, as in the seed's cross-validation.
+    hits training and test labels alike, as in the cross-validation of Xia et al.
     """
 
     n_train: int = 1000
     n_test: int = 1000
     noise_sd: float = 0.125
-    thresholds: tuple = DEFAULT_THRESHOLDS
+    thresholds: tuple[float, ...] = DEFAULT_THRESHOLDS
     label_noise: float = 0.0
 
     @property
-    def levels(self):
+    def levels(self) -> list[int]:
         return list(range(1, len(self.thresholds) + 1))
 
-    def draw(self, rng):
+    def draw(self, rng: np.random.Generator) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray]:
         """(X_train, y_train, X_test, y_test) of one trial; y as ranks 1..K."""
         X, y = make_ordinal_square(self.n_train + self.n_test, noise_sd=self.noise_sd,
                                    thresholds=self.thresholds, label_noise=self.label_noise,
@@ -67,7 +79,7 @@ class SyntheticSource:
 
 @dataclass(frozen=True)
 class HoldoutSource:
-    """Random hold-out splits of one data set (seed 002, Table II protocol).
+    """Random hold-out splits of one data set (the protocol of Xia, Zhang & Wang 2006, Table II).
 
     ``y`` holds the levels (names or numbers), ``levels`` all of them, lowest
     first. Losses count level steps: positions are ``1..K``. Label noise, if
@@ -76,11 +88,11 @@ class HoldoutSource:
 
     X: pd.DataFrame
     y: np.ndarray
-    levels: list = field(default_factory=list)
+    levels: list[Any] = field(default_factory=list)
     test_fraction: float = 0.3
     label_noise: float = 0.0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if len(self.levels) < 2:
             raise ValueError("HoldoutSource needs the target's levels, lowest first "
                              f"(at least 2), got {list(self.levels)}")
@@ -92,10 +104,10 @@ class HoldoutSource:
                              "leaves no training or no test rows")
 
     @property
-    def n_train(self):
+    def n_train(self) -> int:
         return len(self.y) - int(round(self.test_fraction * len(self.y)))
 
-    def draw(self, rng):
+    def draw(self, rng: np.random.Generator) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray]:
         order = rng.permutation(len(self.y))
         y = np.asarray(self.y, dtype=object)
         if self.label_noise > 0:
@@ -107,8 +119,8 @@ class HoldoutSource:
                 self.X.iloc[test].reset_index(drop=True), y[test])
 
 
-def ordinal_methods(max_depth=9, prediction="median", n_neighbors=1, min_samples_leaf=1,
-                    baselines=True):
+def ordinal_methods(max_depth: int | None = 9, prediction: str = "median", n_neighbors: int = 1,
+                    min_samples_leaf: int = 1, baselines: bool = True) -> dict[str, BaseEstimator]:
     """The unfitted methods compared: one tree per criterion, KNN and the default.
 
     Returns
@@ -128,11 +140,14 @@ def ordinal_methods(max_depth=9, prediction="median", n_neighbors=1, min_samples
     return methods
 
 
-def select_depth(tree, X, y, levels, *, folds=5, rng=None):
+def select_depth(tree: OrdinalTree, X: pd.DataFrame, y: ArrayLike, levels: Sequence[Any], *,
+                 folds: int = 5,
+                 rng: np.random.Generator | None = None) -> tuple[int, np.ndarray]:
     """The depth, up to ``tree.max_depth``, with the least ``folds``-fold cross-validated loss.
 
-    The seed picks its trees' depths so (§IV-A). One fit per fold covers every
-    depth (:meth:`OrdinalTree.predict_by_depth`); ties go to the shallower tree.
+    Xia, Zhang & Wang (2006) pick their trees' depths so (§IV-A). One fit
+    per fold covers every depth (:meth:`OrdinalTree.predict_by_depth`); ties
+    go to the shallower tree.
 
     Returns
     -------
@@ -156,7 +171,9 @@ def select_depth(tree, X, y, levels, *, folds=5, rng=None):
     return int(np.argmin(losses)), losses
 
 
-def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", folds=5):
+def run_trials(source: SyntheticSource | HoldoutSource, methods: Mapping[str, BaseEstimator],
+               n_trials: int, seed: int | Sequence[int] = 0, *, depth_selection: str = "fixed",
+               folds: int = 5) -> Iterator[list[dict[str, Any]]]:
     """Monte Carlo trials of every method on ``source``, one trial at a time.
 
     Trees also report the loss of the tree cut at every depth up to theirs
@@ -173,7 +190,8 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
     depth_selection : {"fixed", "cv"}, default="fixed"
         A tree's own prediction is at its ``max_depth`` (``"fixed"``) or at
         the depth up to it with the least ``folds``-fold cross-validated
-        training loss (``"cv"``, the seed's protocol; :func:`select_depth`).
+        training loss (``"cv"``, the protocol of Xia, Zhang & Wang 2006;
+        :func:`select_depth`).
 
     Yields
     ------
@@ -212,9 +230,13 @@ def run_trials(source, methods, n_trials, seed=0, *, depth_selection="fixed", fo
         yield records
 
 
-def noise_trials(source, noise_levels, n_trials, *, train_sizes=None, max_depth=9,
-                 prediction="median", min_samples_leaf=1, depth_selection="cv", seed=0):
-    """Loss of both criteria against label noise, for several training sizes (seed 002, Fig. 3).
+def noise_trials(source: SyntheticSource | HoldoutSource, noise_levels: Sequence[float],
+                 n_trials: int, *, train_sizes: Iterable[int] | None = None,
+                 max_depth: int | None = 9, prediction: str = "median", min_samples_leaf: int = 1,
+                 depth_selection: str = "cv", seed: int = 0) -> Iterator[list[dict[str, Any]]]:
+    """Loss of both criteria against label noise, for several training sizes.
+
+    Fig. 3 of Xia, Zhang & Wang (2006) draws this.
 
     Parameters
     ----------
@@ -228,8 +250,8 @@ def noise_trials(source, noise_levels, n_trials, *, train_sizes=None, max_depth=
         Training sizes (synthetic data only); the source's own by default.
     max_depth, prediction, min_samples_leaf : tree settings
     depth_selection : {"cv", "fixed"}, default="cv"
-        As in :func:`run_trials`; cross-validation by default, as the seed
-        does: a fixed deep tree overfits noisy labels.
+        As in :func:`run_trials`; cross-validation by default, as Xia et al.
+        do: a fixed deep tree overfits noisy labels.
     seed : int
 
     Yields
@@ -258,7 +280,8 @@ def noise_trials(source, noise_levels, n_trials, *, train_sizes=None, max_depth=
                        for r in records if r["final"]]
 
 
-def loss_summary(records, by=("method",), confidence=0.95):
+def loss_summary(records: pd.DataFrame | Iterable[Mapping[str, Any]], by: Sequence[str] = ("method",),
+                 confidence: float = 0.95) -> pd.DataFrame:
     """Mean loss, CI half-width and trial count per group of records.
 
     Parameters

@@ -1,19 +1,31 @@
-"""Worked examples of seed 002's impurities, for the teaching panel.
+"""Worked examples of the impurities of Xia, Zhang & Wang (2006), for the teaching panel.
 
 Everything is computed with the library's own criteria
 (:mod:`rankviz.tree.criteria`), so the numbers shown are the ones the trees use.
+Definitions 1 and 2, eq. (1) and Fig. 1 are those of Xia et al. [1]_.
+
+References
+----------
+.. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
 """
+
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..tree.criteria import Gini, RankingImpurity
 
 __all__ = ["impurities_of_counts", "figure1_splits"]
 
 
-def impurities_of_counts(counts, positions=None):
+def impurities_of_counts(counts: ArrayLike, positions: ArrayLike | None = None) -> pd.DataFrame:
     """Both impurities, and the similarities of rule (6), of sets given by level counts.
+
+    Rule (6) is the stopping rule of Rebelo, Soares & Costa (2008).
 
     Parameters
     ----------
@@ -46,8 +58,8 @@ def impurities_of_counts(counts, positions=None):
                                 "ranking_similarity"]]
 
 
-def figure1_splits(a):
-    """The two splits of seed 002, Fig. 1, with ``a`` rows at each of ratings 1..4.
+def figure1_splits(a: int) -> pd.DataFrame:
+    """The two splits of Xia, Zhang & Wang (2006), Fig. 1, with ``a`` rows at each rating 1..4.
 
     The left split sends ratings {1, 2} left and {3, 4} right, the right split
     {1, 3} left and {2, 4} right. Weighted Gini is the same (1/2) for both;

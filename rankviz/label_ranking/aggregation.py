@@ -1,11 +1,14 @@
-"""Aggregating a set of rankings into one: the mean-rank rule of seed 001, Table 3."""
+"""Aggregating rankings into one: the mean-rank rule of Rebelo, Soares & Costa (2008), Table 3."""
+
+from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["mean_from_sums", "mean_ranks", "rank_by_mean"]
 
 
-def mean_ranks(Y, weights=None):
+def mean_ranks(Y: ArrayLike, weights: ArrayLike | None = None) -> np.ndarray:
     """Mean position of every label over a set of rankings.
 
     Parameters
@@ -27,7 +30,7 @@ def mean_ranks(Y, weights=None):
     return mean_from_sums(np.where(present, Y, 0.0).T @ w, present.T.astype(float) @ w)
 
 
-def mean_from_sums(position_sum, count):
+def mean_from_sums(position_sum: ArrayLike, count: ArrayLike) -> np.ndarray:
     """Mean positions from per-label sums and counts; NaN where a label was never seen.
 
     The tree's nodes and the KNN neighbourhoods accumulate these two sums
@@ -37,11 +40,11 @@ def mean_from_sums(position_sum, count):
     return np.where(count > 0, np.asarray(position_sum) / np.where(count > 0, count, 1.0), np.nan)
 
 
-def rank_by_mean(mean_positions):
+def rank_by_mean(mean_positions: ArrayLike) -> np.ndarray:
     """Turn mean positions into a ranking: the mean-rank rule.
 
-    Labels are ordered by increasing mean position (seed 001, Table 3:
-    mean ranks 1.5, 2, 3, 3.5 give the ranking 1, 2, 3, 4).
+    Labels are ordered by increasing mean position (Rebelo, Soares & Costa
+    2008, Table 3: mean ranks 1.5, 2, 3, 3.5 give the ranking 1, 2, 3, 4).
 
     Parameters
     ----------

@@ -1,21 +1,26 @@
-"""Incomplete rankings: the label-deletion protocol of seed 003, §6.2.
+"""Incomplete rankings: the label-deletion protocol of Cheng, Hühn & Hüllermeier (2009), §6.2.
 
-To model incomplete observations, Cheng, Hühn and Hüllermeier (2009)
-modify the *training* rankings: "A biased coin was flipped for every label
-in a ranking to decide whether to keep or delete that label; the
-probability for a deletion is specified by a parameter p in [0, 1]. Hence,
-p x 100% of the labels will be missing on average."
+To model incomplete observations, Cheng et al. modify the *training*
+rankings: "A biased coin was flipped for every label in a ranking to decide
+whether to keep or delete that label; the probability for a deletion is
+specified by a parameter p in [0, 1]. Hence, p x 100% of the labels will be
+missing on average."
 """
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
 __all__ = ["delete_labels"]
 
 
-def delete_labels(Y, p, seed=0):
+def delete_labels(Y: ArrayLike, p: float,
+                  seed: int | Sequence[int] | np.random.Generator | None = 0) -> np.ndarray:
     """Delete every label of every ranking independently with probability ``p``.
 
     Parameters
@@ -25,7 +30,7 @@ def delete_labels(Y, p, seed=0):
         for a label already missing. Not modified.
     p : float in [0, 1]
         Probability that a label is deleted.
-    seed : int, numpy Generator or None, default=0
+    seed : int, sequence of int, numpy Generator or None, default=0
         Seed of the coin flips (``numpy.random.default_rng(seed)``); the same
         seed gives the same deletions.
 
@@ -51,9 +56,10 @@ def delete_labels(Y, p, seed=0):
     returns a valid rank matrix unchanged (as a float copy) and ``p=1``
     deletes everything.
 
-    The seed's protocol is followed exactly: nothing prevents a row from
-    keeping fewer than two labels. Such a row (a lone label at position 1,
-    or all NaN) orders no pair, so it carries no information, but
+    The protocol of Cheng, Hühn & Hüllermeier (2009) is followed exactly:
+    nothing prevents a row from keeping fewer than two labels. Such a row (a
+    lone label at position 1, or all NaN) orders no pair, so it carries no
+    information, but
     :func:`rankviz.tree.ranking_tree.check_rankings` accepts it (and so do the
     estimators that validate with it). The expected share of such rows is
     ``p^L + L (1 - p) p^(L - 1)``, e.g. 65 % for 3 labels at ``p = 0.6``.

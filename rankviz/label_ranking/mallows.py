@@ -1,5 +1,7 @@
-"""The Mallows model for rankings, fitted to weighted, possibly incomplete sets (seed 003).
+"""The Mallows model for rankings, fitted to weighted, possibly incomplete sets.
 
+The fit is that of Cheng, Hühn & Hüllermeier (2009) [2]_; sections,
+propositions and Algorithm 1 below are theirs. The Mallows model [1]_ is
 ``P(sigma | theta, pi) = exp(-theta D(sigma, pi)) / phi(theta)`` with ``D`` the
 Kendall distance (number of discordant label pairs), centre ranking ``pi`` and
 spread ``theta >= 0`` (§3). Rankings are rank-position vectors as everywhere
@@ -17,13 +19,26 @@ in rankviz (1 = most preferred, NaN = label missing).
   generalised Borda centre, replace each incomplete ranking by its most
   probable extension (Proposition 1), recount, and repeat until the centre
   is stable.
+
+References
+----------
+.. [1] C. L. Mallows, "Non-null ranking models. I", Biometrika, vol. 44,
+       no. 1, pp. 114-130, 1957.
+
+.. [2] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML 2009),
+       pp. 161-168, 2009.
 """
+
+from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["MallowsFit", "GroupFits", "expected_distance", "theta_from_mean_distance",
            "expected_kendall_tau", "kendall_distance", "borda_votes", "borda_center",
@@ -35,7 +50,7 @@ __all__ = ["MallowsFit", "GroupFits", "expected_distance", "theta_from_mean_dist
 _LOG_THETA = np.linspace(np.log(1e-4), np.log(40.0), 8001)
 
 
-def expected_distance(theta, n_labels):
+def expected_distance(theta: ArrayLike, n_labels: int) -> np.ndarray:
     """``E[D(sigma, pi) | theta]`` of the Mallows model with Kendall distance (§3), vectorised.
 
     ``n/(e^theta - 1) - sum_j j/(e^{j theta} - 1)``; ``n(n-1)/4`` at
@@ -109,7 +124,7 @@ def _inverse_table(n_labels):
     return x[0], 1.0 / step, coefficients
 
 
-def theta_from_mean_distance(mean_distance, n_labels):
+def theta_from_mean_distance(mean_distance: ArrayLike, n_labels: int) -> np.ndarray:
     """The MLE of ``theta``: the root of ``E[D | theta] = mean_distance``, vectorised.
 
     ``inf`` for a mean distance of 0 (a pure set), 0 at or above the uniform
@@ -146,19 +161,20 @@ def theta_from_mean_distance(mean_distance, n_labels):
     return np.where(d <= 0, np.inf, theta)
 
 
-def expected_kendall_tau(theta, n_labels):
+def expected_kendall_tau(theta: ArrayLike, n_labels: int) -> np.ndarray:
     """Expected Kendall tau between a ranking drawn from the model and its centre.
 
     ``1 - 4 E[D | theta] / (n (n - 1))``: 0 at ``theta = 0`` (uniform), 1 at
     ``theta = inf``. With ``theta`` the MLE this is the mean tau of the fitted
     rankings to their centre; it maps the unbounded spread onto ``[0, 1]``,
-    which is what stopping rule (6) of seed 001 needs as a similarity.
+    which is what stopping rule (6) of Rebelo, Soares & Costa (2008) needs
+    as a similarity.
     """
     pairs = n_labels * (n_labels - 1) / 4.0
     return 1.0 - expected_distance(theta, n_labels) / pairs
 
 
-def kendall_distance(a, b):
+def kendall_distance(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Number of label pairs two complete rankings order differently, vectorised over rows.
 
     Pairs tied in either ranking do not count.
@@ -169,7 +185,7 @@ def kendall_distance(a, b):
     return discordant.sum(axis=-1)
 
 
-def borda_votes(Y):
+def borda_votes(Y: ArrayLike) -> np.ndarray:
     """Each ranking's votes for each label in the generalised Borda count (Proposition 2).
 
     A ranking of ``m`` of the ``n`` labels gives the label at position ``i``
@@ -182,7 +198,7 @@ def borda_votes(Y):
     return np.where(np.isnan(Y), (n + 1) / 2.0, (m - Y + 1) * (n + 1) / (m + 1))
 
 
-def positions_from_votes(votes):
+def positions_from_votes(votes: np.ndarray) -> np.ndarray:
     """Rank positions 1..n ordering labels by decreasing votes, ties by label order (rows).
 
     Generalised Borda votes such as ``4/3`` are not exact in floating point,
@@ -202,7 +218,7 @@ def positions_from_votes(votes):
     return positions
 
 
-def borda_center(Y, weights=None):
+def borda_center(Y: ArrayLike, weights: ArrayLike | None = None) -> np.ndarray:
     """The centre ranking by the weighted, generalised Borda count (Proposition 2).
 
     A ranking of ``m`` of the ``n`` labels gives the label at position ``i``
@@ -220,7 +236,7 @@ def borda_center(Y, weights=None):
     return positions_from_votes(w @ borda_votes(Y))
 
 
-def most_probable_extension(sigma, center):
+def most_probable_extension(sigma: ArrayLike, center: ArrayLike) -> np.ndarray:
     """The complete ranking consistent with ``sigma`` closest to ``center`` (Proposition 1).
 
     Each missing label goes to the gap of ``sigma`` that minimises its
@@ -267,7 +283,7 @@ def most_probable_extension(sigma, center):
     return extension
 
 
-def extend_rankings(Y, centers):
+def extend_rankings(Y: ArrayLike, centers: ArrayLike) -> np.ndarray:
     """Most probable extensions of many rankings at once, each towards its own centre.
 
     The vectorised form of :func:`most_probable_extension` (Proposition 1):
@@ -351,16 +367,18 @@ class GroupFits:
     iterations: int
 
 
-def fit_mallows_groups(Y, group, n_groups=None, weights=None, *, only_present=False,
-                       max_iter=100):
+def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = None,
+                       weights: ArrayLike | None = None, *, only_present: bool = False,
+                       max_iter: int = 100) -> GroupFits:
     """Fit one Mallows model per group of rows, all groups at once (§4, Algorithm 1).
 
     Rows of ``Y`` belong to group ``group[r]``; a row may appear in several
-    groups by repeating it. Each group gets the seed's estimate: the weighted
-    generalised Borda centre (Proposition 2), then the approximate EM (most
-    probable extensions by Proposition 1, Borda of the extensions, repeat
-    until the centre is stable), and ``theta`` from the mean distance of the
-    extensions. Every step is one numpy call over all rows of all groups.
+    groups by repeating it. Each group gets the estimate of Cheng, Hühn &
+    Hüllermeier (2009): the weighted generalised Borda centre (Proposition
+    2), then the approximate EM (most probable extensions by Proposition 1,
+    Borda of the extensions, repeat until the centre is stable), and
+    ``theta`` from the mean distance of the extensions. Every step is one
+    numpy call over all rows of all groups.
 
     Parameters
     ----------
@@ -444,11 +462,12 @@ class MallowsFit:
     iterations: int
 
     @property
-    def mean_distance(self):
+    def mean_distance(self) -> float:
         return float(np.mean(kendall_distance(self.extended, self.center)))
 
 
-def fit_mallows(Y, weights=None, *, center="borda", max_iter=100):
+def fit_mallows(Y: ArrayLike, weights: ArrayLike | None = None, *, center: str = "borda",
+                max_iter: int = 100) -> MallowsFit:
     """Fit the Mallows model to a weighted set of (possibly incomplete) rankings (§4, Alg. 1).
 
     Parameters
@@ -459,8 +478,9 @@ def fit_mallows(Y, weights=None, *, center="borda", max_iter=100):
         Non-negative instance weights (e.g. Dudani distance weights).
     center : {"borda", "exact"}, default="borda"
         How the centre is found from complete rankings: the weighted Borda
-        count (the seed's approximation), or a weighted Kendall median by
-        searching all permutations (only for up to 8 labels).
+        count (the approximation of Cheng, Hühn & Hüllermeier 2009), or a
+        weighted Kendall median by searching all permutations (only for up
+        to 8 labels).
     max_iter : int
         Bound on the EM iterations (the centre normally settles in a few).
 

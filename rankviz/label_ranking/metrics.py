@@ -4,7 +4,8 @@ Four measures compare a true ranking with a predicted one: Spearman's
 coefficient (:func:`cs`), the weighted rank correlation (:func:`wrc`), the
 log ranking accuracy (:func:`lra`) and Kendall's tau (:func:`kendall_tau`).
 All four equal 1 for identical rankings and -1 for a ranking and its reverse
-(-1 is the minimum for all but :func:`lra`).
+(-1 is the minimum for all but :func:`lra`). The first three, and the
+numbers of their equations, are those of Rebelo, Soares & Costa (2008).
 
 Conventions
 -----------
@@ -22,7 +23,10 @@ Conventions
   than two common labels scores ``NaN``.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
 __all__ = ["cs", "wrc", "lra", "kendall_tau"]
@@ -146,7 +150,7 @@ def _kendall_tau(x, y):
     return np.where(present.sum(axis=1) >= 2, tau, np.nan)
 
 
-def cs(y_true, y_pred):
+def cs(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     """Spearman's rank correlation coefficient between two rankings.
 
     Parameters
@@ -165,7 +169,8 @@ def cs(y_true, y_pred):
 
     Notes
     -----
-    For a row without ties in either ranking, eq. (1):
+    For a row without ties in either ranking, eq. (1) of Rebelo, Soares &
+    Costa (2008) [1]_:
 
     .. math:: r_S = 1 - \\frac{6 \\sum_{i=1}^{L} (R(X_i) - R(Y_i))^2}{L^3 - L}
 
@@ -180,6 +185,12 @@ def cs(y_true, y_pred):
     evidence of agreement or disagreement), where
     :func:`scipy.stats.spearmanr` would return ``NaN``.
 
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
     Examples
     --------
     >>> from rankviz.label_ranking.metrics import cs
@@ -191,7 +202,7 @@ def cs(y_true, y_pred):
     return _evaluate(_cs, y_true, y_pred)
 
 
-def wrc(y_true, y_pred):
+def wrc(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     """Weighted rank correlation: errors at the top of the ranking cost more.
 
     Parameters
@@ -209,11 +220,18 @@ def wrc(y_true, y_pred):
 
     Notes
     -----
-    Eqs. (3) and (4), with :math:`d_i = R(X_i) - R(Y_i)`:
+    Eqs. (3) and (4) of Rebelo, Soares & Costa (2008) [1]_, with
+    :math:`d_i = R(X_i) - R(Y_i)`:
 
     .. math:: W_i^2 = d_i^2 \\left((L - R(X_i) + 1) + (L - R(Y_i) + 1)\\right)
 
     .. math:: r_W = 1 - \\frac{6 \\sum_{i=1}^{L} W_i^2}{L^4 + L^3 - L^2 - L}
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
 
     Examples
     --------
@@ -226,7 +244,7 @@ def wrc(y_true, y_pred):
     return _evaluate(_wrc, y_true, y_pred)
 
 
-def lra(y_true, y_pred):
+def lra(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     """Log ranking accuracy (Soares 2004): strongly weights the top ranks.
 
     Parameters
@@ -247,16 +265,28 @@ def lra(y_true, y_pred):
 
     Notes
     -----
+    The measure of Soares (2004) [2]_, as eq. (5) of Rebelo, Soares & Costa
+    (2008) [1]_ gives it:
+
     .. math:: r_{log} = 1 - 2 \\frac{\\sum_{i=1}^{L} \\log_{1 + R(X_i)}
               \\left(1 + (R(X_i) - R(Y_i))^2\\right)}
               {\\sum_{i=1}^{L} \\log_{1 + i}\\left(1 + (i - (L - i + 1))^2\\right)}
 
-    Eq. (5) as printed in the paper has an extra factor 6 in the numerator
+    Eq. (5) as printed by Rebelo et al. has an extra factor 6 in the numerator
     and an unbalanced parenthesis. The factor is dropped here: the
     denominator is the numerator's value for the reversed ranking, so
     without the 6 identical rankings score 1 and reversed rankings exactly
     -1, as for the other measures; with it, a single swap of two labels
     could score far below -1.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
+    .. [2] C. Soares, "Learning Rankings of Learning Algorithms", PhD thesis,
+           University of Porto, 2004.
 
     Examples
     --------
@@ -269,7 +299,7 @@ def lra(y_true, y_pred):
     return _evaluate(_lra, y_true, y_pred)
 
 
-def kendall_tau(y_true, y_pred):
+def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     """Kendall's rank correlation (tau-b) between two rankings.
 
     Parameters

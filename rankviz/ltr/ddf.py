@@ -1,4 +1,4 @@
-"""Directed distance functions (seed 004 §3.2).
+"""Directed distance functions (Zhu et al. 2009, §3.2).
 
 MPBoost replaces the ±1 label of a document pair (eq. 2) by a *directed
 distance* ``dist(r_i, r_j)`` between the two relevance grades. Any function
@@ -9,40 +9,50 @@ may serve that keeps
 * the order of its size: ``|r_i - r_j| > |r_i' - r_j'|`` implies
   ``|dist(r_i, r_j)| > |dist(r_i', r_j')|`` (requirement 4).
 
-The seed proposes three (eqs. 6-8); BINARY is the ±1 label itself, which keeps
-the sign but not the size (it breaks requirement 4 on purpose: it is the
-baseline that ignores magnitudes).
+Zhu et al. [1]_ propose three (eqs. 6-8); BINARY is the ±1 label itself,
+which keeps the sign but not the size (it breaks requirement 4 on purpose:
+it is the baseline that ignores magnitudes).
 
 The boosting step is a Newton step that assumes ``|dist| ~ 1`` (condition 9).
 Distances far from 1 make the plain step overshoot (``|dist| >> 1``) or crawl
 (``|dist| << 1``); :func:`condition_9_note` says which, for a given data set.
+
+References
+----------
+.. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["DDF_NAMES", "DEFAULT_PARAMETERS", "FIGURE_2_PARAMETERS", "PARAMETER_SYMBOLS", "TITLES", "check_ddf", "directed_distance",
            "distance_range", "condition_9_note"]
 
-#: The four labellings, in the order the seed's figures list them.
+#: The four labellings, in the order the figures of Zhu et al. list them.
 DDF_NAMES = ("binary", "ldd", "logdd", "logitdd")
 
 #: Defaults chosen so that grades 0-4 keep condition (9), ``|dist| ~ 1``:
-#: LDD 0.2-0.8, LOGDD 0.69-1.61, LOGITDD 0.62-0.88. The seed's Fig. 2 uses
+#: LDD 0.2-0.8, LOGDD 0.69-1.61, LOGITDD 0.62-0.88. Fig. 2 of Zhu et al. uses
 #: alpha = 0.2 and beta = 0.5 too, but lambda = 3, which gives LOGDD
 #: distances up to 2.6 on these grades: with the plain step (nu = 1) the
 #: loss then rises (Z_t > 1) and boosting stalls.
 DEFAULT_PARAMETERS = {"binary": None, "ldd": 0.2, "logdd": 1.0, "logitdd": 0.5}
 
-#: The parameters drawn in the seed's Fig. 2.
+#: The parameters drawn in Fig. 2 of Zhu et al.
 FIGURE_2_PARAMETERS = {"binary": None, "ldd": 0.2, "logdd": 3.0, "logitdd": 0.5}
 
-#: The letter each DDF's parameter has in the seed.
+#: The letter each DDF's parameter has in Zhu et al.
 PARAMETER_SYMBOLS = {"binary": None, "ldd": "α", "logdd": "λ", "logitdd": "β"}
 
 TITLES = {"binary": "BINARY", "ldd": "LDD", "logdd": "LOGDD", "logitdd": "LOGITDD"}
 
 
-def check_ddf(ddf, parameter=None):
+def check_ddf(ddf: str, parameter: float | None = None) -> tuple[str, float | None]:
     """Validate a DDF name and parameter; return ``(name, parameter)``.
 
     ``parameter=None`` takes the default of :data:`DEFAULT_PARAMETERS`.
@@ -63,7 +73,8 @@ def check_ddf(ddf, parameter=None):
     return name, parameter
 
 
-def directed_distance(r_i, r_j, ddf="logdd", parameter=None):
+def directed_distance(r_i: ArrayLike, r_j: ArrayLike, ddf: str = "logdd",
+                      parameter: float | None = None) -> np.ndarray:
     """``dist(r_i, r_j)`` for grades ``r_i`` and ``r_j`` (broadcast).
 
     Parameters
@@ -95,7 +106,8 @@ def directed_distance(r_i, r_j, ddf="logdd", parameter=None):
     return sign / (1.0 + np.exp(-parameter * size))
 
 
-def distance_range(relevance, ddf="logdd", parameter=None):
+def distance_range(relevance: ArrayLike, ddf: str = "logdd",
+                   parameter: float | None = None) -> tuple[float, float]:
     """Smallest and largest ``|dist|`` over the grade differences of a data set.
 
     Uses the distinct grades only, so it is cheap on any data size; pairs of
@@ -110,7 +122,8 @@ def distance_range(relevance, ddf="logdd", parameter=None):
     return float(sizes.min()), float(sizes.max())
 
 
-def condition_9_note(relevance, ddf="logdd", parameter=None, shrinkage=1.0):
+def condition_9_note(relevance: ArrayLike, ddf: str = "logdd", parameter: float | None = None,
+                     shrinkage: float = 1.0) -> str:
     """One sentence on condition (9), ``|dist| ~ 1``, for these grades.
 
     The Newton step of MPBoost is exact for the quadratic approximation of the

@@ -23,10 +23,10 @@ With :math:`r(j)` the relevance of the document at position :math:`j` of
 the list ordered by decreasing score, both forms use the gain
 :math:`2^{r(j)} - 1` and differ in the discount:
 
-``form="common"`` (Järvelin & Kekäläinen; scikit-learn, LightGBM, ...)
+``form="common"`` (Järvelin & Kekäläinen 2000 [1]_; scikit-learn, LightGBM, ...)
     .. math:: \\mathrm{DCG@}k = \\sum_{j=1}^{k} \\frac{2^{r(j)} - 1}{\\log_2(1 + j)}
 
-``form="mpboost"`` (Zhu et al. 2009, §5.2)
+``form="mpboost"`` (Zhu et al. 2009 [2]_, §5.2)
     .. math:: N(n) = Z_n \\sum_{j=1}^{n} \\begin{cases} 2^{r(j)} - 1, & j = 1 \\\\
               \\frac{2^{r(j)} - 1}{\\log_2 j}, & j > 1 \\end{cases}
 
@@ -76,10 +76,27 @@ WRC, LRA, Kendall's tau-b). Both orders are turned into rank positions
 relevance, predicted positions from decreasing score. Unlike NDCG, score ties
 are *not* broken at random here: tied scores share a position, which the
 tie-aware measures (Spearman via Pearson on positions, tau-b) handle.
+
+References
+----------
+.. [1] K. Järvelin and J. Kekäläinen, "IR evaluation methods for retrieving
+       highly relevant documents", Proceedings of the 23rd Annual
+       International ACM SIGIR Conference on Research and Development in
+       Information Retrieval (SIGIR 2000), pp. 41-48, 2000.
+
+.. [2] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 from ..label_ranking import metrics
@@ -194,7 +211,7 @@ def _tiebreak(n_docs, random_state):
     return np.random.default_rng(random_state).permutation(n_docs)
 
 
-def query_ids(qid):
+def query_ids(qid: ArrayLike) -> np.ndarray:
     """The distinct query ids in order of first appearance.
 
     Per-query results of this module (:func:`ndcg`, :func:`ndcg_at_ks`,
@@ -223,7 +240,8 @@ def query_ids(qid):
 # ---------------------------------------------------------------------------
 
 
-def rank_within_queries(scores, qid, random_state=0):
+def rank_within_queries(scores: ArrayLike, qid: ArrayLike,
+                        random_state: int | np.random.Generator | None = 0) -> np.ndarray:
     """Position of each document within its query, by decreasing score.
 
     Parameters
@@ -346,8 +364,10 @@ def _cumulative_dcg(gains, order, positions, groups, discount, columns):
     return result
 
 
-def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
-               random_state=0, no_relevant="skip"):
+def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
+               ks: Iterable[int] | int = range(1, 11), *, form: str = "common",
+               random_state: int | np.random.Generator | None = 0,
+               no_relevant: str = "skip") -> np.ndarray:
     """NDCG of every query at several cut-offs, from one sort.
 
     Parameters
@@ -362,8 +382,9 @@ def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
         Cut-offs, each >= 1. A cut-off larger than a query's number of
         documents sums over all of them.
     form : {"common", "mpboost"}, default="common"
-        Discount: ``1 / log2(1 + j)`` ("common"), or the MPBoost paper's
-        1 at ``j = 1`` and ``1 / log2(j)`` after ("mpboost", the form of Zhu et al. 2009). See the module
+        Discount: ``1 / log2(1 + j)`` ("common", after Järvelin &
+        Kekäläinen 2000 [1]_), or 1 at ``j = 1`` and ``1 / log2(j)`` after
+        ("mpboost", the form of Zhu et al. 2009 [2]_). See the module
         docstring.
     random_state : int, numpy.random.Generator or None, default=0
         Seed of the permutation that breaks score ties (see
@@ -377,6 +398,19 @@ def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
     ndarray of shape (n_queries, len(ks))
         ``result[q, i]`` is NDCG@``ks[i]`` of the ``q``-th query in order
         of first appearance (see :func:`query_ids`).
+
+    References
+    ----------
+    .. [1] K. Järvelin and J. Kekäläinen, "IR evaluation methods for
+           retrieving highly relevant documents", Proceedings of the 23rd
+           Annual International ACM SIGIR Conference on Research and
+           Development in Information Retrieval (SIGIR 2000), pp. 41-48,
+           2000.
+
+    .. [2] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A
+           general magnitude-preserving boosting algorithm for search
+           ranking", Proceedings of the 18th ACM Conference on Information
+           and Knowledge Management (CIKM '09), pp. 817-826, 2009.
 
     Examples
     --------
@@ -413,8 +447,9 @@ def ndcg_at_ks(relevance, scores, qid, ks=range(1, 11), *, form="common",
     return result
 
 
-def ndcg(relevance, scores, qid, k=10, *, form="common", random_state=0,
-         no_relevant="skip"):
+def ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike, k: int | None = 10, *,
+         form: str = "common", random_state: int | np.random.Generator | None = 0,
+         no_relevant: str = "skip") -> np.ndarray:
     """NDCG@k of every query.
 
     Parameters
@@ -458,8 +493,10 @@ def _nanmean(values, axis=0):
     return np.divide(total, count, out=np.full(np.shape(total), np.nan), where=count > 0)
 
 
-def mean_ndcg(relevance, scores, qid, ks=range(1, 11), *, form="common",
-              random_state=0, no_relevant="skip"):
+def mean_ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
+              ks: Iterable[int] | int = range(1, 11), *, form: str = "common",
+              random_state: int | np.random.Generator | None = 0,
+              no_relevant: str = "skip") -> np.ndarray:
     """Mean NDCG over queries at each cut-off.
 
     Parameters
@@ -499,7 +536,8 @@ def _kendall_tau_large(y_true, y_pred):
     return tau
 
 
-def query_rank_scores(relevance, scores, qid, measure="cs"):
+def query_rank_scores(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
+                      measure: str = "cs") -> np.ndarray:
     """Rank correlation between the predicted and the true order of each query.
 
     Parameters

@@ -1,16 +1,17 @@
-"""Exhaustive decision-stump search for pairwise boosting (seed 004, appendix).
+"""Exhaustive decision-stump search for pairwise boosting (Zhu et al. 2009, appendix).
 
 A stump ``f(x) = a [x_k > t]`` changes the score difference of a pair only
 when the threshold separates its two documents. For the weighted squared
-loss of Algorithm 1 (step 5) the best height is ``a = S1 / S2`` and the loss
-falls by ``S1^2 / S2``, where, over the pairs ``(i, j)`` (``r_i > r_j``, same
-query) with weights ``w`` and directed distances ``d``,
+loss of Algorithm 1 (step 5) of Zhu et al. [1]_ the best height is
+``a = S1 / S2`` and the loss falls by ``S1^2 / S2``, where, over the pairs
+``(i, j)`` (``r_i > r_j``, same query) with weights ``w`` and directed
+distances ``d``,
 
 * ``S1 = sum_{i above, j below} w d - sum_{i below, j above} w d``, and
 * ``S2 = sum_{pairs split} w``.
 
 Every feature and every threshold is scored at once, without a loop over
-pairs or thresholds (DESIGN.md):
+pairs or thresholds (docs/design.md, "MPBoost stump search"):
 
 * ``S1`` decomposes per document. With
   ``p_m = sum_{pairs (m, .)} w d - sum_{pairs (., m)} w d``,
@@ -23,8 +24,8 @@ pairs or thresholds (DESIGN.md):
   times the fixed ``pairs x features`` table of which document is later --
   gives per-document, per-feature amounts whose histograms and cumulative
   sums give the term for every threshold. (This is the difference-array
-  idea of DESIGN.md with the pair's lower end folded into the per-document
-  sums.)
+  idea of docs/design.md with the pair's lower end folded into the
+  per-document sums.)
 
 Feature values are binned once per fit: by default every distinct value is
 its own bin (the appendix's exhaustive search over all thresholds);
@@ -32,10 +33,20 @@ its own bin (the appendix's exhaustive search over all thresholds);
 for large data. Thresholds lie midway between neighbouring values, as in
 scikit-learn's trees, so that the stump separates the training documents as
 the appendix's ``x <= x_m`` would but generalises symmetrically.
+
+References
+----------
+.. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
 """
+
+from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 __all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums"]
 
@@ -67,7 +78,7 @@ class FeatureBins:
         at most that many bins per feature, cut at quantiles of the values.
     """
 
-    def __init__(self, X, max_bins=None):
+    def __init__(self, X: ArrayLike, max_bins: int | None = None) -> None:
         X = np.asarray(X, dtype=float)
         if max_bins is not None and int(max_bins) < 2:
             raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
@@ -106,7 +117,8 @@ class PairLayout:
     bins : FeatureBins
     """
 
-    def __init__(self, first, second, distance, bins):
+    def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike,
+                 bins: FeatureBins) -> None:
         self.first = np.asarray(first, dtype=np.intp)
         self.second = np.asarray(second, dtype=np.intp)
         self.distance = np.asarray(distance, dtype=float)
@@ -159,7 +171,7 @@ class PairLayout:
         codes = self.bins.codes[:, features]
         return (codes[self.first] >= codes[self.second]).astype(np.float32)
 
-    def later_weights(self, weights):
+    def later_weights(self, weights: np.ndarray) -> np.ndarray:
         """Per document and feature: the weight of pairs in which it is the later document.
 
         Returns ``g`` of shape (n_documents, n_features) minus the part every
@@ -184,7 +196,7 @@ class StumpSearch:
     layout : PairLayout
     """
 
-    def __init__(self, layout):
+    def __init__(self, layout: PairLayout) -> None:
         self.layout = layout
         bins = layout.bins
         # thresholds b = 0 .. n_bins - 2 exist; the last bin has none above it
@@ -222,7 +234,7 @@ class StumpSearch:
         s2 = np.cumsum(below_hist.reshape(n_features, width), axis=1)
         return minus_s1, s2
 
-    def sums(self, weights):
+    def sums(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``S1`` and ``S2`` of every stump, shape (n_features, width).
 
         Entry ``[k, b]`` is the stump ``x_k > thresholds[k][b]``; entries past
@@ -232,7 +244,7 @@ class StumpSearch:
         s1 = np.where(self._valid, -minus_s1, 0.0)
         return s1, np.where(self._valid, s2, 0.0)
 
-    def best(self, weights):
+    def best(self, weights: np.ndarray) -> tuple[int, int, float]:
         """The stump with the largest loss reduction ``S1^2 / S2``.
 
         Returns
@@ -262,7 +274,8 @@ class StumpSearch:
         return int(feature), int(bin_), float(gain[feature, bin_])
 
 
-def stump_sums(codes_column, bin_, first, second, distance, weights):
+def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: np.ndarray,
+               distance: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
     """Exact ``S1`` and ``S2`` of one stump, straight from the pairs.
 
     Used to set the chosen stump's height in float64 and as the reference in

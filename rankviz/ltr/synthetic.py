@@ -24,8 +24,10 @@ def _grade_shares(n_levels):
     shares = 0.5 ** np.arange(n_levels)
     return shares / shares.sum()
 
-def make_ltr_dataset(n_queries=200, docs_per_query=(5, 30), n_features=40, n_informative=8,
-                     noise=1.0, n_levels=5, seed=0, query_shift=1.0):
+def make_ltr_dataset(n_queries: int = 200, docs_per_query: int | tuple[int, int] = (5, 30),
+                     n_features: int = 40, n_informative: int = 8, noise: float = 1.0,
+                     n_levels: int = 5, seed: int | np.random.Generator = 0,
+                     query_shift: float = 1.0) -> QueryDataset:
     """Draw a synthetic learning-to-rank set in the style of web-search data.
 
     For each query, ``m`` documents (``m`` uniform in ``docs_per_query``)

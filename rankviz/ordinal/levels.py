@@ -1,4 +1,4 @@
-"""Ordinal targets (seed 002): levels, leaf prediction rules and the rank loss.
+"""Ordinal targets (Xia, Zhang & Wang 2006): levels, leaf prediction rules and the rank loss.
 
 An ordinal target is one ordered label per row: ratings 1–5, or named levels
 in a given order ("bad" < "fair" < "good"). Internally each row holds the
@@ -6,8 +6,14 @@ in a given order ("bad" < "fair" < "good"). Internally each row holds the
 between ratings are their differences), ``1..K`` for named levels.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Self
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = ["PREDICTION_RULES", "OrdinalLevels", "level_array", "median_level", "mode_level", "predict_level",
            "mean_rank_loss"]
@@ -16,12 +22,12 @@ __all__ = ["PREDICTION_RULES", "OrdinalLevels", "level_array", "median_level", "
 PREDICTION_RULES = ("median", "mode")
 
 
-def level_array(names):
+def level_array(names: Sequence[Any]) -> np.ndarray:
     """Level names as an array for indexing predictions: object dtype when any is a name."""
     return np.asarray(names, dtype=object if any(isinstance(c, str) for c in names) else None)
 
 
-def median_level(counts):
+def median_level(counts: ArrayLike) -> np.ndarray:
     """Index of the (lower) median level of each row of level counts.
 
     The median minimises the summed absolute rank loss over the set; when the
@@ -34,12 +40,12 @@ def median_level(counts):
     return np.argmax(cumulative >= half, axis=-1)
 
 
-def mode_level(counts):
+def mode_level(counts: ArrayLike) -> np.ndarray:
     """Index of the most frequent level of each row of level counts (the lowest among ties)."""
     return np.argmax(np.asarray(counts, dtype=float), axis=-1)
 
 
-def predict_level(counts, rule="median"):
+def predict_level(counts: ArrayLike, rule: str = "median") -> np.ndarray:
     """Level index chosen by a prediction rule, ``"median"`` or ``"mode"``."""
     if rule == "median":
         return median_level(counts)
@@ -48,10 +54,11 @@ def predict_level(counts, rule="median"):
     raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {rule!r}")
 
 
-def mean_rank_loss(y_true, y_pred):
-    """Average rank loss ``1/T sum_t |y_hat_t - y_t|`` of seed 002, over the last axis.
+def mean_rank_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
+    """Average rank loss ``1/T sum_t |y_hat_t - y_t|``, over the last axis.
 
-    Takes positions (numbers), not level names; a float for 1-D input.
+    The loss of Xia, Zhang & Wang (2006). Takes positions (numbers), not
+    level names; a float for 1-D input.
     """
     y_true = np.asarray(y_true, dtype=float)
     y_pred = np.asarray(y_pred, dtype=float)
@@ -73,12 +80,13 @@ class OrdinalLevels:
         ``1..K`` for named levels.
     """
 
-    def __init__(self, names, positions):
+    def __init__(self, names: Sequence[Any], positions: ArrayLike) -> None:
         self.names = list(names)
         self.positions = np.asarray(positions, dtype=float)
 
     @classmethod
-    def from_target(cls, y, levels=None, source="y"):
+    def from_target(cls, y: ArrayLike | pd.Series, levels: Sequence[Any] | None = None,
+                    source: str = "y") -> Self:
         """Learn the levels of a target column.
 
         ``levels`` (names, lowest first) wins; otherwise an ordered pandas
@@ -109,10 +117,10 @@ class OrdinalLevels:
             f"{source} row {bad + 1} holds {y.iloc[bad]!r}, a name: pass the levels in "
             "their order, e.g. levels=['poor', 'fair', 'good']")
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.names)
 
-    def encode(self, y, source="y"):
+    def encode(self, y: ArrayLike, source: str = "y") -> np.ndarray:
         """Level index (0..K-1) of every value of ``y``; the error names the first unknown one."""
         lookup = {level_key(name): k for k, name in enumerate(self.names)}
         values = np.asarray(y, dtype=object)
@@ -126,12 +134,12 @@ class OrdinalLevels:
                              f"which is not one of the levels {self.names}")
         return codes.astype(np.intp)
 
-    def position_of(self, y, source="y"):
+    def position_of(self, y: ArrayLike, source: str = "y") -> np.ndarray:
         """Positions of the values of ``y``."""
         return self.positions[self.encode(y, source)]
 
 
-def level_key(value):
+def level_key(value: Any) -> str:
     """How a value is looked up among level names: 3, 3.0 and "3" are the same level."""
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         value = float(value)

@@ -1,20 +1,37 @@
-"""The synthetic ordinal data of seed 002, §IV-A (after Herbrich et al. 2000).
+"""The synthetic ordinal data of Xia, Zhang & Wang (2006), §IV-A (after Herbrich et al. 2000).
 
 Points are uniform on the unit square; each gets the rank
 
     y = max{r : 10 (x1 - 0.5)(x2 - 0.5) + eps > b_r},   eps ~ N(0, sd^2),
 
-so ranks follow the hyperbolas of the product around the centre.
+so ranks follow the hyperbolas of the product around the centre. Xia et al.
+[1]_ draw this data set after Herbrich, Graepel & Obermayer [2]_, thresholds
+``b_r`` included.
 
-The seed prints ``b = {-inf, -1, -0.1, -0.25, 1}``. Those are not increasing:
+Xia et al. print ``b = {-inf, -1, -0.1, -0.25, 1}``. Those are not increasing:
 every value above -0.25 is also above -0.1's neighbour -0.25, so rank 3 (which
 needs ``-0.1 < v <= -0.25``) can never occur. The default here is the evidently
 meant ``{-inf, -1, -0.1, 0.25, 1}``; the printed ones stay available
 (``PRINTED_THRESHOLDS``) to show the difference.
+
+References
+----------
+.. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
+
+.. [2] R. Herbrich, T. Graepel and K. Obermayer, "Large margin rank
+       boundaries for ordinal regression", in Advances in Large Margin
+       Classifiers, MIT Press, pp. 115-132, 2000.
 """
+
+from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = ["DEFAULT_THRESHOLDS", "PRINTED_THRESHOLDS", "make_ordinal_square", "rank_of",
            "add_label_noise"]
@@ -23,7 +40,7 @@ DEFAULT_THRESHOLDS = (-np.inf, -1.0, -0.1, 0.25, 1.0)
 PRINTED_THRESHOLDS = (-np.inf, -1.0, -0.1, -0.25, 1.0)
 
 
-def rank_of(values, thresholds=DEFAULT_THRESHOLDS):
+def rank_of(values: ArrayLike, thresholds: Sequence[float] = DEFAULT_THRESHOLDS) -> np.ndarray:
     """``max{r : value > b_r}`` for every value (ranks 1..len(thresholds)), 0 if none.
 
     Taken literally, so thresholds that are not increasing behave as printed.
@@ -33,11 +50,13 @@ def rank_of(values, thresholds=DEFAULT_THRESHOLDS):
     return np.max(above * np.arange(1, len(b) + 1), axis=1)
 
 
-def add_label_noise(y, sigma, n_levels, rng):
-    """Move each rank to an adjacent one with probability ``sigma`` (seed 002, Fig. 3).
+def add_label_noise(y: ArrayLike, sigma: float, n_levels: int,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Move each rank to an adjacent one with probability ``sigma``.
 
-    Up or down with equal chance; the lowest and highest ranks have one
-    neighbour only and move to it. ``y`` holds ranks ``1..n_levels``.
+    The label noise of Xia, Zhang & Wang (2006), Fig. 3: up or down with
+    equal chance; the lowest and highest ranks have one neighbour only and
+    move to it. ``y`` holds ranks ``1..n_levels``.
     """
     y = np.asarray(y).copy()
     if not 0.0 <= sigma <= 1.0:
@@ -49,9 +68,14 @@ def add_label_noise(y, sigma, n_levels, rng):
     return y
 
 
-def make_ordinal_square(n_samples, *, noise_sd=0.125, thresholds=DEFAULT_THRESHOLDS,
-                        label_noise=0.0, seed=None):
-    """Draw the synthetic ordinal data set of seed 002, §IV-A.
+def make_ordinal_square(n_samples: int, *, noise_sd: float = 0.125,
+                        thresholds: Sequence[float] = DEFAULT_THRESHOLDS,
+                        label_noise: float = 0.0,
+                        seed: int | np.random.Generator | None = None,
+                        ) -> tuple[pd.DataFrame, np.ndarray]:
+    """Draw the synthetic ordinal data set of Xia, Zhang & Wang (2006), §IV-A.
+
+    The thresholds follow Herbrich, Graepel & Obermayer (2000).
 
     Parameters
     ----------

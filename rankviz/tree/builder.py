@@ -2,7 +2,8 @@
 
 The search is level-wise and vectorised: all nodes of one depth are searched
 together, and for each attribute every threshold of every node is scored at
-once from cumulative sums of the criterion's per-row statistics (DESIGN.md).
+once from cumulative sums of the criterion's per-row statistics
+(docs/design.md, "The mathematics that makes split search fast").
 Rows are sorted once per numeric attribute before growth; each level only
 regroups that order by node with a stable (linear-time) integer sort, so no
 node sorts its rows again. Statistics that are small whole numbers (the
@@ -14,12 +15,20 @@ The tree found does not depend on the order in which nodes are expanded;
 :mod:`rankviz.tree.replay` replays the splits one at a time.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
 from .structure import TREE_LEAF, Tree, parent_array
+
+if TYPE_CHECKING:
+    from .criteria import Criterion
 
 __all__ = ["grow_tree", "find_best_splits", "SearchData", "group_sums"]
 
@@ -33,9 +42,12 @@ _TIE = 1e-12
 _BLOCK_ELEMENTS = 2**15
 
 
-def grow_tree(X, nominal, Y, criterion, *, gamma=0.995, min_samples_leaf=2,
-              max_depth=None, feature_names=None, categories=None, label_names=None):
-    """Grow a ranking tree top-down (TDIDT, seed 001 Figure 1).
+def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
+              gamma: float = 0.995, min_samples_leaf: int = 2, max_depth: int | None = None,
+              feature_names: Sequence[str] | None = None,
+              categories: Sequence[Sequence[Any] | None] | None = None,
+              label_names: Sequence[str] | None = None) -> Tree:
+    """Grow a ranking tree top-down (TDIDT, Figure 1 of Rebelo, Soares & Costa 2008).
 
     Parameters
     ----------
@@ -185,11 +197,11 @@ class SearchData:
     stats_t: np.ndarray
     numeric: np.ndarray
     presorted: np.ndarray
-    sum_dtype: object = None
-    missing: np.ndarray = None  # per numeric column (aligned with ``numeric``): has NaN
+    sum_dtype: type[np.integer] | None = None
+    missing: np.ndarray | None = None  # per numeric column (aligned with ``numeric``): has NaN
 
     @classmethod
-    def prepare(cls, X, nominal, stats):
+    def prepare(cls, X: np.ndarray, nominal: np.ndarray, stats: np.ndarray) -> SearchData:
         """Lay out ``X`` and the row statistics ``stats`` for :func:`find_best_splits`."""
         numeric = np.flatnonzero(~nominal)
         stats_t = np.ascontiguousarray(stats.T)
@@ -235,12 +247,14 @@ class BestSplits:
     missing_left: np.ndarray
 
     @classmethod
-    def empty(cls, n_nodes, n_stats):
+    def empty(cls, n_nodes: int, n_stats: int) -> BestSplits:
         return cls(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan),
                    np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)),
                    np.zeros(n_nodes, dtype=bool))
 
-    def update(self, feature, found, score, threshold, left_count, left_sum, missing_left=False):
+    def update(self, feature: int, found: np.ndarray, score: np.ndarray, threshold: np.ndarray,
+               left_count: np.ndarray, left_sum: np.ndarray,
+               missing_left: bool | np.ndarray = False) -> None:
         """Keep, for the nodes in ``found``, this feature's split where it is better."""
         current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
         # Ties (within rounding) go to the earlier attribute, whatever its kind.
@@ -255,7 +269,9 @@ class BestSplits:
         self.missing_left[nodes] = np.broadcast_to(missing_left, better.shape)[better]
 
 
-def find_best_splits(data, node_of_row, nodes, node_count, node_sum, criterion, min_samples_leaf):
+def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarray,
+                     node_count: np.ndarray, node_sum: np.ndarray, criterion: Criterion,
+                     min_samples_leaf: int) -> BestSplits:
     """Best binary split of each of several nodes, over all attributes.
 
     Parameters
@@ -448,7 +464,7 @@ def _argmax_per_sorted_group(group, score, n_groups):
     return pick
 
 
-def group_sums(keys, values, n_groups):
+def group_sums(keys: ArrayLike, values: np.ndarray, n_groups: int) -> np.ndarray:
     """Sum the rows of ``values`` (n, k) by integer key into (n_groups, k), one bincount."""
     k = values.shape[1]
     flat_keys = (np.asarray(keys, dtype=np.intp)[:, None] * k + np.arange(k)).ravel()

@@ -1,29 +1,36 @@
-"""The γ path: the ranking tree for every γ, from one maximal tree (seed 001, rule 6).
+"""The γ path: the ranking tree for every γ of stopping rule (6), from one maximal tree.
 
 The best split of a node depends only on the node's rows, never on γ; γ only
-decides whether that split is made. Rule (6) makes the split of node ``i``
-exactly when ``γ > b_i``, with ``b_i = (1 + S_i) / (1 + S_split,i)`` (see
-:meth:`rankviz.tree.criteria.Criterion.gamma_breakpoint`). A node is split in the
-tree grown with γ when it and all its ancestors pass, i.e. when γ exceeds
+decides whether that split is made. Rule (6) of Rebelo, Soares & Costa
+(2008) makes the split of node ``i`` exactly when ``γ > b_i``, with
+``b_i = (1 + S_i) / (1 + S_split,i)`` (see
+:meth:`rankviz.tree.criteria.Criterion.gamma_breakpoint`). A node is split in
+the tree grown with γ when it and all its ancestors pass, i.e. when γ exceeds
 
     e_i = max(b_j for j on the path from the root to i).
 
 So one tree grown with ``gamma=np.inf`` holds every tree of the path: the
 tree at γ keeps the splits with ``e_i < γ``, the leaf count is
 ``1 + #{i : e_i < γ}``, and the tree changes only at the distinct ``e_i``
-(DESIGN.md, "γ path").
+(docs/design.md, "The γ path").
 """
 
-import numpy as np
+from __future__ import annotations
 
-from .criteria import get_criterion
-from .structure import parent_array
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .criteria import Criterion, get_criterion
+from .structure import Tree, parent_array
 
 __all__ = ["GammaPath"]
 
 
 class GammaPath:
-    """Every tree that rule (6) gives, for any γ, cut from one maximal tree.
+    """Every tree that rule (6) of Rebelo, Soares & Costa (2008) gives, for any γ.
+
+    All of them are cut from one maximal tree; rule (6) is the stopping rule
+    of Rebelo et al. [1]_.
 
     Parameters
     ----------
@@ -44,6 +51,12 @@ class GammaPath:
         The sorted distinct γ at which the tree changes: just above each, one
         or more nodes gain their split.
 
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
     Examples
     --------
     >>> import numpy as np
@@ -52,10 +65,11 @@ class GammaPath:
     >>> model = RankingTree(gamma=np.inf, min_samples_leaf=3).fit(data.X, data.Y)
     >>> path = model.gamma_path()
     >>> int(path.n_leaves(0.9)), int(path.n_leaves(np.inf)) == model.tree_.n_leaves
-    (1, True)
+    (3, True)
     """
 
-    def __init__(self, tree, criterion=None, gamma_max=np.inf):
+    def __init__(self, tree: Tree, criterion: str | Criterion | None = None,
+                 gamma_max: float = np.inf) -> None:
         self.tree = tree
         self.gamma_max = float(gamma_max)
         criterion = get_criterion(criterion if criterion is not None else tree.criterion)
@@ -76,19 +90,19 @@ class GammaPath:
         finite = self._sorted[np.isfinite(self._sorted)]
         self.breakpoints = np.unique(finite[finite < self.gamma_max])
 
-    def expanded(self, gamma):
+    def expanded(self, gamma: float) -> np.ndarray:
         """Boolean mask of the nodes split in the tree for ``gamma``."""
         self._check(gamma)
         return self.node_gamma < gamma
 
-    def n_leaves(self, gamma):
+    def n_leaves(self, gamma: float | ArrayLike) -> np.ndarray:
         """Number of leaves of the tree at each γ (scalar or array), without cutting it."""
         gamma = np.asarray(gamma, dtype=float)
         self._check(gamma)
         # Strictly below γ: rule (6) stops at equality.
         return 1 + np.searchsorted(self._sorted, gamma, side="left")
 
-    def tree_at(self, gamma):
+    def tree_at(self, gamma: float) -> Tree:
         """The tree that growth with this γ gives, node for node.
 
         (Exactly at a breakpoint, within about 1e-15, growth may decide either
@@ -105,7 +119,7 @@ class GammaPath:
         tree.extras.pop("postponed", None)
         return tree
 
-    def apply(self, X_encoded, gammas):
+    def apply(self, X_encoded: ArrayLike, gammas: float | ArrayLike) -> np.ndarray:
         """Leaf, in the maximal tree's ids, of every row at every γ.
 
         Parameters
@@ -127,7 +141,7 @@ class GammaPath:
         stop = (self.node_gamma[path][:, :, None] < gammas[None, None, :]).sum(axis=1)
         return np.take_along_axis(path, stop, axis=1)
 
-    def predict(self, X_encoded, gammas):
+    def predict(self, X_encoded: ArrayLike, gammas: float | ArrayLike) -> np.ndarray:
         """Predicted rank positions of every row at every γ, shape (n_rows, n_gammas, n_labels)."""
         return self.tree.ranking[self.apply(X_encoded, gammas)]
 

@@ -1,26 +1,29 @@
-"""Mallows models in the nodes of a label ranking tree (seed 003, §5).
+"""Mallows models in the nodes of a label ranking tree (Cheng, Hühn & Hüllermeier 2009, §5).
 
-After the ``mallows`` criterion has grown a tree, every node gets the seed's
-estimate of a Mallows model of its training rankings: the centre and spread θ
-by the approximate EM of §4.2 over the labels the node holds
-(:func:`rankviz.label_ranking.mallows.fit_mallows_groups`). A node that lacks labels (rows
-with missing labels can leave a label out of a whole subset) borrows them
-from its ancestors as in §5.2: the first ancestor holding more labels extends
-the node's ranking by Proposition 1, the next one extends it further, and so
-on up to the root.
+After the ``mallows`` criterion has grown a tree, every node gets the
+estimate of Cheng et al. of a Mallows model of its training rankings: the
+centre and spread θ by the approximate EM of §4.2 over the labels the node
+holds (:func:`rankviz.label_ranking.mallows.fit_mallows_groups`). A node
+that lacks labels (rows with missing labels can leave a label out of a whole
+subset) borrows them from its ancestors as in §5.2: the first ancestor
+holding more labels extends the node's ranking by Proposition 1, the next
+one extends it further, and so on up to the root.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .builder import group_sums
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import fit_mallows_groups, most_probable_extension
-from .structure import parent_array
+from .structure import Tree, parent_array
 
 __all__ = ["node_models", "complete_from_ancestors"]
 
 
-def node_models(tree, X_encoded, Y):
+def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Centre rankings (completed from ancestors) and θ of every node of ``tree``.
 
     Parameters
@@ -65,7 +68,7 @@ def _complete_node_models(tree, parent, leaf_of_row, Y):
     return criterion.centers(count, sums), criterion.theta(count, sums)
 
 
-def complete_from_ancestors(center, parent):
+def complete_from_ancestors(center: ArrayLike, parent: np.ndarray) -> np.ndarray:
     """Complete partial node rankings from their ancestors (§5.2).
 
     Parameters

@@ -1,21 +1,33 @@
-"""The node inspector: every candidate split of one node, as in seed 001's Table 2.
+"""The node inspector: every candidate split of one node (Rebelo, Soares & Costa 2008, Table 2).
 
 The builder keeps only the best split of each node. To show a student *why*
-that split won, and why rule (6) did or did not make it, this module scores
-all the binary tests of a node again: every threshold of every numeric
-attribute and every ``A = v`` test of every nominal one, with the similarity
-of both sides, the weighted score ``S_split`` and the γ above which rule (6)
-accepts the split. No Streamlit here; :mod:`rankviz.viz.figures.ranking_trees` draws the results.
+that split won, and why stopping rule (6) of Rebelo et al. [1]_ did or did
+not make it, this module scores all the binary tests of a node again: every
+threshold of every numeric attribute and every ``A = v`` test of every
+nominal one, with the similarity of both sides, the weighted score
+``S_split`` and the γ above which rule (6) accepts the split. No Streamlit
+here; :mod:`rankviz.viz.figures.ranking_trees` draws the results.
+
+References
+----------
+.. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_ranks, rank_by_mean
-from .criteria import get_criterion
-from .structure import test_text
+from .criteria import Criterion, get_criterion
+from .structure import Tree, test_text
 
 __all__ = ["CANDIDATE_COLUMNS", "NodeInspection", "candidate_splits", "inspect_node", "node_mask"]
 
@@ -30,7 +42,7 @@ CANDIDATE_COLUMNS = ["feature", "attribute", "kind", "threshold", "condition", "
 _TIE = 1e-12
 
 
-def node_mask(tree, X_encoded, node):
+def node_mask(tree: Tree, X_encoded: ArrayLike, node: int) -> np.ndarray:
     """Which rows reach a node of the tree.
 
     Parameters
@@ -51,9 +63,13 @@ def node_mask(tree, X_encoded, node):
     return tree.decision_paths(X_encoded)[:, tree.depth[node]] == node
 
 
-def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf=2,
-                     feature_names, categories, gamma=None):
-    """Every binary split of a set of rows, scored by a criterion (seed 001, Table 2).
+def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, rows: ArrayLike,
+                     criterion: str | Criterion, *, min_samples_leaf: int = 2,
+                     feature_names: Sequence[str], categories: Sequence[Sequence[Any] | None],
+                     gamma: float | None = None) -> pd.DataFrame:
+    """Every binary split of a set of rows, scored by a criterion.
+
+    The candidates are listed as in Table 2 of Rebelo, Soares & Costa (2008).
 
     Parameters
     ----------
@@ -89,8 +105,9 @@ def candidate_splits(X_encoded, nominal, Y, rows, criterion, *, min_samples_leaf
         (rule (6) accepts the split for γ above it) and, with ``gamma``,
         ``accepted``. A criterion that searches by another score than
         ``S_split`` (its ``search_label`` is set, e.g. the ranking impurity's
-        unweighted gain) adds ``search_score``, and the rows are ordered by it. Empty, with these columns, if no test leaves
-        ``min_samples_leaf`` rows on both sides.
+        unweighted gain) adds ``search_score``, and the rows are ordered by
+        it. Empty, with these columns, if no test leaves ``min_samples_leaf``
+        rows on both sides.
     """
     criterion = get_criterion(criterion)
     stats = criterion.row_statistics(Y)  # first, on all of Y: it fixes the layout
@@ -200,6 +217,8 @@ def _empty_candidates(with_accepted):
 class NodeInspection:
     """One node of a fitted tree, its candidate splits and rule (6) arithmetic.
 
+    Rule (6) is the stopping rule of Rebelo, Soares & Costa (2008) [1]_.
+
     Attributes
     ----------
     node : int
@@ -213,12 +232,18 @@ class NodeInspection:
     mean_rank : ndarray (n_labels,)
         Mean position of each label over the node's rankings.
     ranking : ndarray (n_labels,)
-        The node's prediction by the mean-rank rule (seed 001, Table 3).
+        The node's prediction by the mean-rank rule (Rebelo et al., Table 3).
     chosen : int or None
         Row of ``candidates`` holding the tree's best split of the node
         (``split_feature``/``split_threshold``); None if the tree kept none.
     gamma : float or None
         The γ the ``accepted`` column and :attr:`splits` use.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
     node: int
@@ -232,31 +257,31 @@ class NodeInspection:
     gamma: float | None
 
     @property
-    def best(self):
+    def best(self) -> pd.Series | None:
         """The best candidate (row 0 of ``candidates``) as a Series, or None."""
         return None if self.candidates.empty else self.candidates.iloc[0]
 
     @property
-    def best_score(self):
+    def best_score(self) -> float:
         """``S_split`` of the best candidate; NaN if the node has none."""
         return np.nan if self.candidates.empty else float(self.candidates["score"].iloc[0])
 
     @property
-    def parent_side(self):
+    def parent_side(self) -> float:
         """Left side of rule (6): ``1 + S_parent``."""
         return 1.0 + self.similarity
 
-    def split_side(self, gamma=None):
+    def split_side(self, gamma: float | None = None) -> float:
         """Right side of rule (6): ``gamma * (1 + S_split)`` of the best split."""
         return self._gamma(gamma) * (1.0 + self.best_score)
 
     @property
-    def breakpoint(self):
+    def breakpoint(self) -> float:
         """The γ above which rule (6) makes the best split (``inf`` if none)."""
         return np.inf if self.candidates.empty else float(self.candidates["gamma_breakpoint"].iloc[0])
 
     @property
-    def splits(self):
+    def splits(self) -> bool:
         """Whether rule (6) at ``gamma`` makes the best split.
 
         Rule (6) alone: the builder also leaves a node whole when it is pure,
@@ -271,7 +296,9 @@ class NodeInspection:
         return gamma
 
 
-def inspect_node(tree, X_encoded, Y, node, *, criterion=None, min_samples_leaf=2, gamma=None):
+def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
+                 criterion: str | Criterion | None = None, min_samples_leaf: int = 2,
+                 gamma: float | None = None) -> NodeInspection:
     """Everything the node inspector shows about one node of a fitted tree.
 
     Parameters

@@ -5,7 +5,10 @@ any order of its splits rebuilds it: depth-first, as TDIDT's recursion, or
 best-first, the split that adds most to the summed similarity first.
 """
 
+from __future__ import annotations
+
 import heapq
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -15,7 +18,7 @@ from .structure import Tree
 __all__ = ["split_sequence", "GrowthStep", "growth_step", "iter_growth"]
 
 
-def split_sequence(tree, order="depth"):
+def split_sequence(tree: Tree, order: str = "depth") -> np.ndarray:
     """The internal nodes of a fitted tree in the order they are split.
 
     Parameters
@@ -66,7 +69,7 @@ class GrowthStep:
     node: int
 
 
-def growth_step(tree, sequence, step):
+def growth_step(tree: Tree, sequence: Sequence[int] | np.ndarray, step: int) -> GrowthStep:
     """The tree after the first ``step`` splits of ``sequence``."""
     partial, node_map = tree.keep_splits(sequence[:step])
     last = -1
@@ -75,7 +78,7 @@ def growth_step(tree, sequence, step):
     return GrowthStep(step=step, tree=partial, node=last)
 
 
-def iter_growth(tree, order="depth"):
+def iter_growth(tree: Tree, order: str = "depth") -> Iterator[GrowthStep]:
     """Yield the tree one split at a time, from the root alone to the full tree.
 
     Yields

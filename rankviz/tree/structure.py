@@ -27,7 +27,8 @@ Node 0 is the root. For node ``i``:
   :attr:`Tree.predicted_level`. Their ``mean_rank`` is the mean position of
   the node's levels and ``ranking`` is trivial (one "label").
 - ``theta[i]`` (trees of the ``mallows`` criterion only, else None): the
-  Mallows spread θ̂ of node ``i``'s rankings (seed 003; ``inf`` when pure);
+  Mallows spread θ̂ of node ``i``'s rankings (Cheng, Hühn & Hüllermeier
+  2009; ``inf`` when pure);
   ``ranking[i]`` is then the Mallows centre, completed from the ancestors
   where the node lacks labels, and :attr:`Tree.reliability` is θ̂ times the
   node's share of the training rows.
@@ -37,9 +38,14 @@ Node 0 is the root. For node ``i``:
   (:attr:`Tree.node_ids`).
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..ordinal.levels import predict_level
 
@@ -48,7 +54,7 @@ __all__ = ["Tree", "TREE_LEAF", "parent_array"]
 TREE_LEAF = -1
 
 
-def parent_array(children_left, children_right):
+def parent_array(children_left: np.ndarray, children_right: np.ndarray) -> np.ndarray:
     """Parent id of every node (-1 for the root) from the child arrays."""
     parent = np.full(len(children_left), -1)
     internal = np.flatnonzero(children_left != TREE_LEAF)
@@ -71,43 +77,43 @@ class Tree:
     mean_rank: np.ndarray
     ranking: np.ndarray
     depth: np.ndarray
-    feature_names: list
-    categories: list
-    label_names: list
+    feature_names: list[str]
+    categories: list[Sequence[Any] | None]
+    label_names: list[str]
     criterion: str = ""
     similarity_label: str = "similarity"
-    extras: dict = field(default_factory=dict)
-    class_counts: np.ndarray = None
-    class_names: list = None
+    extras: dict[str, Any] = field(default_factory=dict)
+    class_counts: np.ndarray | None = None
+    class_names: list[Any] | None = None
     prediction: str = ""
-    theta: np.ndarray = None
-    missing_left: np.ndarray = None
+    theta: np.ndarray | None = None
+    missing_left: np.ndarray | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.missing_left is None:  # trees made before missing values were handled
             object.__setattr__(self, "missing_left", np.zeros(len(self.children_left), dtype=bool))
 
     # -- shape -----------------------------------------------------------
     @property
-    def node_count(self):
+    def node_count(self) -> int:
         return len(self.children_left)
 
     @property
-    def is_leaf(self):
+    def is_leaf(self) -> np.ndarray:
         """Boolean mask of the leaves."""
         return self.children_left == TREE_LEAF
 
     @property
-    def n_leaves(self):
+    def n_leaves(self) -> int:
         return int(self.is_leaf.sum())
 
     @property
-    def nominal_features(self):
+    def nominal_features(self) -> np.ndarray:
         """Boolean mask of the nominal attributes."""
         return np.array([c is not None for c in self.categories], dtype=bool)
 
     @property
-    def node_ids(self):
+    def node_ids(self) -> np.ndarray:
         """Each node's id in the tree it was cut from (see :meth:`keep_splits`).
 
         Ids stay the same as a tree is cut for another γ or shown part-grown,
@@ -118,35 +124,38 @@ class Tree:
         return np.arange(self.node_count) if ids is None else ids
 
     @property
-    def max_depth(self):
+    def max_depth(self) -> int:
         return int(self.depth.max())
 
     @property
-    def is_ordinal(self):
+    def is_ordinal(self) -> bool:
         """True for a tree of an ordinal target (:class:`rankviz.OrdinalTree`)."""
         return self.class_counts is not None
 
     @property
-    def reliability(self):
-        """Seed 003's reliability of each node's ranking (``mallows`` trees only, else None):
-        the spread θ̂ times the node's share of the training rows (§6)."""
+    def reliability(self) -> np.ndarray | None:
+        """The reliability of each node's ranking (``mallows`` trees only, else None).
+
+        As in Cheng, Hühn & Hüllermeier (2009), §6: the spread θ̂ times the
+        node's share of the training rows.
+        """
         if self.theta is None:
             return None
         return self.theta * self.n_samples / self.n_samples[0]
 
     # -- prediction ------------------------------------------------------
     @property
-    def predicted_level(self):
+    def predicted_level(self) -> np.ndarray:
         """Level index each node predicts (ordinal trees only), by ``prediction``."""
         if not self.is_ordinal:
             raise ValueError("predicted_level needs an ordinal tree (class_counts)")
         return predict_level(self.class_counts, self.prediction)
 
-    def apply(self, X_encoded):
+    def apply(self, X_encoded: ArrayLike) -> np.ndarray:
         """Leaf id of every row of an encoded feature matrix."""
         return self.decision_paths(X_encoded)[:, -1]
 
-    def decision_paths(self, X_encoded):
+    def decision_paths(self, X_encoded: ArrayLike) -> np.ndarray:
         """The nodes on each row's path from the root, shape (n_rows, max_depth + 1).
 
         Column ``k`` holds the node at depth ``k``; a row that reaches its leaf
@@ -170,7 +179,7 @@ class Tree:
         return np.column_stack(path)
 
     # -- text ------------------------------------------------------------
-    def test_text(self, node, negate=False):
+    def test_text(self, node: int, negate: bool = False) -> str:
         """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
         text = test_text(self.feature_names, self.categories,
                           self.feature[node], self.threshold[node], negate)
@@ -179,20 +188,20 @@ class Tree:
             text += " or missing"
         return text
 
-    def best_split_text(self, node):
+    def best_split_text(self, node: int) -> str:
         """The best split found for a node (internal or leaf), or '' if none."""
         if self.split_feature[node] < 0:
             return ""
         return test_text(self.feature_names, self.categories,
                           self.split_feature[node], self.split_threshold[node], False)
 
-    def ranking_text(self, node, separator=" > "):
+    def ranking_text(self, node: int, separator: str = " > ") -> str:
         """The node's predicted ranking as ordered label names, ``a3 > a1 > a2``."""
         order = np.argsort(self.ranking[node], kind="stable")
         return separator.join(str(self.label_names[j]) for j in order)
 
     # -- sub-trees -------------------------------------------------------
-    def keep_splits(self, expanded):
+    def keep_splits(self, expanded: Iterable[int] | np.ndarray) -> tuple[Tree, np.ndarray]:
         """The tree in which only the nodes in ``expanded`` keep their split.
 
         Every other node becomes a leaf and its descendants are dropped; node
@@ -251,7 +260,8 @@ class Tree:
         return sub, keep
 
 
-def test_text(feature_names, categories, feature, threshold, negate):
+def test_text(feature_names: Sequence[str], categories: Sequence[Sequence[Any] | None],
+              feature: int, threshold: float, negate: bool) -> str:
     name = feature_names[feature]
     cats = categories[feature]
     if cats is not None:

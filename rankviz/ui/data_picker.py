@@ -7,14 +7,21 @@ a file that cannot be read shows one sentence naming the line and column
 how many feature values are missing, if any.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
-from ..datasets.label_ranking import load_benchmark, load_csv
+from ..datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_sample, sample_info
 from ..exceptions import DataError
 from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 UPLOAD = "__upload__"
 DATASET_KEY = "dataset"
@@ -26,12 +33,13 @@ _TARGET_KINDS = {
 
 
 @st.cache_data(show_spinner=False)
-def _cached_sample(name):
+def _cached_sample(name: str) -> RankingDataset:
     return load_sample(name)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _cached_upload(content, file_name, kind, options):
+def _cached_upload(content: bytes, file_name: str, kind: str,
+                   options: tuple[tuple[str, ...], str, tuple[str, ...]] | None) -> RankingDataset:
     buffer = named_buffer(content, file_name)
     if kind == "benchmark":
         return load_benchmark(buffer, name=file_name)
@@ -39,15 +47,21 @@ def _cached_upload(content, file_name, kind, options):
     return load_csv(buffer, list(feature_columns), target, list(target_columns), name=file_name)
 
 
-def dataset_picker(container=None):
+def dataset_picker(container: DeltaGenerator | None = None) -> tuple[RankingDataset | None, str | None]:
     """Sidebar widgets to pick a data set.
+
+    Parameters
+    ----------
+    container : streamlit container, optional
+        Where the widgets go; defaults to the sidebar.
 
     Returns
     -------
     dataset : RankingDataset or None
         None until an upload is complete and valid (the problem is shown).
-    key : str
-        Identifies the data set for caching fitted models.
+    key : str or None
+        Identifies the data set for caching fitted models; None while
+        ``dataset`` is None.
     """
     container = container or st.sidebar
     names = list_samples("label_ranking")
@@ -66,20 +80,20 @@ def dataset_picker(container=None):
     return dataset, key
 
 
-def missing_caption(container, n_missing, n_cells):
+def missing_caption(container: DeltaGenerator, n_missing: int, n_cells: int) -> None:
     """A caption such as "12 feature values missing (0.4%)"; nothing when none is missing."""
     text = describe_missing_features(n_missing, n_cells)
     if text:
         container.caption(text)
 
 
-def dataset_url_field():
+def dataset_url_field() -> UrlField:
     """The data set as a URL parameter (samples only: an upload cannot travel in a link)."""
     return UrlField("data", DATASET_KEY, choice(list_samples("label_ranking")),
                     show=lambda name: None if name == UPLOAD else name)
 
 
-def _upload(container):
+def _upload(container: DeltaGenerator) -> tuple[RankingDataset | None, str | None]:
     upload = receive_upload(
         container, "CSV file", ["csv", "txt"], "upload_file",
         "A CSV with a header row (separated by commas, semicolons or tabs), or the benchmark "

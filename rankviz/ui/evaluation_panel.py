@@ -1,4 +1,16 @@
-"""Comparing the tree with KNN (k=1) and the default ranking, as in seed 001."""
+"""Comparing the tree with KNN (k=1) and the default ranking, as in Rebelo, Soares & Costa (2008).
+
+References
+----------
+.. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -8,27 +20,45 @@ from ..experiments.cross_validation import MEASURES, cross_validate, summarize
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .long_run import run_jobs
 
+if TYPE_CHECKING:
+    from ..datasets.label_ranking import RankingDataset
+    from .tree_panel import TreeSettings
+
 # Past this many examples leave-one-out means that many fits: k-fold is offered first.
 LOO_LIMIT = 500
 # Rough share of the time of each method (the trees: any other name), for the progress bar.
 _METHOD_WEIGHTS = {"KNN (k=1)": 0.3, "Default ranking": 0.05}
 
 
-def evaluation_panel(dataset, data_key, trees, key="eval"):
+def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, TreeSettings],
+                     key: str = "eval") -> pd.DataFrame | None:
     """Cross-validation controls, a progress bar, charts, a table and a CSV download.
 
     Parameters
     ----------
+    dataset : RankingDataset
+        The data the methods are evaluated on.
+    data_key : str
+        Identifies ``dataset``: results computed for another key are flagged
+        as being for earlier settings.
     trees : dict of str -> TreeSettings
         The ranking trees to evaluate, by the name shown in the charts; KNN
         (k=1) and the default ranking are always added.
+    key : str, default="eval"
+        Prefix of the widget and session-state keys.
+
+    Returns
+    -------
+    DataFrame or None
+        The per-example scores shown (possibly of earlier settings), None
+        before any method was evaluated.
     """
     n = dataset.n_samples
     cols = st.columns([2, 1, 1])
     protocol = cols[0].radio(
         "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol",
         index=0 if n <= LOO_LIMIT else 1,
-        format_func={"loo": f"Leave-one-out ({n} fits per method, as in seed 001)",
+        format_func={"loo": f"Leave-one-out ({n} fits per method), as in Rebelo et al. (2008)",
                      "kfold": "k-fold cross-validation"}.get)
     folds = cols[1].number_input("Folds", 2, min(n, 50), min(10, n), key=f"{key}_folds",
                                  disabled=protocol == "loo")
@@ -45,7 +75,7 @@ def evaluation_panel(dataset, data_key, trees, key="eval"):
                                            "complete": False, "seconds": 0.0}
         jobs = []
         for name, method in methods.items():
-            def run(progress, name=name, method=method):
+            def run(progress: Callable[[int, int], None], name: str = name, method: Any = method) -> None:
                 result["scores"].append(cross_validate({name: method}, dataset.X, dataset.Y, cv=cv,
                                                        seed=int(seed), progress=progress))
             jobs.append((name, name, _METHOD_WEIGHTS.get(name, 1.0), run))

@@ -1,5 +1,10 @@
 """γ tuning: leaf count and leave-one-out scores against γ, and a button to the best γ."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -10,19 +15,33 @@ from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
 from .long_run import background, take_stopped
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
 
+if TYPE_CHECKING:
+    from ..datasets.label_ranking import RankingDataset
+    from ..tree.gamma_path import GammaPath
+    from .tree_panel import TreeSettings
+
 CURVE_MEASURES = ("CS", "WRC", "LRA")
 #: The curves are computed on the slider's own grid, so "best γ" is a slider value.
 GAMMA_GRID = np.round(np.arange(GAMMA_RANGE[0], GAMMA_RANGE[1] + GAMMA_STEP / 2, GAMMA_STEP), 3)
 
 
-def gamma_panel(dataset, data_key, settings, path, key="gamma", slider_key="tree_gamma"):
+def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, path: GammaPath,
+                key: str = "gamma", slider_key: str = "tree_gamma") -> None:
     """The leaf-count curve, the leave-one-out curves (on request) and best-γ buttons.
 
     Parameters
     ----------
+    dataset : RankingDataset
+        The data of the leave-one-out curves.
+    data_key : str
+        Identifies ``dataset``: curves computed for another key are flagged.
+    settings : TreeSettings
+        The tree's settings; γ is marked on the curves.
     path : GammaPath
         The maximal tree for ``settings`` (all but γ).
-    slider_key : str
+    key : str, default="gamma"
+        Prefix of the widget and session-state keys.
+    slider_key : str, default="tree_gamma"
         Session-state key of the γ slider that the best-γ buttons set.
     """
     st.plotly_chart(leaf_count_curve(path, GAMMA_RANGE, current=settings.gamma), key=f"{key}_leaves")
@@ -63,11 +82,12 @@ def gamma_panel(dataset, data_key, settings, path, key="gamma", slider_key="tree
                        on_click="ignore", icon=":material/download:")
 
 
-def _run(dataset, data_key, settings, key):
+def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings,
+         key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
     """The curves and the baselines' means, computed beside the page with progress and Stop."""
     n = dataset.n_samples
 
-    def compute(progress):
+    def compute(progress: Callable[..., None]) -> tuple[pd.DataFrame, pd.DataFrame]:
         curves = loo_gamma_curves(
             dataset.X, dataset.Y, GAMMA_GRID, criterion=settings.criterion,
             min_samples_leaf=settings.min_samples_leaf, max_depth=settings.max_depth,
@@ -93,7 +113,8 @@ def _run(dataset, data_key, settings, key):
     return curves, baselines
 
 
-def _best_gamma_buttons(curves, baselines, key, slider_key, enabled):
+def _best_gamma_buttons(curves: pd.DataFrame, baselines: dict[str, dict[str, float]], key: str,
+                        slider_key: str, enabled: bool) -> None:
     rows, cols = [], st.columns(len(CURVE_MEASURES))
     for col, measure in zip(cols, CURVE_MEASURES):
         gamma, score = best_gamma(curves, measure)
@@ -108,5 +129,5 @@ def _best_gamma_buttons(curves, baselines, key, slider_key, enabled):
         {"best γ": "{:.3f}", "tree": "{:.3f}", **{m: "{:.3f}" for m in baselines}}))
 
 
-def _set_state(state_key, value):
+def _set_state(state_key: str, value: object) -> None:
     st.session_state[state_key] = value

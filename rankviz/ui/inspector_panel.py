@@ -1,6 +1,19 @@
-"""The node inspector: why a node splits where it does, or why it stops (seed 001, Table 2, rule 6)."""
+"""The node inspector: why a node splits where it does, or why it stops (Rebelo, Soares & Costa 2008).
+
+The candidate table follows Table 2 of Rebelo et al. and the stop follows
+their rule (6).
+
+References
+----------
+.. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+"""
+
+from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -9,6 +22,15 @@ from ..features import FeatureEncoder
 from ..tree.node_inspection import inspect_node
 from ..viz.figures.ranking_trees import rank_heatmap, threshold_curve
 from .text import md_escape
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+    from ..datasets.label_ranking import RankingDataset
+    from ..tree.node_inspection import NodeInspection
+    from ..tree.structure import Tree
+    from .tree_panel import TreeSettings
 
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
 #: stable while γ moves), read by the tree drawing to outline it.
@@ -25,13 +47,28 @@ _TABLE_COLUMNS = {
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _encoded_features(_dataset, data_key):
+def _encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
     """The training features as the tree sees them (the encoding is deterministic)."""
     return FeatureEncoder().fit(_dataset.X).transform(_dataset.X)
 
 
-def inspector_panel(dataset, data_key, tree, settings, key="inspect"):
-    """Pick a node; show its candidate splits, threshold curves, rule (6) and rankings."""
+def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings: TreeSettings,
+                    key: str = "inspect") -> None:
+    """Pick a node; show its candidate splits, threshold curves, rule (6) and rankings.
+
+    Parameters
+    ----------
+    dataset : RankingDataset
+        The training data of ``tree``.
+    data_key : str
+        Identifies ``dataset`` (for caching its encoded features).
+    tree : Tree
+        The fitted tree structure on the page (at the settings' γ).
+    settings : TreeSettings
+        The tree's settings: minimum leaf size and γ of the inspection.
+    key : str, default="inspect"
+        Prefix of the widget keys.
+    """
     state = st.session_state
     ids = [int(i) for i in tree.node_ids]
     if state.get(INSPECTED_KEY) not in ids:
@@ -58,14 +95,14 @@ def inspector_panel(dataset, data_key, tree, settings, key="inspect"):
                "sorted by their mean position over the rows above (ties by label order).")
 
 
-def _node_title(tree, node):
+def _node_title(tree: Tree, node: int) -> str:
     kind = tree.test_text(node) if not tree.is_leaf[node] else f"leaf: {tree.ranking_text(node)}"
     if len(kind) > 60:
         kind = kind[:57] + "…"
     return f"#{tree.node_ids[node]} · {kind} (n = {tree.n_samples[node]})"
 
 
-def _rule_6(tree, node, inspection, settings):
+def _rule_6(tree: Tree, node: int, inspection: NodeInspection, settings: TreeSettings) -> None:
     """Rule (6) with the node's own numbers, and what the tree did."""
     gamma = settings.gamma
     s_parent = inspection.similarity
@@ -99,7 +136,7 @@ def _rule_6(tree, node, inspection, settings):
         st.caption("Rule (6) would split this node, but the maximum depth stops it.")
 
 
-def _candidate_table(inspection, settings, key):
+def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: str) -> None:
     table = inspection.candidates
     view = st.radio("Candidate splits", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
                     format_func={"per_attribute": "best threshold per numeric attribute (Table 2 style)",
@@ -114,7 +151,7 @@ def _candidate_table(inspection, settings, key):
         shown["Rule (6)"] = shown["Rule (6)"].map({True: "split", False: "stop"})
     chosen = inspection.chosen
 
-    def mark_chosen(row):
+    def mark_chosen(row: pd.Series) -> list[str]:
         return ["background-color: #fde2e2" if row.name == chosen else "" for _ in row]
 
     st.dataframe(
@@ -134,11 +171,12 @@ def _candidate_table(inspection, settings, key):
                        key=f"{key}_csv", on_click="ignore", icon=":material/download:")
 
 
-def _format_gamma(value):
+def _format_gamma(value: float) -> str:
     return "never" if not math.isfinite(value) else f"{value:.4f}"
 
 
-def _threshold_curves(tree, node, inspection, settings, key):
+def _threshold_curves(tree: Tree, node: int, inspection: NodeInspection, settings: TreeSettings,
+                      key: str) -> None:
     numeric = inspection.candidates[inspection.candidates["kind"] == "numeric"]
     if numeric.empty:
         st.caption("No numeric attribute has a threshold to plot in this node.")

@@ -18,10 +18,14 @@ in one of three ways, by what the computation offers:
   back to the same settings shows it without starting over.
 """
 
+from __future__ import annotations
+
 import hashlib
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -35,8 +39,15 @@ POLL_SECONDS = 0.2
 #: Finished background jobs kept for reuse (the newest), per process.
 KEPT_JOBS = 32
 
+T = TypeVar("T")
+#: ``progress(share, text)`` of a background job: ``share`` in 0..1, or None when unknown.
+Progress = Callable[..., None]
+#: A job of :func:`run_jobs`: ``(method, label, weight, run)``, ``run(progress)`` with
+#: ``progress(done, total)``.
+Job = tuple[str, str, float, Callable[[Callable[[int, int], None]], None]]
 
-def format_duration(seconds):
+
+def format_duration(seconds: float) -> str:
     """A rough duration for estimates and time-left notes: '4.2 s', '35 s', '12 min', '1.5 h'."""
     if seconds < 10:
         return f"{seconds:.1f} s"
@@ -47,7 +58,7 @@ def format_duration(seconds):
     return f"{seconds / 3600:.1f} h"
 
 
-def short_hash(value):
+def short_hash(value: object) -> str:
     """A short stable digest of ``repr(value)``, for widget keys derived from a signature."""
     return hashlib.sha1(repr(value).encode()).hexdigest()[:10]
 
@@ -56,13 +67,13 @@ class Cancelled(Exception):
     """Raised inside a background job's ``progress`` call once Stop was pressed."""
 
 
-def _note_stop(key, on_stop):
+def _note_stop(key: str, on_stop: Callable[[], None] | None) -> None:
     st.session_state[f"{key}_stopped"] = True
     if on_stop is not None:
         on_stop()
 
 
-def take_stopped(key):
+def take_stopped(key: str) -> bool:
     """True once after the Stop button of ``key`` was pressed (the flag is cleared)."""
     return bool(st.session_state.pop(f"{key}_stopped", False))
 
@@ -77,11 +88,14 @@ class StopBar:
         :func:`take_stopped` reads.
     help : str
         The button's tooltip: what Stop keeps.
+    text : str, default="Starting…"
+        The bar's text until the first :meth:`update`.
     on_stop : callable, optional
         Called (without arguments) when Stop is pressed, before the rerun.
     """
 
-    def __init__(self, key, *, help="Stops the computation.", text="Starting…", on_stop=None):
+    def __init__(self, key: str, *, help: str = "Stops the computation.", text: str = "Starting…",
+                 on_stop: Callable[[], None] | None = None) -> None:
         self.bar = st.progress(0.0, text=text)
         self.slot = st.empty()
         self.slot.button("Stop", key=f"{key}_stop", icon=":material/stop:", help=help,
@@ -89,10 +103,11 @@ class StopBar:
         self.start = time.perf_counter()
 
     @property
-    def elapsed(self):
+    def elapsed(self) -> float:
+        """Seconds since the bar was shown."""
         return time.perf_counter() - self.start
 
-    def update(self, share, text):
+    def update(self, share: float | None, text: str) -> None:
         """Move the bar to ``share`` (0..1) with ``text``, the elapsed time and the time left.
 
         ``share=None`` means the work cannot tell how far it is: the bar then
@@ -108,19 +123,22 @@ class StopBar:
         note = f", about {format_duration(left)} left" if left is not None and share < 1 else ""
         self.bar.progress(share, text=f"{text} · {elapsed:.1f} s{note}")
 
-    def close(self):
+    def close(self) -> None:
+        """Remove the bar and the Stop button."""
         # Not needed in a `finally`: when Stop interrupts the run, Streamlit
         # raises from the bar's update and the rerun redraws the page anyway.
         self.bar.empty()
         self.slot.empty()
 
 
-def error_text(error):
+def error_text(error: BaseException) -> str:
+    """An error as one line for the page: a ValueError's message, else its type and message."""
     text = str(error) or type(error).__name__
     return text if isinstance(error, ValueError) else f"{type(error).__name__}: {text}"
 
 
-def run_jobs(jobs, result, key, *, help="Stops after the current fold; the finished methods stay."):
+def run_jobs(jobs: Sequence[Job], result: dict[str, Any], key: str, *,
+             help: str = "Stops after the current fold; the finished methods stay.") -> None:
     """Run ``jobs`` one after the other with one progress bar, a time estimate and a Stop button.
 
     ``jobs`` are ``(method, label, weight, run)``: ``run(progress)`` computes a
@@ -140,7 +158,8 @@ def run_jobs(jobs, result, key, *, help="Stops after the current fold; the finis
             finished += weight
             continue
 
-        def progress(done, steps, base=finished, weight=weight, label=label):
+        def progress(done: int, steps: int, base: float = finished, weight: float = weight,
+                     label: str = label) -> None:
             bar.update((base + weight * done / steps) / total, f"{label} · fold {done} of {steps}")
 
         try:
@@ -158,7 +177,7 @@ def run_jobs(jobs, result, key, *, help="Stops after the current fold; the finis
 class _Job:
     """``compute(progress)`` running in a daemon thread; ``progress(share, text)`` is polled."""
 
-    def __init__(self, compute):
+    def __init__(self, compute: Callable[[Progress], Any]) -> None:
         self.share, self.text = None, ""
         self.cancelled = False
         self.start = time.perf_counter()
@@ -167,7 +186,7 @@ class _Job:
         threading.Thread(target=self._run, args=(compute,), daemon=True,
                          name="rankviz-background").start()
 
-    def _run(self, compute):
+    def _run(self, compute: Callable[[Progress], Any]) -> None:
         try:
             self.value = compute(self.progress)
         except BaseException as error:  # noqa: BLE001 — handed to the page that waits
@@ -175,7 +194,7 @@ class _Job:
         finally:
             self.done.set()
 
-    def progress(self, share, text=""):
+    def progress(self, share: float | None, text: str = "") -> None:
         if self.cancelled:
             raise Cancelled()
         self.share, self.text = share, text
@@ -184,11 +203,11 @@ class _Job:
 class _Registry:
     """Background jobs by signature, shared by every session of the process."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Lock()
-        self.jobs = OrderedDict()
+        self.jobs: OrderedDict[Hashable, _Job] = OrderedDict()
 
-    def job(self, signature, compute):
+    def job(self, signature: Hashable, compute: Callable[[Progress], Any]) -> _Job:
         with self.lock:
             job = self.jobs.get(signature)
             if job is None or job.cancelled:
@@ -199,34 +218,35 @@ class _Registry:
                 del self.jobs[old]
             return job
 
-    def peek(self, signature):
+    def peek(self, signature: Hashable) -> _Job | None:
         with self.lock:
             return self.jobs.get(signature)
 
-    def forget(self, signature, job):
+    def forget(self, signature: Hashable, job: _Job) -> None:
         with self.lock:
             if self.jobs.get(signature) is job:
                 del self.jobs[signature]
 
 
 @st.cache_resource(show_spinner=False)
-def _registry():
+def _registry() -> _Registry:
     return _Registry()
 
 
-def _stop_job(key, signature, job, cancel):
+def _stop_job(key: str, signature: Hashable, job: _Job, cancel: bool) -> None:
     st.session_state[f"{key}_stopped_job"] = signature
     if cancel:
         job.cancelled = True
         _registry().forget(signature, job)
 
 
-def _resume(key):
+def _resume(key: str) -> None:
     st.session_state.pop(f"{key}_stopped_job", None)
 
 
-def background(compute, *, key, signature, label, cancel=True, keep=True, restart=False,
-               stopped_text=""):
+def background(compute: Callable[[Progress], T], *, key: str, signature: Hashable, label: str,
+               cancel: bool = True, keep: bool = True, restart: bool = False,
+               stopped_text: str = "") -> T | None:
     """Run ``compute(progress)`` in a worker thread; show progress and Stop while it runs.
 
     Parameters
@@ -255,9 +275,13 @@ def background(compute, *, key, signature, label, cancel=True, keep=True, restar
 
     Returns
     -------
-    The value, or None when the user stopped the job: until the signature
-    changes, later runs show a note and a **Continue** (or **Start again**)
-    button instead. An exception of ``compute`` is raised.
+    object or None
+        The value, or None when the user stopped the job: until the
+        signature changes, later runs show a note and a **Continue** (or
+        **Start again**) button instead. An exception of ``compute`` is raised.
+
+    Notes
+    -----
     The job needs no Streamlit: it must not call ``st`` functions.
     """
     state = st.session_state

@@ -6,16 +6,24 @@ be read, and a caption saying how many feature values are missing (a CSV's
 empty cells; svmlight files have none, a left-out feature being 0).
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..datasets.queries import load_query_csv, split_by_query
+from ..datasets.queries import QueryDataset, load_query_csv, split_by_query
 from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_ltr_sample, sample_info
 from ..datasets.svmlight import load_svmlight
 from ..exceptions import DataError
 from .upload import named_buffer, receive_upload, show_problem
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
 
 UPLOAD = "__upload__"
 DATASET_KEY = "ltr_dataset"
@@ -25,12 +33,13 @@ _FORMATS = {"svmlight": "LETOR / svmlight (rel qid:Q 1:v …)", "csv": "CSV with
 
 
 @st.cache_data(show_spinner=False)
-def _cached_sample(name):
+def _cached_sample(name: str) -> dict[str, QueryDataset]:
     return load_ltr_sample(name)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _cached_upload(content, file_name, kind, options, split_seed):
+def _cached_upload(content: bytes, file_name: str, kind: str,
+                   options: tuple[str, str, tuple[str, ...]] | None, split_seed: int) -> dict[str, QueryDataset]:
     buffer = named_buffer(content, file_name)
     if kind == "svmlight":
         dataset = load_svmlight(buffer, name=file_name)
@@ -45,16 +54,23 @@ def _cached_upload(content, file_name, kind, options, split_seed):
     return dict(zip(SPLITS, split_by_query(dataset, (0.6, 0.2, 0.2), seed=split_seed)))
 
 
-def ltr_data_picker(container=None):
+def ltr_data_picker(container: DeltaGenerator | None = None
+                    ) -> tuple[dict[str, QueryDataset] | None, str | None]:
     """Sidebar widgets to pick query-document data.
+
+    Parameters
+    ----------
+    container : streamlit container, optional
+        Where the widgets go; defaults to the sidebar.
 
     Returns
     -------
     splits : dict or None
         ``{"train", "vali", "test"}`` -> QueryDataset; None until an upload
         is complete and valid (the problem is shown on the page).
-    key : str
-        Identifies the data for caching fitted models.
+    key : str or None
+        Identifies the data for caching fitted models; None while ``splits``
+        is None.
     """
     container = container or st.sidebar
     names = list_samples("query")
@@ -77,7 +93,7 @@ def ltr_data_picker(container=None):
     return splits, key
 
 
-def _upload(container):
+def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, str | None]:
     upload = receive_upload(
         container, "Query-document file", ["txt", "svmlight", "csv"], "ltr_upload_file",
         "LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
@@ -113,7 +129,7 @@ def _upload(container):
         return None, None
 
 
-def _guess(header, names):
+def _guess(header: Sequence[str], names: Sequence[str]) -> int:
     lowered = [c.lower() for c in header]
     for name in names:
         if name in lowered:
@@ -121,7 +137,7 @@ def _guess(header, names):
     return 0
 
 
-def describe_splits(splits):
+def describe_splits(splits: dict[str, QueryDataset]) -> pd.DataFrame:
     """A table of queries, documents and the grade distribution of each split."""
     rows = []
     grades = np.unique(np.concatenate([splits[s].relevance for s in SPLITS]))

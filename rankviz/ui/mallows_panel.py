@@ -1,4 +1,4 @@
-"""Label ranking trees on a page (seed 003): the Mallows tree, its leaves and §6's experiments.
+"""Label ranking trees on a page (Cheng, Hühn & Hüllermeier 2009): the Mallows tree, its leaves, §6's experiments.
 
 For the "Mallows label ranking trees" page of Cheng, Hühn and Hüllermeier
 (2009): sidebar controls for the missing-label rate and the tree, the tree
@@ -27,7 +27,7 @@ from ..experiments.cross_validation import cross_validate
 from ..features import FeatureEncoder
 from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
 from ..label_ranking.incomplete import delete_labels
-from ..experiments.label_ranking_study import missing_rate_curve, relative_tree_size, seed003_methods
+from ..experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import MEASURE_ORDER, comparison_bars, missing_rate_figure
@@ -47,7 +47,7 @@ KEY = "lrt"
 DEFAULT_MIN_LEAF = 10
 RATE_MAX = 0.9
 RATE_STEP = 0.05
-#: The methods of seed 003 (§6) and this project's two baselines, in the order shown.
+#: The methods of Cheng et al. (§6) and this project's two baselines, in the order shown.
 METHODS = ("LRT", "IBLR", "CC", "KNN (k=1)", "Default")
 METHOD_HELP = {
     "LRT": "label ranking tree (§5), this page's tree",
@@ -56,13 +56,13 @@ METHOD_HELP = {
     "KNN (k=1)": "the ranking of the nearest training example",
     "Default": "the mean-rank ranking of all training rankings, whatever the attributes",
 }
-MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the seed's measure. CS: "
+MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the measure of Cheng et al. CS: "
                 "Spearman's rank correlation. WRC: Spearman weighted towards the top of the "
                 "ranking. LRA: log ranking accuracy (Soares 2004), weighting the top ranks "
                 "strongly. All are 1 for the true ranking and −1 for its reverse.")
 LRT_CHOICES = {
     "drawn": "the tree drawn above",
-    "seed": "seed 003's (≥ 2 rows per leaf, no γ)",
+    "unpruned": "Cheng et al.'s (≥ 2 rows per leaf, no γ)",
 }
 IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
 RATE_OPTIONS = [round(0.1 * i, 1) for i in range(10)]
@@ -73,10 +73,10 @@ STOP_HELP = "Stops after the current fold; the finished methods (and rates) stay
 SLOW_SECONDS = 30.0
 _RESULTS_KEPT = 8
 
-#: Seed 003, Table 2 (Kendall tau of CC, IBLR, LRT and the LRT's relative tree
+#: Table 2 of Cheng et al. (Kendall tau of CC, IBLR, LRT and the LRT's relative tree
 #: size at 0 %, 30 % and 60 % missing labels) for the two data sets that the
-#: samples rebuild with the seed's own procedure (their copies: 270 and 314 rows).
-SEED_TABLE2 = {
+#: samples rebuild with the paper's own procedure (their copies: 270 and 314 rows).
+PUBLISHED_TABLE2 = {
     "sample:iris_nb": ("iris", {0.0: (0.836, 0.966, 0.947, 1.5), 0.3: (0.807, 0.945, 0.909, 1.2),
                                 0.6: (0.743, 0.882, 0.794, 1.5)}),
     "sample:wine_nb": ("wine", {0.0: (0.933, 0.949, 0.882, 0.8), 0.3: (0.911, 0.941, 0.862, 1.1),
@@ -136,7 +136,7 @@ def missing_label_controls(container=None, key=KEY):
     container.subheader("Missing labels")
     p = container.slider(
         "Missing-label rate p", 0.0, RATE_MAX, step=RATE_STEP, format="%.2f", key=f"{key}_p",
-        help="Seed 003's protocol (§6.2): every label of every ranking is deleted with probability "
+        help="The protocol of Cheng et al. (§6.2): every label of every ranking is deleted with probability "
              "p and the rest re-ranked. Here it applies to the rankings the tree above is grown "
              "on; the comparisons delete labels from their training folds only.")
     seed = container.number_input("Deletion seed", 0, 1_000_000, key=f"{key}_p_seed",
@@ -168,8 +168,8 @@ def training_data(dataset, data_key, rate, seed):
 def lrt_settings(container=None, key=KEY):
     """Sidebar widgets of the label ranking tree: limits, an optional γ stop, growth order.
 
-    The criterion is fixed to ``"mallows"``. Seed 003 stops only at pure nodes
-    and below ``2|Y|`` label occurrences, so γ (rule (6) of seed 001) is off
+    The criterion is fixed to ``"mallows"``. Cheng et al. stop only at pure nodes
+    and below ``2|Y|`` label occurrences, so γ (rule (6) of Rebelo et al.) is off
     until asked for; then it judges a node by the mean Kendall tau of its
     rankings to its centre.
 
@@ -186,13 +186,13 @@ def lrt_settings(container=None, key=KEY):
     container.subheader("Tree")
     min_leaf = container.number_input(
         "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
-        help="The page starts at 10 so that the tree fits the screen; seed 003 has no such limit "
+        help="The page starts at 10 so that the tree fits the screen; Cheng et al. have no such limit "
              "(its trees stop at pure nodes and below 2|Y| label occurrences).")
     depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth")
     use_gamma = container.checkbox(
         "Stop early with γ", key=f"{key}_use_gamma",
-        help="Seed 003 has no such rule. On: a node is split only if "
-             "(1 + S_parent) < γ (1 + S_split), rule (6) of seed 001, with S the mean Kendall tau "
+        help="Cheng et al. have no such rule. On: a node is split only if "
+             "(1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008), with S the mean Kendall tau "
              "of a set's rankings to its Mallows centre.")
     gamma = container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
@@ -299,7 +299,7 @@ def leaves_panel(tree, training, key=f"{KEY}_leaves"):
         shown, hide_index=True, key=f"{key}_table",
         column_config={
             "θ̂": st.column_config.Column(help="Mallows spread of the leaf's rankings; ∞ = pure"),
-            "reliability": st.column_config.Column(help="θ̂ × share (seed 003, §6)"),
+            "reliability": st.column_config.Column(help="θ̂ × share (Cheng et al., §6)"),
             "rule": st.column_config.Column(width="large"),
         })
     st.download_button("Download the leaves (CSV)", table.to_csv(index=False).encode(),
@@ -324,7 +324,7 @@ class Protocol:
     def estimators(self):
         """The chosen methods, configured, in :data:`METHODS` order."""
         min_leaf, depth, gamma = self.lrt
-        every = seed003_methods(
+        every = label_ranking_methods(
             lrt=RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
                             max_depth=depth),
             iblr=IBLR(n_neighbors=self.iblr_k))
@@ -339,7 +339,7 @@ class Protocol:
 
 
 def _lrt_parameters(choice_, settings):
-    if choice_ == "seed":
+    if choice_ == "unpruned":
         return (2, None, float("inf"))
     return (settings.min_samples_leaf, settings.max_depth, settings.gamma)
 
@@ -352,19 +352,19 @@ def protocol_controls(n_samples, settings, key):
         help=" · ".join(f"{name}: {text}" for name, text in METHOD_HELP.items()))
     lrt = cols[1].radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
                         help="The tree of the comparison: the one drawn above (the sidebar's "
-                             "settings), or seed 003's LRT, which has no depth limit or γ and "
+                             "settings), or the LRT of Cheng et al., which has no depth limit or γ and "
                              "stops only at pure nodes and below 2|Y| label occurrences "
                              "(bigger, slower).")
     cols = st.columns([2, 1, 1.3, 1])
     iblr_k = cols[0].selectbox(
         "IBLR neighbours k", IBLR_K_OPTIONS, key=f"{key}_iblr_k",
-        format_func=lambda k: "auto: inner 5-fold CV, as the seed" if k == "auto" else str(k),
+        format_func=lambda k: "auto: inner 5-fold CV, as Cheng et al." if k == "auto" else str(k),
         help=f"auto picks k from {', '.join(map(str, DEFAULT_K_GRID))} by cross-validation on "
              "each training fold (§6): about 50 inner fits per fold. A fixed k is quicker.")
     high = max(2, min(n_samples, 20))
     folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds",
-                                 help="k of the k-fold cross-validation (the seed: 10).")
-    repeated = cols[2].checkbox("5 repetitions, as in the seed", key=f"{key}_repeat",
+                                 help="k of the k-fold cross-validation (Cheng et al.: 10).")
+    repeated = cols[2].checkbox("5 repetitions, as in Cheng et al.", key=f"{key}_repeat",
                                 help="Repeat the cross-validation with 5 different shuffles; the "
                                      "whiskers then show the spread over the repetitions.")
     seed = cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed",
@@ -482,11 +482,11 @@ def _report_problems(result, what):
                    icon=":material/pause_circle:")
 
 
-def _seed_reference(data_key, rates):
-    """Seed 003's Table 2 values for this sample, as one sentence (empty if none)."""
-    if data_key not in SEED_TABLE2:
+def _published_reference(data_key, rates):
+    """The Table 2 values of Cheng et al. for this sample, as one sentence (empty if none)."""
+    if data_key not in PUBLISHED_TABLE2:
         return ""
-    name, table = SEED_TABLE2[data_key]
+    name, table = PUBLISHED_TABLE2[data_key]
     parts = []
     for rate in rates:
         if rate in table:
@@ -494,7 +494,7 @@ def _seed_reference(data_key, rates):
             parts.append(f"p = {rate:g}: CC {cc:.3f}, IBLR {iblr:.3f}, LRT {lrt:.3f}")
     if not parts:
         return ""
-    return (f"Seed 003, Table 2, *{name}* (their copy of the data, 5 × 10-fold CV, Kendall tau): "
+    return (f"Cheng et al., Table 2, *{name}* (their copy of the data, 5 × 10-fold CV, Kendall tau): "
             + "; ".join(parts) + ".")
 
 
@@ -558,7 +558,7 @@ def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
     st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error})"),
                     key=f"{key}_bars")
     st.caption(MEASURE_HELP)
-    reference = _seed_reference(result["data_key"], [result["missing_rate"]])
+    reference = _published_reference(result["data_key"], [result["missing_rate"]])
     if reference:
         st.caption(reference)
     shown = summary.drop(columns="n")
@@ -581,13 +581,13 @@ def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
 
     Returns the curve shown (one row per rate and method), or None.
     """
-    st.markdown("Seed 003, Fig. 1: the methods' scores as more and more labels are deleted from "
+    st.markdown("Cheng et al., Fig. 1: the methods' scores as more and more labels are deleted from "
                 "the training rankings. Every rate uses the same folds, so the curves differ "
-                "only by the deletions. The seed found CC's curves flat and those of the local "
+                "only by the deletions. Cheng et al. found CC's curves flat and those of the local "
                 "methods, IBLR and LRT, steeper.")
     rates = sorted(st.multiselect(
         "Missing-label rates p", RATE_OPTIONS, FIG1_DEFAULT_RATES, key=f"{key}_rates",
-        help="The seed's Table 2 uses 0, 0.3 and 0.6; its Fig. 1 runs from 0 to 0.7 in steps "
+        help="Table 2 of Cheng et al. uses 0, 0.3 and 0.6; its Fig. 1 runs from 0 to 0.7 in steps "
              "of 0.1. Each rate is a full cross-validation."))
     protocol = protocol_controls(dataset.n_samples, settings, key)
     request = ("curve", data_key, protocol, tuple(rates))
@@ -636,7 +636,7 @@ def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
     knn = (" KNN (k=1) copies the nearest training ranking as it is, its deleted labels last: "
            "it suffers most from missing labels." if "KNN (k=1)" in set(curve["method"]) else "")
     st.caption(f"{result['protocol'].describe()}; {result['seconds']:.1f} s.{knn} "
-               + _seed_reference(result["data_key"], result["rates"]))
+               + _published_reference(result["data_key"], result["rates"]))
     table = curve.pivot(index="missing_rate", columns="method", values=measure)
     table = table[[m for m in METHODS if m in table.columns]]
     table.index = [f"p = {p:g}" for p in table.index]
@@ -691,13 +691,13 @@ def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
 
     Returns the table shown, or None.
     """
-    st.markdown("Seed 003, Table 2 (number to the right of LRT's tau): the label ranking tree's "
+    st.markdown("Cheng et al., Table 2 (number to the right of LRT's tau): the label ranking tree's "
                 "leaves divided by the leaves of a classification tree grown on the same rows "
-                "with only each ranking's **top label** as the class. The seed found no dramatic "
+                "with only each ranking's **top label** as the class. Cheng et al. found no dramatic "
                 "difference: ratios between 0.2 and 6.2, often near 1.")
     choice_ = st.radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
                        index=1, horizontal=True,
-                       help="Seed 003's LRT has at least 2 rows per leaf, like the classification "
+                       help="The LRT of Cheng et al. has at least 2 rows per leaf, like the classification "
                             "tree here: the fair comparison. The drawn tree's limits make it smaller.")
     lrt = _lrt_parameters(choice_, settings)
     rates = tuple(sorted({*TABLE2_RATES, training.rate}))
@@ -709,9 +709,9 @@ def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
     if table is None:  # stopped: background() said so
         return None
     shown = table.copy()
-    if data_key in SEED_TABLE2:
-        name, reference = SEED_TABLE2[data_key]
-        shown[f"seed 003 ({name}, J48)"] = [reference[p][3] if p in reference else np.nan
+    if data_key in PUBLISHED_TABLE2:
+        name, reference = PUBLISHED_TABLE2[data_key]
+        shown[f"Cheng et al. ({name}, J48)"] = [reference[p][3] if p in reference else np.nan
                                             for p in shown["p"]]
     shown["p"] = [f"{p:g}" + (" (sidebar)" if p == training.rate and p not in TABLE2_RATES else "")
                   for p in shown["p"]]
@@ -726,7 +726,7 @@ def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
         "above. Classification tree: scikit-learn's DecisionTreeClassifier (entropy, ≥ 2 rows per "
         "leaf, unpruned) on each ranking's true top label, the same tree at every p: a fixed "
         "reference size (on the top *remaining* label the class gets noisy and an unpruned tree "
-        "balloons). The seed used WEKA's J48, which also **prunes**: its trees are smaller, so the seed's ratios are larger "
+        "balloons). Cheng et al. used WEKA's J48, which also **prunes**: its trees are smaller, so their ratios are larger "
         "than these.")
     st.download_button("Download the table (CSV)", table.to_csv(index=False).encode(),
                        file_name="relative_tree_size.csv", mime="text/csv", key=f"{key}_csv",

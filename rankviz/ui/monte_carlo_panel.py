@@ -1,4 +1,4 @@
-"""Monte Carlo comparisons of the two ordinal criteria (seed 002: Table I, Figs. 2–3).
+"""Monte Carlo comparisons of the two ordinal criteria (Xia, Zhang & Wang 2006: Table I, Figs. 2–3).
 
 Two panels for the "Ranking impurity vs Gini" page. Each runs trials one at
 a time from the generators of :mod:`rankviz.experiments.monte_carlo`, appending every
@@ -6,12 +6,23 @@ finished trial to ``st.session_state`` before the progress bar moves on.
 Pressing **Stop** (or any other widget) makes Streamlit interrupt the script
 at its next call, the progress update; what was appended stays, and the
 rerun shows it as a partial result.
+
+References
+----------
+.. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from ..experiments.monte_carlo import (SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
+from ..experiments.monte_carlo import (HoldoutSource, SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
                            ordinal_methods, run_trials)
 from ..viz.figures.ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
 from .long_run import StopBar, format_duration
@@ -20,7 +31,7 @@ __all__ = ["monte_carlo_panel", "noise_panel", "estimate_seconds", "format_durat
 
 SELECTIONS = {
     "fixed": "fixed: trees at the max depth",
-    "cv": "chosen by 5-fold cross-validation, as the seed",
+    "cv": "chosen by 5-fold cross-validation, as in Xia et al.",
 }
 NOISE_OPTIONS = [round(0.05 * i, 2) for i in range(11)]
 NOISE_DEFAULT = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5]
@@ -30,15 +41,32 @@ SIZE_DEFAULT = [100, 1000]
 SLOW_SECONDS = 30.0
 
 
-def estimate_seconds(n_train, n_test, units, *, cv=False, knn=True):
+def estimate_seconds(n_train: float, n_test: float, units: int, *, cv: bool = False,
+                     knn: bool = True) -> float:
     """Rough wall time of ``units`` trials of both trees (and KNN), from timings of this code.
 
     A tree fit costs about 6 ms plus 2 µs per training row (50,000 rows, depth
     9: 0.1 s); cross-validation adds five fits on 80% of the rows per tree.
     KNN compares every test row with every training row, about 8 ns per pair
     (50,000 × 1,000: 0.4 s). Within a factor of two or so on a 2-core machine.
+
+    Parameters
+    ----------
+    n_train, n_test : int
+        Training and test rows of one trial.
+    units : int
+        Number of trials.
+    cv : bool, default=False
+        Whether each tree's depth is chosen by 5-fold cross-validation.
+    knn : bool, default=True
+        Whether the KNN baseline runs too.
+
+    Returns
+    -------
+    float
+        Seconds.
     """
-    def fit(rows):
+    def fit(rows: float) -> float:
         return 0.006 + 2e-6 * rows
 
     per_trial = 0.01 + 2 * fit(n_train) + (10 * fit(0.8 * n_train) if cv else 0.0)
@@ -47,21 +75,22 @@ def estimate_seconds(n_train, n_test, units, *, cv=False, knn=True):
     return units * per_trial
 
 
-def _sizes(source):
+def _sizes(source: SyntheticSource | HoldoutSource) -> tuple[int, int]:
     """(training rows, test rows) of one trial."""
     if isinstance(source, SyntheticSource):
         return source.n_train, source.n_test
     return source.n_train, len(source.y) - source.n_train
 
 
-def _stop_note(done, total, unit):
+def _stop_note(done: int, total: int, unit: str) -> None:
     if done < total:
         st.warning(f"Stopped after {done} of {total} {unit}s: the results below are partial.",
                    icon=":material/pause_circle:")
 
 
-def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_leaf=1, key="mc"):
-    """Table I and Fig. 2 of seed 002: Monte Carlo trials of both trees and the baselines.
+def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, prediction: str = "median",
+                      min_samples_leaf: int = 1, key: str = "mc") -> pd.DataFrame | None:
+    """Table I and Fig. 2 of Xia, Zhang & Wang (2006): Monte Carlo trials of both trees and the baselines.
 
     Parameters
     ----------
@@ -84,7 +113,7 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
     n_train, n_test = _sizes(source)
     cols = st.columns([1, 1, 2, 1, 1])
     n_trials = int(cols[0].number_input("Trials", 1, 500, 20, key=f"{key}_trials",
-                                        help="Monte Carlo trials, each on fresh data (the seed: 20)."))
+                                        help="Monte Carlo trials, each on fresh data (Xia et al. run 20)."))
     max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth",
                                          help="The curves show every depth from 0 (the root) to this."))
     selection = cols[2].radio("Depth of each tree's own prediction", list(SELECTIONS),
@@ -148,11 +177,11 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
     by_depth = loss_summary(trees, by=("method", "depth"))
     st.plotly_chart(loss_by_depth(by_depth, loss_summary(baselines) if len(baselines) else None),
                     key=f"{key}_chart")
-    st.caption("Seed 002 (Fig. 2, 50,000 training rows, losses by 5-fold cross-validation): the "
+    st.caption("In Fig. 2 of Xia et al. (50,000 training rows, losses by 5-fold cross-validation), the "
                "ranking-impurity tree's loss falls faster, ahead of Gini at depths 2–6, and both "
                "reach about 0.16 at depth 9 (Table I: 0.16 ± 0.01 and 0.17 ± 0.01). Here losses "
                "are on each trial's own test set; with few training rows the deep trees are "
-               "noisier. A training size like the seed's is slow: about "
+               "noisier. A training size like the paper's is slow: about "
                f"{format_duration(estimate_seconds(50_000, 1_000, 20, knn=knn))} for 20 trials.")
     st.download_button("Download per-trial records (CSV)", records.to_csv(index=False).encode(),
                        file_name="monte_carlo_trials.csv", mime="text/csv", key=f"{key}_csv",
@@ -160,8 +189,9 @@ def monte_carlo_panel(source, source_key, *, prediction="median", min_samples_le
     return records
 
 
-def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, key="noise"):
-    """Fig. 3 of seed 002: loss of both trees against label noise, per training size.
+def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, prediction: str = "median",
+                min_samples_leaf: int = 1, key: str = "noise") -> pd.DataFrame | None:
+    """Fig. 3 of Xia, Zhang & Wang (2006): loss of both trees against label noise, per training size.
 
     Parameters
     ----------
@@ -187,7 +217,7 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
     if synthetic:
         sizes = sorted(st.multiselect(
             "Training sizes", SIZE_OPTIONS, SIZE_DEFAULT, key=f"{key}_sizes",
-            format_func="{:,}".format, help="One panel each, as the seed's (a)–(c); "
+            format_func="{:,}".format, help="One panel each, as in Fig. 3 (a)–(c) of Xia et al.; "
                                             f"every trial tests on {source.n_test:,} fresh rows."))
     else:
         sizes = [source.n_train]
@@ -196,11 +226,11 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
                    "the training size.")
     cols = st.columns([1, 1, 2, 1])
     n_trials = int(cols[0].number_input("Trials", 1, 500, 10, key=f"{key}_trials",
-                                        help="Trials per training size and noise level (the seed: 20)."))
+                                        help="Trials per training size and noise level (Xia et al. run 20)."))
     max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth"))
     selection = cols[2].radio("Tree depth", list(SELECTIONS), index=1, format_func=SELECTIONS.get,
                               key=f"{key}_selection",
-                              help="The seed picks depths by cross-validation: a fixed deep tree "
+                              help="Xia et al. pick depths by cross-validation: a fixed deep tree "
                                    "overfits noisy labels.")
     seed = int(cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed"))
     request = (source_key, prediction, min_samples_leaf, tuple(noise_levels), tuple(sizes),
@@ -234,7 +264,7 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
             depth_selection=selection, seed=seed)) for size in sizes for noise in noise_levels]
         labels = []
 
-        def units_in_turn():
+        def units_in_turn() -> Iterator[list[dict[str, Any]]]:
             for trial in range(n_trials):
                 for (size, noise), cell in cells:
                     labels.append(f"Trial {trial + 1} of {n_trials} · n = {size:,}, σ = {noise:g}")
@@ -255,7 +285,7 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
     records = pd.DataFrame(result["records"])
     summary = loss_summary(records, by=("n_train", "noise", "method"))
     st.plotly_chart(loss_by_noise(summary), key=f"{key}_chart")
-    st.caption("Seed 002 (Fig. 3, 20 trials): the ranking-impurity tree has the lower loss and "
+    st.caption("In Fig. 3 of Xia et al. (20 trials), the ranking-impurity tree has the lower loss and "
                "the tighter intervals in every panel, most clearly with 100 training rows and "
                f"high noise. Done: {result['done']} runs in {result['seconds']:.1f} s.")
     st.dataframe(noise_table(records), hide_index=True, key=f"{key}_table")
@@ -265,7 +295,8 @@ def noise_panel(source, source_key, *, prediction="median", min_samples_leaf=1, 
     return records
 
 
-def _run(units, result, key, label):
+def _run(units: Iterable[list[dict[str, Any]]], result: dict[str, Any], key: str,
+         label: Callable[[int], str]) -> None:
     """Consume ``units`` (lists of records), storing each in ``result`` before showing progress.
 
     The Stop button only has to exist: clicking it reruns the script, and

@@ -1,6 +1,18 @@
-"""Widgets of the MPBoost page (seed 004): settings, the live-growing ensemble, the comparison."""
+"""Widgets of the MPBoost page (Zhu et al. 2009): settings, the live-growing ensemble, the comparison.
 
+References
+----------
+.. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -8,7 +20,8 @@ import streamlit as st
 
 from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, condition_9_note
 from ..experiments.statistics import paired_comparison
-from ..experiments.ltr_study import BASELINES, compare_rankers, iter_growth, method_title
+from ..experiments.ltr_study import (BASELINES, GrowthCurves, RankerComparison, compare_rankers, iter_growth,
+                                     method_title)
 from ..ltr.mpboost import MPBoost
 from ..viz.figures.ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
 from ..viz.dot.stumps import additive_model_to_dot, stumps_to_dot
@@ -16,6 +29,11 @@ from .long_run import StopBar, background, take_stopped
 from .ltr_data_picker import SPLIT_TITLES
 from .tree_panel import export_buttons
 from .url_state import UrlField, choice, number
+
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
+
+    from ..datasets.queries import QueryDataset
 
 KEY = "mpb"
 SHRINKAGES = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
@@ -44,22 +62,24 @@ class BoostSettings:
     k: int
     form: str
 
-    def estimator(self):
+    def estimator(self) -> MPBoost:
+        """An unfitted :class:`rankviz.MPBoost` with these settings."""
         return MPBoost(ddf=self.ddf, parameter=self.parameter, n_rounds=self.n_rounds,
                        shrinkage=self.shrinkage)
 
-    def describe(self):
+    def describe(self) -> str:
+        """One line such as ``MPBoost.LOGDD, λ = 1, 150 rounds``."""
         symbol = PARAMETER_SYMBOLS[self.ddf]
         parameter = "" if symbol is None else f", {symbol} = {self.parameter:g}"
         nu = "" if self.shrinkage == 1 else f", shrinkage ν = {self.shrinkage:g}"
         return f"MPBoost.{TITLES[self.ddf]}{parameter}, {self.n_rounds} rounds{nu}"
 
 
-def _parameter_key(ddf, key=KEY):
+def _parameter_key(ddf: str, key: str = KEY) -> str:
     return f"{key}_param_{ddf}"
 
 
-def boost_settings(container=None, key=KEY):
+def boost_settings(container: DeltaGenerator | None = None, key: str = KEY) -> BoostSettings:
     """Sidebar widgets: DDF and its parameter, rounds, shrinkage, NDCG cut-off and form."""
     container = container or st.sidebar
     defaults = {"ddf": "logdd", "rounds": 150, "shrinkage": 1.0, "k": 5, "form": "common"}
@@ -76,22 +96,22 @@ def boost_settings(container=None, key=KEY):
             f"{PARAMETER_SYMBOLS[ddf]} ({TITLES[ddf]} parameter)", min_value=0.01, max_value=20.0,
             step=0.05, format="%.2f", key=_parameter_key(ddf, key),
             help="Pick it so that |dist| stays near 1 (condition 9). Defaults: α = 0.2 and β = 0.5 as in "
-                 "the seed's Fig. 2; λ = 1 rather than Fig. 2's 3, which breaks condition (9) on grades 0–4.")
+                 "Fig. 2 of Zhu et al.; λ = 1 rather than Fig. 2's 3, which breaks condition (9) on grades 0–4.")
     rounds = container.slider("Boosting rounds T", 10, 500, step=10, key=f"{key}_rounds",
                               help="How many stumps the ensemble gets.")
     shrinkage = container.select_slider(
         "Shrinkage ν", SHRINKAGES, key=f"{key}_shrinkage",
-        help="Each stump's height is multiplied by ν. The seed uses ν = 1; smaller steps help when "
+        help="Each stump's height is multiplied by ν. Zhu et al. use ν = 1; smaller steps help when "
              "distances are far above 1.")
     container.subheader("NDCG")
     k = container.slider("Cut-off k", 1, 10, key=f"{key}_k", help="NDCG@k counts the top k documents.")
     form = container.radio("Form", list(FORMS), format_func=FORMS.get, key=f"{key}_form",
-                           help="The common form, or the seed's §5.2 form (undiscounted at positions 1 and 2).")
+                           help="The common form, or the form of Zhu et al., §5.2 (undiscounted at positions 1 and 2).")
     return BoostSettings(ddf, None if parameter is None else float(parameter), int(rounds),
                          float(shrinkage), int(k), form)
 
 
-def boost_url_fields(key=KEY):
+def boost_url_fields(key: str = KEY) -> list[UrlField]:
     """URL fields of :func:`boost_settings`."""
     fields = [
         UrlField("ddf", f"{key}_ddf", choice(DDF_NAMES)),
@@ -105,7 +125,7 @@ def boost_url_fields(key=KEY):
     return fields
 
 
-def condition_note(splits, settings):
+def condition_note(splits: dict[str, QueryDataset], settings: BoostSettings) -> None:
     """Condition (9) for the chosen labelling on the training grades, as a caption or a warning."""
     note = condition_9_note(splits["train"].relevance, settings.ddf, settings.parameter, settings.shrinkage)
     text = f"**Condition (9), |dist| ≈ 1:** {note}"
@@ -122,20 +142,20 @@ class Growth:
     """A fitted ensemble with its curves (what the player shows)."""
 
     model: MPBoost
-    curves: object           # rankviz.experiments.ltr_study.GrowthCurves
-    feature_names: list
+    curves: GrowthCurves
+    feature_names: list[str]
     seconds: float
     #: True when the user stopped the growth before its last round.
     stopped: bool = False
     #: The data and settings it was grown for (its key among the kept growths).
-    signature: tuple = None
+    signature: tuple | None = None
 
 
-def _results(key):
+def _results(key: str) -> dict[Hashable, Growth]:
     return st.session_state.setdefault(f"{key}_growths", {})
 
 
-def grow(splits, data_key, settings, key=KEY):
+def grow(splits: dict[str, QueryDataset], data_key: str, settings: BoostSettings, key: str = KEY) -> Growth:
     """The ensemble for these data and settings, grown live the first time.
 
     While it grows, the NDCG curves and the newest stumps are redrawn every
@@ -181,25 +201,25 @@ def grow(splits, data_key, settings, key=KEY):
     return growth
 
 
-def _store_growth(results, signature, growth):
+def _store_growth(results: dict[Hashable, Growth], signature: Hashable, growth: Growth) -> None:
     results.pop(signature, None)
     results[signature] = growth
     while len(results) > _RESULTS_KEPT:
         results.pop(next(iter(results)))
 
 
-def _keep_partial(key, partial_key):
+def _keep_partial(key: str, partial_key: str) -> None:
     """Stop's callback: the rounds grown so far become the result for these settings."""
     kept = st.session_state.pop(partial_key, None)
     if kept is not None:
         _store_growth(_results(key), *kept)
 
 
-def _regrow(key, signature):
+def _regrow(key: str, signature: Hashable) -> None:
     _results(key).pop(signature, None)
 
 
-def growth_view(growth, settings, key=KEY):
+def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None:
     """The grown ensemble at a chosen round: player, NDCG curves, Theorem 1, stump drawing, exports."""
     model = growth.model
     n = model.n_rounds_
@@ -216,12 +236,12 @@ def growth_view(growth, settings, key=KEY):
     state[shown_key] = min(max(1, state.get(shown_key, n)), n)
     stride = max(1, n // PLAY_TICKS)
 
-    def toggle():
+    def toggle() -> None:
         if not state[playing_key] and state[shown_key] >= n:
             state[shown_key] = 1
         state[playing_key] = not state[playing_key]
 
-    def slide():
+    def slide() -> None:
         state[shown_key] = state[round_key]
 
     stopped = "" if n == settings.n_rounds or growth.stopped else (
@@ -249,7 +269,7 @@ def growth_view(growth, settings, key=KEY):
     cols[1].slider("Show the ensemble after round", 1, n, key=round_key, on_change=slide, disabled=playing)
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
-    def animated():
+    def animated() -> None:
         if state[playing_key]:
             if state[shown_key] >= n:
                 state[playing_key] = False
@@ -260,7 +280,7 @@ def growth_view(growth, settings, key=KEY):
     animated()
 
 
-def _show_round(growth, settings, t, key):
+def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> None:
     model, curves = growth.model, growth.curves
     at_k = curves.at_k(settings.k)
     best = int(np.nanargmax(at_k["validation"])) + 1 if np.isfinite(at_k["validation"]).any() else None
@@ -270,7 +290,7 @@ def _show_round(growth, settings, t, key):
         col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}",
                    help=f"Mean over the {split} queries with a relevant document, after {t} rounds.")
     cols[3].metric("Best validation round", "—" if best is None else f"{best}",
-                   help="The round with the highest validation NDCG@k: the seed chooses T this way.")
+                   help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
     shown = {split: values[:t] for split, values in at_k.items()}
     left, right = st.columns([3, 2])
     with left:
@@ -303,25 +323,26 @@ def _show_round(growth, settings, t, key):
 
 # -- comparing ----------------------------------------------------------------------
 
-def _comparisons(key):
+def _comparisons(key: str) -> dict[Hashable, RankerComparison]:
     return st.session_state.setdefault(f"{key}_comparisons", {})
 
 
-def compare_panel(splits, data_key, settings, key=KEY):
+def compare_panel(splits: dict[str, QueryDataset], data_key: str, settings: BoostSettings,
+                  key: str = KEY) -> None:
     """The four labellings, tuned on validation, against the baselines on test (Figs. 3-5)."""
     st.markdown(
         "Each labelling's parameter and the number of rounds (up to T) are chosen on the validation "
-        "queries by NDCG@5, as in the seed's §5.3; then every method ranks the test queries. "
+        "queries by NDCG@5, as in Zhu et al. (2009), §5.3; then every method ranks the test queries. "
         "Baselines: ordering by the single best training feature, k-nearest-neighbour regression of "
         "the grade, and random order. Error bars are ±1 standard error over test queries.")
-    tune = st.toggle("Tune on validation (seed protocol)", value=True, key=f"{key}_tune",
+    tune = st.toggle("Tune on validation, as Zhu et al. do", value=True, key=f"{key}_tune",
                      help="Off: the sidebar's T and the default parameters (α = 0.2, λ = 1, β = 0.5).")
     request = (data_key, settings.n_rounds, settings.shrinkage, settings.form, tune)
     comparisons = _comparisons(key)
     run = st.button("Run the comparison", key=f"{key}_compare", type="primary", icon=":material/play_arrow:",
                     disabled=request in comparisons)
     if run:
-        def compare(progress):
+        def compare(progress: Callable[..., None]) -> RankerComparison:
             return compare_rankers(
                 splits["train"], splits["vali"], splits["test"], n_rounds=settings.n_rounds,
                 shrinkage=settings.shrinkage, tune=tune, form=settings.form, progress=progress)
@@ -356,7 +377,7 @@ def compare_panel(splits, data_key, settings, key=KEY):
         key=f"{key}_compare_csv", on_click="ignore")
 
 
-def paired_table(comparison, k, key=KEY):
+def paired_table(comparison: RankerComparison, k: int, key: str = KEY) -> None:
     """Each method against a reference, per test query at NDCG@k: a paired test."""
     methods = comparison.methods
     reference = st.columns([2, 3])[0].selectbox("Compare each method with", methods, index=0,

@@ -11,18 +11,20 @@ assumption and reruns, so ``app.py`` runs and routes the URL to the page.
 (Streamlit 1.67; the flag is internal.)
 """
 
+from __future__ import annotations
+
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 _MARK = "_rankviz_app_navigation"
 
 
-def mark_app_navigation():
+def mark_app_navigation() -> None:
     """Called by ``app.py``: this session runs through the app's own navigation."""
     st.session_state[_MARK] = True
 
 
-def require_app_navigation():
+def require_app_navigation() -> None:
     """Rerun through ``app.py`` if Streamlit ran this page file on its own."""
     if PagesManager.uses_pages_directory and not st.session_state.get(_MARK):
         PagesManager.uses_pages_directory = False

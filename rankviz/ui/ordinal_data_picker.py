@@ -5,9 +5,14 @@ Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
 be read, and a caption saying how many feature values are missing.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
-from ..datasets.ordinal import check_level_order, load_ordinal_csv, read_target_values
+from ..datasets.ordinal import OrdinalDataset, check_level_order, load_ordinal_csv, read_target_values
 from ..datasets.reading import read_csv_header
 from ..datasets.samples import list_samples, load_ordinal_sample, sample_info
 from ..exceptions import DataError
@@ -15,12 +20,16 @@ from .data_picker import missing_caption
 from .text import md_escape
 from .upload import named_buffer, receive_upload, show_problem
 
+if TYPE_CHECKING:
+    from streamlit.delta_generator import DeltaGenerator
+
 UPLOAD = "__upload__"
 #: Above this many distinct values a target column is probably not ordinal; say so.
 MANY_LEVELS = 20
 
 
-def parse_upload(content, file_name, target, levels=None, feature_columns=None):
+def parse_upload(content: bytes, file_name: str, target: str, levels: Sequence[object] | None = None,
+                 feature_columns: Sequence[str] | None = None) -> OrdinalDataset:
     """Read uploaded CSV bytes as an ordinal dataset (what the picker does, without widgets).
 
     Parameters
@@ -51,31 +60,33 @@ def parse_upload(content, file_name, target, levels=None, feature_columns=None):
 
 
 @st.cache_data(show_spinner=False)
-def _cached_sample(name):
+def _cached_sample(name: str) -> OrdinalDataset:
     return load_ordinal_sample(name)
 
 
 @st.cache_data(show_spinner=False)
-def _cached_titles():
+def _cached_titles() -> dict[str, str]:
     return {name: sample_info(name)["title"] for name in list_samples("ordinal")}
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _cached_header(content, file_name):
+def _cached_header(content: bytes, file_name: str) -> list[str]:
     return read_csv_header(named_buffer(content, file_name))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _cached_values(content, file_name, target):
+def _cached_values(content: bytes, file_name: str, target: str) -> tuple[list[object], bool]:
     return read_target_values(named_buffer(content, file_name), target)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _cached_upload(content, file_name, target, levels, feature_columns):
+def _cached_upload(content: bytes, file_name: str, target: str, levels: tuple[object, ...] | None,
+                   feature_columns: tuple[str, ...]) -> OrdinalDataset:
     return parse_upload(content, file_name, target, levels, feature_columns)
 
 
-def ordinal_data_picker(container=None, key="ordinal"):
+def ordinal_data_picker(container: DeltaGenerator | None = None,
+                        key: str = "ordinal") -> tuple[OrdinalDataset | None, str]:
     """Sidebar widgets to pick an ordinal data set.
 
     Parameters
@@ -112,7 +123,7 @@ def ordinal_data_picker(container=None, key="ordinal"):
     return dataset, data_key
 
 
-def _upload(container, key):
+def _upload(container: DeltaGenerator, key: str) -> tuple[OrdinalDataset | None, str]:
     upload = receive_upload(
         container, "CSV file", ["csv", "txt"], f"{key}_upload_file",
         "A CSV with a header row: feature columns and one target column whose values are "
@@ -144,7 +155,8 @@ def _upload(container, key):
         return None, ""
 
 
-def _level_order(container, key, digest, target, values, numeric):
+def _level_order(container: DeltaGenerator, key: str, digest: str, target: str, values: list[object],
+                 numeric: bool) -> list[object] | None:
     """The level order of the target column, lowest first; None while it is incomplete."""
     if len(values) > MANY_LEVELS:
         container.warning(f"{md_escape(repr(target))} has {len(values)} distinct values; an ordinal target "

@@ -1,6 +1,6 @@
 """Ordinal trees on a page: data controls, shared tree settings, and two trees fitted and drawn.
 
-For the "Ranking impurity vs Gini" page (seed 002): the synthetic generator of
+For the "Ranking impurity vs Gini" page (Xia, Zhang & Wang 2006): the synthetic generator of
 §IV-A (with its thresholds checked), a hold-out split of an ordinal data set,
 the tree settings both criteria share, and the two trees side by side with
 the test rank loss of each and of the KNN and default baselines.
@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 DATA_KINDS = {
-    "synthetic": "Synthetic (seed 002, §IV-A)",
+    "synthetic": "Synthetic (Xia et al., §IV-A)",
     "ordinal": "Ordinal CSV (sample or upload)",
     "ranking": "Label-ranking data set",
 }
@@ -88,17 +88,17 @@ def synthetic_controls(container=None, key="syn"):
                       "y = max{r : 10(x₁ − 0.5)(x₂ − 0.5) + ε > b_r}, ε ~ N(0, sd²).")
     cols = container.columns(2)
     n_train = cols[0].number_input("Training rows", *_SIZE_RANGE, step=100, key=f"{key}_n_train",
-                                   help="Rows the two drawn trees are grown on (the seed: 50,000 "
+                                   help="Rows the two drawn trees are grown on (Xia et al.: 50,000 "
                                         "for Table I; 100, 1,000 and 10,000 for Fig. 3).")
     n_test = cols[1].number_input("Test rows", *_SIZE_RANGE, step=100, key=f"{key}_n_test",
-                                  help="Fresh rows for the test rank loss (the seed: 1,000).")
+                                  help="Fresh rows for the test rank loss (Xia et al.: 1,000).")
     noise_sd = container.number_input(
         "ε standard deviation", 0.0, 5.0, step=0.025, format="%.3f", key=f"{key}_noise_sd",
-        help="Noise added to 10(x₁ − 0.5)(x₂ − 0.5) before thresholding (the seed: 0.125).")
+        help="Noise added to 10(x₁ − 0.5)(x₂ − 0.5) before thresholding (Xia et al.: 0.125).")
     label_noise = container.slider(
         "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
         help="Each label moves to an adjacent rank with probability σ (up or down at random; "
-             "ranks 1 and 5 move inwards), in training and test rows alike (seed 002, Fig. 3).")
+             "ranks 1 and 5 move inwards), in training and test rows alike (Xia et al., Fig. 3).")
     seed = container.number_input("Seed", 0, 1_000_000, key=f"{key}_seed",
                                   help="The random stream of the data the two trees are drawn for.")
 
@@ -115,12 +115,12 @@ def synthetic_controls(container=None, key="syn"):
             state[f"{key}_{name}"] = float(value)
 
     cols = container.columns(2)
-    cols[0].button("Seed's printed", key=f"{key}_printed", on_click=use, args=(PRINTED_THRESHOLDS,),
+    cols[0].button("As printed", key=f"{key}_printed", on_click=use, args=(PRINTED_THRESHOLDS,),
                    width="stretch", help="b = {−∞, −1, −0.1, −0.25, 1}, as printed in §IV-A.")
     cols[1].button("Corrected", key=f"{key}_corrected", on_click=use, args=(DEFAULT_THRESHOLDS,),
                    width="stretch", help="b = {−∞, −1, −0.1, 0.25, 1}, the thresholds of Herbrich "
-                                         "et al. (2000), whose generator the seed reuses.")
-    container.caption("The seed prints b = {−∞, −1, −0.1, −0.25, 1}: not increasing, so rank 3 "
+                                         "et al. (2000), whose generator Xia et al. reuse.")
+    container.caption("Xia et al. print b = {−∞, −1, −0.1, −0.25, 1}: not increasing, so rank 3 "
                       "(which needs −0.1 < v ≤ −0.25) never occurs. The default uses b₄ = 0.25, "
                       "as in the generator's source (Herbrich et al. 2000).")
     problems = impossible_ranks(thresholds)
@@ -170,11 +170,11 @@ def holdout_controls(dataset, data_key, container=None, key="hold"):
     test_share = container.slider(
         "Test share", 0.05, 0.95, step=0.05, key=f"{key}_test_share",
         help="Share of the rows held out to measure the test rank loss (a fresh random split "
-             "per Monte Carlo trial, as for the seed's Table II).")
+             "per Monte Carlo trial, as for Table II of Xia et al.).")
     label_noise = container.slider(
         "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
         help="Each label moves to an adjacent level with probability σ, in training and test rows "
-             "alike (seed 002, Fig. 3).")
+             "alike (Xia et al., Fig. 3).")
     seed = container.number_input("Split seed", 0, 1_000_000, key=f"{key}_seed",
                                   help="The random split the two drawn trees are grown on.")
     if dataset is None:
@@ -245,7 +245,7 @@ def ordinal_tree_settings(container=None, key="ivg", label_ranking=False):
         "Maximum depth (0 = no limit)", 0, 30, key=f"{key}_max_depth",
         help="Depth limit of the two drawn trees (the root is depth 0). Both trees are cut at the "
              "same depth, so their losses compare trees of equal size limits.")
-    container.caption("The drawings start at depth 3: the seed's depth 9 gives over a hundred "
+    container.caption("The drawings start at depth 3: the depth 9 of Xia et al. gives over a hundred "
                       "leaves on 1,000 rows (hundreds on more), too many to read. The Monte Carlo "
                       "tabs grow depth-9 trees without drawing them.")
     min_leaf = container.number_input("Minimum rows per leaf", 1, 10_000, key=f"{key}_min_leaf",
@@ -259,8 +259,8 @@ def ordinal_tree_settings(container=None, key="ivg", label_ranking=False):
     rule6 = container.checkbox(
         "Stop by rule (6)", key=f"{key}_rule6",
         help="Off (the default): the trees grow until their leaves are pure or the limits stop "
-             "them, as the seed's CART trees do and as the Monte Carlo tabs grow them. On: a node "
-             "splits only if (1 + S_parent) < γ (1 + S_split), rule (6) of seed 001, S being the "
+             "them, as the CART trees of Xia et al. do and as the Monte Carlo tabs grow them. On: a node "
+             "splits only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008), S being the "
              "similarity 1 − impurity / its maximum and S_split the size-weighted similarity of "
              "the two subsets.")
     gamma = container.slider(

@@ -1,17 +1,35 @@
-"""Teaching seed 002's two impurities: Fig. 1 worked out, §III's three ratings, and any node's numbers.
+"""Teaching the two impurities of Xia, Zhang & Wang (2006): Fig. 1, §III's three ratings, any node.
 
-Every number shown comes from the library (:mod:`rankviz.experiments.teaching`, which
-uses the criteria the trees use), so the page teaches what the trees do.
+Fig. 1 of Xia et al. is worked out for any ``a``, the three-ratings case of
+their §III is checked for any counts, and the node table gives both
+impurities of any node of the trees on the page. Every number shown comes
+from the library (:mod:`rankviz.experiments.teaching`, which uses the
+criteria the trees use), so the page teaches what the trees do.
+
+References
+----------
+.. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
 """
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
+from numpy.typing import ArrayLike
 
 from ..experiments.teaching import figure1_splits, impurities_of_counts
+
+if TYPE_CHECKING:
+    from ..tree.ordinal_tree import OrdinalTree
+    from ..tree.structure import Tree
 
 __all__ = ["NodeLevels", "ordinal_node_levels", "label_ranking_node_levels", "teaching_panel",
            "figure1_panel", "three_ratings_panel", "node_impurity_panel", "node_table"]
@@ -33,18 +51,19 @@ class NodeLevels:
     label for a label-ranking tree, whose levels are the rank positions.
     """
 
-    tree: object
+    tree: Tree
     counts: np.ndarray
     positions: np.ndarray
-    level_names: list
-    label_names: list
+    level_names: list[str]
+    label_names: list[str]
 
     @property
-    def ordinal(self):
+    def ordinal(self) -> bool:
+        """True for an ordinal tree's one target (no per-label rows in the node table)."""
         return len(self.label_names) == 1 and self.tree.is_ordinal
 
 
-def ordinal_node_levels(model):
+def ordinal_node_levels(model: OrdinalTree) -> NodeLevels:
     """:class:`NodeLevels` of a fitted :class:`rankviz.OrdinalTree`."""
     tree = model.tree_
     names = [str(c) for c in model.classes_]
@@ -54,7 +73,7 @@ def ordinal_node_levels(model):
                       [f"rank {n}" if numbered else n for n in names], list(tree.label_names))
 
 
-def label_ranking_node_levels(tree, X_encoded, Y):
+def label_ranking_node_levels(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike) -> NodeLevels:
     """:class:`NodeLevels` of a ranking tree: each node's rows per rank position, per label.
 
     ``X_encoded`` are the training features as the tree sees them and ``Y``
@@ -79,7 +98,7 @@ def label_ranking_node_levels(tree, X_encoded, Y):
     return NodeLevels(tree, counts, positions, names, [str(n) for n in tree.label_names])
 
 
-def teaching_panel(trees, key="teach"):
+def teaching_panel(trees: dict[str, NodeLevels], key: str = "teach") -> None:
     """Fig. 1 with the user's ``a``, the three-ratings case of §III and the node table.
 
     Parameters
@@ -87,6 +106,8 @@ def teaching_panel(trees, key="teach"):
     trees : dict of str -> NodeLevels
         The fitted trees by display name (e.g. "Ranking impurity", "Gini");
         empty to show only the worked examples.
+    key : str, default="teach"
+        Prefix of the widget keys.
     """
     figure1_panel(key=f"{key}_fig1")
     three_ratings_panel(key=f"{key}_three")
@@ -96,7 +117,7 @@ def teaching_panel(trees, key="teach"):
 
 # -- Fig. 1 --------------------------------------------------------------------
 
-def figure1_panel(key="fig1"):
+def figure1_panel(key: str = "fig1") -> None:
     """The two splits of Fig. 1 drawn for the user's ``a``, with the arithmetic written out."""
     st.subheader("Fig. 1: two splits of the same node")
     st.markdown(
@@ -137,8 +158,9 @@ def figure1_panel(key="fig1"):
         "between their ratings.")
 
 
-def _figure1_dot(a, left, right, split, parent_gini, parent_rank):
-    def cells(present):
+def _figure1_dot(a: int, left: Sequence[int], right: Sequence[int], split: pd.Series,
+                 parent_gini: float, parent_rank: float) -> str:
+    def cells(present: Sequence[int]) -> str:
         head = "".join(f'<TD WIDTH="26"><FONT POINT-SIZE="9">{r}</FONT></TD>' for r in _RATINGS)
         body = "".join(
             f'<TD BGCOLOR="{_CELL_FILL if r in present else _EMPTY_FILL}" WIDTH="26">'
@@ -146,7 +168,7 @@ def _figure1_dot(a, left, right, split, parent_gini, parent_rank):
         return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="2" COLOR="#969696">'
                 f"<TR>{head}</TR><TR>{body}</TR></TABLE>")
 
-    def label(present, gini, rank, title):
+    def label(present: Sequence[int], gini: float, rank: float, title: str) -> str:
         n = a * len(present)
         return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
                 f"<TR><TD><B>{title}</B> (n = {n})</TD></TR>"
@@ -172,7 +194,7 @@ def _figure1_dot(a, left, right, split, parent_gini, parent_rank):
 
 # -- §III: three ratings -------------------------------------------------------
 
-def three_ratings_panel(key="three"):
+def three_ratings_panel(key: str = "three") -> None:
     """§III's claim: with N₂ ≤ 2N₁ or N₂ ≤ 2N₃ ranking impurity never separates out rating 2."""
     with st.expander("Three ratings (§III): when is rating 2 separated out?"):
         st.markdown(
@@ -192,7 +214,7 @@ def three_ratings_panel(key="three"):
         st.dataframe(three_ratings_table(counts), hide_index=True, width="stretch")
 
 
-def three_ratings_table(counts):
+def three_ratings_table(counts: ArrayLike) -> pd.DataFrame:
     """The three splits of a 3-rating node by rating sets: both criteria's scores and choices."""
     counts = np.asarray(counts, dtype=float)
     parent = impurities_of_counts(counts[None, :]).iloc[0]
@@ -224,7 +246,7 @@ def three_ratings_table(counts):
 
 # -- the node table --------------------------------------------------------------
 
-def node_impurity_panel(trees, key="node"):
+def node_impurity_panel(trees: dict[str, NodeLevels], key: str = "node") -> None:
     """Pick a tree and a node: both impurities of it and its children, and both gains."""
     st.subheader("Impurities of a node")
     if not trees:
@@ -266,7 +288,7 @@ def node_impurity_panel(trees, key="node"):
     st.caption(f"The {name} tree chose this split. {_DEFINITIONS}")
 
 
-def node_title(tree, node):
+def node_title(tree: Tree, node: int) -> str:
     """``#3 · x1 <= 0.27 (n = 268)`` or ``#5 · leaf: rank 2 (n = 40)``."""
     if not tree.is_leaf[node]:
         what = tree.test_text(node)
@@ -281,7 +303,7 @@ def node_title(tree, node):
     return f"#{tree.node_ids[node]} · {root}{what} (n = {int(tree.n_samples[node])})"
 
 
-def node_table(levels, node):
+def node_table(levels: NodeLevels, node: int) -> tuple[pd.DataFrame, dict[str, Any] | None]:
     """Both impurities of a node and, if it is split, of its two children.
 
     Returns
@@ -335,11 +357,11 @@ def node_table(levels, node):
 
 # -- formatting ----------------------------------------------------------------
 
-def _set(ratings):
+def _set(ratings: Iterable[int]) -> str:
     return "{" + ", ".join(map(str, ratings)) + "}"
 
 
-def _frac(value):
+def _frac(value: float) -> str:
     """A simple fraction as LaTeX (``\\tfrac{1}{2}``), else the decimal."""
     fraction = Fraction(float(value)).limit_denominator(64)
     if abs(float(fraction) - float(value)) > 1e-12:
@@ -349,7 +371,7 @@ def _frac(value):
     return f"\\tfrac{{{fraction.numerator}}}{{{fraction.denominator}}}"
 
 
-def _frac_text(value):
+def _frac_text(value: float) -> str:
     """``1/2`` for the drawings (plain text)."""
     fraction = Fraction(float(value)).limit_denominator(64)
     if abs(float(fraction) - float(value)) > 1e-12:
@@ -357,7 +379,7 @@ def _frac_text(value):
     return str(fraction)
 
 
-def _num(value, digits=3):
+def _num(value: float, digits: int = 3) -> str:
     """A whole number without decimals, else rounded to ``digits`` places."""
     value = float(value)
     if value.is_integer():
@@ -365,11 +387,11 @@ def _num(value, digits=3):
     return f"{value:.{digits}f}".rstrip("0").rstrip(".")
 
 
-def _number(value):
+def _number(value: float) -> str:
     return _num(value, 2)
 
 
-def _is_number(text):
+def _is_number(text: object) -> bool:
     try:
         return np.isfinite(float(text))
     except (TypeError, ValueError):

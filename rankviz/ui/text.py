@@ -6,9 +6,11 @@ text as Markdown with Streamlit's extensions: ``$...$`` is LaTeX,
 ``<b>`` would be HTML where HTML is allowed. A feature called ``a*b*`` or a
 level called ``$1`` must show as written, so user text is escaped with
 :func:`md_escape` before it joins a Markdown string. (Graphviz labels are
-escaped by :mod:`rankviz.viz.graphviz`; dataframes, plotly figures and
+escaped by :mod:`rankviz.viz.dot`; dataframes, plotly figures and
 ``st.write`` of plain text need no escaping.)
 """
+
+from __future__ import annotations
 
 import re
 
@@ -24,7 +26,7 @@ __all__ = ["md_escape"]
 _SPECIAL = re.compile(r"([\\`*_\[\]<>$~:&|/])")
 
 
-def md_escape(text):
+def md_escape(text: object) -> str:
     """``text`` as literal Markdown: specials backslash-escaped, line breaks as spaces.
 
     >>> md_escape("a*b* <i> $x$")

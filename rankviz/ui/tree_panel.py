@@ -74,15 +74,15 @@ def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.
     criterion = container.selectbox(
         "Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
         help="mean_spearman: the size-weighted mean of the mean pairwise Spearman "
-             "correlation in the two subsets (seed 001). ranking_impurity: each label's position "
-             "as an ordinal target, the summed distance of all pairs of positions (seed 002, "
-             "Definition 2), split by the unweighted gain of eq. (1). gini: the Gini impurity of "
-             "each label's position, weighted gain (seed 002, Definition 1). Rule (6) judges every "
+             "correlation in the two subsets (Rebelo, Soares & Costa 2008). ranking_impurity: each label's position "
+             "as an ordinal target, the summed distance of all pairs of positions (Xia, Zhang & "
+             "Wang 2006, Definition 2), split by the unweighted gain of eq. (1). gini: the Gini impurity of "
+             "each label's position, weighted gain (Xia et al., Definition 1). mallows: the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). Rule (6) judges every "
              "criterion by its similarity: for the two impurities, 1 − impurity / its maximum.")
     gamma = container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
         step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma",
-        help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of seed 001. "
+        help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008). "
              "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
              "Moving γ only re-cuts one maximal tree: no regrowth.")
     min_leaf = container.number_input(

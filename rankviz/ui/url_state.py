@@ -6,8 +6,10 @@ widgets' session state (once per session, so later clicks are not undone);
 after them, :func:`publish_to_url` writes the current values back.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable
 
 import streamlit as st
 
@@ -24,7 +26,7 @@ class UrlField:
     show: Callable[[object], str | None] = str
 
 
-def restore_from_url(fields, page):
+def restore_from_url(fields: Sequence[UrlField], page: str) -> None:
     """Copy the query parameters into session state, once per session and page.
 
     Invalid values are ignored, with one warning naming each parameter and why.
@@ -47,7 +49,7 @@ def restore_from_url(fields, page):
                    + ". Those are at their defaults.", icon=":material/link_off:")
 
 
-def publish_to_url(fields):
+def publish_to_url(fields: Sequence[UrlField]) -> None:
     """Write the current values of the fields to the query string."""
     values = {}
     for field in fields:
@@ -61,11 +63,11 @@ def publish_to_url(fields):
 
 # -- parsers ------------------------------------------------------------------
 
-def choice(options):
+def choice(options: Iterable[object]) -> Callable[[str], object]:
     """Parser accepting one of ``options`` (compared as text)."""
     options = list(options)
 
-    def parse(text):
+    def parse(text: str) -> object:
         for option in options:
             if str(option) == text:
                 return option
@@ -73,9 +75,10 @@ def choice(options):
     return parse
 
 
-def number(low, high, decimals=None, integer=False):
+def number(low: float, high: float, decimals: int | None = None,
+           integer: bool = False) -> Callable[[str], float]:
     """Parser of a number in ``[low, high]``, rounded to ``decimals`` places if given."""
-    def parse(text):
+    def parse(text: str) -> float:
         try:
             value = int(text) if integer else float(text)
         except ValueError:

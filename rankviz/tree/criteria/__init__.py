@@ -1,5 +1,7 @@
 """Splitting criteria for ranking trees, one module each (see ``base``)."""
 
+from __future__ import annotations
+
 from .base import Criterion
 from .gini import Gini
 from .mallows import Mallows
@@ -10,7 +12,7 @@ from .ranking_impurity import RankingImpurity
 CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows)}
 
 
-def get_criterion(criterion):
+def get_criterion(criterion: str | Criterion) -> Criterion:
     """Return a criterion instance for a name or pass an instance through."""
     if isinstance(criterion, Criterion):
         return criterion

@@ -3,21 +3,24 @@
 A criterion turns each training ranking into a row of *additive* statistics.
 The statistics of any set of rows are then the sum of its rows, so the
 builder can score every threshold of an attribute at once from cumulative
-sums (DESIGN.md, "The mathematics that makes split search fast"): prefix sums
-give the left subsets, the node total minus them the right ones.
+sums (docs/design.md, "The mathematics that makes split search fast"): prefix
+sums give the left subsets, the node total minus them the right ones.
 
 From a set's count and summed statistics the criterion gives the set's
 *similarity* (higher = more homogeneous; it enters the stopping rule, eq. 6 of
-seed 001), the *split similarity* ``S_split`` of rule (6) (the size-weighted
-mean similarity of the two subsets) and the *split score* the search
-maximises (higher = better). For most criteria the score is ``S_split``
-itself; a criterion whose paper chooses splits another way (the unweighted
-gain of seed 002's ranking impurity) overrides :meth:`Criterion.split_score`
-and names it in ``search_label``, while rule (6) still judges the chosen
-split by ``S_split``.
+Rebelo, Soares & Costa 2008), the *split similarity* ``S_split`` of rule (6)
+(the size-weighted mean similarity of the two subsets) and the *split score*
+the search maximises (higher = better). For most criteria the score is
+``S_split`` itself; a criterion whose paper chooses splits another way (the
+unweighted gain of the ranking impurity of Xia, Zhang & Wang 2006) overrides
+:meth:`Criterion.split_score` and names it in ``search_label``, while rule (6)
+still judges the chosen split by ``S_split``.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 
 class Criterion:
@@ -25,19 +28,31 @@ class Criterion:
 
     All methods are vectorised: ``count`` may be an array of any shape and
     ``stat_sum`` has the same shape plus one trailing axis of statistics.
+
+    Notes
+    -----
+    Every criterion's similarity feeds stopping rule (6) of Rebelo, Soares &
+    Costa (2008) [1]_, which :meth:`accepts_split` and
+    :meth:`gamma_breakpoint` implement.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
     #: Name used by ``RankingTree(criterion=...)`` and shown in the app.
-    name = ""
+    name: str = ""
     #: One line for the app and the docs: what the similarity is.
-    similarity_label = "similarity"
+    similarity_label: str = "similarity"
     #: What :meth:`split_score` is, when it is not ``S_split`` (None).
-    search_label = None
+    search_label: str | None = None
 
-    def check_targets(self, Y):
+    def check_targets(self, Y: np.ndarray) -> None:
         """Raise ``ValueError`` if the criterion cannot use these rankings."""
 
-    def row_statistics(self, Y):
+    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         """Per-row additive statistics, shape ``(n_rows, n_statistics)``.
 
         Called once per fit before any other scoring method: a criterion may
@@ -46,27 +61,29 @@ class Criterion:
         """
         raise NotImplementedError
 
-    def node_similarity(self, count, stat_sum):
+    def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """Similarity of the sets with these counts and summed statistics."""
         raise NotImplementedError
 
-    def can_split(self, count, stat_sum):
+    def can_split(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """Whether nodes with these counts and sums may be split at all (beyond the
         tree's own limits); every node by default."""
         return np.ones(np.shape(count), dtype=bool)
 
-    def split_score(self, count_left, sum_left, count_right, sum_right):
+    def split_score(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
+                    sum_right: ArrayLike) -> np.ndarray:
         """Score of binary splits that the search maximises; by default ``S_split``."""
         return self.split_similarity(count_left, sum_left, count_right, sum_right)
 
-    def split_similarity(self, count_left, sum_left, count_right, sum_right):
+    def split_similarity(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
+                         sum_right: ArrayLike) -> np.ndarray:
         """``S_split`` of stopping rule (6): the size-weighted mean similarity of the subsets."""
         s_left = self.node_similarity(count_left, sum_left)
         s_right = self.node_similarity(count_right, sum_right)
         return (count_left * s_left + count_right * s_right) / (count_left + count_right)
 
-    def gamma_breakpoint(self, similarity_parent, split_score):
-        """The γ above which stopping rule (6) of seed 001 accepts a split, vectorised.
+    def gamma_breakpoint(self, similarity_parent: ArrayLike, split_score: ArrayLike) -> np.ndarray:
+        """The γ above which rule (6) of Rebelo, Soares & Costa (2008) accepts a split, vectorised.
 
         The rule splits when ``(1 + S_parent) < gamma * (1 + S_split)``, i.e. for
         ``gamma > (1 + S_parent) / (1 + S_split)``. Sides equal up to rounding
@@ -85,10 +102,11 @@ class Criterion:
             breakpoint_ = parent_side / split_side
         return np.where(split_side > 0, breakpoint_, np.inf)
 
-    def accepts_split(self, similarity_parent, split_score, gamma):
-        """Stopping rule (6) of seed 001, vectorised: True where the split is made.
+    def accepts_split(self, similarity_parent: ArrayLike, split_score: ArrayLike,
+                      gamma: float | ArrayLike) -> np.ndarray:
+        """Stopping rule (6) of Rebelo, Soares & Costa (2008): True where the split is made.
 
-        A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
+        Vectorised. A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
         the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``
         (equality within rounding stops; see :meth:`gamma_breakpoint`).
         """

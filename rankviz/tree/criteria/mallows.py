@@ -1,10 +1,10 @@
-"""The Mallows spread θ as a splitting criterion: label ranking trees of seed 003 (§5.1).
+"""The Mallows spread θ as a splitting criterion (Cheng, Hühn & Hüllermeier 2009, §5.1).
 
-A split is good when the Mallows models fitted to its two subsets are
-peaked: it maximises the size-weighted spread ``(|T+| θ+ + |T-| θ-) / |T|``
-(eq. 6 of seed 003).
+In the label ranking trees of Cheng et al. a split is good when the Mallows
+models fitted to its two subsets are peaked: it maximises the size-weighted
+spread ``(|T+| θ+ + |T-| θ-) / |T|`` (eq. 6).
 
-Every threshold is scored from running sums (DESIGN.md, "Mallows θ"). Each
+Every threshold is scored from running sums (docs/design.md, "Mallows θ"). Each
 row contributes pairwise precedence indicators ``[a before b]``; summed, they
 give ``P[a, b]``, how many rankings of a set put label ``a`` before ``b``. The
 set's centre is the Borda order of its summed votes (the generalised Borda
@@ -16,50 +16,70 @@ number of labels the set holds, vectorised over all candidates
 (:func:`rankviz.label_ranking.mallows.theta_from_mean_distance`). O(L²) numbers per
 candidate, no loop over candidates.
 
-Choices the seed leaves open, and why:
+Choices Cheng et al. leave open, and why:
 
 - *Pure subsets.* A pure set has θ = ∞, so eq. (6) would rate every split
   that peels off one ranking (or two equal ones) as infinitely good. The
   search therefore counts a pure set as half a discordant pair,
   ``D = max(D, 1/2)``: it stays better than any set with a discordance, a
   larger pure set scores higher than a smaller one, and the score is finite.
-  The node's reported θ̂ is still ∞, as in the seed.
+  The node's reported θ̂ is still ∞, as in the paper.
 - *Incomplete rankings.* The search counts the discordances of the observed
   pairs against the generalised Borda centre, i.e. Algorithm 1 without its
   refinement rounds; the leaves' centres and θ̂ are then fitted with the full
   approximate EM (:func:`rankviz.label_ranking.mallows.fit_mallows_groups`). A set is
   modelled on the labels it holds (§5.1).
-- *Stopping rule (6) of seed 001.* It needs a similarity in a fixed range;
-  θ is unbounded. The similarity of a set is the fitted model's expected
-  Kendall tau with its centre, ``1 - 4 E[D | θ̂] / (m (m - 1))``, which is
+- *Stopping rule (6) of Rebelo, Soares & Costa (2008).* It needs a
+  similarity in a fixed range; θ is unbounded. The similarity of a set is
+  the fitted model's expected Kendall tau with its centre,
+  ``1 - 4 E[D | θ̂] / (m (m - 1))``, which is
   ``max(0, 1 - 4 D / (n m (m - 1)))``: the mean tau of the set's rankings to
   its centre, 1 for a pure set and 0 for a uniform one.
 - *Stopping of §5.1.* A pure node is not split; neither is a node holding
   fewer than ``2 |Y|`` label occurrences (:meth:`Mallows.can_split`).
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...label_ranking.mallows import borda_votes, positions_from_votes, theta_from_mean_distance
 from .base import Criterion
 
 
 class Mallows(Criterion):
-    """Size-weighted Mallows spread θ of the subsets (seed 003, eq. 6); see the module notes."""
+    """Size-weighted Mallows spread θ of the subsets; see the module notes.
+
+    Eq. (6) of Cheng, Hühn & Hüllermeier (2009) [1]_; the similarity, for
+    stopping rule (6) of Rebelo, Soares & Costa (2008) [2]_, is the fitted
+    model's expected Kendall tau.
+
+    References
+    ----------
+    .. [1] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+           instance-based learning for label ranking", Proceedings of the 26th
+           International Conference on Machine Learning (ICML 2009),
+           pp. 161-168, 2009.
+
+    .. [2] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+    """
 
     name = "mallows"
     similarity_label = "expected Kendall tau of the fitted Mallows model"
-    search_label = "the size-weighted Mallows spread θ of eq. (6) of seed 003"
+    search_label = "the size-weighted Mallows spread θ of Cheng et al., eq. (6)"
     # The split search hands over sums with each statistic contiguous (see
     # rankviz.tree.builder._as_criterion_takes): the matrix product and the sums
     # over pairs below run faster on that layout than on a transposed copy.
     columnwise_sums = True
 
-    def check_targets(self, Y):
+    def check_targets(self, Y: np.ndarray) -> None:
         if Y.shape[1] < 2:
             raise ValueError("criterion 'mallows' needs rankings of at least 2 labels")
 
-    def row_statistics(self, Y):
+    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         self.n_labels_ = n = Y.shape[1]
         self._a, self._b = np.triu_indices(n, k=1)
@@ -83,7 +103,7 @@ class Mallows(Criterion):
         return np.hstack([a_first, b_first, borda_votes(Y), present]).astype(float)
 
     # -- the pieces of a set's model -----------------------------------------
-    def total_distance(self, count, stat_sum):
+    def total_distance(self, count: ArrayLike, stat_sum: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Summed Kendall distance of a set's rankings to its Borda centre, and the labels held.
 
         The centre orders ``a`` before ``b`` (``a < b``) when ``a`` has at
@@ -116,7 +136,7 @@ class Mallows(Criterion):
         labels_held = (stats[2 * n_pairs + n:] > 0).sum(axis=0)
         return np.where(a_ahead, b_first, a_first).sum(axis=0), labels_held
 
-    def centers(self, count, stat_sum):
+    def centers(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """Borda centres of the sets as rank positions (ties by label order).
 
         The generalised Borda count of Proposition 2; for complete rankings
@@ -134,7 +154,7 @@ class Mallows(Criterion):
             votes = stats[2 * n_pairs:2 * n_pairs + n]
         return positions_from_votes(np.moveaxis(votes, 0, -1))
 
-    def theta(self, count, stat_sum, pure_distance=0.0):
+    def theta(self, count: ArrayLike, stat_sum: ArrayLike, pure_distance: float = 0.0) -> np.ndarray:
         """Spread MLE of the sets (``inf`` when pure, unless ``pure_distance`` > 0)."""
         count = np.asarray(count, dtype=float)
         distance, labels_held = self.total_distance(count, stat_sum)
@@ -151,7 +171,7 @@ class Mallows(Criterion):
         return theta
 
     # -- the criterion protocol ----------------------------------------------
-    def node_similarity(self, count, stat_sum):
+    def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         count = np.asarray(count, dtype=float)
         distance, labels_held = self.total_distance(count, stat_sum)
         pairs = labels_held * (labels_held - 1) / 4.0
@@ -159,16 +179,23 @@ class Mallows(Criterion):
             tau = 1.0 - distance / (count * pairs)
         return np.where(pairs > 0, np.clip(tau, 0.0, 1.0), 1.0)
 
-    def split_score(self, count_left, sum_left, count_right, sum_right):
-        """Eq. (6): ``(|T+| θ+ + |T-| θ-) / |T|``, a pure side counting as half a discordance."""
+    def split_score(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
+                    sum_right: ArrayLike) -> np.ndarray:
+        """Eq. (6) of Cheng, Hühn & Hüllermeier (2009): ``(|T+| θ+ + |T-| θ-) / |T|``.
+
+        A pure side counts as half a discordance.
+        """
         count_left = np.asarray(count_left, dtype=float)
         count_right = np.asarray(count_right, dtype=float)
         theta_left = self.theta(count_left, sum_left, pure_distance=0.5)
         theta_right = self.theta(count_right, sum_right, pure_distance=0.5)
         return (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
 
-    def can_split(self, count, stat_sum):
-        """§5.1's pre-pruning: a node needs at least ``2 |Y|`` label occurrences."""
+    def can_split(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
+        """The pre-pruning of Cheng, Hühn & Hüllermeier (2009), §5.1.
+
+        A node needs at least ``2 |Y|`` label occurrences.
+        """
         count = np.asarray(count, dtype=float)
         if self._complete:
             occurrences = count * self.n_labels_

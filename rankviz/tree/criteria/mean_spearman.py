@@ -1,11 +1,11 @@
-"""Mean pairwise Spearman correlation: the splitting criterion of seed 001.
+"""Mean pairwise Spearman correlation, the splitting criterion of Rebelo, Soares & Costa (2008).
 
 The similarity of a set of rankings is the mean Spearman correlation over all
 pairs of its rankings; a split scores the size-weighted mean of the two
 subsets' similarities.
 
 Why the statistics are standardised rank vectors: Spearman's coefficient of
-two rankings is the Pearson correlation of their rank vectors (seed 001,
+two rankings is the Pearson correlation of their rank vectors (Rebelo et al.,
 eq. 2; eq. 1 is the same number when there are no ties). With
 ``z_i = (r_i - mean(r_i)) / ||r_i - mean(r_i)||`` it is the dot product
 ``z_i . z_j``, and for a set of n rankings
@@ -14,11 +14,15 @@ eq. 2; eq. 1 is the same number when there are no ties). With
 
 so the mean over the n(n-1)/2 pairs follows from the running sums of ``z`` and
 of ``||z||^2`` (the latter is 1 except for an all-tied ranking, whose
-correlation with anything is taken as 0). This is the identity of DESIGN.md
-in standardised form; it is exact with ties, where eq. 1 is not.
+correlation with anything is taken as 0). This is the identity of
+docs/design.md ("Mean pairwise Spearman") in standardised form; it is exact
+with ties, where eq. 1 is not.
 """
 
+from __future__ import annotations
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .base import Criterion
 
@@ -27,12 +31,19 @@ class MeanSpearman(Criterion):
     """Similarity = mean pairwise Spearman correlation of the rankings in a set.
 
     A set of one ranking has similarity 1 (a ranking agrees with itself).
+    This is the criterion of Rebelo, Soares & Costa (2008) [1]_.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+           ranking trees on some metalearning problems", Proceedings of the 2nd
+           Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
     name = "mean_spearman"
     similarity_label = "mean pairwise Spearman correlation"
 
-    def check_targets(self, Y):
+    def check_targets(self, Y: np.ndarray) -> None:
         missing = np.argwhere(np.isnan(Y))
         if len(missing):
             row, col = missing[0]
@@ -42,7 +53,7 @@ class MeanSpearman(Criterion):
                 "remove incomplete rows"
             )
 
-    def row_statistics(self, Y):
+    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         centred = Y - Y.mean(axis=1, keepdims=True)
         norm = np.sqrt(np.einsum("ij,ij->i", centred, centred))
@@ -52,7 +63,7 @@ class MeanSpearman(Criterion):
         self._all_unit = bool((norm > 0).all())
         return z if self._all_unit else np.column_stack([z, (norm > 0).astype(float)])
 
-    def node_similarity(self, count, stat_sum):
+    def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         count = np.asarray(count, dtype=float)
         if self._all_unit:
             z_sum, sq_norms = stat_sum, count

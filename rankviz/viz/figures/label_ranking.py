@@ -102,7 +102,7 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
         )
     whiskers = f", whiskers: sd over {repetitions} repetitions" if repetitions > 1 else ""
     fig.update_layout(
-        title=f"{measure} against the missing-label rate (cf. seed 003, Fig. 1{whiskers})",
+        title=f"{measure} against the missing-label rate (cf. Cheng et al. 2009, Fig. 1{whiskers})",
         xaxis_title="fraction of labels deleted from training rankings (p)",
         yaxis_title=f"{measure} (mean over held-out rankings)", legend_title="Method",
         template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=55),

@@ -117,7 +117,7 @@ def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
                 hovertemplate=f"{row.method}: {format_loss(row.mean, row.ci, 4)}<extra></extra>",
             )
     fig.update_layout(
-        title=title or "Mean rank loss against tree depth (seed 002, Fig. 2; whiskers: 95% CI)",
+        title=title or "Mean rank loss against tree depth (cf. Xia et al. 2006, Fig. 2; whiskers: 95% CI)",
         xaxis_title="tree depth", yaxis_title=LOSS_AXIS_TITLE, legend_title="Method",
         template="plotly_white", height=440, margin=dict(t=70, l=70, r=20, b=50),
     )
@@ -172,7 +172,7 @@ def loss_by_noise(summary, *, title=None):
         fig.update_xaxes(title_text="label noise level σ", row=1, col=col)
     fig.update_yaxes(title_text=LOSS_AXIS_TITLE, rangemode="tozero", row=1, col=1)
     fig.update_layout(
-        title=title or "Mean rank loss against label noise (seed 002, Fig. 3; whiskers: 95% CI)",
+        title=title or "Mean rank loss against label noise (cf. Xia et al. 2006, Fig. 3; whiskers: 95% CI)",
         legend_title="Method", template="plotly_white", height=440,
         margin=dict(t=90, l=70, r=20, b=50),
     )

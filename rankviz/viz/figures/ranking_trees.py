@@ -9,6 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ...experiments.statistics import t_interval
 from .style import METHOD_COLOURS, method_colour, other_colour, translucent
 
 __all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", "metric_distribution",
@@ -19,7 +20,7 @@ CURRENT_COLOUR = "#d62728"
 
 
 def metric_bars(scores, measures=("CS", "WRC", "LRA")):
-    """Grouped bars of the mean of each measure per method, with 95% intervals.
+    """Grouped bars of the mean of each measure per method, with 95% Student-t intervals.
 
     Parameters
     ----------
@@ -33,13 +34,11 @@ def metric_bars(scores, measures=("CS", "WRC", "LRA")):
     """
     fig = go.Figure()
     for k, (method, group) in enumerate(scores.groupby("method", sort=False)):
-        values = group[list(measures)]
-        mean = values.mean()
-        # Normal-approximation 95% interval of the mean over held-out examples.
-        half = 1.96 * values.std(ddof=1) / np.sqrt(values.count())
+        # Student-t 95% interval of the mean over the held-out examples.
+        mean, half = np.transpose([t_interval(group[measure]) for measure in measures])
         fig.add_bar(
-            name=method, x=list(measures), y=mean.values,
-            error_y=dict(type="data", array=half.fillna(0).values, visible=True, color="#555555"),
+            name=method, x=list(measures), y=mean,
+            error_y=dict(type="data", array=np.nan_to_num(half), visible=True, color="#555555"),
             marker=dict(color=method_colour(method, k), line=dict(color="#222222", width=1.2)),
             hovertemplate="%{x}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
         )
@@ -273,7 +272,7 @@ def leaf_count_curve(path, gamma_range, current=None):
                            text=f"γ = {current:.3f}: {count} {'leaf' if count == 1 else 'leaves'}",
                            font=dict(color=CURRENT_COLOUR))
     fig.update_layout(
-        title="Number of leaves against γ (seed 001, Figure 2)",
+        title="Number of leaves against γ (cf. Rebelo et al. 2008, Figure 2)",
         xaxis_title="γ (stopping parameter, rule 6)", yaxis_title="leaves (log scale)",
         yaxis_type="log", showlegend=False, template="plotly_white", height=360,
         margin=dict(t=70, l=60, r=20, b=50),

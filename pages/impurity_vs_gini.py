@@ -12,7 +12,8 @@ from rankviz.ui.ordinal_tree_panel import (
     ordinal_tree_pair, ordinal_tree_settings, ordinal_url_fields, ranking_tree_pair,
     synthetic_controls, synthetic_url_fields,
 )
-from rankviz.ui.teaching_panel import label_ranking_node_levels, ordinal_node_levels, teaching_panel
+from rankviz.experiments.teaching import label_ranking_node_levels, ordinal_node_levels
+from rankviz.ui.teaching_panel import teaching_panel
 from rankviz.ui.text import md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.viz.figures.ordinal import level_count_chart

@@ -105,3 +105,21 @@ def test_label_ranking_methods_rank_the_labels_of_structured_data():
     model = label_ranking_methods()["LRT"].fit(X, Y)
     assert kendall_tau(Y, model.predict(X)).mean() > means["LRT"]  # training fit is better
     assert isinstance(X, pd.DataFrame)
+
+
+def test_method_summary_errors_are_the_standard_error_or_the_spread_over_repetitions():
+    from scipy import stats
+
+    from rankviz.experiments.label_ranking_study import MEASURE_ORDER, method_summary
+    rng = np.random.default_rng(0)
+    scores = pd.DataFrame({"method": ["A"] * 10 + ["B"] * 10, "repetition": [0, 1] * 10,
+                           **{m: rng.uniform(-1, 1, 20) for m in MEASURE_ORDER}})
+    single = method_summary(scores)
+    assert list(single.index) == ["A", "B"]
+    assert list(single.columns) == [*MEASURE_ORDER, *(f"{m} se" for m in MEASURE_ORDER), "n"]
+    a = scores[scores["method"] == "A"]
+    assert single.loc["A", "CS se"] == pytest.approx(stats.sem(a["CS"]))
+    repeated = method_summary(scores, repetitions=2)
+    per_repetition = a.groupby("repetition")["LRA"].mean()
+    assert repeated.loc["A", "LRA sd"] == pytest.approx(np.std(per_repetition, ddof=1))
+    assert repeated.loc["A", "Kendall tau"] == pytest.approx(a["Kendall tau"].mean()) and repeated.loc["B", "n"] == 10

@@ -405,3 +405,17 @@ def test_inspector_ranks_candidates_as_the_search_and_shows_the_rule_6_score(cri
         assert best["score"] == pytest.approx(
             (best["n_meet"] * best["similarity_meet"] + best["n_rest"] * best["similarity_rest"]) / n)
         assert ("search_score" in inspection.candidates) == (criterion == "ranking_impurity")
+
+
+def test_three_ratings_splits_follow_section_III():
+    """Xia et al., §III: ranking impurity separates rating 2 out only when N2 > 2 N1 and N2 > 2 N3."""
+    from rankviz.experiments.teaching import three_ratings_splits
+    table = three_ratings_splits([10, 30, 10])
+    assert list(table["split"]) == ["{1} | {2, 3}", "{2} | {1, 3}", "{1, 2} | {3}"]
+    # {2} | {1, 3}: the children keep 2 * 10 * 10 = 200 of the parent's 10*30 + 30*10 + 2*10*10 = 800
+    assert table["I_rank(T_L) + I_rank(T_R)"].tolist() == [300.0, 200.0, 300.0]
+    assert table["ranking impurity picks"].tolist() == [False, True, False]
+    assert three_ratings_splits([10, 20, 10])["ranking impurity picks"].tolist() == [True, True, True]
+    assert three_ratings_splits([10, 15, 10])["ranking impurity picks"].tolist() == [True, False, True]
+    assert three_ratings_splits([10, 10, 10])["Gini picks"].tolist() == [True, True, True]
+    assert not three_ratings_splits([0, 10, 10])["ranking impurity picks"].iloc[0]  # nothing sent left

@@ -21,7 +21,8 @@ from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from rankviz.ui.data_picker import UPLOAD
-from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF, MEASURE_ORDER
+from rankviz.experiments.label_ranking_study import MEASURE_ORDER
+from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF
 
 PAGE = "pages/mallows_trees.py"
 INF = float("inf")

@@ -26,15 +26,20 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeClassifier
 
+from ..features import FeatureEncoder
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..label_ranking.constraint_classification import ConstraintClassifier
-from .cross_validation import MEASURES, cross_validate
-from ..features import FeatureEncoder
 from ..label_ranking.iblr import IBLR
 from ..label_ranking.incomplete import delete_labels
 from ..tree.ranking_tree import RankingTree
+from .cross_validation import MEASURES, cross_validate
+from .statistics import standard_error
 
-__all__ = ["label_ranking_methods", "missing_rate_curve", "top_label", "relative_tree_size"]
+__all__ = ["MEASURE_ORDER", "label_ranking_methods", "method_summary", "missing_rate_curve", "top_label",
+           "relative_tree_size"]
+
+#: The measures of the comparison, in the order its tables and figures show them.
+MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
 
 
 def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = None,
@@ -112,12 +117,50 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
             break
         for method, group in scores.groupby("method", sort=False):
             row = {"missing_rate": rate, "method": method, "n": len(group)}
-            per_repetition = group.groupby("repetition")[list(MEASURES)].mean()
+            spread = _repetition_sd(group, MEASURES)
             for measure in MEASURES:
                 row[measure] = group[measure].mean()
-                row[f"{measure} sd"] = per_repetition[measure].std() if repetitions > 1 else np.nan
+                row[f"{measure} sd"] = spread[measure] if repetitions > 1 else np.nan
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def method_summary(scores: pd.DataFrame, repetitions: int = 1,
+                   measures: Sequence[str] = MEASURE_ORDER) -> pd.DataFrame:
+    """Mean of each measure per method, with its error.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Per-example scores of :func:`rankviz.experiments.cross_validation.cross_validate`.
+    repetitions : int, default=1
+        With 2 or more, the error is the standard deviation of the
+        per-repetition means (how much a whole cross-validation varies, as
+        Cheng et al. report it); with 1, the standard error of the mean over
+        the held-out rankings (:func:`rankviz.experiments.statistics.standard_error`).
+    measures : sequence of str, default=MEASURE_ORDER
+        Columns of ``scores`` to summarise.
+
+    Returns
+    -------
+    DataFrame
+        Index: method (in order of appearance); columns: each measure, then
+        ``<measure> sd`` or ``<measure> se``, then ``n`` (scored rows).
+    """
+    measures = list(measures)
+    rows = {}
+    for method, group in scores.groupby("method", sort=False):
+        if repetitions > 1:
+            errors = _repetition_sd(group, measures).add_suffix(" sd")
+        else:
+            errors = pd.Series(standard_error(group[measures].to_numpy()), index=[f"{m} se" for m in measures])
+        rows[method] = {**group[measures].mean(), **errors, "n": len(group)}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def _repetition_sd(group: pd.DataFrame, measures: Sequence[str]) -> pd.Series:
+    """Standard deviation of the per-repetition means of each measure (NaN with one repetition)."""
+    return group.groupby("repetition")[list(measures)].mean().std(ddof=1)
 
 
 def top_label(Y: ArrayLike) -> np.ndarray:

@@ -27,10 +27,11 @@ from ..experiments.cross_validation import cross_validate
 from ..features import FeatureEncoder
 from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
 from ..label_ranking.incomplete import delete_labels
-from ..experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
+from ..experiments.label_ranking_study import (MEASURE_ORDER, label_ranking_methods, method_summary,
+                                                 missing_rate_curve, relative_tree_size)
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
-from ..viz.figures.label_ranking import MEASURE_ORDER, comparison_bars, missing_rate_figure
+from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
 from .long_run import background, error_text, format_duration, run_jobs
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
@@ -38,7 +39,7 @@ from .url_state import UrlField, choice, number
 __all__ = [
     "KEY", "METHODS", "TrainingData", "Protocol", "missing_label_controls", "training_data",
     "lrt_settings", "lrt_url_fields", "fit_lrt", "describe_lrt", "leaf_table", "leaves_panel",
-    "protocol_controls", "estimate_seconds", "method_summary", "compare_panel", "missing_rate_panel",
+    "protocol_controls", "estimate_seconds", "compare_panel", "missing_rate_panel",
     "tree_size_panel",
     "tree_sizes", "LRT_EXPLANATION",
 ]
@@ -397,39 +398,6 @@ def estimate_seconds(n, d, L, protocol, *, rates=(0.0,), methods=None):
             cost = per_fold.get(name, 0.01) * (4.0 if name == "IBLR" and rate > 0 else 1.0)
             total += cost * protocol.folds * protocol.repetitions
     return total
-
-
-def method_summary(scores, repetitions=1):
-    """Mean of each measure per method, with its error.
-
-    Parameters
-    ----------
-    scores : DataFrame
-        Per-example scores of :func:`rankviz.experiments.cross_validation.cross_validate`.
-    repetitions : int
-        With 2 or more, the error is the standard deviation of the
-        per-repetition means; with 1, the standard error of the mean over the
-        held-out rankings.
-
-    Returns
-    -------
-    DataFrame
-        Index: method (in order of appearance); columns: each measure of
-        :data:`MEASURE_ORDER`, then ``<measure> sd`` or ``<measure> se``, then ``n``.
-    """
-    rows = {}
-    for method, group in scores.groupby("method", sort=False):
-        row = {}
-        for measure in MEASURE_ORDER:
-            row[measure] = group[measure].mean()
-        for measure in MEASURE_ORDER:
-            if repetitions > 1:
-                row[f"{measure} sd"] = group.groupby("repetition")[measure].mean().std(ddof=1)
-            else:
-                row[f"{measure} se"] = group[measure].std(ddof=1) / np.sqrt(group[measure].count())
-        row["n"] = len(group)
-        rows[method] = row
-    return pd.DataFrame.from_dict(rows, orient="index")
 
 
 # -- running: stored pieces, progress, Stop ------------------------------------------

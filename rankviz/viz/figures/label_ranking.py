@@ -15,10 +15,10 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-__all__ = ["BAR_COLOURS", "LINE_STYLES", "MEASURE_ORDER", "comparison_bars", "missing_rate_figure"]
+from ...experiments.label_ranking_study import MEASURE_ORDER
 
-#: The measures compared, in the order shown (Kendall tau first, the paper's measure).
-MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
+__all__ = ["BAR_COLOURS", "LINE_STYLES", "comparison_bars", "missing_rate_figure"]
+
 # Bars: LRT in the orange of the tree's reliability scale; the default ranking
 # white, as in the figures of Rebelo, Soares & Costa (2008). Lines cannot be
 # white: the default is dark, dotted.

@@ -1,6 +1,6 @@
 """Label ranking trees (LRT) and IBLR of Cheng, Hühn & Hüllermeier (2009) on the KEBI benchmark sets, against their Table 2.
 
-(a) Accuracy. On each file of ../shared/data/label_ranking/, r repetitions of
+(a) Accuracy. On each file of the benchmark folder (--data), r repetitions of
     a shuffled 10-fold cross-validation (5 repetitions as in Cheng et al., §6.2;
     1 for files above 10,000 rows). Kendall tau of every held-out row
     (:func:`rankviz.label_ranking.metrics.kendall_tau`), averaged over the rows of all folds

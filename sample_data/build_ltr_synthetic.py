@@ -1,6 +1,6 @@
 """Build the ``ltr_synthetic`` sample: a small learning-to-rank set in the LETOR format.
 
-Seed 004 (MPBoost, Zhu et al. 2009) learns to rank documents per query and
+MPBoost (Zhu et al. 2009) learns to rank documents per query and
 is evaluated on LETOR-style data: one line per query-document pair,
 ``relevance qid:Q 1:v 2:v ...``, split by query into train / vali / test.
 Real LETOR sets cannot be bundled (size, licence), so this script draws a

@@ -1,4 +1,4 @@
-"""Brute-force references written from seed 001's text, shared by the tests.
+"""Brute-force references written from the text of Rebelo, Soares & Costa (2008), shared by the tests.
 
 Explicit loops and pairwise correlations: slow, but each line can be checked
 against the paper, which is the point.
@@ -14,7 +14,7 @@ def mean_pairwise_spearman(Y):
     """Similarity of a set, straight from the definition (singleton = 1)."""
     if len(Y) == 1:
         return 1.0
-    # Spearman = Pearson correlation of the rank vectors (seed 001, eq. 2).
+    # Spearman = Pearson correlation of the rank vectors (Rebelo et al., eq. 2).
     with np.errstate(invalid="ignore", divide="ignore"):
         corr = np.corrcoef(Y)
     corr = np.nan_to_num(corr)  # correlation with an all-tied ranking taken as 0
@@ -23,7 +23,7 @@ def mean_pairwise_spearman(Y):
 
 
 def candidate_tests(X, nominal, min_samples_leaf):
-    """Every binary test of seed 001 (Table 2) on the rows of X, as (feature, threshold, mask).
+    """Every binary test of Rebelo et al. (Table 2) on the rows of X, as (feature, threshold, mask).
 
     Nominal: ``x = v`` against the rest; numeric: ``x <= t`` with ``t`` halfway
     between consecutive distinct values. Tests leaving fewer than

@@ -3,7 +3,7 @@
 Small sizes throughout: the properties are about structure (ties, missing
 labels, extreme floats, odd names), not about volume.
 
-Conventions as in DESIGN.md: rankings are rank *positions*, 1 = best, ties
+Conventions as in docs/design.md: rankings are rank *positions*, 1 = best, ties
 as average positions, NaN = label missing.
 """
 

@@ -23,7 +23,7 @@ def problem(seed=0, n=50, n_labels=5):
 
 
 def test_default_ranking_is_the_mean_rank_rule_over_all_rankings():
-    # Seed 001, Table 3: mean ranks 1.5, 2, 3, 3.5 -> 1, 2, 3, 4.
+    # Rebelo et al., Table 3: mean ranks 1.5, 2, 3, 3.5 -> 1, 2, 3, 4.
     Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3]])
     model = DefaultRanker().fit(np.zeros((2, 1)), Y)
     np.testing.assert_array_equal(model.predict(np.zeros((3, 1))), np.tile([1, 2, 3, 4], (3, 1)))

@@ -1,4 +1,4 @@
-"""Constraint classification (seed 003, §6): checked against a plain reference perceptron.
+"""Constraint classification (Cheng, Hühn & Hüllermeier 2009, §6): checked against a plain reference perceptron.
 
 The reference below is the algorithm written the slow, obvious way (Python
 loops over examples and label pairs, the running sum of the weights after

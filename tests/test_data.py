@@ -537,7 +537,7 @@ def test_error_is_a_value_error():
 
 
 def test_benchmark_empty_rank_cells_are_missing_labels():
-    """Seed 003's incomplete rankings in the benchmark format: an empty rank cell is a missing label."""
+    """The incomplete rankings of Cheng et al. in the benchmark format: an empty rank cell is a missing label."""
     data = load_benchmark(io.StringIO("3,1,3\n0.1,1,2,\n0.2,,1,2\n0.3,2,1,3\n"), name="m")
     np.testing.assert_array_equal(data.Y, [[1, 2, np.nan], [np.nan, 1, 2], [2, 1, 3]])
     with pytest.raises(DataError, match="'nan' is not a number"):

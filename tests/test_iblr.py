@@ -1,4 +1,4 @@
-"""IBLR (seed 003 §4): neighbours, weights, Mallows centre and spread, choice of k."""
+"""IBLR (Cheng, Hühn & Hüllermeier 2009, §4): neighbours, weights, Mallows centre and spread, choice of k."""
 
 import itertools
 

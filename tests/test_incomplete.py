@@ -1,4 +1,4 @@
-"""The label-deletion protocol of seed 003, §6.2."""
+"""The label-deletion protocol of Cheng, Hühn & Hüllermeier (2009), §6.2."""
 
 import numpy as np
 import pytest
@@ -108,7 +108,7 @@ def test_the_input_is_not_modified():
 
 
 def test_rows_may_keep_fewer_than_two_labels_at_the_expected_rate():
-    # The seed's protocol has no floor: with 3 labels and p = 0.6 a row keeps
+    # The protocol of Cheng et al. has no floor: with 3 labels and p = 0.6 a row keeps
     # fewer than two labels with probability p^3 + 3 (1 - p) p^2 = 0.648.
     Y_del = delete_labels(random_rankings(20000, 3), 0.6, seed=5)
     counts = (~np.isnan(Y_del)).sum(axis=1)

@@ -136,14 +136,14 @@ def test_row_zero_is_the_builders_split_on_the_samples(name):
     assert_row_zero_is_the_builders_split(tree, Xe, data.Y, 2)
 
 
-# -- (c) the seed's toy example ----------------------------------------------
+# -- (c) the toy example after Rebelo et al. ----------------------------------------------
 
 def test_toy_sample_root_splits_on_A1_equals_c():
     data = rankviz.load_sample("toy")
     tree, Xe = fitted(data.X, data.Y)
     root = inspect_node(tree, Xe, data.Y, 0, gamma=0.995)
     table = root.candidates
-    # As seed 001's Table 2: one test per value of A1 and thresholds of A2.
+    # As Table 2 of Rebelo et al.: one test per value of A1 and thresholds of A2.
     assert sorted(table.loc[table["attribute"] == "A1", "condition"]) == ["A1 = a", "A1 = b", "A1 = c"]
     assert (table.loc[table["attribute"] == "A2", "kind"] == "numeric").all()
     assert table["condition"][0] == "A1 = c" and table["negated"][0] == "A1 ≠ c"

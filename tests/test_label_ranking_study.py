@@ -1,4 +1,4 @@
-"""Seed 003's experimental protocol: repeated CV with deleted training labels, Fig. 1, Table 2 sizes."""
+"""The experimental protocol of Cheng, Hühn & Hüllermeier (2009): repeated CV with deleted training labels, Fig. 1, Table 2 sizes."""
 
 import numpy as np
 import pandas as pd

@@ -1,4 +1,4 @@
-"""The seed 004 study: baselines, tuning, the method comparison, growth curves and their figures."""
+"""The study of Zhu et al. (2009): baselines, tuning, the method comparison, growth curves and their figures."""
 
 from types import SimpleNamespace
 

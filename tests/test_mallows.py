@@ -1,4 +1,4 @@
-"""The Mallows model of seed 003 against brute force over all permutations of a few labels."""
+"""The Mallows model of Cheng, Hühn & Hüllermeier (2009) against brute force over all permutations of a few labels."""
 
 import itertools
 

@@ -1,4 +1,4 @@
-"""Label ranking trees with the Mallows criterion (seed 003, §5) against direct computation."""
+"""Label ranking trees with the Mallows criterion (Cheng, Hühn & Hüllermeier 2009, §5) against direct computation."""
 
 import numpy as np
 import pandas as pd
@@ -14,7 +14,7 @@ from reference import candidate_tests, random_problem
 
 
 def drop(Y, rate, seed):
-    """Delete labels at random and re-rank what is left (the seed's protocol)."""
+    """Delete labels at random and re-rank what is left (the protocol of Cheng et al.)."""
     rng = np.random.default_rng(seed)
     Y = Y.copy()
     Y[rng.random(Y.shape) < rate] = np.nan

@@ -1,4 +1,4 @@
-"""Library tests of rankviz.experiments.monte_carlo (seed 002 Monte Carlo) and of rankviz.viz.figures.ordinal."""
+"""Library tests of rankviz.experiments.monte_carlo (the Monte Carlo trials of Xia, Zhang & Wang 2006) and of rankviz.viz.figures.ordinal."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""The Monte Carlo panels (seed 002 Table I, Figs. 2–3), run headless on a tiny page with AppTest."""
+"""The Monte Carlo panels (Xia et al. 2006, Table I, Figs. 2–3), run headless on a tiny page with AppTest."""
 
 import base64
 import json
@@ -98,7 +98,7 @@ def test_monte_carlo_panel_runs_every_method_and_draws_the_depth_curves(tmp_path
     assert len(plotly_array(spec["data"][0]["error_y"]["array"])) == 5
     assert spec["layout"]["xaxis"]["title"]["text"] == "tree depth"
     assert "rank loss" in spec["layout"]["yaxis"]["title"]["text"]
-    assert "0.16" in texts(at.caption)  # the seed's expectation
+    assert "0.16" in texts(at.caption)  # the published expectation
     assert downloads(at) == ["Download per-trial records (CSV)"]
 
     # Other settings: the results stay, flagged as earlier ones.

@@ -1,4 +1,4 @@
-"""MPBoost (seed 004): DDFs, stump search, Algorithm 1, Theorem 1."""
+"""MPBoost (Zhu et al. 2009): DDFs, stump search, Algorithm 1, Theorem 1."""
 
 import itertools
 import math
@@ -46,7 +46,7 @@ def test_magnitude_preserving_ddfs_keep_the_order_of_differences(ddf):
 
 
 def test_binary_ignores_magnitude():
-    # BINARY is eq. (2): it breaks requirement (4), which is the point of the seed
+    # BINARY is eq. (2): it breaks requirement (4), which is the point of Zhu et al.
     assert directed_distance(4, 0, "binary") == directed_distance(1, 0, "binary") == 1.0
 
 

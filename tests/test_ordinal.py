@@ -1,6 +1,6 @@
-"""Seed 002: ranking impurity and Gini, ordinal trees, the generator, prediction rules.
+"""Xia, Zhang & Wang (2006): ranking impurity and Gini, ordinal trees, the generator, prediction rules.
 
-References are written from the seed's definitions with explicit loops over
+References are written from the paper's definitions with explicit loops over
 pairs and levels; scikit-learn's Gini tree computes the same thing as ours.
 """
 
@@ -149,7 +149,7 @@ def similarity(values, criterion, levels):
 
 
 def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, levels=None, depth=0):
-    """Recursive TDIDT on one numeric column: the search by the seed's gains, the stop by
+    """Recursive TDIDT on one numeric column: the search by the gains of Xia et al., the stop by
     rule (6) on the size-weighted similarity of the subsets."""
     levels = np.unique(y) if levels is None else levels
     node = {"n": len(y), "split": None}

@@ -1,4 +1,4 @@
-"""The "Ranking impurity vs Gini" page (AppTest): seed 002 reproduced on the page."""
+"""The "Ranking impurity vs Gini" page (AppTest): Xia, Zhang & Wang (2006) reproduced on the page."""
 
 import json
 
@@ -70,7 +70,7 @@ def test_default_trees_are_the_librarys_and_differ_between_criteria(app):
     metrics = {m.label: m.value for m in app.metric}
     for dot, summary, criterion, name in zip(dots, summaries, ("ranking_impurity", "gini"),
                                              ("Ranking impurity", "Gini")):
-        # Rule (6) is off by default: trees grow as the seed's CART trees do.
+        # Rule (6) is off by default: trees grow as the CART trees of Xia et al. do.
         model = OrdinalTree(criterion, max_depth=3, gamma=np.inf).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
         tree = model.tree_
         assert f"{tree.n_leaves} leaves, depth {tree.max_depth}." in summary

@@ -1,4 +1,4 @@
-"""The "Mallows label ranking trees" page (seed 003), run headless with Streamlit's AppTest.
+"""The "Mallows label ranking trees" page (Cheng, Hühn & Hüllermeier 2009), run headless with Streamlit's AppTest.
 
 Every number the page shows is checked against the library: the drawn tree
 against ``RankingTree(criterion="mallows")``, the comparison against
@@ -105,7 +105,7 @@ def test_every_sample_draws_the_librarys_label_ranking_tree(app, name):
     assert len(leaves) == tree.n_leaves
     np.testing.assert_allclose(np.sort(leaves["reliability"].to_numpy()),
                                np.sort(tree.reliability[tree.is_leaf]))
-    # Pure leaves show ∞, as the seed's θ̂ of a pure set.
+    # Pure leaves show ∞, as the θ̂ of a pure set in Cheng et al.
     assert np.isinf(leaves["θ̂"]).sum() == np.isinf(tree.theta[tree.is_leaf]).sum()
 
 
@@ -156,7 +156,7 @@ def test_each_tree_control_changes_the_tree_as_the_library_says(app):
     shown.append(n_leaves_shown(app))
     assert len(set(shown)) == len(shown), shown  # every control changed the tree
 
-    app.checkbox(key="lrt_use_gamma").uncheck().run()  # γ off again: the seed's stopping only
+    app.checkbox(key="lrt_use_gamma").uncheck().run()  # γ off again: the stopping of Cheng et al. only
     check_tree_drawn(app, library_tree(X, Y))
 
 

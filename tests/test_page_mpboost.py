@@ -1,4 +1,4 @@
-"""The "MPBoost" page (seed 004), run headless with Streamlit's AppTest.
+"""The "MPBoost" page (Zhu et al. 2009), run headless with Streamlit's AppTest.
 
 The numbers on the page are checked against the library: the metrics against
 ``MPBoost`` + ``mean_ndcg`` at the round shown, the drawing against the

@@ -1,4 +1,4 @@
-"""The ranking tree against a brute-force TDIDT written from seed 001's text."""
+"""The ranking tree against a brute-force TDIDT written from the text of Rebelo, Soares & Costa (2008)."""
 
 import itertools
 
@@ -39,7 +39,7 @@ def test_similarity_from_running_sums_matches_pairwise_definition():
 
 
 def test_seed_table_3_prediction_rule():
-    # Two examples (seed 001, Table 3): mean ranks 1.5, 2, 3, 3.5 -> ranking 1, 2, 3, 4.
+    # Two examples (Rebelo et al., Table 3): mean ranks 1.5, 2, 3, 3.5 -> ranking 1, 2, 3, 4.
     Y = np.array([[1, 3, 2, 4], [2, 1, 4, 3]])
     model = RankingTree().fit(np.zeros((2, 1)), Y)
     assert model.tree_.n_leaves == 1

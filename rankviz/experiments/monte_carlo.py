@@ -271,7 +271,7 @@ def noise_trials(source: SyntheticSource | HoldoutSource, noise_levels: Sequence
             cell = replace(source, label_noise=float(noise))
             if train_sizes is not None:
                 cell = replace(cell, n_train=int(size))
-            # Each cell draws its own data: the seed includes size and noise level.
+            # Each cell draws its own data: its random stream includes size and noise level.
             cell_seed = [seed, int(size), int(round(noise * 1e6))]
             for records in run_trials(cell, methods, n_trials, seed=cell_seed,
                                       depth_selection=depth_selection):

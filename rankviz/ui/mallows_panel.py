@@ -130,7 +130,7 @@ class TrainingData:
 
 
 def missing_label_controls(container=None, key=KEY):
-    """Sidebar slider of the missing-label rate p and the seed of the deletion; returns (p, seed)."""
+    """Sidebar slider of the missing-label rate p and the random seed of the deletion; returns (p, seed)."""
     container = container or st.sidebar
     st.session_state.setdefault(f"{key}_p", 0.0)
     st.session_state.setdefault(f"{key}_p_seed", 0)

@@ -74,9 +74,9 @@ def synthetic_controls(container=None, key="syn"):
     -------
     source : SyntheticSource
     source_key : str
-        Identifies the source's settings (not the seed), for caches and the Monte Carlo panels.
+        Identifies the source's settings (not the random seed), for caches and the Monte Carlo panels.
     seed : int
-        The seed of the one data set the drawn trees are fitted on.
+        The random seed of the one data set the drawn trees are fitted on.
     """
     container = container or st.sidebar
     state = st.session_state

@@ -355,7 +355,7 @@ def _take_screenshots(base_url, page: Page):
 
 
 def test_impurity_vs_gini_trees_render(streamlit_server, browser):
-    """The seed 002 page: both trees drawn (the library's node counts), Fig. 1 in its tab."""
+    """The Xia et al. (2006) page: both trees drawn (the library's node counts), Fig. 1 in its tab."""
     from rankviz import OrdinalTree
     from rankviz.experiments.monte_carlo import SyntheticSource
 
@@ -395,7 +395,7 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
 
 
 def test_mallows_trees_page(streamlit_server, browser):
-    """The seed 003 page: the label ranking tree's leaves show θ̂, and a comparison draws its chart."""
+    """The Cheng et al. (2009) page: the label ranking tree's leaves show θ̂, and a comparison draws its chart."""
     from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF as LRT_MIN_LEAF
 
     dataset = load_sample("iris_nb")
@@ -447,7 +447,7 @@ def test_mallows_trees_page(streamlit_server, browser):
 
 
 def test_mpboost_page(streamlit_server, browser):
-    """The seed 004 page: the ensemble is grown and drawn, Play replays it, the comparison draws its chart."""
+    """The Zhu et al. (2009) page: the ensemble is grown and drawn, Play replays it, the comparison draws its chart."""
     from rankviz import MPBoost, load_ltr_sample
 
     rounds = 40

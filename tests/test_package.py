@@ -211,3 +211,19 @@ print('leaves', tree.tree_.n_leaves)
     assert {loaded[name] for name in rankviz.datasets.list_samples("label_ranking")} == {"RankingDataset"}
     assert loaded["diabetes_ordinal"] == "OrdinalDataset" and loaded["ltr_synthetic"] == "dict"
     assert "leaves 12" in lines
+
+
+def test_the_docstring_examples_run():
+    """Every ``>>>`` example in the library's docstrings (outside the Streamlit widgets) gives what it shows."""
+    import doctest
+    import importlib
+
+    failed, attempted = 0, 0
+    for path in library_modules():
+        relative = path.relative_to(REPO).with_suffix("")
+        if relative.parts[1] in ("ui", "sample_data"):
+            continue
+        module = importlib.import_module(".".join(p for p in relative.parts if p != "__init__"))
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+        failed, attempted = failed + result.failed, attempted + result.attempted
+    assert attempted >= 20 and failed == 0

@@ -42,6 +42,15 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+    .. [2] P. B. Brazdil, C. Soares and J. Pinto da Costa, "Ranking learning
+       algorithms: Using IBL and meta-learning on accuracy and time results",
+       Machine Learning, vol. 50, no. 3, pp. 251-277, 2003.
     """
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
@@ -120,6 +129,15 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] P. B. Brazdil, C. Soares and J. Pinto da Costa, "Ranking learning
+       algorithms: Using IBL and meta-learning on accuracy and time results",
+       Machine Learning, vol. 50, no. 3, pp. 251-277, 2003.
+    .. [2] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
     def __init__(self, n_neighbors: int = 1) -> None:

@@ -124,6 +124,19 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
     A label that never appears in a training pair is never updated: its
     utility stays 0 and its predicted position depends only on the others.
 
+    References
+    ----------
+    .. [1] S. Har-Peled, D. Roth and D. Zimak, "Constraint classification for
+       multiclass classification and ranking", Advances in Neural Information
+       Processing Systems 15, pp. 785-792, 2003.
+    .. [2] R. Khardon and G. Wachman, "Noise tolerant variants of the perceptron
+       algorithm", Journal of Machine Learning Research, vol. 8, pp. 227-248,
+       2007.
+    .. [3] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML 2009),
+       pp. 161-168, 2009.
+
     Examples
     --------
     >>> import numpy as np

@@ -177,6 +177,16 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     every neighbour with positive weight agrees with the centre, smaller the
     more they disagree. Dudani's weight of the ``k``-th neighbour is 0, so
     ``k = 2`` predicts as ``k = 1`` unless the two are equally far.
+
+    References
+    ----------
+    .. [1] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML 2009),
+       pp. 161-168, 2009.
+    .. [2] S. A. Dudani, "The distance-weighted k-nearest-neighbor rule", IEEE
+       Transactions on Systems, Man, and Cybernetics, vol. SMC-6,
+       pp. 325-327, 1976.
     """
 
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",

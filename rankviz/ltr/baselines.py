@@ -65,6 +65,13 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
     """
 
     def __init__(self, random_state: int = 0) -> None:
@@ -149,6 +156,13 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
     """
 
     def __init__(self, k: int = 10, form: str = "common") -> None:
@@ -239,6 +253,13 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
     """
 
     def __init__(self, n_neighbors: int = 10) -> None:

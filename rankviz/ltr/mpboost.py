@@ -191,6 +191,19 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         with sklearn.config_context(enable_metadata_routing=True):
             model = MPBoost().set_fit_request(qid=True).set_score_request(qid=True)
             cross_val_score(model, X, y, cv=GroupKFold(3), params={"qid": qid, "groups": qid})
+
+    References
+    ----------
+    .. [1] C. Zhu, W. Chen, Z. A. Zhu, G. Wang, D. Wang and Z. Chen, "A general
+       magnitude-preserving boosting algorithm for search ranking",
+       Proceedings of the 18th ACM Conference on Information and Knowledge
+       Management (CIKM '09), pp. 817-826, 2009.
+    .. [2] J. Friedman, T. Hastie and R. Tibshirani, "Additive logistic regression:
+       a statistical view of boosting", The Annals of Statistics, vol. 28,
+       no. 2, pp. 337-407, 2000.
+    .. [3] Y. Freund, R. Iyer, R. E. Schapire and Y. Singer, "An efficient boosting
+       algorithm for combining preferences", Journal of Machine Learning
+       Research, vol. 4, pp. 933-969, 2003.
     """
 
     def __init__(self, ddf: str = "logdd", parameter: float | None = None, n_rounds: int = 100,

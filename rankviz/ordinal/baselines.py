@@ -82,6 +82,12 @@ class OrdinalDefault(_OrdinalBaseline):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
     """
 
     def __init__(self, prediction: str = "median") -> None:
@@ -166,6 +172,12 @@ class OrdinalKNN(_OrdinalBaseline):
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    References
+    ----------
+    .. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
     """
 
     def __init__(self, n_neighbors: int = 1, prediction: str = "median") -> None:

@@ -68,6 +68,15 @@ class OrdinalTree(OrdinalRegressorMixin, BaseEstimator):
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
 
+    References
+    ----------
+    .. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
+       ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
+       no. 1, pp. 22-26, 2006.
+    .. [2] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
     Examples
     --------
     >>> import numpy as np

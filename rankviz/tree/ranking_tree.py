@@ -72,6 +72,16 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
     label_names_ : list of str
     n_labels_ : int
 
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+    .. [2] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML 2009),
+       pp. 161-168, 2009.
+
     Examples
     --------
     >>> import numpy as np

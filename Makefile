@@ -45,8 +45,10 @@ run: sysdeps install
 	$(VPY) -m streamlit run app.py --server.showEmailPrompt false \
 	  --browser.gatherUsageStats false $(STREAMLIT_ARGS)
 
+# The pytest script, not `python -m pytest`: the latter puts the working
+# directory on sys.path, and the tests must import the installed package.
 test: sysdeps install
-	$(VPY) -m pytest tests -q $(PYTEST_ARGS)
+	$(VENV)/bin/pytest tests -q $(PYTEST_ARGS)
 
 bench: install
 	@set -e; shopt -s nullglob; files=(benchmarks/*.py); \

@@ -32,8 +32,8 @@ import pytest
 
 from rankviz.datasets import reading
 from rankviz.exceptions import DataError
-from tests import bad_inputs
-from tests.bad_inputs import BAD_DIR, CASES, FAMILY, LOADERS, MAX_MESSAGE, evaluate
+import bad_inputs
+from bad_inputs import BAD_DIR, CASES, FAMILY, LOADERS, MAX_MESSAGE, evaluate
 
 IDS = [case.file for case in CASES]
 

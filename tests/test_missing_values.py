@@ -20,7 +20,7 @@ from rankviz.tree.node_inspection import candidate_splits, node_mask
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance
 from rankviz.ltr.mpboost import preference_pairs
 from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch
-from tests.reference import mean_pairwise_spearman
+from reference import mean_pairwise_spearman
 
 
 def problem_with_missing(seed, n=40, n_labels=4, rate=0.3):

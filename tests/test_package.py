@@ -227,3 +227,26 @@ def test_the_docstring_examples_run():
         result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
         failed, attempted = failed + result.failed, attempted + result.attempted
     assert attempted >= 20 and failed == 0
+
+
+def test_every_public_function_has_type_hints():
+    """The package ships ``py.typed``: every public function and method of the library is annotated."""
+    missing = []
+    for path in library_modules():
+        if "sample_data" in path.parts:
+            continue
+
+        def visit(node, prefix=""):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.ClassDef) and not child.name.startswith("_"):
+                    visit(child, f"{prefix}{child.name}.")
+                elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if child.name.startswith("_") and child.name not in ("__init__", "__call__"):
+                        continue
+                    arguments = child.args.posonlyargs + child.args.args + child.args.kwonlyargs
+                    bare = [a.arg for a in arguments if a.annotation is None and a.arg not in ("self", "cls")]
+                    if bare or (child.returns is None and child.name != "__init__"):
+                        missing.append(f"{path.relative_to(REPO)}:{child.lineno} {prefix}{child.name}")
+
+        visit(ast.parse(path.read_text(encoding="utf-8")))
+    assert missing == []

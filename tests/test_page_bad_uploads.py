@@ -41,7 +41,7 @@ from rankviz.datasets.queries import load_query_csv
 from rankviz.datasets.svmlight import load_svmlight
 from rankviz.datasets.ordinal import load_ordinal_csv, read_target_values
 from rankviz.ui.text import md_escape
-from tests.bad_inputs import CASES, FAMILY
+from bad_inputs import CASES, FAMILY
 
 UPLOAD = "__upload__"
 BY_NAME = {case.file: case for case in CASES}

@@ -13,6 +13,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -257,7 +258,7 @@ def node_impurities(levels: NodeLevels, node: int) -> tuple[pd.DataFrame, dict[s
     return table, gains
 
 
-def rating_set(ratings) -> str:
+def rating_set(ratings: Iterable[int]) -> str:
     """``{1, 3}``: a set of ratings as the figures and tables write it."""
     return "{" + ", ".join(map(str, ratings)) + "}"
 

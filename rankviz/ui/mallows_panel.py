@@ -16,12 +16,17 @@ shows their results again. A method that fails on the data (a message, never
 a traceback) does not stop the others.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import streamlit as st
+from numpy.typing import ArrayLike
 
 from ..experiments.cross_validation import cross_validate
 from ..features import FeatureEncoder
@@ -35,6 +40,13 @@ from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
 from .long_run import background, error_text, format_duration, run_jobs
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
+    from streamlit.delta_generator import DeltaGenerator
+
+    from ..datasets.label_ranking import RankingDataset
+    from ..tree.structure import Tree
 
 __all__ = [
     "KEY", "METHODS", "TrainingData", "Protocol", "missing_label_controls", "training_data",
@@ -117,7 +129,7 @@ class TrainingData:
     #: Rankings left with fewer than two labels (they order no pair).
     short_rows: int
 
-    def caption(self):
+    def caption(self) -> str:
         if self.rate == 0:
             return "No labels deleted: the tree is grown on the complete rankings."
         share = self.deleted / self.present if self.present else 0.0
@@ -129,7 +141,7 @@ class TrainingData:
         return text
 
 
-def missing_label_controls(container=None, key=KEY):
+def missing_label_controls(container: DeltaGenerator | None = None, key: str = KEY) -> tuple[float, int]:
     """Sidebar slider of the missing-label rate p and the random seed of the deletion; returns (p, seed)."""
     container = container or st.sidebar
     st.session_state.setdefault(f"{key}_p", 0.0)
@@ -146,7 +158,7 @@ def missing_label_controls(container=None, key=KEY):
     return float(p), int(seed)
 
 
-def training_data(dataset, data_key, rate, seed):
+def training_data(dataset: RankingDataset, data_key: str, rate: float, seed: int) -> TrainingData:
     """The data set with labels deleted at ``rate`` (:func:`rankviz.label_ranking.incomplete.delete_labels`).
 
     Returns
@@ -166,7 +178,7 @@ def training_data(dataset, data_key, rate, seed):
                         present, present - int(left.sum()), int(np.count_nonzero(left < 2)))
 
 
-def lrt_settings(container=None, key=KEY):
+def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY) -> TreeSettings:
     """Sidebar widgets of the label ranking tree: limits, an optional γ stop, growth order.
 
     The criterion is fixed to ``"mallows"``. Cheng et al. stop only at pure nodes
@@ -206,7 +218,7 @@ def lrt_settings(container=None, key=KEY):
                         int(depth) or None, order)
 
 
-def lrt_url_fields(key=KEY):
+def lrt_url_fields(key: str = KEY) -> list[UrlField]:
     """The URL fields of :func:`missing_label_controls` and :func:`lrt_settings`."""
     return [
         UrlField("p", f"{key}_p", number(0.0, RATE_MAX, decimals=2), show=lambda p: f"{p:g}"),
@@ -227,13 +239,13 @@ def _flag(text):
     return text == "1"
 
 
-def describe_lrt(min_samples_leaf, max_depth, gamma):
+def describe_lrt(min_samples_leaf: int, max_depth: int | None, gamma: float) -> str:
     depth = "no depth limit" if max_depth is None else f"depth ≤ {max_depth}"
     stop = "no γ stop" if np.isinf(gamma) else f"γ = {gamma:.3f}"
     return f"≥ {min_samples_leaf} rows per leaf, {depth}, {stop}"
 
 
-def fit_lrt(training, settings):
+def fit_lrt(training: TrainingData, settings: TreeSettings) -> Tree:
     """The tree for ``settings`` on ``training``, cut from the cached maximal tree."""
     data = SimpleNamespace(X=training.X, Y=training.Y, label_names=training.label_names)
     return fit_gamma_path(data, training.key, *settings.growth).tree_at(settings.gamma)
@@ -250,7 +262,7 @@ def _rule(tree, parent, node):
     return " and ".join(reversed(tests)) or "(all rows)"
 
 
-def leaf_table(tree, training=None):
+def leaf_table(tree: Tree, training: TrainingData | None = None) -> pd.DataFrame:
     """One row per leaf: id, rows, share, centre ranking, θ̂, reliability, mean tau, rule.
 
     With ``training`` (the rows the tree was grown on) and missing labels, also
@@ -283,7 +295,7 @@ def _fmt_spread(value):
     return "∞" if np.isposinf(value) else f"{value:.3f}"
 
 
-def leaves_panel(tree, training, key=f"{KEY}_leaves"):
+def leaves_panel(tree: Tree, training: TrainingData | None, key: str = f"{KEY}_leaves") -> None:
     """The leaf table, sorted by reliability, with a CSV download."""
     table = leaf_table(tree, training).sort_values("reliability", ascending=False, kind="stable")
     pure = int(np.isinf(table["θ̂"]).sum())
@@ -322,7 +334,7 @@ class Protocol:
     #: The LRT's (min_samples_leaf, max_depth, gamma).
     lrt: tuple
 
-    def estimators(self):
+    def estimators(self) -> dict[str, BaseEstimator]:
         """The chosen methods, configured, in :data:`METHODS` order."""
         min_leaf, depth, gamma = self.lrt
         every = label_ranking_methods(
@@ -331,7 +343,7 @@ class Protocol:
             iblr=IBLR(n_neighbors=self.iblr_k))
         return {name: every[name] for name in METHODS if name in self.methods}
 
-    def describe(self):
+    def describe(self) -> str:
         repeated = (f"{self.repetitions} × {self.folds}-fold" if self.repetitions > 1
                     else f"{self.folds}-fold")
         k = "k by inner 5-fold CV" if self.iblr_k == "auto" else f"k = {self.iblr_k}"
@@ -345,7 +357,7 @@ def _lrt_parameters(choice_, settings):
     return (settings.min_samples_leaf, settings.max_depth, settings.gamma)
 
 
-def protocol_controls(n_samples, settings, key):
+def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Protocol:
     """Widgets of a comparison's protocol; returns a :class:`Protocol`."""
     cols = st.columns([3, 2])
     methods = cols[0].multiselect(
@@ -375,7 +387,8 @@ def protocol_controls(n_samples, settings, key):
                     _lrt_parameters(lrt, settings))
 
 
-def estimate_seconds(n, d, L, protocol, *, rates=(0.0,), methods=None):
+def estimate_seconds(n: int, d: int, L: int, protocol: Protocol, *, rates: Sequence[float] = (0.0,),
+                     methods: Sequence[str] | None = None) -> float:
     """Rough wall time of a comparison, from timings of this code (within a factor of 2 or 3).
 
     Per fit on ``n`` rows of ``d`` attributes and ``L`` labels: the LRT about
@@ -468,7 +481,8 @@ def _published_reference(data_key, rates):
 
 # -- the panels --------------------------------------------------------------------
 
-def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
+def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, missing_rate: float,
+                  key: str = f"{KEY}_cmp") -> pd.DataFrame | None:
     """LRT, IBLR, CC, KNN and the default ranking under k-fold cross-validation (Table 2).
 
     Labels are deleted from the training folds at the sidebar's rate; the
@@ -491,7 +505,8 @@ def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
         _store(key, request, result)
         jobs = []
         for name, method in protocol.estimators().items():
-            def run(progress, name=name, method=method):
+            def run(progress: Callable[[int, int], None], name: str = name,
+                    method: BaseEstimator = method) -> None:
                 scores = cross_validate({name: method}, dataset.X, dataset.Y, cv=protocol.folds,
                                         seed=protocol.seed, progress=progress,
                                         repetitions=protocol.repetitions,
@@ -544,7 +559,8 @@ def compare_panel(dataset, data_key, settings, missing_rate, key=f"{KEY}_cmp"):
     return scores
 
 
-def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
+def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings,
+                       key: str = f"{KEY}_fig1") -> pd.DataFrame | None:
     """Kendall tau (or another measure) against the rate of deleted training labels (Fig. 1).
 
     Returns the curve shown (one row per rate and method), or None.
@@ -575,7 +591,8 @@ def missing_rate_panel(dataset, data_key, settings, key=f"{KEY}_fig1"):
         # Rate by rate: a stopped run still has whole curves up to some rate.
         for rate in rates:
             for name, method in estimators.items():
-                def run(progress, name=name, method=method, rate=rate):
+                def run(progress: Callable[[int, int], None], name: str = name,
+                        method: BaseEstimator = method, rate: float = rate) -> None:
                     curve = missing_rate_curve({name: method}, dataset.X, dataset.Y, [rate],
                                                cv=protocol.folds, repetitions=protocol.repetitions,
                                                seed=protocol.seed, progress=progress)
@@ -628,7 +645,8 @@ def _curve_done(result):
     return "; ".join(parts)
 
 
-def tree_sizes(X, Y, data_key, lrt, rates, seed, key=f"{KEY}_size"):
+def tree_sizes(X: pd.DataFrame, Y: ArrayLike, data_key: str, lrt: tuple[int, int | None, float],
+               rates: Sequence[float], seed: int, key: str = f"{KEY}_size") -> pd.DataFrame | None:
     """:func:`relative_tree_size` at each rate, one row each, or None if the user stopped it.
 
     Grown in a worker thread with progress and Stop past a moment
@@ -637,7 +655,7 @@ def tree_sizes(X, Y, data_key, lrt, rates, seed, key=f"{KEY}_size"):
     min_leaf, depth, gamma = lrt
     signature = ("tree_sizes", data_key, lrt, tuple(rates), seed)
 
-    def grow(progress):
+    def grow(progress: Callable[..., None]) -> pd.DataFrame:
         model = RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
                             max_depth=depth)
         rows = []
@@ -654,7 +672,8 @@ def tree_sizes(X, Y, data_key, lrt, rates, seed, key=f"{KEY}_size"):
                       stopped_text="A larger minimum of rows per leaf (the drawn tree) is quicker.")
 
 
-def tree_size_panel(dataset, data_key, settings, training, key=f"{KEY}_size"):
+def tree_size_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, training: TrainingData,
+                    key: str = f"{KEY}_size") -> pd.DataFrame | None:
     """The LRT's leaves over a classification tree's on the top label (Table 2's size column).
 
     Returns the table shown, or None.

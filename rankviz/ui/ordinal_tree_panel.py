@@ -6,8 +6,12 @@ the tree settings both criteria share, and the two trees side by side with
 the test rank loss of each and of the KNN and default baselines.
 """
 
+from __future__ import annotations
+
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import streamlit as st
@@ -23,6 +27,15 @@ from .long_run import background, short_hash
 from .tree_panel import SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
 from .text import md_escape
 from .url_state import UrlField, choice, number
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import plotly.graph_objects as go
+    from streamlit.delta_generator import DeltaGenerator
+
+    from ..datasets.label_ranking import RankingDataset
+    from ..datasets.ordinal import OrdinalDataset
+    from ..tree.structure import Tree
 
 __all__ = [
     "DATA_KINDS", "OrdinalSettings", "impossible_ranks", "synthetic_controls", "holdout_controls",
@@ -46,7 +59,7 @@ _SIZE_RANGE = (10, 200_000)
 
 # -- synthetic data -----------------------------------------------------------
 
-def impossible_ranks(thresholds):
+def impossible_ranks(thresholds: Sequence[float]) -> list[tuple[int, int]]:
     """Ranks ``r`` that ``max{r : v > b_r}`` can never give: those with ``b_r >= min(b_s, s > r)``.
 
     Rank ``r`` needs ``b_r < v <= b_s`` for every later ``s``; the last rank
@@ -67,7 +80,7 @@ def impossible_ranks(thresholds):
     return found
 
 
-def synthetic_controls(container=None, key="syn"):
+def synthetic_controls(container: DeltaGenerator | None = None, key: str = "syn") -> tuple[SyntheticSource, str, int]:
     """Sidebar controls of the §IV-A generator.
 
     Returns
@@ -110,7 +123,7 @@ def synthetic_controls(container=None, key="syn"):
             f"b{name[1]}", -20.0, 20.0, step=0.05, format="%.3f", key=f"{key}_{name}")))
     thresholds = tuple(thresholds)
 
-    def use(values):
+    def use(values: Sequence[float]) -> None:
         for name, value in zip(_THRESHOLD_KEYS, values[1:]):
             state[f"{key}_{name}"] = float(value)
 
@@ -137,7 +150,7 @@ def synthetic_controls(container=None, key="syn"):
     return source, source_key, int(seed)
 
 
-def synthetic_url_fields(key="syn"):
+def synthetic_url_fields(key: str = "syn") -> list[UrlField]:
     """URL fields of :func:`synthetic_controls`."""
     fields = [
         UrlField("n_train", f"{key}_n_train", number(*_SIZE_RANGE, integer=True)),
@@ -153,7 +166,8 @@ def synthetic_url_fields(key="syn"):
 
 # -- hold-out splits of an ordinal data set ----------------------------------------
 
-def holdout_controls(dataset, data_key, container=None, key="hold"):
+def holdout_controls(dataset: OrdinalDataset | None, data_key: str, container: DeltaGenerator | None = None,
+                     key: str = "hold") -> tuple[HoldoutSource | None, str, int]:
     """Test share, label noise and seed of a hold-out split of an ordinal data set.
 
     Returns
@@ -188,7 +202,7 @@ def holdout_controls(dataset, data_key, container=None, key="hold"):
     return source, f"{data_key}:test={test_share:g}:σ={label_noise:g}", int(seed)
 
 
-def holdout_url_fields(key="hold"):
+def holdout_url_fields(key: str = "hold") -> list[UrlField]:
     """URL fields of :func:`holdout_controls`."""
     return [
         UrlField("test_share", f"{key}_test_share", number(0.05, 0.95, decimals=2)),
@@ -198,7 +212,8 @@ def holdout_url_fields(key="hold"):
 
 
 @st.cache_data(show_spinner="Drawing the data…", max_entries=16)
-def draw_split(_source, source_key, seed):
+def draw_split(_source: SyntheticSource | HoldoutSource, source_key: str,
+               seed: int) -> tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray]:
     """The training and test rows of one draw of ``source`` (cached by ``source_key`` and seed).
 
     Returns
@@ -219,21 +234,22 @@ class OrdinalSettings:
     prediction: str
     gamma: float
 
-    def estimator(self, criterion):
+    def estimator(self, criterion: str) -> OrdinalTree:
         return OrdinalTree(criterion, max_depth=self.max_depth, prediction=self.prediction,
                            min_samples_leaf=self.min_samples_leaf, gamma=self.gamma)
 
-    def ranking_settings(self, criterion):
+    def ranking_settings(self, criterion: str) -> TreeSettings:
         """The same limits for a label-ranking tree (:class:`TreeSettings`)."""
         return TreeSettings(criterion, self.gamma, self.min_samples_leaf, self.max_depth)
 
-    def describe(self):
+    def describe(self) -> str:
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
         rule = "no rule (6)" if math.isinf(self.gamma) else f"rule (6) with γ = {self.gamma:.3f}"
         return f"{depth}, at least {self.min_samples_leaf} rows per leaf, {self.prediction} leaves, {rule}"
 
 
-def ordinal_tree_settings(container=None, key="ivg", label_ranking=False):
+def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "ivg",
+                          label_ranking: bool = False) -> OrdinalSettings:
     """Widgets of the settings both trees share; ``label_ranking`` disables the leaf rule."""
     container = container or st.sidebar
     state = st.session_state
@@ -274,7 +290,7 @@ def ordinal_tree_settings(container=None, key="ivg", label_ranking=False):
                            float(gamma) if rule6 else math.inf)
 
 
-def ordinal_url_fields(key="ivg"):
+def ordinal_url_fields(key: str = "ivg") -> list[UrlField]:
     """URL fields of :func:`ordinal_tree_settings`."""
     return [
         UrlField("max_depth", f"{key}_max_depth", number(0, 30, integer=True)),
@@ -304,7 +320,8 @@ class OrdinalComparison:
     n_test: int
 
 
-def fit_ordinal_trees(split, split_key, levels, settings, target_name="rank"):
+def fit_ordinal_trees(split: tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray], split_key: str,
+                      levels: Sequence[Any], settings: OrdinalSettings, target_name: str = "rank") -> OrdinalComparison:
     """Both criteria's trees and the baselines on one split, with their test rank losses.
 
     Computed in a worker thread (:func:`rankviz.ui.long_run.background`, which
@@ -319,7 +336,7 @@ def fit_ordinal_trees(split, split_key, levels, settings, target_name="rank"):
     """
     signature = ("ordinal_trees", split_key, tuple(levels), settings, target_name)
 
-    def fit(progress):
+    def fit(progress: Callable[..., None]) -> OrdinalComparison:
         return _fit_ordinal_trees(split, levels, settings, target_name, progress)
 
     comparison = background(
@@ -358,7 +375,7 @@ def _fit_ordinal_trees(split, levels, settings, target_name, progress):
 LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
 
 
-def ordinal_tree_pair(comparison, data_chart=None, key="ivg"):
+def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | None = None, key: str = "ivg") -> None:
     """The data's level counts and the test rank losses in one row, then the two trees.
 
     ``data_chart`` (e.g. :func:`rankviz.viz.figures.ordinal.level_count_chart`) goes left of the losses.
@@ -383,7 +400,8 @@ def ordinal_tree_pair(comparison, data_chart=None, key="ivg"):
               levels=f"{names[0]} … {names[-1]}" if len(names) > 2 else " and ".join(names))
 
 
-def ranking_tree_pair(dataset, data_key, settings, key="ivg"):
+def ranking_tree_pair(dataset: RankingDataset, data_key: str, settings: OrdinalSettings,
+                      key: str = "ivg") -> dict[str, tuple[TreeSettings, Tree]]:
     """Both criteria's label-ranking trees (cut from the cached γ paths), drawn as a pair.
 
     Returns
@@ -409,7 +427,8 @@ def ranking_tree_pair(dataset, data_key, settings, key="ivg"):
     return fitted
 
 
-def draw_pair(trees, key="ivg", levels=None, layout="side"):
+def draw_pair(trees: dict[str, tuple[Tree, str]], key: str = "ivg", levels: str | None = None,
+              layout: str = "side") -> None:
     """The trees side by side (left to right, legend in one caption) or one above the other.
 
     Parameters
@@ -446,7 +465,7 @@ def draw_pair(trees, key="ivg", levels=None, layout="side"):
         tree_legend(ordinal=levels is not None, levels=levels)
 
 
-def tree_legend(ordinal=True, levels=None):
+def tree_legend(ordinal: bool = True, levels: str | None = None) -> None:
     """One caption explaining both drawings (their legend is left out on screen)."""
     colour = ("**Node colour**: S = 1 − the tree's own impurity / its maximum, from white (0) to "
               "dark blue (1), so colours compare nodes within a tree, not across the two; "
@@ -465,6 +484,6 @@ def _tree_summary(name, tree):
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def encoded_features(_X, data_key):
+def encoded_features(_X: pd.DataFrame, data_key: str) -> np.ndarray:
     """A feature table as the trees see it (the encoding is deterministic)."""
     return FeatureEncoder().fit(_X).transform(_X)

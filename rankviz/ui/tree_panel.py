@@ -1,6 +1,10 @@
 """Tree settings, growth player, graphviz drawing and image export for the pages."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
@@ -13,6 +17,16 @@ from ..viz.graphviz import EXPORT_FORMATS, RenderError, available_engines, rende
 from .long_run import background, short_hash
 from .text import md_escape
 from .url_state import UrlField, choice, number
+
+if TYPE_CHECKING:
+    from types import SimpleNamespace
+
+    from streamlit.delta_generator import DeltaGenerator
+
+    from ..datasets.label_ranking import RankingDataset
+    from ..tree.gamma_path import GammaPath
+    from ..tree.replay import GrowthStep
+    from ..tree.structure import Tree
 
 SPEEDS = {"slow": 2.0, "normal": 1.0, "fast": 0.4}
 DEFAULT_MIN_LEAF = 10
@@ -41,22 +55,24 @@ class TreeSettings:
     # takes no part in comparisons (evaluation results stay current).
     order: str = field(default="depth", compare=False)
 
-    def estimator(self):
+    def estimator(self) -> RankingTree:
+        """An unfitted :class:`rankviz.RankingTree` with these settings."""
         return RankingTree(criterion=self.criterion, gamma=self.gamma,
                            min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth)
 
     @property
-    def growth(self):
+    def growth(self) -> tuple[str, int, int | None]:
         """The settings that change the maximal tree (all but γ and the order)."""
         return (self.criterion, self.min_samples_leaf, self.max_depth)
 
-    def describe(self):
+    def describe(self) -> str:
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
         return (f"{self.criterion}, γ = {self.gamma:.3f}, at least {self.min_samples_leaf} "
                 f"per leaf, {depth}")
 
 
-def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.995):
+def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", order: bool = True,
+                  title: str = "Tree", gamma: float = 0.995) -> TreeSettings:
     """Widgets for the criterion, γ, limits and (if ``order``) growth order.
 
     Defaults go into session state rather than the widgets, so values restored
@@ -99,7 +115,7 @@ def tree_settings(container=None, key="tree", order=True, title="Tree", gamma=0.
     return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order)
 
 
-def tree_url_fields(key="tree", prefix="", order=True):
+def tree_url_fields(key: str = "tree", prefix: str = "", order: bool = True) -> list[UrlField]:
     """The URL fields of :func:`tree_settings` (see :mod:`rankviz.ui.url_state`)."""
     fields = [
         UrlField(f"{prefix}criterion", f"{key}_criterion", choice(CRITERIA)),
@@ -113,7 +129,8 @@ def tree_url_fields(key="tree", prefix="", order=True):
     return fields
 
 
-def fit_gamma_path(dataset, data_key, criterion, min_samples_leaf, max_depth):
+def fit_gamma_path(dataset: RankingDataset | SimpleNamespace, data_key: str, criterion: str,
+                   min_samples_leaf: int, max_depth: int | None) -> GammaPath:
     """Grow the maximal tree once per data set and limits; every γ is cut from it.
 
     The tree grows in a worker thread (:func:`rankviz.ui.long_run.background`):
@@ -121,13 +138,23 @@ def fit_gamma_path(dataset, data_key, criterion, min_samples_leaf, max_depth):
     finished path is kept for these settings (the latest few of the process).
     After Stop the page shows a note and ends there (``st.stop``).
 
+    Parameters
+    ----------
+    dataset : RankingDataset or SimpleNamespace
+        The data: anything with ``X``, ``Y`` and ``label_names``.
+    data_key : str
+        Identifies ``dataset``, for the kept paths.
+    criterion : str
+    min_samples_leaf : int
+    max_depth : int or None
+
     Returns
     -------
     GammaPath
     """
     signature = ("gamma_path", data_key, criterion, min_samples_leaf, max_depth)
 
-    def grow(progress):
+    def grow(progress: Callable[..., None]) -> GammaPath:
         model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
                             max_depth=max_depth)
         model.fit(dataset.X, dataset.Y, label_names=dataset.label_names)
@@ -143,12 +170,13 @@ def fit_gamma_path(dataset, data_key, criterion, min_samples_leaf, max_depth):
     return path
 
 
-def fit_tree(dataset, data_key, settings):
+def fit_tree(dataset: RankingDataset, data_key: str, settings: TreeSettings) -> Tree:
     """The tree for ``settings``, cut from the kept maximal tree (no regrowth on γ)."""
     return fit_gamma_path(dataset, data_key, *settings.growth).tree_at(settings.gamma)
 
 
-def growth_player(tree, settings, data_key, key="tree", inspected=None):
+def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = "tree",
+                  inspected: int | None = None) -> GrowthStep:
     """Play/pause, step and speed controls and the drawing of the tree as it grows.
 
     The tree is grown once; the player replays its splits one at a time.
@@ -169,11 +197,11 @@ def growth_player(tree, settings, data_key, key="tree", inspected=None):
         state[playing_key] = False
     state[step_key] = min(state[step_key], n_steps)
 
-    def go(to):
+    def go(to: int) -> None:
         state[step_key] = max(0, min(n_steps, to))
         state[playing_key] = False
 
-    def toggle():
+    def toggle() -> None:
         if not state[playing_key] and state[step_key] >= n_steps:
             state[step_key] = 0  # play from the start, showing the root alone first
             state[hold_key] = True
@@ -198,7 +226,7 @@ def growth_player(tree, settings, data_key, key="tree", inspected=None):
                                  help="How many labels of each leaf's ranking to write, best first.")
 
     @st.fragment(run_every=SPEEDS[speed] if state[playing_key] else None)
-    def animated():
+    def animated() -> GrowthStep:
         if state[playing_key]:
             if state[step_key] >= n_steps:
                 state[playing_key] = False
@@ -232,7 +260,7 @@ def _draw(current, n_steps, max_labels, inspected=None, key="tree", signature=No
                      signature=signature)
 
 
-def depth_control(tree, key, signature=None):
+def depth_control(tree: Tree, key: str, signature: Hashable | None = None) -> int | None:
     """A "Draw to depth" slider for a tree too large to draw legibly; returns the depth or None.
 
     A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider,
@@ -269,7 +297,8 @@ def depth_control(tree, key, signature=None):
     return depth
 
 
-def draw_tree(tree, highlight=None, max_labels=4, key="tree_draw", signature=None):
+def draw_tree(tree: Tree, highlight: int | str | None = None, max_labels: int = 4, key: str = "tree_draw",
+              signature: Hashable | None = None) -> str:
     """Draw a tree with graphviz (node ids shown, leaves' top ``max_labels`` labels).
 
     A large tree is drawn to the depth of :func:`depth_control` (``key``,
@@ -284,7 +313,7 @@ def draw_tree(tree, highlight=None, max_labels=4, key="tree_draw", signature=Non
     return dot
 
 
-def export_buttons(dot, basename="ranking_tree", key="export", compact=False):
+def export_buttons(dot: str, basename: str = "ranking_tree", key: str = "export", compact: bool = False) -> None:
     """Download buttons for the DOT text and the SVG, PNG and PDF images of a tree.
 
     Images are made only when a button is pressed, with the real Graphviz

@@ -8,11 +8,20 @@
   (Figs. 3-5).
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
 from ...ltr.metrics import FORM_TITLES
 from .style import translucent
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["SPLIT_COLOURS", "METHOD_STYLES", "rounds_figure", "loss_bound_figure", "ndcg_by_k_figure"]
 
@@ -33,20 +42,25 @@ METHOD_STYLES = {
 _LAYOUT = dict(template="plotly_white", height=400, margin=dict(t=60, l=60, r=20, b=50))
 
 
-def rounds_figure(curves, k, *, form="common", n_rounds=None, best_round=None):
+def rounds_figure(curves: Mapping[str, ArrayLike], k: int, *, form: str = "common",
+                  n_rounds: int | None = None, best_round: int | None = None) -> go.Figure:
     """NDCG@k against rounds for each data split.
 
     Parameters
     ----------
-    curves : dict
+    curves : mapping of str -> array-like
         Split name -> 1-D array of mean NDCG@k after rounds 1, 2, ...
     k : int
-    form : {"common", "mpboost"}
+    form : {"common", "mpboost"}, default="common"
     n_rounds : int, optional
         Fix the x-axis to this many rounds, so a growing curve does not
         rescale the chart every update.
     best_round : int, optional
         Marked with a vertical line (e.g. the best validation round).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     for split, values in curves.items():
@@ -70,8 +84,22 @@ def rounds_figure(curves, k, *, form="common", n_rounds=None, best_round=None):
     return fig
 
 
-def loss_bound_figure(bound, misordering, n_rounds=None):
-    """Theorem 1: ``prod Z_t`` and the training mis-ordering loss it bounds, per round."""
+def loss_bound_figure(bound: ArrayLike, misordering: ArrayLike, n_rounds: int | None = None) -> go.Figure:
+    """Theorem 1: ``prod Z_t`` and the training mis-ordering loss it bounds, per round.
+
+    Parameters
+    ----------
+    bound : array-like of shape (n_rounds_shown,)
+        ``prod_{s <= t} Z_s`` after each round ``t``.
+    misordering : array-like of shape (n_rounds_shown,)
+        Share of mis-ordered training pairs after each round.
+    n_rounds : int, optional
+        Fix the x-axis to this many rounds.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
     rounds = np.arange(1, len(bound) + 1)
     bound = np.asarray(bound, dtype=float)
     above_one = np.flatnonzero(~(bound <= 1.0))  # NaN and inf too
@@ -84,7 +112,7 @@ def loss_bound_figure(bound, misordering, n_rounds=None):
                     line=dict(color="#d62728", width=2), fill="tozeroy", fillcolor=translucent("#d62728", 0.12),
                     hovertemplate="round %{x}: %{y:.4f}<extra>mis-ordering</extra>")
     fig.update_layout(
-        title="Theorem 1: mis-ordered training pairs ≤ ∏ Z_t",
+        title="Theorem 1: mis-ordered pairs ≤ ∏ Z_t",
         xaxis_title="Boosting rounds (stumps)", yaxis_title="Share of training pairs",
         yaxis=dict(rangemode="tozero"), **_LAYOUT,
     )
@@ -100,7 +128,8 @@ def loss_bound_figure(bound, misordering, n_rounds=None):
     return fig
 
 
-def ndcg_by_k_figure(summary, *, form="common", confidence_label="±1 standard error over test queries"):
+def ndcg_by_k_figure(summary: pd.DataFrame, *, form: str = "common",
+                     confidence_label: str = "±1 standard error over test queries") -> go.Figure:
     """Mean NDCG@1..10 per method, error bars from the per-query spread.
 
     Parameters
@@ -108,6 +137,13 @@ def ndcg_by_k_figure(summary, *, form="common", confidence_label="±1 standard e
     summary : DataFrame
         :meth:`rankviz.experiments.ltr_study.RankerComparison.summary`: ``method``,
         ``title``, ``k``, ``mean``, ``se``.
+    form : {"common", "mpboost"}, default="common"
+    confidence_label : str, default="±1 standard error over test queries"
+        What the error bars show, for the title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     fig = go.Figure()
     methods = list(dict.fromkeys(summary["method"]))

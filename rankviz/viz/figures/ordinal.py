@@ -13,7 +13,8 @@ Streamlit here.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -62,7 +63,7 @@ def _half_widths(ci):
     return np.nan_to_num(np.asarray(ci, dtype=float), nan=0.0)
 
 
-def format_loss(mean, ci, digits=3):
+def format_loss(mean: float | None, ci: float | None, digits: int = 3) -> str:
     """``"0.162 ± 0.008"``; the mean alone when the half-width is unknown (one trial)."""
     if mean is None or not np.isfinite(mean):
         return "—"
@@ -71,7 +72,8 @@ def format_loss(mean, ci, digits=3):
     return f"{mean:.{digits}f} ± {ci:.{digits}f}"
 
 
-def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
+def loss_by_depth(summary_by_depth: pd.DataFrame, baselines: pd.DataFrame | None = None, *,
+                  title: str | None = None) -> go.Figure:
     """Mean rank loss of each tree cut at every depth, with baselines (Xia, Zhang & Wang 2006, Fig. 2).
 
     Parameters
@@ -126,7 +128,7 @@ def loss_by_depth(summary_by_depth, baselines=None, *, title=None):
     return fig
 
 
-def loss_by_noise(summary, *, title=None):
+def loss_by_noise(summary: pd.DataFrame, *, title: str | None = None) -> go.Figure:
     """Mean rank loss against label noise σ, one panel per training size (Xia, Zhang & Wang 2006, Fig. 3).
 
     Parameters
@@ -179,13 +181,15 @@ def loss_by_noise(summary, *, title=None):
     return fig
 
 
-def method_table(records, confidence=0.95):
+def method_table(records: pd.DataFrame | Iterable[Mapping[str, Any]], confidence: float = 0.95) -> pd.DataFrame:
     """Table I of Xia, Zhang & Wang (2006): each method's own prediction, mean loss ± CI over trials.
 
     Parameters
     ----------
     records : DataFrame or list of dict
         As yielded by :func:`rankviz.experiments.monte_carlo.run_trials`.
+    confidence : float, default=0.95
+        Level of the Student-t intervals.
 
     Returns
     -------
@@ -214,13 +218,15 @@ def _depth_text(depths):
     return f"{depths.mean():.1f} ({low}–{high})"
 
 
-def noise_table(records, confidence=0.95):
+def noise_table(records: pd.DataFrame | Iterable[Mapping[str, Any]], confidence: float = 0.95) -> pd.DataFrame:
     """Fig. 3 as a table: mean loss ± CI per training size and noise level, criteria side by side.
 
     Parameters
     ----------
     records : DataFrame or list of dict
         As yielded by :func:`rankviz.experiments.monte_carlo.noise_trials`.
+    confidence : float, default=0.95
+        Level of the Student-t intervals.
 
     Returns
     -------

@@ -3,14 +3,24 @@
 No Streamlit here; colours shared with the other figures are in :mod:`rankviz.viz.figures.style`.
 """
 
+from __future__ import annotations
+
 import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from ...experiments.statistics import t_interval
 from .style import METHOD_COLOURS, method_colour, other_colour, translucent
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ...tree.gamma_path import GammaPath
 
 __all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", "metric_distribution",
            "rank_heatmap", "threshold_curve"]
@@ -19,14 +29,14 @@ __all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", 
 CURRENT_COLOUR = "#d62728"
 
 
-def metric_bars(scores, measures=("CS", "WRC", "LRA")):
+def metric_bars(scores: pd.DataFrame, measures: Sequence[str] = ("CS", "WRC", "LRA")) -> go.Figure:
     """Grouped bars of the mean of each measure per method, with 95% Student-t intervals.
 
     Parameters
     ----------
     scores : DataFrame
         Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
-    measures : sequence of str
+    measures : sequence of str, default=("CS", "WRC", "LRA")
 
     Returns
     -------
@@ -51,14 +61,14 @@ def metric_bars(scores, measures=("CS", "WRC", "LRA")):
     return fig
 
 
-def metric_distribution(scores, measure="CS"):
+def metric_distribution(scores: pd.DataFrame, measure: str = "CS") -> go.Figure:
     """Per-example distribution of one measure for each method (box plot with points).
 
     Parameters
     ----------
     scores : DataFrame
         Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
-    measure : str
+    measure : str, default="CS"
 
     Returns
     -------
@@ -84,8 +94,9 @@ def metric_distribution(scores, measure="CS"):
     return fig
 
 
-def threshold_curve(candidates, feature, *, chosen_threshold=None, similarity_parent=None,
-                    gamma=None, similarity_label="similarity", show_sides=True):
+def threshold_curve(candidates: pd.DataFrame, feature: int | str, *, chosen_threshold: float | None = None,
+                    similarity_parent: float | None = None, gamma: float | None = None,
+                    similarity_label: str = "similarity", show_sides: bool = True) -> go.Figure:
     """The score of every threshold of one numeric attribute in a node.
 
     Parameters
@@ -167,7 +178,8 @@ def threshold_curve(candidates, feature, *, chosen_threshold=None, similarity_pa
     return fig
 
 
-def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
+def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLike, mean_rank: ArrayLike, *,
+                 example_ids: Sequence[object] | None = None) -> go.Figure:
     """The rankings of a node's examples, labels in the node's predicted order.
 
     One row per example, one column per label, best predicted label left;
@@ -176,12 +188,12 @@ def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
 
     Parameters
     ----------
-    Y_node : ndarray of shape (n_examples, n_labels)
+    Y_node : array-like of shape (n_examples, n_labels)
         Rank positions of the node's examples (NaN = label missing, left blank).
     label_names : sequence of str
-    ranking : ndarray of shape (n_labels,)
+    ranking : array-like of shape (n_labels,)
         The node's predicted positions (a permutation of ``1..n_labels``).
-    mean_rank : ndarray of shape (n_labels,)
+    mean_rank : array-like of shape (n_labels,)
         Mean position of each label in the node.
     example_ids : sequence, optional
         Names of the examples for the rows; ``1..n_examples`` by default.
@@ -234,7 +246,7 @@ def rank_heatmap(Y_node, label_names, ranking, mean_rank, *, example_ids=None):
     return fig
 
 
-def leaf_count_curve(path, gamma_range, current=None):
+def leaf_count_curve(path: GammaPath, gamma_range: tuple[float, float], current: float | None = None) -> go.Figure:
     """Number of leaves against γ (Rebelo, Soares & Costa 2008, Figure 2), as the exact step function.
 
     Parameters
@@ -286,7 +298,8 @@ def leaf_count_curve(path, gamma_range, current=None):
     return fig
 
 
-def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "LRA")):
+def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | None = None,
+                 current: float | None = None, measures: Sequence[str] = ("CS", "WRC", "LRA")) -> go.Figure:
     """Leave-one-out scores of the tree against γ, one panel per measure.
 
     Parameters
@@ -298,7 +311,7 @@ def gamma_curves(curves, baselines=None, current=None, measures=("CS", "WRC", "L
         ranking), drawn as horizontal lines.
     current : float, optional
         γ to mark with a vertical line.
-    measures : sequence of str
+    measures : sequence of str, default=("CS", "WRC", "LRA")
 
     Returns
     -------

@@ -39,10 +39,15 @@ from ..features import is_nominal_column
 from .reading import (
     MISSING_MARKERS, SEPARATOR_NAMES, as_name_list, check_columns, check_finite_features, check_unique,
     convert_features, count_missing_features, file_stem, is_supported_feature, missing_mask,
-    parse_csv_header, read_records, read_text, sniff_separator, split_lines,
+    parse_csv_header, read_records, read_text, sniff_separator, split_lines, to_float,
 )
 
 __all__ = ["RankingDataset", "TARGET_KINDS", "load_benchmark", "load_csv"]
+
+#: Keyword that makes ``pandas.read_csv`` round every number to the nearest float: the
+#: default from pandas 3.1 on (where the keyword is deprecated), "round_trip" before.
+_EXACT_FLOATS = ({} if tuple(int(part) for part in pd.__version__.split(".")[:2]) >= (3, 1)
+                 else {"float_precision": "round_trip"})
 
 #: Accepted values of the ``target`` argument of :func:`load_csv`.
 TARGET_KINDS = ("ranks", "scores", "ordering")
@@ -325,7 +330,7 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
         # "nan", "NA" and the like stay errors.
         values = pd.read_csv(
             io.StringIO("\n".join(body)), sep=sep, header=None, dtype=np.float64, keep_default_na=False,
-            na_values=[""], engine="c", skip_blank_lines=False,
+            na_values=[""], engine="c", skip_blank_lines=False, **_EXACT_FLOATS,
         ).to_numpy()
     except (ValueError, pd.errors.ParserError):
         error = _locate_bad_number(body, 2, d, label_names, source, sep)
@@ -360,10 +365,9 @@ def _numeric_targets(frame, target_columns, lines, source, noun):
     Y = np.empty((len(frame), len(target_columns)), dtype=float)
     for j, name in enumerate(target_columns):
         column = frame[name].str.strip()
-        missing = missing_mask(column)
-        numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
-        values = numbers.to_numpy(dtype=float)
-        bad = np.flatnonzero((numbers.isna() & ~missing).to_numpy() | np.isinf(values))
+        missing = missing_mask(column).to_numpy()
+        values = to_float(column.where(~missing, None))
+        bad = np.flatnonzero((np.isnan(values) & ~missing) | np.isinf(values))
         if len(bad):
             i = bad[0]
             problem = "is not a finite number" if np.isinf(values[i]) else "is not a number"

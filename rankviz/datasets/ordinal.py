@@ -37,7 +37,7 @@ from ..ordinal.levels import OrdinalLevels, level_key
 from .reading import (
     as_name_list, check_columns, check_finite_features, check_unique, convert_features,
     count_missing_features, file_stem, is_supported_feature, missing_mask, parse_csv_header,
-    read_records, read_text,
+    read_records, read_text, to_float,
 )
 
 __all__ = ["OrdinalDataset", "load_ordinal_csv", "read_target_values", "check_level_order"]
@@ -253,15 +253,15 @@ def _target_cells(frame, target, lines, source, levels=None):
 
 def _numbers(cells):
     """The cells as floats, or None when some cell is not a number."""
-    numbers = pd.to_numeric(cells, errors="coerce")
-    return numbers.to_numpy(dtype=float) if numbers.notna().all() else None
+    numbers = to_float(cells)
+    return numbers if not np.isnan(numbers).any() else None
 
 
 def _numeric_key(level):
     """Lookup key of a level in a numeric column: "1.0", 1 and 1.0 are the same level."""
     if isinstance(level, str):
-        number = pd.to_numeric(pd.Series([level.strip()]), errors="coerce").iloc[0]
-        return level_key(float(number)) if pd.notna(number) else level
+        number = to_float([level.strip()])[0]
+        return level_key(float(number)) if not np.isnan(number) else level
     return level_key(level)
 
 
@@ -272,7 +272,7 @@ def _sorted_names(values):
 def _levels_from_values(cells, numbers, target, lines, source):
     """Levels of a column without a given order: sorted numbers, or an error for names."""
     if numbers is None:
-        bad = int(np.flatnonzero(pd.to_numeric(cells, errors="coerce").isna().to_numpy())[0])
+        bad = int(np.flatnonzero(np.isnan(to_float(cells)))[0])
         names = _sorted_names(cells)
         raise data_error(
             f"the target value {show_text(cells.iloc[bad])} is a name, and names have no order of their own; "

@@ -376,7 +376,7 @@ def read_records(text: str, header: Sequence[str], source: str) -> tuple[pd.Data
 
     The separator is found on line 1 (:func:`sniff_separator`); with ``;``
     or tabs, cells that are numbers written with a decimal comma get a
-    decimal point, so every later ``pd.to_numeric`` reads them.
+    decimal point, so every later :func:`to_float` reads them.
     """
     sep = sniff_separator(_first_line(text))
     body = text.split("\n", 1)[1] if "\n" in text else ""
@@ -459,9 +459,8 @@ def convert_features(frame: pd.DataFrame, feature_columns: Iterable[str], lines:
     for name in feature_columns:
         column = frame[name].str.strip()
         missing = missing_mask(column).to_numpy()
-        numbers = pd.to_numeric(column.where(~missing, None), errors="coerce")
-        if (numbers.notna().to_numpy() | missing).all():
-            values = numbers.to_numpy(dtype=float)
+        values = to_float(column.where(~missing, None))
+        if (~np.isnan(values) | missing).all():
             infinite = np.isinf(values)
             if infinite.any():
                 i = int(np.flatnonzero(infinite)[0])
@@ -489,9 +488,32 @@ def parse_number(text: str) -> float | None:
     except ValueError:
         return None
 
-def to_float(tokens: Iterable[str]) -> np.ndarray:
-    """Tokens (strings) to floats, NaN where a token is not a number."""
-    return pd.to_numeric(pd.Series(tokens, dtype=object), errors="coerce").to_numpy(dtype=float)
+def to_float(tokens: Iterable[str | None]) -> np.ndarray:
+    """Texts to floats, NaN where a text is not a number (or is None).
+
+    ``pandas.to_numeric`` decides, vectorised, which texts are numbers; their
+    values are then parsed again by NumPy, which rounds to the nearest float
+    as Python's ``float`` does. pandas before 3.1 can be one unit in the last
+    place off, which would break the exact round trip of the writers
+    (:func:`rankviz.datasets.svmlight.dump_svmlight`, ``to_csv``).
+
+    Parameters
+    ----------
+    tokens : iterable of str or None
+
+    Returns
+    -------
+    ndarray of float
+    """
+    texts = pd.Series(tokens, dtype=object)
+    numbers = pd.to_numeric(texts, errors="coerce").to_numpy(dtype=float)
+    accepted = ~np.isnan(numbers)
+    if accepted.any():
+        try:
+            numbers[accepted] = np.asarray(texts.to_numpy()[accepted], dtype=str).astype(np.float64)
+        except ValueError:  # pragma: no cover - a text pandas reads and NumPy does not: keep pandas' value
+            pass
+    return numbers
 
 
 # --------------------------------------------------------------------------- #

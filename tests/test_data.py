@@ -542,3 +542,18 @@ def test_benchmark_empty_rank_cells_are_missing_labels():
     np.testing.assert_array_equal(data.Y, [[1, 2, np.nan], [np.nan, 1, 2], [2, 1, 3]])
     with pytest.raises(DataError, match="'nan' is not a number"):
         load_benchmark(io.StringIO("2,1,2\n0.1,nan,1\n0.2,1,2\n"))
+
+
+@pytest.mark.parametrize("pandas_exact", [
+    False, pytest.param(True, marks=pytest.mark.skipif(not reading.PANDAS_PARSES_EXACTLY,
+                                                       reason="pandas before 3.1 does not read exactly")),
+])
+def test_numbers_read_from_text_are_the_nearest_floats(monkeypatch, pandas_exact):
+    """Both ways of reading (pandas 3.1's own, and NumPy's after older pandas) give Python's float()."""
+    monkeypatch.setattr(reading, "PANDAS_PARSES_EXACTLY", pandas_exact)
+    rng = np.random.default_rng(1)
+    values = np.concatenate([rng.normal(size=2000) * 10.0 ** rng.integers(-300, 300, 2000), rng.random(2000)])
+    texts = [repr(float(v)) for v in values] + ["x", None, "1e400", "-0.0"]
+    parsed = reading.to_float(texts)
+    np.testing.assert_array_equal(parsed[:-4], values)
+    assert np.isnan(parsed[-4]) and np.isnan(parsed[-3]) and not np.isfinite(parsed[-2]) and parsed[-1] == 0.0

@@ -37,17 +37,17 @@ from .._validation import check_labels_used, check_two_present, validate_rank_ma
 from ..exceptions import ColumnLabel, count_phrase, data_error, format_number, quote_list, show_text
 from ..features import is_nominal_column
 from .reading import (
-    MISSING_MARKERS, SEPARATOR_NAMES, as_name_list, check_columns, check_finite_features, check_unique,
-    convert_features, count_missing_features, file_stem, is_supported_feature, missing_mask,
-    parse_csv_header, read_records, read_text, sniff_separator, split_lines, to_float,
+    MISSING_MARKERS, PANDAS_PARSES_EXACTLY, SEPARATOR_NAMES, as_name_list, check_columns,
+    check_finite_features, check_unique, convert_features, count_missing_features, file_stem,
+    is_supported_feature, missing_mask, parse_csv_header, read_records, read_text, sniff_separator,
+    split_lines, to_float,
 )
 
 __all__ = ["RankingDataset", "TARGET_KINDS", "load_benchmark", "load_csv"]
 
 #: Keyword that makes ``pandas.read_csv`` round every number to the nearest float: the
 #: default from pandas 3.1 on (where the keyword is deprecated), "round_trip" before.
-_EXACT_FLOATS = ({} if tuple(int(part) for part in pd.__version__.split(".")[:2]) >= (3, 1)
-                 else {"float_precision": "round_trip"})
+_EXACT_FLOATS = {} if PANDAS_PARSES_EXACTLY else {"float_precision": "round_trip"}
 
 #: Accepted values of the ``target`` argument of :func:`load_csv`.
 TARGET_KINDS = ("ranks", "scores", "ordering")

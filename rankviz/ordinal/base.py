@@ -6,7 +6,7 @@ error of a prediction is the distance between the positions of the
 predicted and the true level, the absolute rank loss of Xia, Zhang & Wang
 (2006). :class:`OrdinalRegressorMixin` gives :class:`rankviz.OrdinalTree`,
 :class:`rankviz.OrdinalDefault` and :class:`rankviz.OrdinalKNN` the same
-``level_index``, ``rank_loss`` and ``score``.
+``predict``, ``level_index``, ``rank_loss`` and ``score``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
-from .levels import OrdinalLevels, mean_rank_loss
+from .levels import OrdinalLevels, level_array, mean_rank_loss
 
 __all__ = ["OrdinalRegressorMixin"]
 
@@ -34,6 +34,28 @@ class OrdinalRegressorMixin:
     Tags: the target is required and 1-D; ``X`` may hold NaN (a missing
     value) and nominal (string, categorical) columns.
     """
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predicted level of each row (one of ``classes_``).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Object dtype when the levels are names.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            If the estimator is not fitted.
+        ValueError
+            If ``X`` has other features than in ``fit``.
+        """
+        index = self.predict_index(X)
+        return level_array(self.classes_)[index]
 
     def level_index(self, y: ArrayLike) -> np.ndarray:
         """Index (0 = lowest) of each of the levels ``y``.

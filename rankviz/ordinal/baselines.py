@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator
 from .._validation import check_feature_input
 from ..neighbours import NeighbourIndex
 from .base import OrdinalRegressorMixin
-from .levels import PREDICTION_RULES, OrdinalLevels, level_array, predict_level
+from .levels import PREDICTION_RULES, OrdinalLevels, predict_level
 
 __all__ = ["OrdinalDefault", "OrdinalKNN"]
 
@@ -35,28 +35,6 @@ class _OrdinalBaseline(OrdinalRegressorMixin, BaseEstimator):
     def _check_prediction(self):
         if self.prediction not in PREDICTION_RULES:
             raise ValueError(f"prediction must be one of {PREDICTION_RULES}, got {self.prediction!r}")
-
-    def predict(self, X: Any) -> np.ndarray:
-        """Predicted level of each row (one of ``classes_``).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Object dtype when the levels are names.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the estimator is not fitted.
-        ValueError
-            If ``X`` has other features than in ``fit``.
-        """
-        index = self.predict_index(X)
-        return level_array(self.classes_)[index]
 
 
 class OrdinalDefault(_OrdinalBaseline):

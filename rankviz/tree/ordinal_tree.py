@@ -16,7 +16,7 @@ from .criteria.ordinal_levels import OrdinalLevelCriterion
 from ..features import FeatureEncoder
 from .gamma_path import GammaPath
 from ..ordinal.base import OrdinalRegressorMixin
-from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, level_array
+from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels
 from .._validation import check_feature_input, check_growth_params
 from .structure import parent_array
 
@@ -188,28 +188,6 @@ class OrdinalTree(OrdinalRegressorMixin, BaseEstimator):
         """
         leaves = self.apply(X)
         return self.tree_.predicted_level[leaves]
-
-    def predict(self, X: Any) -> np.ndarray:
-        """Predicted level of each row (one of ``classes_``).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            Object dtype when the levels are names.
-
-        Raises
-        ------
-        sklearn.exceptions.NotFittedError
-            If the tree is not fitted.
-        ValueError
-            If ``X`` has other features than in ``fit``.
-        """
-        index = self.predict_index(X)
-        return level_array(self.classes_)[index]
 
     def predict_by_depth(self, X: Any) -> np.ndarray:
         """Predicted positions of the tree cut at every depth.

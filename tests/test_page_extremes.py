@@ -351,10 +351,10 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
     assert "the export buttons give the full tree" in notice
     drawn = at.get("graphviz_chart")[0].proto.spec
     assert drawn_nodes(drawn) == list(np.flatnonzero(tree.depth <= depth))
-    assert "nodes below (" in drawn
+    assert "dashed: subtree not drawn" in drawn
     (full,) = set(exported["dot"])  # every export format gets the same, full DOT
     assert set(exported["svg"]) == {full}
-    assert drawn_nodes(full) == list(range(tree.node_count)) and "nodes below (" not in full
+    assert drawn_nodes(full) == list(range(tree.node_count)) and "dashed: subtree not drawn" not in full
     assert full == tree_to_dot(tree, similarity_range=tree_panel.SIMILARITY_RANGE, show_ids=True,
                                max_labels=4)
     # Deeper on request; the whole tree at the slider's end, the notice then gone.
@@ -380,7 +380,7 @@ def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
     assert {s.key for s in at.slider} >= {"a_draw_depth", "b_draw_depth"}
     assert len(depth_notice(at)) == 2
     for chart, full in zip(at.get("graphviz_chart"), exported["dot"]):
-        assert "nodes below (" in chart.proto.spec and "nodes below (" not in full
+        assert "<I>+ " in chart.proto.spec and "<I>+ " not in full
         assert set(drawn_nodes(chart.proto.spec)) < set(drawn_nodes(full))
 
     exported.clear()
@@ -390,7 +390,7 @@ def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
     assert keys == {"ivg_ordinal_tree_ranking_impurity_depth", "ivg_ordinal_tree_gini_depth"}
     assert len(depth_notice(at)) == 2
     for chart, full in zip(at.get("graphviz_chart")[:2], exported["dot"]):
-        assert "nodes below (" in chart.proto.spec and "nodes below (" not in full
+        assert "<I>+ " in chart.proto.spec and "<I>+ " not in full
 
     at = open_page(app_path, MALLOWS, {"dataset": "metalearning", "lrt_min_leaf": 1})
     ok(at)

@@ -108,8 +108,8 @@ def test_dot_structure(tree, dot_text):
     assert f'id="node{tree.node_count}"' not in dot_text
     for node in np.flatnonzero(~tree.is_leaf):
         left, right = tree.children_left[node], tree.children_right[node]
-        assert f'  node{node} -> node{left} [label="yes"];' in dot_text
-        assert f'  node{node} -> node{right} [label="no"];' in dot_text
+        assert f'  node{node} -> node{left} [id="edge{left}", label="yes"];' in dot_text
+        assert f'  node{node} -> node{right} [id="edge{right}", label="no"];' in dot_text
     assert dot_text.count(" -> ") == 2 * (tree.node_count - tree.n_leaves)
 
 
@@ -134,12 +134,12 @@ def test_fill_follows_similarity(tree, dot_text):
 
 
 def test_tooltips(tree, dot_text):
-    assert 'tooltip="node0: split A1 = c with S_split = 0.600"' in node_line(dot_text, 0)
-    assert 'tooltip="node4 (leaf): a single example"' in node_line(dot_text, 4)
+    assert 'tooltip="#0: split A1 = c with S_split = 0.600"' in node_line(dot_text, 0)
+    assert 'tooltip="#4 (leaf): a single example"' in node_line(dot_text, 4)
     # With a small gamma the root stops: (1 - 0.093) >= 0.5 * (1 + 0.6), rule (6).
     stump = RankingTree(gamma=0.5, min_samples_leaf=1).fit(X, Y, label_names=LABELS).tree_
     assert stump.node_count == 1
-    assert ('tooltip="node0 (leaf): best split A1 = c with S_split = 0.600 rejected by rule (6)"'
+    assert ('tooltip="#0 (leaf): best split A1 = c with S_split = 0.600 rejected by rule (6)"'
             in tree_to_dot(stump))
 
 
@@ -165,7 +165,7 @@ def test_user_text_is_escaped(nasty_tree):
     assert f"label=<<B>{NASTY_ESCAPED}</B>>;" in dot                      # title
     assert f"<B>{NASTY_ESCAPED} = {NASTY_ESCAPED}</B>" in dot              # feature = category
     assert re.search(rf"<B>[^<]*{re.escape(NASTY_ESCAPED)}[^<]*</B>", dot.split("legend")[0])  # label
-    assert f'tooltip="node0: split {NASTY_ESCAPED} = {NASTY_ESCAPED}' in dot
+    assert f'tooltip="#0: split {NASTY_ESCAPED} = {NASTY_ESCAPED}' in dot
 
 
 def test_max_labels(tree):
@@ -202,8 +202,8 @@ def test_single_leaf_tree():
 # -- ordinal trees --------------------------------------------------------------
 
 CELL = re.compile(
-    r'<TD BGCOLOR="(#[0-9a-f]{6})" WIDTH="\d+" HEIGHT="13"( BORDER="2" COLOR="#000000")?>'
-    r'<FONT POINT-SIZE="8" COLOR="(#[0-9a-f]{6})">(<B>)?([^<]*?)(?:</B>)?</FONT></TD>')
+    r'<TD BGCOLOR="(#[0-9a-f]{6})" WIDTH="\d+" HEIGHT="\d+"( BORDER="2" COLOR="#000000")?>'
+    r'<FONT POINT-SIZE="9" COLOR="(#[0-9a-f]{6})">(<B>)?([^<]*?)(?:</B>)?</FONT></TD>')
 
 
 def parse_ordinal_label(label):
@@ -321,15 +321,15 @@ def test_ordinal_tooltips(ordinal_tree):
         tooltip = re.search(r'tooltip="([^"]*)"', node_line(dot, node)).group(1)
         if tree.is_leaf[node]:
             level = tree.class_names[tree.predicted_level[node]]
-            assert tooltip.startswith(f"node{node} (leaf): predicts rank {level} "
+            assert tooltip.startswith(f"#{node} (leaf): predicts rank {level} "
                                       f"(median of {tree.n_samples[node]} rows); ")
         else:
-            assert tooltip.startswith(f"node{node}: split ") and "predicts" not in tooltip
+            assert tooltip.startswith(f"#{node}: split ") and "predicts" not in tooltip
     stump = named_tree("median", max_depth=0)
-    assert ('tooltip="node0 (leaf): predicts good (median of 12 rows); '
+    assert ('tooltip="#0 (leaf): predicts good (median of 12 rows); '
             'no split searched or possible (size or depth limit)"') in tree_to_dot(stump)
     pure = named_tree("mode")
-    assert 'tooltip="node1 (leaf): predicts poor (mode of 5 rows); all rows at one level"' in (
+    assert 'tooltip="#1 (leaf): predicts poor (mode of 5 rows); all rows at one level"' in (
         tree_to_dot(pure))
     one = OrdinalTree(max_depth=0).fit(X_NAMED[:1], Y_NAMED[:1], levels=LEVELS).tree_
     assert "predicts poor (median of 1 row); a single example" in tree_to_dot(one)
@@ -378,7 +378,7 @@ def test_ordinal_part_grown_and_ids():
     tree = named_tree("median")
     sub, _ = tree.keep_splits([])  # the root's split postponed
     dot = tree_to_dot(sub, show_ids=True, highlight=0)
-    assert ('tooltip="node0: predicts good (median of 12 rows); will split x1 &lt;= 4.5 with '
+    assert ('tooltip="#0: predicts good (median of 12 rows); will split x1 &lt;= 4.5 with '
             "S_split = ") in dot
     head, large, cells, n, _ = parse_ordinal_label(node_labels(dot)["node0"])
     assert head == "good" and large and n == 12
@@ -584,15 +584,15 @@ def test_cut_tree_has_exactly_the_nodes_up_to_the_depth(big_tree, depth):
     for node in cut:
         hidden = below(tree, node)
         leaves = sum(bool(tree.is_leaf[h]) for h in hidden)
-        assert f"<I>+ {len(hidden)} nodes below ({leaves} leaves)</I>" in labels[node_id(node)]
+        assert f"<I>+ {len(hidden)} nodes, {leaves} {'leaf' if leaves == 1 else 'leaves'}</I>" in labels[node_id(node)]
         line = node_line(dot, node)
         assert 'style="rounded,filled,dashed"' in line
-        assert f"{len(hidden)} nodes below ({leaves} leaves), not drawn" in line  # the tooltip
+        assert f"{len(hidden)} nodes, {leaves} {'leaf' if leaves == 1 else 'leaves'} not drawn" in line  # the tooltip
     # Nodes above the cut and leaves at it are drawn as usual.
     for node in expected:
         if node not in cut:
             assert "dashed" not in node_line(dot, node)
-    assert f"dashed: split further below depth {depth}, not drawn" in dot  # the legend says so
+    assert f"dashed: subtree not drawn (deeper than {depth})" in dot  # the legend says so
     assert drawn_leaves(tree, depth) == len(cut) + int(np.sum(tree.is_leaf & (tree.depth <= depth)))
 
 
@@ -633,13 +633,13 @@ def test_cut_ordinal_and_mallows_trees():
     ordinal = OrdinalTree("ranking_impurity", max_depth=None).fit(X_train, y_train).tree_
     dot = tree_to_dot(ordinal, max_depth=3)
     assert drawn_nodes(dot) == list(np.flatnonzero(ordinal.depth <= 3))
-    assert "nodes below (" in dot and "cells: rows at levels" in dot
+    assert " nodes, " in dot and "cells: rows at levels" in dot
     data = load_sample("metalearning")
     lrt = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(
         data.X, data.Y, label_names=data.label_names).tree_
     dot = tree_to_dot(lrt, max_depth=2)
     assert drawn_nodes(dot) == list(np.flatnonzero(lrt.depth <= 2))
-    assert "dashed: split further below depth 2" in dot and "reliability" in dot
+    assert "dashed: subtree not drawn (deeper than 2)" in dot and "reliability" in dot
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -650,4 +650,4 @@ def test_render_cut_tree(big_tree, engine):
     shown = np.flatnonzero(big_tree.depth <= 3)
     assert {node_id(n) for n in shown} <= ids
     assert node_id(int(np.flatnonzero(big_tree.depth == 4)[0])) not in ids
-    assert b"nodes below" in svg
+    assert b" nodes, " in svg

@@ -33,7 +33,8 @@ from ...tree.structure import Tree, parent_array
 __all__ = [
     "BORDER_COLOR", "EDGE_COLOR", "HIGHLIGHT_COLOR", "INTERNAL_FILL", "LEVEL_CELL_BORDER", "LEVEL_PALETTE",
     "MISSING_FILL", "PALETTE", "PREDICTED_CELL_BORDER", "RELIABILITY_PALETTE",
-    "DrawOptions", "TreeDrawer", "ancestor_at", "dot_string", "drawn_leaves", "escape", "fill_color",
+    "DrawOptions", "FontSizes", "TreeDrawer", "dot_string", "drawn_leaves", "drawn_nodes",
+    "edge_id", "escape", "fill_color",
     "fitting_depth", "fmt_similarity", "graph_header", "hidden_text", "legend_attrs", "node_id",
     "node_label", "node_tooltip", "similarity_swatches", "subtree_sizes", "text_color",
 ]
@@ -73,9 +74,46 @@ _LEGEND_TABLE = '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0
 
 # -- text -----------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class FontSizes:
+    """The point sizes of one drawing, all following the boxes' main text.
+
+    At the default of 12 points every text of a box is at least 10 points and
+    the legend 9, so at a scale of 4/3 px per point (a document at 100 %) no
+    text of a drawing is under 12 px.
+    """
+
+    text: float = 12.0
+
+    @property
+    def title(self) -> float:
+        """The title above the drawing."""
+        return round(self.text * 4 / 3, 1)
+
+    @property
+    def small(self) -> float:
+        """Each box's numbers and the edge labels."""
+        return round(self.text * 5 / 6, 1)
+
+    @property
+    def legend(self) -> float:
+        """The legend and the small cells inside boxes."""
+        return round(self.text * 3 / 4, 1)
+
+    @property
+    def large(self) -> float:
+        """A leaf's prediction set large (ordinal levels)."""
+        return round(self.text * 7 / 6, 1)
+
+
 def node_id(node: int) -> str:
     """DOT / SVG id of a tree node: ``node_id(3) == "node3"``."""
     return f"node{int(node)}"
+
+
+def edge_id(child: int) -> str:
+    """SVG id of the edge into a tree node: ``edge_id(3) == "edge3"``."""
+    return f"edge{int(child)}"
 
 
 def escape(text: object) -> str:
@@ -161,7 +199,7 @@ def text_color(fill: str) -> str:
 
 # -- pieces of a drawing --------------------------------------------------------
 
-def graph_header(direction: str, title: str | None = None) -> list[str]:
+def graph_header(direction: str, title: str | None = None, font_size: float = 12) -> list[str]:
     """The opening lines of a tree's DOT: graph, node and edge defaults, and the title.
 
     Parameters
@@ -170,6 +208,8 @@ def graph_header(direction: str, title: str | None = None) -> list[str]:
         Top-down, or left to right.
     title : str, optional
         User text drawn in bold above the tree (escaped here).
+    font_size : float, default=12
+        Points of the boxes' main text; the title and the edge labels scale with it.
 
     Returns
     -------
@@ -178,14 +218,15 @@ def graph_header(direction: str, title: str | None = None) -> list[str]:
     """
     # Left to right, ranks are columns of wide boxes: less space between them reads better.
     ranksep = 0.5 if direction == "TB" else 0.3
+    sizes = FontSizes(font_size)
     lines = [
         "digraph RankingTree {",
         # ordering=out keeps the "yes" child on the left, as the edges are listed.
         f'  graph [rankdir={direction}, ordering=out, nodesep=0.3, ranksep={ranksep}, margin=0, pad=0.2, '
-        'bgcolor="white", fontname="Helvetica", fontsize=16, labelloc=t, labeljust=c];',
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=12, '
+        f'bgcolor="white", fontname="Helvetica", fontsize={sizes.title:g}, labelloc=t, labeljust=c];',
+        f'  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize={sizes.text:g}, '
         f'margin="0.14,0.07", color="{BORDER_COLOR}", penwidth=1];',
-        f'  edge [fontname="Helvetica", fontsize=10, color="{EDGE_COLOR}", '
+        f'  edge [fontname="Helvetica", fontsize={sizes.small:g}, color="{EDGE_COLOR}", '
         f'fontcolor="{EDGE_COLOR}", arrowsize=0.7];',
     ]
     if title:
@@ -193,7 +234,7 @@ def graph_header(direction: str, title: str | None = None) -> list[str]:
     return lines
 
 
-def node_label(rows: Sequence[str], stats: str) -> str:
+def node_label(rows: Sequence[str], stats: str, stats_size: float = 10) -> str:
     """HTML-like label of a node: one table row per entry of ``rows``, then ``stats`` in small type.
 
     One table row per line instead of ``<BR/>``: Graphviz spaces ``<BR/>``
@@ -207,6 +248,8 @@ def node_label(rows: Sequence[str], stats: str) -> str:
         HTML content of each row (already escaped), e.g. ``"<B>A2 &lt;= 4.5</B>"``.
     stats : str
         The node's numbers, e.g. ``"n = 12, S = 0.812"``.
+    stats_size : float, default=10
+        Points of ``stats`` (:attr:`FontSizes.small`).
 
     Returns
     -------
@@ -214,7 +257,7 @@ def node_label(rows: Sequence[str], stats: str) -> str:
         A ``<TABLE>`` (without the ``<`` ``>`` that make it a DOT label).
     """
     cells = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
-    return f'{_TABLE}{cells}<TR><TD><FONT POINT-SIZE="10">{stats}</FONT></TD></TR></TABLE>'
+    return f'{_TABLE}{cells}<TR><TD><FONT POINT-SIZE="{stats_size:g}">{stats}</FONT></TD></TR></TABLE>'
 
 
 def node_tooltip(tree: Tree, node: int, predicts: str = "", agree: str = "all rankings agree") -> str:
@@ -234,7 +277,7 @@ def node_tooltip(tree: Tree, node: int, predicts: str = "", agree: str = "all ra
     str
         Not escaped (see :func:`dot_string`).
     """
-    name = node_id(node)
+    name = f"#{tree.node_ids[node]}"
     score = float(tree.split_score[node])
     if not tree.is_leaf[node]:
         extra = "" if math.isnan(score) else f" with S_split = {score:.3f}"
@@ -274,7 +317,8 @@ def similarity_swatches(vmin: float, vmax: float) -> list[tuple[str, str]]:
 
 
 def legend_attrs(heading: str, swatches: Sequence[tuple[str, str]], notes: Sequence[str],
-                 cut_depth: int | None = None, *, swatch_width: int = 28) -> str:
+                 cut_depth: int | None = None, *, swatch_width: int = 28, font_size: float = 9,
+                 collapsed: bool = False) -> str:
     """Attributes of the legend node: a heading, a colour bar and short notes.
 
     Kept to a few short rows: the legend sits on the root's rank, so a tall
@@ -293,6 +337,10 @@ def legend_attrs(heading: str, swatches: Sequence[tuple[str, str]], notes: Seque
         saying what a dashed box means.
     swatch_width : int, default=28
         Width of each colour of the bar, in points.
+    font_size : float, default=9
+        Points of the legend's text (:attr:`FontSizes.legend`).
+    collapsed : bool, default=False
+        Some nodes are drawn collapsed: the dashed row says so.
 
     Returns
     -------
@@ -303,13 +351,15 @@ def legend_attrs(heading: str, swatches: Sequence[tuple[str, str]], notes: Seque
 
     def row(content):
         return (f'<TR><TD COLSPAN="{steps}" ALIGN="LEFT">'
-                f'<FONT POINT-SIZE="9">{content}</FONT></TD></TR>')
+                f'<FONT POINT-SIZE="{font_size:g}">{content}</FONT></TD></TR>')
 
-    bar = "".join(f'<TD BGCOLOR="{fill}" WIDTH="{swatch_width}" HEIGHT="14">'
-                  f'<FONT POINT-SIZE="8" COLOR="{text_color(fill)}">{text}</FONT></TD>'
+    bar = "".join(f'<TD BGCOLOR="{fill}" WIDTH="{swatch_width * font_size / 9:g}" HEIGHT="{14 * font_size / 9:g}">'
+                  f'<FONT POINT-SIZE="{font_size:g}" COLOR="{text_color(fill)}">{text}</FONT></TD>'
                   for fill, text in swatches)
-    if cut_depth is not None:
-        notes = [*notes, f"dashed: split further below depth {cut_depth}, not drawn"]
+    if cut_depth is not None or collapsed:
+        where = [] if cut_depth is None else [f"deeper than {cut_depth}"]
+        where += ["collapsed"] if collapsed else []
+        notes = [*notes, f"dashed: subtree not drawn ({' or '.join(where)})"]
     table = _LEGEND_TABLE + row(heading) + f"<TR>{bar}</TR>" + "".join(map(row, notes)) + "</TABLE>"
     return f'id="legend", shape=plaintext, style="", margin=0, tooltip="legend", label=<{table}>'
 
@@ -332,17 +382,47 @@ def subtree_sizes(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
     return nodes, np.where(tree.is_leaf, 0, leaves)
 
 
-def ancestor_at(tree: Tree, node: int, depth: int) -> int:
-    """The ancestor of ``node`` at ``depth`` (the node itself if it is that deep or less)."""
-    parent = parent_array(tree.children_left, tree.children_right)
-    while tree.depth[node] > depth:
-        node = parent[node]
-    return int(node)
-
-
 def hidden_text(nodes: int, leaves: int) -> str:
-    """``+ 12 nodes below (7 leaves)``: what a cut node hides."""
-    return f"+ {int(nodes)} nodes below ({int(leaves)} leaves)"
+    """``+ 12 nodes, 7 leaves``: what a cut or collapsed node hides."""
+    return f"+ {int(nodes)} nodes, {int(leaves)} {'leaf' if int(leaves) == 1 else 'leaves'}"
+
+
+def drawn_nodes(tree: Tree, max_depth: int | None = None, collapsed: Any = ()) -> tuple[np.ndarray, np.ndarray]:
+    """Which nodes a drawing shows, and which of those end it with a subtree left out.
+
+    Parameters
+    ----------
+    tree : Tree
+    max_depth : int, optional
+        Nodes deeper than this are left out.
+    collapsed : iterable of int or boolean mask, default=()
+        Nodes (indices of ``tree``) whose subtrees are left out.
+
+    Returns
+    -------
+    drawn, cut : ndarray of bool, shape (node_count,)
+        ``cut``: drawn internal nodes whose children are not drawn.
+    """
+    is_leaf, depth = tree.is_leaf, np.asarray(tree.depth)
+    folded = np.zeros(tree.node_count, dtype=bool)
+    collapsed = np.asarray(list(collapsed) if not isinstance(collapsed, np.ndarray) else collapsed)
+    if collapsed.dtype == bool:
+        folded |= collapsed
+    elif collapsed.size:
+        folded[collapsed.astype(np.intp)] = True
+    if max_depth is not None:
+        folded |= depth >= max_depth
+    folded &= ~is_leaf
+    # A node is drawn when no ancestor is folded: pass the flag down level by level.
+    hidden = np.zeros(tree.node_count, dtype=bool)
+    internal = np.flatnonzero(~is_leaf)
+    for level in range(tree.max_depth):
+        parents = internal[depth[internal] == level]
+        below = hidden[parents] | folded[parents]
+        hidden[tree.children_left[parents]] = below
+        hidden[tree.children_right[parents]] = below
+    drawn = ~hidden
+    return drawn, drawn & folded
 
 
 def drawn_leaves(tree: Any, max_depth: int | None = None) -> int:
@@ -405,19 +485,26 @@ class DrawOptions:
     direction: str = "TB"
     legend: bool = True
     max_depth: int | None = None
+    collapsed: frozenset[int] = frozenset()
+    font_size: float = 12.0
+
+    @property
+    def sizes(self) -> FontSizes:
+        """The point sizes of the drawing's texts."""
+        return FontSizes(self.font_size)
 
     @classmethod
     def checked(cls, tree: Tree, highlight: int | str | None = None, title: str | None = None,
                 max_labels: int | None = None, *, similarity_range: tuple[float, float] = (-1.0, 1.0),
                 show_ids: bool = False, direction: str = "TB", legend: bool = True,
-                max_depth: int | None = None) -> DrawOptions:
+                max_depth: int | None = None, collapsed: Any = (), font_size: float = 12.0) -> DrawOptions:
         """Options for drawing ``tree``, each checked.
 
         Parameters
         ----------
         tree : Tree
             The tree to draw (``highlight`` must be one of its nodes).
-        highlight, title, max_labels, similarity_range, show_ids, direction, legend, max_depth
+        highlight, title, max_labels, similarity_range, show_ids, direction, legend, max_depth, collapsed, font_size
             As for :func:`rankviz.viz.dot.tree_to_dot`.
 
         Returns
@@ -428,8 +515,8 @@ class DrawOptions:
         ------
         ValueError
             If ``highlight`` is not a node of the tree, or ``max_labels``,
-            ``direction``, ``max_depth`` or ``similarity_range`` is invalid
-            (checked in that order).
+            ``direction``, ``max_depth``, ``similarity_range``, ``collapsed``
+            or ``font_size`` is invalid (checked in that order).
         """
         highlight = _check_highlight(highlight, tree.node_count)
         if max_labels is not None and not (isinstance(max_labels, (int, np.integer)) and max_labels >= 1):
@@ -442,7 +529,13 @@ class DrawOptions:
         vmin, vmax = (float(v) for v in similarity_range)
         if not (math.isfinite(vmin) and math.isfinite(vmax) and vmin < vmax):
             raise ValueError(f"similarity_range must be two finite numbers, low < high; got {similarity_range!r}")
-        return cls(highlight, title, max_labels, vmin, vmax, show_ids, direction, legend, max_depth)
+        folded = frozenset(int(node) for node in collapsed)
+        if any(not 0 <= node < tree.node_count for node in folded):
+            raise ValueError(f"collapsed must hold nodes of the tree (0..{tree.node_count - 1}), got {sorted(folded)}")
+        if not (isinstance(font_size, (int, float, np.number)) and 4 <= float(font_size) <= 72):
+            raise ValueError(f"font_size must be a number of points from 4 to 72, got {font_size!r}")
+        return cls(highlight, title, max_labels, vmin, vmax, show_ids, direction, legend, max_depth,
+                   folded, float(font_size))
 
 
 def _check_highlight(highlight, n_nodes):
@@ -495,27 +588,29 @@ class TreeDrawer:
         """HTML of the legend's rows under the colour bar."""
         raise NotImplementedError
 
-    def legend(self, cut_depth: int | None) -> str:
-        """Attributes of the legend node: the similarity scale and :meth:`legend_notes`."""
+    def legend(self, cut_depth: int | None, collapsed: bool = False) -> str:
+        """Attributes of the legend node: the similarity scale and :meth:`legend_notes`.
+
+        ``cut_depth``: the depth nodes are cut at, if any is; ``collapsed``:
+        some nodes are drawn collapsed.
+        """
         heading = f"<B>S</B> (colour) = {escape(self.tree.similarity_label)}"
         swatches = similarity_swatches(self.options.vmin, self.options.vmax)
-        return legend_attrs(heading, swatches, self.legend_notes(), cut_depth)
+        return legend_attrs(heading, swatches, self.legend_notes(), cut_depth,
+                            font_size=self.options.sizes.legend, collapsed=collapsed)
 
     def to_dot(self) -> str:
         """The DOT source of the tree, ending with a newline."""
         tree, options, is_leaf, ids = self.tree, self.options, self.is_leaf, self.tree.node_ids
-        lines = graph_header(options.direction, options.title)
-        depth = np.asarray(tree.depth)
-        if options.max_depth is None:
-            drawn = np.ones(tree.node_count, dtype=bool)
-            cut = ~drawn
-        else:
-            drawn = depth <= options.max_depth
-            cut = drawn & ~is_leaf & (depth == options.max_depth)
+        sizes = options.sizes
+        lines = graph_header(options.direction, options.title, sizes.text)
+        drawn, cut = drawn_nodes(tree, options.max_depth, sorted(options.collapsed))
         hidden_nodes, hidden_leaves = subtree_sizes(tree)
         highlight = options.highlight
         if highlight is not None and not drawn[highlight]:
-            highlight = ancestor_at(tree, highlight, options.max_depth)  # its drawn ancestor
+            parent = parent_array(tree.children_left, tree.children_right)
+            while not drawn[highlight]:  # mark its drawn ancestor
+                highlight = int(parent[highlight])
         for node in np.flatnonzero(drawn):
             stats = self.stats(node)
             if options.show_ids:
@@ -524,8 +619,8 @@ class TreeDrawer:
             if cut[node]:
                 below = hidden_text(hidden_nodes[node], hidden_leaves[node])
                 label = (label[:-len("</TABLE>")]
-                         + f'<TR><TD><FONT POINT-SIZE="10"><I>{below}</I></FONT></TD></TR></TABLE>')
-                tooltip += f"; {below}, not drawn"
+                         + f'<TR><TD><FONT POINT-SIZE="{sizes.small:g}"><I>{below}</I></FONT></TD></TR></TABLE>')
+                tooltip += f"; {below} not drawn"
             attrs = [f'id="{node_id(node)}"', f"label=<{label}>", f'fillcolor="{fill}"',
                      f'fontcolor="{text_color(fill)}"', f"tooltip={dot_string(tooltip)}"]
             if cut[node]:
@@ -534,11 +629,16 @@ class TreeDrawer:
                 attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
             lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
         for node in np.flatnonzero(drawn & ~cut & ~is_leaf):
-            lines.append(f'  {node_id(node)} -> {node_id(tree.children_left[node])} [label="yes"];')
-            lines.append(f'  {node_id(node)} -> {node_id(tree.children_right[node])} [label="no"];')
+            # Each edge has the SVG id of the child it leads to, for viewers
+            # that light up a path or hide nodes not grown yet.
+            for child, answer in ((tree.children_left[node], "yes"), (tree.children_right[node], "no")):
+                lines.append(f'  {node_id(node)} -> {node_id(child)} [id="{edge_id(child)}", label="{answer}"];')
         # Declared after the tree, the unconnected legend lands on the root's rank,
         # to the right: the space beside the root of a tree is otherwise empty.
         if options.legend:
-            lines.append(f"  legend [{self.legend(options.max_depth if cut.any() else None)}];")
+            at_cut = np.zeros(tree.node_count, dtype=bool) if options.max_depth is None else (
+                np.asarray(tree.depth) >= options.max_depth)
+            by_depth, by_hand = bool((cut & at_cut).any()), bool((cut & ~at_cut).any())
+            lines.append(f"  legend [{self.legend(options.max_depth if by_depth else None, by_hand)}];")
         lines.append("}")
         return "\n".join(lines) + "\n"

@@ -77,16 +77,16 @@ class MallowsTreeDrawer(RankingTreeDrawer):
             return INTERNAL_FILL
         return reliability_fill(float(self.reliability[node]), self.rmin, self.rmax)
 
-    def legend(self, cut_depth: int | None) -> str:
+    def legend(self, cut_depth: int | None, collapsed: bool = False) -> str:
         """The reliability scale (``∞`` last) and what θ̂ means; or the similarity legend."""
         if not self.by_reliability:
-            return super().legend(cut_depth)
+            return super().legend(cut_depth, collapsed)
         steps = len(RELIABILITY_PALETTE)
         swatches = [(fill, "∞" if k == steps - 1 else f"{self.rmin + k * (self.rmax - self.rmin) / (steps - 2):.2g}")
                     for k, fill in enumerate(RELIABILITY_PALETTE)]
         return legend_attrs("leaf colour: reliability (rel), θ̂ × the leaf's share of rows", swatches,
                             ["θ̂: the Mallows spread (∞: all agree); leaves: centre ranking"], cut_depth,
-                            swatch_width=32)
+                            swatch_width=32, font_size=self.options.sizes.legend, collapsed=collapsed)
 
 
 def _largest_finite(values):

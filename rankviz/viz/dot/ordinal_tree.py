@@ -46,10 +46,10 @@ class OrdinalTreeDrawer(TreeDrawer):
     def label(self, node: int, stats: str) -> str:
         """The test or predicted level, the level cells, then ``stats``."""
         if self.is_leaf[node]:
-            head = f'<FONT POINT-SIZE="14"><B>{escape(self.level_text(node))}</B></FONT>'
+            head = f'<FONT POINT-SIZE="{self.options.sizes.large:g}"><B>{escape(self.level_text(node))}</B></FONT>'
         else:
             head = f"<B>{escape(self.tree.test_text(node))}</B>"
-        return node_label([head, self._cells(node)], stats)
+        return node_label([head, self._cells(node)], stats, self.options.sizes.small)
 
     def tooltip(self, node: int) -> str:
         """As any tree's, a leaf's saying first what it predicts: ``predicts rank 3 (median of 40 rows)``."""
@@ -75,17 +75,18 @@ class OrdinalTreeDrawer(TreeDrawer):
         # Equal cells, so the row reads like a bar chart of the levels; as narrow
         # as the node's widest count allows (small leaves get small cells).
         texts = [_fmt_count(count) for count in counts]
-        width = 6 * max(len(text) for text in texts) + 6
+        size = self.options.sizes.legend
+        width = round((6 * max(len(text) for text in texts) + 6) * size / 8)
         cells = []
         for k, count in enumerate(counts):
             step = 0 if count <= 0 or total <= 0 else max(1, round(count / total * top))
             fill = LEVEL_PALETTE[step]
             text = texts[k]
-            attrs = f'BGCOLOR="{fill}" WIDTH="{width}" HEIGHT="13"'
+            attrs = f'BGCOLOR="{fill}" WIDTH="{width}" HEIGHT="{round(13 * size / 8)}"'
             if k == self.predicted[node]:
                 text = f"<B>{text}</B>"
                 attrs += f' BORDER="2" COLOR="{PREDICTED_CELL_BORDER}"'
-            cells.append(f'<TD {attrs}><FONT POINT-SIZE="8" COLOR="{text_color(fill)}">{text}</FONT></TD>')
+            cells.append(f'<TD {attrs}><FONT POINT-SIZE="{size:g}" COLOR="{text_color(fill)}">{text}</FONT></TD>')
         return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="1" '
                 f'COLOR="{LEVEL_CELL_BORDER}"><TR>{"".join(cells)}</TR></TABLE>')
 

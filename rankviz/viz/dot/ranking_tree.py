@@ -61,7 +61,7 @@ class RankingTreeDrawer(TreeDrawer):
             lines = ranking_lines(self.tree, node, self.options.max_labels)
         else:
             lines = [escape(self.tree.test_text(node))]
-        return node_label([f"<B>{line}</B>" for line in lines], stats)
+        return node_label([f"<B>{line}</B>" for line in lines], stats, self.options.sizes.small)
 
     def legend_notes(self) -> list[str]:
         """What ``n`` and a leaf's text mean."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ...tree.structure import Tree
@@ -17,7 +18,7 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
                 max_labels: int | None = None, *, similarity_range: tuple[float, float] = (-1.0, 1.0),
                 show_ids: bool = False, direction: str = "TB", legend: bool = True,
                 color_by: str | None = None, reliability_range: tuple[float, float] | None = None,
-                max_depth: int | None = None) -> str:
+                max_depth: int | None = None, collapsed: Iterable[int] = (), font_size: float = 12.0) -> str:
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -43,8 +44,9 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     default its leaves are coloured by reliability on an orange scale and its
     internal nodes are grey.
 
-    Node ``i`` is named and has the SVG id ``node{i}`` (see `node_id`), and a
-    tooltip with its id and split: for a leaf, the best split found and why
+    Node ``i`` is named and has the SVG id ``node{i}`` (see `node_id`), the
+    edge into it the SVG id ``edge{i}``, and a tooltip with its id (``#5``,
+    from :attr:`Tree.node_ids`, as written in the box) and split: for a leaf, the best split found and why
     it was not made, after what an ordinal leaf predicts, e.g. ``predicts
     rank 3 (median of 40 rows)``.
 
@@ -82,11 +84,17 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     max_depth : int, optional
         Draw only the nodes at depth ``<= max_depth`` (the root is depth 0),
         for trees too large to read whole. A node split below the cut gets a
-        dashed border and a line ``+ 12 nodes below (7 leaves)``, and the
+        dashed border and a line ``+ 12 nodes, 7 leaves``, and the
         legend explains the dashes; a ``highlight`` below the cut marks its
         drawn ancestor. None (default), or a depth at least the tree's own,
         draws every node. See `fitting_depth` for a depth that keeps a
         drawing legible.
+    collapsed : iterable of int, default=()
+        Nodes (indices of ``tree``) drawn collapsed: like a node cut at
+        ``max_depth``, with a dashed border and what its subtree holds.
+    font_size : float, default=12
+        Points of the boxes' main text; every other text scales with it
+        (:class:`~rankviz.viz.dot.common.FontSizes`).
 
     Returns
     -------
@@ -102,7 +110,8 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     """
     tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
     options = DrawOptions.checked(tree, highlight, title, max_labels, similarity_range=similarity_range,
-                                  show_ids=show_ids, direction=direction, legend=legend, max_depth=max_depth)
+                                  show_ids=show_ids, direction=direction, legend=legend, max_depth=max_depth,
+                                  collapsed=collapsed, font_size=font_size)
     return drawer_for(tree, options, color_by=color_by, reliability_range=reliability_range).to_dot()
 
 

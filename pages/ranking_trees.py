@@ -8,8 +8,10 @@ from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import md_escape
+from rankviz.ui.trace_panel import trace_controls, trace_from_state
 from rankviz.ui.tree_panel import fit_gamma_path, growth_player, tree_settings, tree_url_fields
 from rankviz.ui.url_state import publish_to_url, restore_from_url
+from rankviz.viz.graphviz import export_basename
 
 require_app_navigation()
 
@@ -38,11 +40,22 @@ except ValueError as error:  # e.g. a criterion that needs complete rankings
     st.stop()
 tree = path.tree_at(settings.gamma)
 
-growth_player(tree, settings, data_key, inspected=st.session_state.get(INSPECTED_KEY))
-tab_gamma, tab_inspect, tab_eval = st.tabs(["γ path", "Node inspector", "Evaluation"])
-with tab_gamma:
-    gamma_panel(dataset, data_key, settings, path)
+def inspect(node_id: int) -> None:
+    st.session_state[INSPECTED_KEY] = node_id
+
+
+trace = trace_from_state(dataset, data_key, tree)
+growth_player(tree, settings, data_key, inspected=st.session_state.get(INSPECTED_KEY), on_select=inspect,
+              trace=trace, label="Click a node to open it in the Node inspector below; hover a node for "
+                                 "its details. Trace an example: the tab below.",
+              basename=export_basename(dataset.name, settings.criterion, settings.gamma))
+tab_inspect, tab_trace, tab_gamma, tab_eval = st.tabs(
+    ["Node inspector", "Trace an example", "γ path", "Evaluation"])
 with tab_inspect:
     inspector_panel(dataset, data_key, tree, settings)
+with tab_trace:
+    trace_controls(dataset, data_key, tree, trace)
+with tab_gamma:
+    gamma_panel(dataset, data_key, settings, path)
 with tab_eval:
     evaluation_panel(dataset, data_key, {"Ranking tree": settings})

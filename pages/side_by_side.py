@@ -5,7 +5,9 @@ import streamlit as st
 from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.tree_panel import draw_tree, export_buttons, fit_tree, tree_settings, tree_url_fields
+from rankviz.ui.tree_panel import (SIMILARITY_RANGE, depth_control, export_buttons, fit_tree, show_tree,
+                                   tree_settings, tree_url_fields)
+from rankviz.viz.dot import tree_to_dot
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
 require_app_navigation()
@@ -41,9 +43,12 @@ for side, column in columns.items():
         fitted[side] = settings[side]
         leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
         st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}.")
-        dot = draw_tree(tree, key=f"{SIDES[side][0]}_draw")
-        export_buttons(dot, basename=f"ranking_tree_{SIDES[side][0]}", key=f"{SIDES[side][0]}_export",
-                       compact=True)
+        name = SIDES[side][0]
+        layout = show_tree(tree, key=f"{name}_view", layout_key=repr((data_key, settings[side])),
+                           fold_key=(data_key, settings[side].growth), group="side_by_side",
+                           max_depth=depth_control(tree, f"{name}_draw"), legend=False, max_height=620)
+        export_buttons(tree_to_dot(tree, show_ids=True, similarity_range=SIMILARITY_RANGE),
+                       basename=f"ranking_tree_{name}", key=f"{name}_export", compact=True)
 
 st.divider()
 st.subheader("Held-out scores")

@@ -32,6 +32,7 @@ from rankviz import MPBoost, OrdinalTree, RankingTree
 from rankviz.viz.dot import additive_model_to_dot, stumps_to_dot, tree_to_dot
 from rankviz.viz.graphviz import available_engines, render
 from rankviz.ui.text import md_escape
+from drawings import drawings
 
 #: Every special of HTML, DOT strings and Markdown at once.
 NASTY = 'x<y> & "q" \'a\' {b}'
@@ -196,7 +197,7 @@ def markdown_texts(at):
 
 
 def assert_page_escapes(at, names):
-    dots = [chart.proto.spec for chart in at.get("graphviz_chart")]
+    dots = drawings(at)
     assert dots
     for dot in dots:
         for name in names:
@@ -223,7 +224,7 @@ def test_ranking_pages_escape_uploaded_names(app_path, page):
     at.switch_page(page).run()
     upload_ranking(at, content, labels, f"file{NASTY}.csv")
     texts = assert_page_escapes(at, [NASTY, BREAKOUT, MARKDOWN] + labels)
-    dots = "\n".join(chart.proto.spec for chart in at.get("graphviz_chart"))
+    dots = "\n".join(drawings(at))
     assert html.escape(NASTY, quote=True) in dots
     if page != "pages/side_by_side.py":
         assert any(md_escape(f"file{NASTY}") in text for text in texts)  # the data expander
@@ -255,7 +256,7 @@ def test_ordinal_upload_escapes_level_and_feature_names(app_path):
     assert not at.error, [e.value for e in at.error]
     texts = assert_page_escapes(at, [NASTY, MARKDOWN, BREAKOUT] + levels)
     assert any(md_escape(levels[0]) in text for text in texts)  # the drawings' caption
-    dots = "\n".join(chart.proto.spec for chart in at.get("graphviz_chart"))
+    dots = "\n".join(drawings(at))
     assert html.escape(levels[0], quote=True) in dots
     # Plotly reads <b>, <a href> and %{...} in ticks and hovers: the level chart escapes them.
     chart = json.loads(next(c for c in at.get("plotly_chart") if c.key == "ivg_levels").proto.spec)
@@ -282,10 +283,10 @@ def test_query_csv_upload_escapes_feature_names(app_path):
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     assert_page_escapes(at, [NASTY, MARKDOWN, BREAKOUT])
-    dot = at.get("graphviz_chart")[0].proto.spec
+    dot = drawings(at)[0]
     assert html.escape(NASTY, quote=True) in dot
     at.radio(key="mpb_view").set_value("additive").run()
-    assert html.escape(NASTY, quote=True) in at.get("graphviz_chart")[0].proto.spec
+    assert html.escape(NASTY, quote=True) in drawings(at)[0]
 
 
 # -- uploads are data, never code or paths -------------------------------------------------

@@ -42,6 +42,7 @@ from rankviz.datasets.svmlight import load_svmlight
 from rankviz.datasets.ordinal import load_ordinal_csv, read_target_values
 from rankviz.ui.text import md_escape
 from bad_inputs import CASES, FAMILY
+from drawings import drawings
 
 UPLOAD = "__upload__"
 BY_NAME = {case.file: case for case in CASES}
@@ -105,19 +106,19 @@ def check_outcome(at, name, expected, shows, page_errors=()):
     """
     no_exception(at)
     if expected is NOT_CHOSEN:
-        assert errors(at) == [] and not at.get("graphviz_chart"), name
+        assert errors(at) == [] and not drawings(at), name
         assert any("Choose the label columns" in i.value for i in at.sidebar.info), name
         return
     dataset, message = expected
     if message is not None:
         # the loader's message, as literal Markdown (a file name's _ must not start emphasis)
         assert errors(at) == [f"**Upload problem.** {md_escape(message)}"], (name, errors(at))
-        assert not at.get("graphviz_chart"), name  # nothing drawn from the previous data
+        assert not drawings(at), name  # nothing drawn from the previous data
         return
     assert len(errors(at)) == len(page_errors), (name, errors(at))
     for shown, part in zip(errors(at), page_errors):
         assert part in shown, (name, shown)
-    assert bool(at.get("graphviz_chart")) != bool(page_errors), name  # drawn unless the page says why not
+    assert bool(drawings(at)) != bool(page_errors), name  # drawn unless the page says why not
     shows(at, dataset)
     caption = describe_missing_features(dataset.n_missing_features, dataset.X.size)
     assert missing_captions(at) == ([caption] if caption else []), name
@@ -126,11 +127,6 @@ def check_outcome(at, name, expected, shows, page_errors=()):
 def expander_labels(at):
     """Expander labels as written (Streamlit escapes markdown such as the ``_`` of file names)."""
     return [e.label.replace("\\_", "_") for e in at.expander]
-
-
-def drawings(at):
-    """The Graphviz drawings (DOT text)."""
-    return [chart.proto.spec for chart in at.get("graphviz_chart")]
 
 
 def trees(at):

@@ -31,6 +31,7 @@ from rankviz.viz.dot import fitting_depth, tree_to_dot
 from rankviz.ui import tree_panel
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES
+from drawings import drawings
 
 SAMPLES = list_samples("label_ranking")
 CRITERIA_NAMES = list(CRITERIA)
@@ -343,13 +344,16 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
     data = load_sample("metalearning")
     tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(  # as the page: cut from the γ path
         data.X, data.Y, label_names=data.label_names).gamma_path().tree_at(GAMMAS[1])
-    assert tree.n_leaves > LEGIBLE_LEAVES
+    assert LEGIBLE_LEAVES < tree.n_leaves <= tree_panel.DRAWN_WHOLE_LEAVES
+    # The view zooms: up to DRAWN_WHOLE_LEAVES leaves the whole tree is drawn first.
+    assert at.slider(key="tree_draw_depth").value == tree.max_depth
+    assert not depth_notice(at)
+    assert drawn_nodes(drawings(at)[0]) == list(range(tree.node_count))
     depth = fitting_depth(tree, LEGIBLE_LEAVES)
-    assert at.slider(key="tree_draw_depth").value == depth < tree.max_depth
+    at.slider(key="tree_draw_depth").set_value(depth).run()
     (notice,) = depth_notice(at)
     assert f"Drawn to depth {depth} of {tree.max_depth}" in notice
-    assert "the export buttons give the full tree" in notice
-    drawn = at.get("graphviz_chart")[0].proto.spec
+    drawn = drawings(at)[0]
     assert drawn_nodes(drawn) == list(np.flatnonzero(tree.depth <= depth))
     assert "dashed: subtree not drawn" in drawn
     (full,) = set(exported["dot"])  # every export format gets the same, full DOT
@@ -359,9 +363,9 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
                                max_labels=4)
     # Deeper on request; the whole tree at the slider's end, the notice then gone.
     at.slider(key="tree_draw_depth").set_value(depth + 2).run()
-    assert drawn_nodes(at.get("graphviz_chart")[0].proto.spec) == list(np.flatnonzero(tree.depth <= depth + 2))
+    assert drawn_nodes(drawings(at)[0]) == list(np.flatnonzero(tree.depth <= depth + 2))
     at.slider(key="tree_draw_depth").set_value(tree.max_depth).run()
-    assert drawn_nodes(at.get("graphviz_chart")[0].proto.spec) == list(range(tree.node_count))
+    assert drawn_nodes(drawings(at)[0]) == list(range(tree.node_count))
     assert not depth_notice(at)
     # The player keeps the chosen depth while it steps through the same tree.
     at.slider(key="tree_draw_depth").set_value(3).run()
@@ -378,10 +382,14 @@ def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
                                     "b_min_leaf": 1, "b_gamma": GAMMAS[1], "b_criterion": "gini"})
     ok(at)
     assert {s.key for s in at.slider} >= {"a_draw_depth", "b_draw_depth"}
-    assert len(depth_notice(at)) == 2
-    for chart, full in zip(at.get("graphviz_chart"), exported["dot"]):
-        assert "<I>+ " in chart.proto.spec and "<I>+ " not in full
-        assert set(drawn_nodes(chart.proto.spec)) < set(drawn_nodes(full))
+    assert not depth_notice(at)  # drawn whole at first: the views zoom
+    for chart, full in zip(drawings(at), exported["dot"]):
+        assert set(drawn_nodes(chart)) == set(drawn_nodes(full))
+    at.slider(key="a_draw_depth").set_value(2).run()
+    assert len(depth_notice(at)) == 1
+    chart, full = drawings(at)[0], exported["dot"][0]
+    assert "<I>+ " in chart and "<I>+ " not in full
+    assert set(drawn_nodes(chart)) < set(drawn_nodes(full))
 
     exported.clear()
     at = open_page(app_path, IVG, {"ivg_kind": "synthetic", "ivg_max_depth": 0})
@@ -389,9 +397,11 @@ def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
     keys = {s.key for s in at.slider if s.key and s.key.endswith("_depth")}
     assert keys == {"ivg_ordinal_tree_ranking_impurity_depth", "ivg_ordinal_tree_gini_depth"}
     assert len(depth_notice(at)) == 2
-    for chart, full in zip(at.get("graphviz_chart")[:2], exported["dot"]):
-        assert "<I>+ " in chart.proto.spec and "<I>+ " not in full
+    for chart, full in zip(drawings(at)[:2], exported["dot"]):
+        assert "<I>+ " in chart and "<I>+ " not in full
 
     at = open_page(app_path, MALLOWS, {"dataset": "metalearning", "lrt_min_leaf": 1})
     ok(at)
-    assert at.slider(key="lrt_draw_depth").value >= 1 and depth_notice(at)
+    assert at.slider(key="lrt_draw_depth").value >= 1  # drawn whole at first, with a depth control
+    at.slider(key="lrt_draw_depth").set_value(2).run()
+    assert depth_notice(at) and "<I>+ " in drawings(at)[0]

@@ -3,6 +3,7 @@
 import numpy as np
 import plotly.io
 import pytest
+from drawings import tree_views
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
@@ -95,7 +96,7 @@ def test_inspector_table_is_the_libraries_candidate_splits(app_path):
     # Rule (6) with the node's numbers, and the node outlined in the drawing.
     rule = next(m.value for m in at.markdown if m.value.startswith("**Rule (6)**"))
     assert f"{1 + expected.similarity:.4f}" in rule and "is made" in rule
-    assert f'node{node} [id="node{node}"' in dot_of(at) and "penwidth=3" in dot_of(at)
+    assert tree_views(at)[0]["selected"] == int(tree.node_ids[node])
     # The heat map shows the node's rows.
     heat = chart(at, "inspect_heatmap").data[0]
     assert len(plotly_array(heat.z).reshape(-1, dataset.n_labels)) == expected.n_samples

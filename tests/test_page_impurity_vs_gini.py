@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from rankviz import OrdinalTree, load_sample
 from rankviz.experiments.monte_carlo import SyntheticSource
 from rankviz.ordinal.synthetic import PRINTED_THRESHOLDS
+from drawings import drawings
 
 PAGE = "pages/impurity_vs_gini.py"
 
@@ -29,7 +30,7 @@ def ok(at):
 
 def tree_dots(at):
     """DOT of the two drawn trees (the first two graphviz charts; Fig. 1's come later)."""
-    return [chart.proto.spec for chart in at.get("graphviz_chart")][:2]
+    return drawings(at)[:2]
 
 
 def figure(at, key):
@@ -165,7 +166,7 @@ def test_figure1_arithmetic_for_a_3(app):
     assert len(lefts) == 2
     weighted = [line.split("weighted by the children's shares")[1].split("; gain")[0] for line in lefts]
     assert weighted[0] == weighted[1] and "\\tfrac{1}{2}" in weighted[0]
-    fig1 = [chart.proto.spec for chart in app.get("graphviz_chart")][2:]
+    fig1 = drawings(app)[2:]
     assert "I_rank 9<" in fig1[0] and "I_rank 18<" in fig1[1]
 
 

@@ -23,6 +23,7 @@ from rankviz.experiments.label_ranking_study import label_ranking_methods, missi
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.experiments.label_ranking_study import MEASURE_ORDER
 from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF
+from drawings import drawings
 
 PAGE = "pages/mallows_trees.py"
 INF = float("inf")
@@ -43,7 +44,7 @@ def ok(at):
 
 
 def dot_of(at):
-    return at.get("graphviz_chart")[0].proto.spec
+    return drawings(at)[0]
 
 
 def status_line(at):

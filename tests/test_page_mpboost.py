@@ -16,6 +16,7 @@ from rankviz.datasets.svmlight import dump_svmlight
 from rankviz.ltr.metrics import mean_ndcg
 from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ui.ltr_data_picker import UPLOAD
+from drawings import drawings
 
 PAGE = "pages/mpboost.py"
 
@@ -44,7 +45,7 @@ def metric(at, label):
 
 
 def dot_of(at):
-    return at.get("graphviz_chart")[0].proto.spec
+    return drawings(at)[0]
 
 
 def library_model(sample, ddf="logdd", parameter=1.0, rounds=30, shrinkage=1.0):
@@ -161,4 +162,4 @@ def test_bad_upload_names_the_line(app_path):
     assert not at.exception
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "broken.txt, line 2" in errors[0] and "abc" in errors[0]
-    assert not at.get("graphviz_chart")
+    assert not drawings(at)

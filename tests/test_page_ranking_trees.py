@@ -12,6 +12,7 @@ from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
 from rankviz.datasets.samples import list_samples
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+from drawings import drawings, tree_views
 
 
 @pytest.fixture
@@ -23,7 +24,7 @@ def app(app_path):
 
 
 def dot_of(at):
-    return at.get("graphviz_chart")[0].proto.spec
+    return drawings(at)[0]
 
 
 def status_line(at):
@@ -84,20 +85,27 @@ def test_gamma_slider_changes_the_tree_as_the_library_does(app):
 
 
 def test_stepping_grows_the_tree_one_split_at_a_time(app):
+    """The player reveals the splits on one fixed drawing of the whole tree."""
     app.selectbox(key="dataset").set_value("toy").run()
     app.number_input(key="tree_min_leaf").set_value(2).run()
+    full = dot_of(app)
     app.button(key="tree_first").click().run()
     assert status_line(app).startswith("Step 0 of")
-    assert n_drawn_nodes(dot_of(app)) == 1
+    (view,) = tree_views(app)
+    assert view["dot"] == full  # laid out once: the drawing does not change while stepping
+    assert view["revealed"] == [0] and view["current"] is None
     app.button(key="tree_forward").click().run()
     assert "split node #0 on **A1 = c**" in status_line(app)  # the toy set's designed root split
-    dot = dot_of(app)
-    assert n_drawn_nodes(dot) == 3
-    assert re.search(r"node0 \[[^\n]*penwidth=3", dot)  # the node just split is highlighted
+    (view,) = tree_views(app)
+    assert sorted(view["revealed"]) == [0, 1, 2] and view["current"] == 0  # the node just split
     app.button(key="tree_forward").click().run()
-    assert n_drawn_nodes(dot_of(app)) == 5
+    assert len(tree_views(app)[0]["revealed"]) == 5
     app.button(key="tree_back").click().run()
-    assert n_drawn_nodes(dot_of(app)) == 3
+    assert len(tree_views(app)[0]["revealed"]) == 3
+    app.button(key="tree_last").click().run()
+    (view,) = tree_views(app)
+    assert view["revealed"] is None and view["current"] is not None  # the last split stays marked
+    assert view["dot"] == full
     app.radio(key="tree_order").set_value("best").run()  # a new order shows the whole tree again
     assert not app.exception
     steps = re.match(r"Step (\d+) of (\d+)", status_line(app)).groups()

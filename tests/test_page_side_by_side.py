@@ -8,6 +8,7 @@ from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
 from rankviz.tree.criteria import CRITERIA
 from rankviz.experiments.cross_validation import cross_validate
 from test_page_ranking_trees import plotly_array
+from drawings import drawings
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_both_trees_are_the_librarys_for_every_criterion(app, criterion):
                 RankingTree(criterion, gamma=0.985, min_samples_leaf=6).fit(dataset.X, dataset.Y).tree_]
     for text, tree in zip(summaries(app), expected):
         assert f"{leaves(tree.n_leaves)}, depth {tree.max_depth}." in text
-    dots = [chart.proto.spec for chart in app.get("graphviz_chart")]
+    dots = drawings(app)
     assert len(dots) == 2
     for dot, tree in zip(dots, expected):
         assert dot.count("label=\"yes\"") == tree.node_count // 2

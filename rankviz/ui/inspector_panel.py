@@ -47,7 +47,7 @@ _TABLE_COLUMNS = {
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def _encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
+def encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
     """The training features as the tree sees them (the encoding is deterministic)."""
     return FeatureEncoder().fit(_dataset.X).transform(_dataset.X)
 
@@ -81,7 +81,7 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
         "Node", ids, key=INSPECTED_KEY, format_func=lambda i: _node_title(tree, position[i]),
         help="Node ids are written in the tree above (#id). They stay the same while γ moves.")
     node = position[chosen_id]
-    inspection = inspect_node(tree, _encoded_features(dataset, data_key), dataset.Y, node,
+    inspection = inspect_node(tree, encoded_features(dataset, data_key), dataset.Y, node,
                               min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
 
     _rule_6(tree, node, inspection, settings)

@@ -24,7 +24,7 @@ from ..tree.ordinal_tree import OrdinalTree
 from ..viz.dot import tree_to_dot
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
 from .long_run import background, short_hash
-from .tree_panel import SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
+from .tree_panel import LEGIBLE_LEAVES, SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
 from .text import md_escape
 from .url_state import UrlField, choice, number
 
@@ -456,7 +456,9 @@ def draw_pair(trees: dict[str, tuple[Tree, str]], key: str = "ivg", levels: str 
                            max_labels=4 if len(tree.label_names) > 4 else None,
                            direction="LR" if side else "TB")
             dot = tree_to_dot(tree, **options)  # exported whole, with its legend
-            depth = depth_control(tree, f"{key}_{basename}")
+            # Drawn as a fixed picture (no zoom yet): cut to a legible depth.
+            depth = depth_control(tree, f"{key}_{basename}", whole_leaves=LEGIBLE_LEAVES,
+                                  cut_leaves=LEGIBLE_LEAVES)
             # Natural size, shrunk to fit: a small tree is not blown up to the full width.
             st.graphviz_chart(tree_to_dot(tree, **options, legend=not side, max_depth=depth),
                               width="content")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import streamlit as st
@@ -14,6 +14,8 @@ from ..tree.criteria import CRITERIA
 from ..tree.ranking_tree import RankingTree
 from ..viz.dot import drawn_leaves, fitting_depth, tree_to_dot
 from ..viz.graphviz import EXPORT_FORMATS, RenderError, available_engines, render
+from ..viz.layout import TreeLayout, layout_tree
+from .tree_view import tree_view
 from .long_run import background, short_hash
 from .text import md_escape
 from .url_state import UrlField, choice, number
@@ -37,6 +39,10 @@ SIMILARITY_RANGE = (0.0, 1.0)
 
 #: Trees with more leaves than this get a "Draw to depth" control.
 LEGIBLE_LEAVES = 16
+#: Trees up to this many leaves are drawn whole at first (the view zooms);
+#: larger ones are cut to the depth that ends at most CUT_LEAVES paths.
+DRAWN_WHOLE_LEAVES = 200
+CUT_LEAVES = 64
 
 GAMMA_RANGE = (0.90, 1.05)
 GAMMA_STEP = 0.001
@@ -176,13 +182,18 @@ def fit_tree(dataset: RankingDataset, data_key: str, settings: TreeSettings) -> 
 
 
 def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = "tree",
-                  inspected: int | None = None) -> GrowthStep:
-    """Play/pause, step and speed controls and the drawing of the tree as it grows.
+                  inspected: int | None = None, on_select: Callable[[int], None] | None = None,
+                  trace: Trace | None = None, label: str = "", basename: str = "ranking_tree") -> GrowthStep:
+    """Play/pause, step and speed controls and the explorable drawing of the tree as it grows.
 
-    The tree is grown once; the player replays its splits one at a time.
-    ``data_key`` and ``settings`` identify the tree: when they change the
-    player starts over from the full tree. ``inspected`` (a node id, see
-    :attr:`Tree.node_ids`) is outlined on the full tree. Returns the step on screen.
+    The tree is grown once and laid out once, whole; the player replays its
+    splits on that fixed drawing, the nodes not grown yet faded, so no node
+    moves between steps. ``data_key`` and ``settings`` identify the tree:
+    when they change the player starts over from the full tree. ``inspected``
+    (a node id, see :attr:`Tree.node_ids`) is outlined; ``on_select`` is
+    called with the id of a clicked node; ``trace`` lights up one example's
+    path. ``basename`` names the exported files (see
+    :func:`rankviz.viz.graphviz.export_basename`). Returns the step on screen.
     """
     sequence = split_sequence(tree, settings.order)
     n_steps = len(sequence)
@@ -223,10 +234,20 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
     speed = cols[5].select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed")
     shown = cols[6].number_input("Labels per leaf", 1, len(tree.label_names),
                                  min(4, len(tree.label_names)), key=f"{key}_labels",
-                                 help="How many labels of each leaf's ranking to write, best first.")
+                                 help="How many labels of each leaf's ranking to write, best first. "
+                                      "Hovering a node shows its whole ranking.")
+    depth = depth_control(tree, f"{key}_draw", signature)
+
+    picked_key = f"{key}_picked"  # set by a click on a node: the whole page follows
+
+    def picked(node_id: int) -> None:
+        state[picked_key] = True
+        on_select(node_id)
 
     @st.fragment(run_every=SPEEDS[speed] if state[playing_key] else None)
     def animated() -> GrowthStep:
+        if state.pop(picked_key, False):
+            st.rerun()  # a click in the drawing reran this fragment only; the inspector follows
         if state[playing_key]:
             if state[step_key] >= n_steps:
                 state[playing_key] = False
@@ -234,14 +255,25 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
             if state.pop(hold_key, False) is False:
                 state[step_key] += 1
         current = growth_step(tree, sequence, state[step_key])
-        dot = _draw(current, n_steps, shown, inspected, key=key, signature=signature)
-        export_buttons(dot, key=f"{key}_export")
+        st.markdown(_step_caption(current, n_steps))
+        grown = current.step < n_steps
+        just_split = int(current.tree.node_ids[current.node]) if current.step > 0 else None
+        show_tree(tree, key=f"{key}_view", layout_key=repr(signature), fold_key=(data_key, settings.growth),
+                  max_labels=shown, max_depth=depth, selected=inspected, current=just_split,
+                  revealed=current.tree.node_ids if grown else None,
+                  on_select=picked if on_select is not None else None,
+                  trace=trace, label=label)
+        # The export is the finished tree as the settings define it: no
+        # outline of the step, the inspected node or a trace.
+        export_buttons(tree_to_dot(tree, similarity_range=SIMILARITY_RANGE, show_ids=True,
+                                   max_labels=shown if shown < len(tree.label_names) else None),
+                       basename=basename, key=f"{key}_export")
         return current
 
     return animated()
 
 
-def _draw(current, n_steps, max_labels, inspected=None, key="tree", signature=None):
+def _step_caption(current: GrowthStep, n_steps: int) -> str:
     tree = current.tree
     if current.step == 0:
         caption = f"Step 0 of {n_steps}: the root alone."
@@ -249,32 +281,29 @@ def _draw(current, n_steps, max_labels, inspected=None, key="tree", signature=No
         caption = (f"Step {current.step} of {n_steps}: split node #{tree.node_ids[current.node]} on "
                    f"**{md_escape(tree.test_text(current.node))}**.")
     leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
-    st.markdown(f"{caption} {leaves}, depth {tree.max_depth}.")
-    # While the tree grows the node just split is outlined; on the finished
-    # tree, the node open in the inspector.
-    growing = 0 < current.step < n_steps
-    highlight = current.node if growing else None
-    if not growing and inspected is not None and inspected in tree.node_ids:
-        highlight = int(np.flatnonzero(tree.node_ids == inspected)[0])
-    return draw_tree(tree, highlight=highlight, max_labels=max_labels, key=f"{key}_draw",
-                     signature=signature)
+    return f"{caption} {leaves}, depth {tree.max_depth}."
 
 
-def depth_control(tree: Tree, key: str, signature: Hashable | None = None) -> int | None:
-    """A "Draw to depth" slider for a tree too large to draw legibly; returns the depth or None.
+def depth_control(tree: Tree, key: str, signature: Hashable | None = None, *,
+                  whole_leaves: int | None = None, cut_leaves: int | None = None) -> int | None:
+    """A "Draw to depth" slider for a large tree; returns the depth or None for the whole tree.
 
-    A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider,
-    starting at the largest depth that shows at most that many boxes at the
-    ends of its paths (:func:`rankviz.viz.dot.fitting_depth`), and a notice that
-    the drawing is cut while the exports hold the full tree. ``signature``
-    identifies the tree for the slider: while it stays the same (e.g. a
-    growth player's tree, step after step) the user's depth is kept; by
-    default the tree's shape. Returns None when the whole tree is drawn.
+    A tree of more than :data:`LEGIBLE_LEAVES` leaves gets the slider. It
+    starts at the whole tree up to :data:`DRAWN_WHOLE_LEAVES` leaves (the view
+    zooms), else at the largest depth that ends at most :data:`CUT_LEAVES`
+    paths (:func:`rankviz.viz.dot.fitting_depth`). ``signature`` identifies
+    the tree for the slider: while it stays the same (e.g. a growth player's
+    tree, step after step) the user's depth is kept; by default the tree's
+    shape. ``whole_leaves`` and ``cut_leaves`` replace those two limits (a
+    drawing that cannot zoom wants :data:`LEGIBLE_LEAVES` for both).
+    Returns None when the whole tree is drawn.
     """
     if tree.n_leaves <= LEGIBLE_LEAVES:
         return None
     full = tree.max_depth
-    default = fitting_depth(tree, LEGIBLE_LEAVES)
+    whole_leaves = DRAWN_WHOLE_LEAVES if whole_leaves is None else whole_leaves
+    cut_leaves = CUT_LEAVES if cut_leaves is None else cut_leaves
+    default = full if tree.n_leaves <= whole_leaves else fitting_depth(tree, cut_leaves)
     state = st.session_state
     depth_key, for_key = f"{key}_depth", f"{key}_depth_for"
     signature = signature if signature is not None else (tree.node_count, tree.n_leaves, full)
@@ -285,32 +314,75 @@ def depth_control(tree: Tree, key: str, signature: Hashable | None = None) -> in
     cols = st.columns([1, 2], vertical_alignment="bottom")
     depth = int(cols[0].slider(
         "Draw to depth", 1, full, key=depth_key,
-        help=f"{tree.n_leaves} leaves are too many to read at once. Nodes below this depth are "
-             "left out; a dashed box says how many. The exports always hold the full tree."))
+        help=f"Nodes below this depth are left out; a dashed box says how many. Each node's "
+             "own −/+ button folds or opens one subtree."))
     if depth >= full:
-        cols[1].caption(f"Drawn in full: {tree.n_leaves} leaves, depth {full}. Large trees are "
-                        "drawn small; export as SVG or PDF and zoom there.")
+        cols[1].caption(f"Drawn in full: {tree.n_leaves} leaves, depth {full}. Zoom with the "
+                        "wheel or the buttons; fold a subtree with its − button.")
         return None
     shown = drawn_leaves(tree, depth)
     cols[1].caption(f"**Drawn to depth {depth} of {full}** ({shown} of {tree.n_leaves} leaves or "
-                    "dashed cut nodes); the export buttons give the full tree.")
+                    "dashed cut nodes).")
     return depth
 
 
-def draw_tree(tree: Tree, highlight: int | str | None = None, max_labels: int = 4, key: str = "tree_draw",
-              signature: Hashable | None = None) -> str:
-    """Draw a tree with graphviz (node ids shown, leaves' top ``max_labels`` labels).
+@dataclass(frozen=True)
+class Trace:
+    """One example followed through a tree: its path and the card beside its leaf."""
 
-    A large tree is drawn to the depth of :func:`depth_control` (``key``,
-    ``signature``). Returns the DOT of the **full** tree, for the exports.
+    path: tuple[int, ...]
+    leaf: int
+    lines: tuple[str, ...]
+    scores: dict[str, float] = field(default_factory=dict, compare=False)
+
+
+def collapsed_nodes(key: str, fold_key: Hashable) -> set[int]:
+    """The ids of the nodes folded in the view ``key``, kept while ``fold_key`` stays the same.
+
+    Node ids are stable while γ moves or the player steps (:attr:`Tree.node_ids`),
+    so ``fold_key`` names the maximal tree (data and growth settings), not γ.
     """
-    options = dict(highlight=highlight, similarity_range=SIMILARITY_RANGE, show_ids=True,
-                   max_labels=max_labels if max_labels < len(tree.label_names) else None)
-    dot = tree_to_dot(tree, **options)
-    depth = depth_control(tree, key, signature)
-    st.graphviz_chart(dot if depth is None else tree_to_dot(tree, **options, max_depth=depth),
-                      width="stretch")
-    return dot
+    state = st.session_state
+    folds_key = f"{key}_collapsed"
+    kept = state.get(folds_key)
+    if not kept or kept[0] != fold_key:
+        state[folds_key] = (fold_key, set())
+    return state[folds_key][1]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _layout(_tree: Tree, tree_key: str, collapsed: tuple[int, ...], max_depth: int | None,
+            options: tuple[tuple[str, Any], ...]) -> TreeLayout:
+    return layout_tree(_tree, collapsed=collapsed, max_depth=max_depth, **dict(options))
+
+
+def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_labels: int | None = 4,
+              max_depth: int | None = None, selected: int | None = None, current: int | None = None,
+              revealed: Any = None, on_select: Callable[[int], None] | None = None,
+              trace: Trace | None = None, label: str = "", group: str | None = None,
+              direction: str = "TB", legend: bool = True, max_height: int = 560) -> TreeLayout:
+    """Draw a tree in the explorable view (:func:`rankviz.ui.tree_view.tree_view`).
+
+    Folds made with the nodes' −/+ buttons are kept under ``key`` while
+    ``fold_key`` stays the same; the layout is cached per ``layout_key``
+    (the tree's identity), folds, depth and options. Returns the layout shown.
+    """
+    folded = collapsed_nodes(key, fold_key)
+    present = {int(i) for i in tree.node_ids}
+    options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True, direction=direction, legend=legend,
+                   max_labels=max_labels if max_labels and max_labels < len(tree.label_names) else None)
+    layout = _layout(tree, layout_key, tuple(sorted(folded & present)), max_depth,
+                     tuple(sorted(options.items())))
+
+    def toggle(node_id: int) -> None:
+        folded.symmetric_difference_update({node_id})
+
+    tree_view(layout, key=key, layout_key=layout_key, label=label, selected=selected, current=current,
+              revealed=revealed, path=trace.path if trace else None,
+              trace={"node": trace.leaf, "lines": list(trace.lines)} if trace else None,
+              on_select=on_select, on_toggle=toggle, group=group, direction=direction,
+              max_height=max_height)
+    return layout
 
 
 def export_buttons(dot: str, basename: str = "ranking_tree", key: str = "export", compact: bool = False) -> None:
@@ -331,7 +403,7 @@ def export_buttons(dot: str, basename: str = "ranking_tree", key: str = "export"
         head.markdown(label, unsafe_allow_html=True)
     for col, (fmt, (mime, extension)) in zip(cols, EXPORT_FORMATS.items()):
         col.download_button(
-            f"{fmt.upper()}", data=_deferred(dot, fmt, engine), file_name=f"{basename}.{extension}",
+            f"{fmt.upper()}", data=_deferred(dot, fmt, engine), file_name=f"{basename}{extension}",
             mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",
             width="stretch",
         )

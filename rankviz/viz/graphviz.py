@@ -17,12 +17,14 @@ streamlit.
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 __all__ = [
+    "export_basename",
     "DEFAULT_PNG_DPI",
     "DEFAULT_TIMEOUT",
     "EXPORT_FORMATS",
@@ -48,6 +50,34 @@ DEFAULT_PNG_DPI = 150
 
 _PURE_BINARY = "graphviz-pure"
 _ENGINES = ("dot", "pure")
+
+
+def export_basename(dataset: str, criterion: str | None = None, gamma: float | None = None) -> str:
+    """A file name (without extension) that says what a drawing holds.
+
+    ``export_basename("Metalearning: ranking 10 classifiers", "mean_spearman", 0.995)``
+    is ``"metalearning_mean_spearman_g0.995"``: the data set's name up to its
+    first colon, lower case, runs of other characters than letters and digits
+    made one ``_``; then the criterion and γ.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set's name (user text is reduced to safe characters).
+    criterion : str, optional
+    gamma : float, optional
+
+    Returns
+    -------
+    str
+    """
+    stem = re.sub(r"[^0-9a-z]+", "_", dataset.split(":")[0].strip().lower()).strip("_")[:40] or "tree"
+    parts = [stem]
+    if criterion:
+        parts.append(re.sub(r"[^0-9a-z]+", "_", criterion.lower()).strip("_"))
+    if gamma is not None:
+        parts.append(f"g{gamma:.3f}")
+    return "_".join(parts)
 
 
 class RenderError(RuntimeError):

@@ -48,13 +48,19 @@ DEFAULT_GAMMA = 0.995
 LOAD_TIMEOUT = 60_000
 STATUS_RE = re.compile(r"Step (\d+) of (\d+):.*?(\d+) (?:leaf|leaves), depth (\d+)\.", re.S)
 
-# Tree nodes of the graphviz SVG: ``<g class="node" id="node3">`` (graphviz may
-# prefix ids, so only the end is matched); the colour legend (id "legend") is
-# a node of the drawing but not of the tree.
+# Tree nodes grown so far in the tree view (rankviz.ui.tree_view), which lives
+# in a shadow root: nodes not grown yet carry the class "rv-future".
 _COUNT_TREE_NODES = """() => {
-    const chart = document.querySelector('[data-testid="stGraphVizChart"] svg');
-    if (!chart) return -1;
-    return Array.from(chart.querySelectorAll('g.node')).filter(g => /node\\d+$/.test(g.id)).length;
+    const hosts = [document];
+    let view = null;
+    while (hosts.length && !view) {
+        const host = hosts.pop();
+        view = host.querySelector('.rv-svg');
+        for (const el of host.querySelectorAll('*')) if (el.shadowRoot) hosts.push(el.shadowRoot);
+    }
+    if (!view) return -1;
+    return Array.from(view.querySelectorAll('g.node[data-node-id]'))
+        .filter(g => !g.classList.contains('rv-future')).length;
 }"""
 
 
@@ -168,11 +174,12 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     assert read_status(page)[2] == 3  # leaves after two splits
     wait_until_idle(page)
 
-    # 4. Exports of the tree on screen (step 2). The image is made on click.
+    # 4. Exports: the finished tree, not the player's step (partial growth is
+    # not exported by default). The image is made on click.
     with page.expect_download() as download_info:
         button(page, "PNG").click()
     download = download_info.value
-    assert download.suggested_filename.endswith(".png")
+    assert download.suggested_filename == f"{SAMPLE}_mean_spearman_g{DEFAULT_GAMMA:.3f}.png"
     png = Path(download.path()).read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n", png[:16]
     length, chunk = struct.unpack(">I4s", png[8:16])
@@ -188,7 +195,7 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     assert root.tag.endswith("svg"), root.tag
     exported = [g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "node"
                 and re.search(r"node\d+$", g.get("id", ""))]
-    assert len(exported) == 5, "the SVG export should be the tree on screen (step 2)"
+    assert len(exported) == 2 * leaves - 1, "the SVG export should be the finished tree"
     # Downloading changes nothing on the page.
     expect(status_line(page)).to_contain_text(f"Step 2 of {n_steps}")
 
@@ -249,10 +256,8 @@ def test_inspector_and_gamma_chart_follow_the_slider(streamlit_server, page: Pag
     expect(examples).to_contain_text(str(tree.n_samples[position]))
     expect(page.get_by_text("Rule (6)", exact=False).first).to_be_visible()
     expect(page.locator(".st-key-inspect_view")).to_be_visible()
-    page.wait_for_function(
-        """n => Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg g.node'))
-            .some(g => g.id.endsWith('node' + n) && g.querySelector('[stroke-width="3"]'))""",
-        arg=position)
+    # The dropdown and the drawing agree: the node is outlined as inspected.
+    expect(page.locator(f'.rv-svg g.node[data-node-id="{node_id}"]')).to_have_class(re.compile("rv-selected"))
 
     # Back up to the default γ: the tree grows, the inspected node keeps its id.
     slider.focus()
@@ -280,7 +285,7 @@ def test_a_shared_link_to_a_page_opens_that_page_with_its_settings(fresh_streaml
     sliders = page.get_by_role("slider", name="γ (stopping parameter)")
     expect(sliders.first).to_have_attribute("aria-valuetext", "0.970")
     expect(page.get_by_role("spinbutton", name="Minimum examples per leaf").last).to_have_value("3")
-    expect(page.get_by_test_id("stGraphVizChart")).to_have_count(2)
+    expect(page.locator(".rv-root")).to_have_count(2)
 
 
 def test_play_animates_and_pause_stops(streamlit_server, page: Page):
@@ -401,12 +406,6 @@ def test_mallows_trees_page(streamlit_server, browser):
     dataset = load_sample("iris_nb")
     tree = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=LRT_MIN_LEAF).fit(
         dataset.X, dataset.Y).tree_
-    leaves_with_theta = """() => {
-        const svg = document.querySelector('[data-testid="stGraphVizChart"] svg');
-        if (!svg) return -1;
-        return Array.from(svg.querySelectorAll('g.node')).filter(g => /node\\d+$/.test(g.id))
-            .filter(g => g.textContent.includes('θ̂ = ') && g.textContent.includes('rel = ')).length;
-    }"""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -415,7 +414,11 @@ def test_mallows_trees_page(streamlit_server, browser):
         expect(page.get_by_role("heading", name="Mallows label ranking trees")).to_be_visible(timeout=LOAD_TIMEOUT)
         wait_for_tree_nodes(page, tree.node_count, timeout=LOAD_TIMEOUT)
         # Every leaf (and only the leaves) shows its reliability next to θ̂.
-        page.wait_for_function(f"() => ({leaves_with_theta})() === {tree.n_leaves}")
+        leaves = page.locator(".rv-svg g.node.rv-leaf")
+        expect(leaves).to_have_count(tree.n_leaves)
+        for text in leaves.all_text_contents():
+            assert "θ̂ = " in text and "rel = " in text
+        expect(page.locator(".rv-svg g.node.rv-internal").filter(has_text="rel = ")).to_have_count(0)
         expect(status_line(page)).to_contain_text(f"{tree.n_leaves} leaves")
         wait_until_idle(page)
         page.mouse.move(700, 30)

@@ -1,0 +1,118 @@
+"""Trace an example: pick a training row or type feature values, and follow it through the tree.
+
+The path lights up in the tree view and its leaf gets a card with the
+predicted ranking beside the true one and CS, WRC, LRA and Kendall tau
+(:func:`rankviz.tree.trace.trace_example`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import streamlit as st
+
+from ..features import FeatureEncoder
+from ..tree.trace import trace_example
+from .inspector_panel import encoded_features
+from .text import md_escape
+from .tree_panel import Trace
+
+if TYPE_CHECKING:
+    from ..datasets.label_ranking import RankingDataset
+    from ..tree.structure import Tree
+
+__all__ = ["trace_controls", "trace_from_state"]
+
+_MODES = {"none": "nothing", "row": "a training row", "typed": "feature values I type"}
+
+
+def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: str = "trace") -> Trace | None:
+    """The trace chosen in :func:`trace_controls`, read from session state; None if nothing is traced.
+
+    Called before the tree is drawn (the controls sit below it), so the path
+    lights up in the same run in which the controls change.
+    """
+    state = st.session_state
+    mode = state.get(f"{key}_mode", "none")
+    if mode == "none":
+        return None
+    row = min(max(int(state.get(f"{key}_row", 1)), 1), dataset.n_samples) - 1
+    if mode == "row":
+        x, truth, who = encoded_features(dataset, data_key)[row], dataset.Y[row], f"Row {row + 1}"
+    else:
+        try:
+            x = FeatureEncoder().fit(dataset.X).transform(_typed_row(dataset, row, key))[0]
+        except ValueError:
+            return None  # the controls say why
+        truth, who = None, "The typed example"
+    trace = trace_example(tree, x, truth)
+    path = tuple(int(tree.node_ids[node]) for node in trace.path)
+    lines = [f"{who} → leaf #{path[-1]}", f"predicted: {tree.ranking_text(trace.leaf)}"]
+    if truth is not None:
+        lines.append(f"true: {_ranking_text(truth, tree.label_names)}")
+        lines.append(" · ".join(f"{name} {value:.3f}" for name, value in trace.scores.items()))
+    return Trace(path=path, leaf=path[-1], lines=tuple(lines), scores=trace.scores)
+
+
+def _typed_row(dataset, row, key):
+    """The training row with the user's edits of the data editor applied."""
+    frame = dataset.X.iloc[[row]].copy()
+    edits = (st.session_state.get(f"{key}_typed_{row}") or {}).get("edited_rows", {})
+    for column, value in edits.get(0, edits.get("0", {})).items():
+        frame[column] = value
+    return frame
+
+
+def trace_controls(dataset: RankingDataset, data_key: str, tree: Tree, trace: Trace | None,
+                   key: str = "trace") -> None:
+    """The controls of the traced example and what its trace found.
+
+    Parameters
+    ----------
+    dataset : RankingDataset
+        The training data of ``tree``.
+    data_key : str
+        Identifies ``dataset``.
+    tree : Tree
+        The tree on the page.
+    trace : Trace or None
+        What :func:`trace_from_state` found for these controls.
+    key : str, default="trace"
+        Prefix of the widget keys.
+    """
+    state = st.session_state
+    mode_key, row_key = f"{key}_mode", f"{key}_row"
+    state.setdefault(mode_key, "none")
+    cols = st.columns([2, 1], vertical_alignment="bottom")
+    mode = cols[0].radio("Follow", list(_MODES), format_func=_MODES.get, horizontal=True, key=mode_key)
+    row = int(cols[1].number_input(
+        f"Training row (1 to {dataset.n_samples})", 1, dataset.n_samples, 1, key=row_key,
+        help="Rows are numbered as in the data table and the node heat map.")) - 1
+    if mode == "none":
+        st.caption("Choose a training row, or type feature values, to light up its path in the tree.")
+        return
+    if mode == "typed":
+        st.data_editor(dataset.X.iloc[[row]], key=f"{key}_typed_{row}", hide_index=True,
+                       num_rows="fixed", width="stretch")
+        if trace is None:
+            try:
+                FeatureEncoder().fit(dataset.X).transform(_typed_row(dataset, row, key))
+            except ValueError as error:
+                st.error(f"These feature values cannot be traced: {error}")
+            return
+    if trace is None:
+        return
+    path = " → ".join(f"#{i}" for i in trace.path)
+    # lines: who and leaf, predicted ranking, true ranking (a training row), scores.
+    shown = [f"**Path:** {path}"] + [md_escape(line) for line in trace.lines[1:3]]
+    st.markdown("  \n".join(shown))
+    if trace.scores:
+        st.dataframe(pd.DataFrame([trace.scores]), hide_index=True,
+                     column_config={name: st.column_config.NumberColumn(format="%.3f") for name in trace.scores})
+
+
+def _ranking_text(ranks, label_names) -> str:
+    """``a3 > a1 > a2`` from rank positions (ties in label order, missing labels left out)."""
+    order = sorted((float(r), j) for j, r in enumerate(ranks) if r == r)
+    return " > ".join(str(label_names[j]) for _, j in order)

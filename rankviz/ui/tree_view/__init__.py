@@ -1,0 +1,106 @@
+"""The tree view: one bidirectional Streamlit component for every tree of the app.
+
+It shows a tree laid out once by Graphviz (:func:`rankviz.viz.layout.layout_tree`)
+and lets the reader explore it: wheel or pinch zoom around the pointer, drag
+to pan, buttons and keys for zoom in / out (``+`` / ``-``), fit (``F``) and
+100 % (``0``: one point of the drawing is 4/3 px, so node text is at least
+12 px), a hover card with a node's full details, a click to inspect a node,
+a round ``−`` / ``+`` button on each split to fold its subtree, a traced path
+and, for the growth player, nodes not grown yet faded on the final layout.
+
+What the reader does comes back as trigger values (``select``, ``toggle``)
+to the callbacks. The JavaScript, CSS and HTML are files of this package,
+read once; nothing is loaded from the network. Streamlit's components v2 API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from importlib.resources import files
+from typing import Any
+
+import streamlit as st
+
+from ...viz.layout import TreeLayout
+
+__all__ = ["tree_view"]
+
+_ASSETS = files(__name__)
+_COMPONENT = st.components.v2.component(
+    "rankviz.tree_view",
+    html=_ASSETS.joinpath("tree_view.html").read_text(encoding="utf-8"),
+    css=_ASSETS.joinpath("tree_view.css").read_text(encoding="utf-8"),
+    js=_ASSETS.joinpath("tree_view.js").read_text(encoding="utf-8"),
+)
+
+
+def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str = "",
+              selected: int | None = None, current: int | None = None,
+              revealed: Iterable[int] | None = None, path: Iterable[int] | None = None,
+              trace: dict[str, Any] | None = None, group: str | None = None, direction: str = "TB",
+              on_select: Callable[[int], None] | None = None,
+              on_toggle: Callable[[int], None] | None = None,
+              max_height: int = 560, min_height: int = 160) -> None:
+    """Show a laid-out tree to explore; report clicks and folds to the callbacks.
+
+    Parameters
+    ----------
+    layout : TreeLayout
+        The drawing and its nodes.
+    key : str
+        Widget key; the view keeps its zoom and pan under it across reruns.
+    layout_key : str, default=""
+        Identifies the tree (data set and settings, not folds or depth): when
+        it changes the view fits the new tree; otherwise a new drawing of the
+        same tree (a fold) keeps the zoom.
+    label : str, default=""
+        A caption under the view (plain text) and its accessible name.
+    selected : int, optional
+        Stable id (``#id``) of the node outlined as inspected.
+    current : int, optional
+        Stable id of the node just split (the growth player).
+    revealed : iterable of int, optional
+        Stable ids of the nodes grown so far; the others are faded. None: all.
+    path : iterable of int, optional
+        Stable ids of a traced example's path, lit up with its edges.
+    trace : dict, optional
+        ``{"node": id, "lines": [...]}``: a card of plain-text lines beside that node.
+    group : str, optional
+        Views of one group are fitted at one scale and zoom together.
+    direction : {"TB", "LR"}, default="TB"
+        The drawing's direction (where the fold buttons sit).
+    on_select, on_toggle : callable, optional
+        Called with the stable id of a clicked node, or of a node whose fold
+        button was pressed, before the page reruns. ``on_select`` None makes
+        nodes not selectable.
+    max_height, min_height : int
+        Bounds of the view's height in px; within them it is as tall as the
+        tree fitted to the width.
+    """
+    data = {
+        **layout.to_dict(),
+        "layout_key": layout_key, "label": label, "group": group, "direction": direction,
+        "selected": selected, "current": current,
+        "revealed": None if revealed is None else [int(i) for i in revealed],
+        "path": [] if path is None else [int(i) for i in path],
+        "trace": trace, "selectable": on_select is not None,
+        "max_height": int(max_height), "min_height": int(min_height),
+    }
+
+    def report(name: str, callback: Callable[[int], None] | None) -> Callable[[], None] | None:
+        if callback is None:
+            return None
+
+        def forward() -> None:
+            value = (st.session_state.get(key) or {}).get(name)
+            if value is not None:
+                callback(int(value))
+        return forward
+
+    _COMPONENT(key=key, data=data, height="content",
+               on_select_change=report("select", on_select) or _ignore,
+               on_toggle_change=report("toggle", on_toggle) or _ignore)
+
+
+def _ignore() -> None:
+    """A callback that does nothing: Streamlit needs one per trigger it reports."""

@@ -5,9 +5,11 @@ import streamlit as st
 from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.navigation import require_app_navigation
+from rankviz.ui.text import md_escape
 from rankviz.ui.tree_panel import (SIMILARITY_RANGE, depth_control, export_buttons, fit_tree, show_tree,
                                    tree_settings, tree_url_fields)
 from rankviz.viz.dot import tree_to_dot
+from rankviz.viz.graphviz import export_basename
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
 require_app_navigation()
@@ -25,7 +27,9 @@ for side, (key, _) in SIDES.items():
 restore_from_url(url_fields, page="side_by_side")
 dataset, data_key = dataset_picker()
 columns = dict(zip(SIDES, st.columns(2, gap="large")))
-settings = {side: tree_settings(columns[side], key=key, order=False, title=side, gamma=gamma)
+# Settings folded above each tree, so that both trees start on the first screen.
+settings = {side: tree_settings(columns[side].expander(f"{side} settings"), key=key, order=False,
+                                title=side, gamma=gamma)
             for side, (key, gamma) in SIDES.items()}
 publish_to_url(url_fields)
 if dataset is None:
@@ -42,13 +46,14 @@ for side, column in columns.items():
             continue
         fitted[side] = settings[side]
         leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
-        st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}.")
+        st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}. {md_escape(settings[side].describe())}.")
         name = SIDES[side][0]
         layout = show_tree(tree, key=f"{name}_view", layout_key=repr((data_key, settings[side])),
                            fold_key=(data_key, settings[side].growth), group="side_by_side",
                            max_depth=depth_control(tree, f"{name}_draw"), legend=False, max_height=620)
         export_buttons(tree_to_dot(tree, show_ids=True, similarity_range=SIMILARITY_RANGE),
-                       basename=f"ranking_tree_{name}", key=f"{name}_export", compact=True)
+                       basename=export_basename(dataset.name, settings[side].criterion, settings[side].gamma),
+                       key=f"{name}_export", compact=True)
 
 st.divider()
 st.subheader("Held-out scores")

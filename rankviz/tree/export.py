@@ -86,7 +86,7 @@ def export_text(tree: Any, *, max_depth: int | None = None, collapsed: Iterable[
     folded = {int(node) for node in collapsed}
     lines: list[str] = []
     ids = tree.node_ids
-    below_nodes, below_leaves = _subtree_sizes(tree)
+    below_nodes, below_leaves = tree.subtree_sizes()
 
     def numbers(node: int) -> str:
         text = _numbers(tree, node, decimals)
@@ -99,7 +99,7 @@ def export_text(tree: Any, *, max_depth: int | None = None, collapsed: Iterable[
             return
         if node in folded or (max_depth is not None and depth >= max_depth):
             leaves = below_leaves[node]
-            lines.append(f"{indent}truncated branch: {below_nodes[node] - 1} nodes, "
+            lines.append(f"{indent}truncated branch: {below_nodes[node]} nodes, "
                          f"{leaves} {'leaf' if leaves == 1 else 'leaves'}  {numbers(node)}")
             return
         for child, negate in ((tree.children_left[node], False), (tree.children_right[node], True)):
@@ -112,14 +112,3 @@ def export_text(tree: Any, *, max_depth: int | None = None, collapsed: Iterable[
         write(0, 0)
     return "\n".join(lines) + "\n"
 
-
-def _subtree_sizes(tree):
-    """Nodes (the node included) and leaves in each node's subtree."""
-    nodes = [1] * tree.node_count
-    leaves = [int(leaf) for leaf in tree.is_leaf]
-    for node in sorted(range(tree.node_count), key=lambda k: -int(tree.depth[k])):
-        left, right = int(tree.children_left[node]), int(tree.children_right[node])
-        if left >= 0:
-            nodes[node] = 1 + nodes[left] + nodes[right]
-            leaves[node] = leaves[left] + leaves[right]
-    return nodes, leaves

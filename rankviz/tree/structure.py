@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from ..ordinal.levels import predict_level
 
-__all__ = ["Tree", "TREE_LEAF", "parent_array"]
+__all__ = ["Tree", "TREE_LEAF", "parent_array", "ranking_text"]
 
 TREE_LEAF = -1
 
@@ -197,8 +197,26 @@ class Tree:
 
     def ranking_text(self, node: int, separator: str = " > ") -> str:
         """The node's predicted ranking as ordered label names, ``a3 > a1 > a2``."""
-        order = np.argsort(self.ranking[node], kind="stable")
-        return separator.join(str(self.label_names[j]) for j in order)
+        return ranking_text(self.ranking[node], self.label_names, separator)
+
+    def subtree_sizes(self) -> tuple[np.ndarray, np.ndarray]:
+        """Nodes and leaves strictly below each node (a leaf has none of either).
+
+        Vectorised over each level, from the deepest up.
+
+        Returns
+        -------
+        nodes, leaves : ndarray of int, shape (node_count,)
+        """
+        is_leaf, depth = self.is_leaf, np.asarray(self.depth)
+        nodes, leaves = np.zeros(self.node_count, dtype=np.intp), is_leaf.astype(np.intp)
+        internal = np.flatnonzero(~is_leaf)
+        left, right = self.children_left, self.children_right
+        for level in range(self.max_depth - 1, -1, -1):
+            at = internal[depth[internal] == level]
+            nodes[at] = nodes[left[at]] + nodes[right[at]] + 2
+            leaves[at] = leaves[left[at]] + leaves[right[at]]
+        return nodes, np.where(is_leaf, 0, leaves)
 
     # -- sub-trees -------------------------------------------------------
     def keep_splits(self, expanded: Iterable[int] | np.ndarray) -> tuple[Tree, np.ndarray]:
@@ -258,6 +276,26 @@ class Tree:
         )
         sub = replace(sub, threshold=np.where(split, sub.threshold, np.nan))
         return sub, keep
+
+
+def ranking_text(ranks: ArrayLike, label_names: Sequence[Any], separator: str = " > ") -> str:
+    """Label names from most to least preferred, ``a3 > a1 > a2``.
+
+    Parameters
+    ----------
+    ranks : array-like of shape (n_labels,)
+        Each label's position (1 = best); ties keep the label order and
+        missing labels (NaN) are left out.
+    label_names : sequence
+    separator : str, default=" > "
+
+    Returns
+    -------
+    str
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    order = [j for j in np.argsort(ranks, kind="stable") if not np.isnan(ranks[j])]
+    return separator.join(str(label_names[j]) for j in order)
 
 
 def test_text(feature_names: Sequence[str], categories: Sequence[Sequence[Any] | None],

@@ -46,10 +46,16 @@ _TABLE_COLUMNS = {
 }
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def feature_encoder(_dataset: RankingDataset, data_key: str) -> FeatureEncoder:
+    """The encoder the tree learns from the training features (read only)."""
+    return FeatureEncoder().fit(_dataset.X)
+
+
 @st.cache_data(show_spinner=False, max_entries=8)
 def encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
     """The training features as the tree sees them (the encoding is deterministic)."""
-    return FeatureEncoder().fit(_dataset.X).transform(_dataset.X)
+    return feature_encoder(_dataset, data_key).transform(_dataset.X)
 
 
 def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings: TreeSettings,

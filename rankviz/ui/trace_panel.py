@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from ..features import FeatureEncoder
+from ..tree.structure import ranking_text
 from ..tree.trace import trace_example
-from .inspector_panel import encoded_features
+from .inspector_panel import encoded_features, feature_encoder
 from .text import md_escape
 from .tree_panel import Trace
 
@@ -42,7 +42,7 @@ def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: st
         x, truth, who = encoded_features(dataset, data_key)[row], dataset.Y[row], f"Row {row + 1}"
     else:
         try:
-            x = FeatureEncoder().fit(dataset.X).transform(_typed_row(dataset, row, key))[0]
+            x = feature_encoder(dataset, data_key).transform(_typed_row(dataset, row, key))[0]
         except ValueError:
             return None  # the controls say why
         truth, who = None, "The typed example"
@@ -50,7 +50,7 @@ def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: st
     path = tuple(int(tree.node_ids[node]) for node in trace.path)
     lines = [f"{who} → leaf #{path[-1]}", f"predicted: {tree.ranking_text(trace.leaf)}"]
     if truth is not None:
-        lines.append(f"true: {_ranking_text(truth, tree.label_names)}")
+        lines.append(f"true: {ranking_text(truth, tree.label_names)}")
         lines.append(" · ".join(f"{name} {value:.3f}" for name, value in trace.scores.items()))
     return Trace(path=path, leaf=path[-1], lines=tuple(lines), scores=trace.scores)
 
@@ -97,7 +97,7 @@ def trace_controls(dataset: RankingDataset, data_key: str, tree: Tree, trace: Tr
                        num_rows="fixed", width="stretch")
         if trace is None:
             try:
-                FeatureEncoder().fit(dataset.X).transform(_typed_row(dataset, row, key))
+                feature_encoder(dataset, data_key).transform(_typed_row(dataset, row, key))
             except ValueError as error:
                 st.error(f"These feature values cannot be traced: {error}")
             return
@@ -111,8 +111,3 @@ def trace_controls(dataset: RankingDataset, data_key: str, tree: Tree, trace: Tr
         st.dataframe(pd.DataFrame([trace.scores]), hide_index=True,
                      column_config={name: st.column_config.NumberColumn(format="%.3f") for name in trace.scores})
 
-
-def _ranking_text(ranks, label_names) -> str:
-    """``a3 > a1 > a2`` from rank positions (ties in label order, missing labels left out)."""
-    order = sorted((float(r), j) for j, r in enumerate(ranks) if r == r)
-    return " > ".join(str(label_names[j]) for _, j in order)

@@ -314,7 +314,7 @@ def depth_control(tree: Tree, key: str, signature: Hashable | None = None, *,
     cols = st.columns([1, 2], vertical_alignment="bottom")
     depth = int(cols[0].slider(
         "Draw to depth", 1, full, key=depth_key,
-        help=f"Nodes below this depth are left out; a dashed box says how many. Each node's "
+        help="Nodes below this depth are left out; a dashed box says how many. Each node's "
              "own −/+ button folds or opens one subtree."))
     if depth >= full:
         cols[1].caption(f"Drawn in full: {tree.n_leaves} leaves, depth {full}. Zoom with the "

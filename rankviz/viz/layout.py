@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..tree.structure import Tree, parent_array
-from .dot.common import DrawOptions, drawn_nodes, edge_id, node_id, subtree_sizes
+from .dot.common import DrawOptions, edge_id, node_id
 from .dot.trees import drawer_for
 from .graphviz import render
 
@@ -154,19 +154,17 @@ def layout_tree(tree: Any, *, collapsed: Iterable[int] = (), max_depth: int | No
     dot = drawer.to_dot()
     svg = render(dot, "svg", engine=engine).decode("utf-8")
     width, height = svg_size(svg)
-    drawn, cut = drawn_nodes(tree, max_depth, folded)
     parent = parent_array(tree.children_left, tree.children_right)
-    below, _ = subtree_sizes(tree)
     nodes = []
-    for node in np.flatnonzero(drawn):
+    for node in np.flatnonzero(drawer.drawn):
         nodes.append({
             "svg": node_id(node),
             "edge": edge_id(node) if node else None,
             "id": int(tree.node_ids[node]),
             "parent": node_id(parent[node]) if parent[node] >= 0 else None,
             "leaf": bool(tree.is_leaf[node]),
-            "folded": bool(cut[node]),
-            "hidden": int(below[node]) if cut[node] else 0,
+            "folded": bool(drawer.cut[node]),
+            "hidden": int(drawer.hidden_nodes[node]) if drawer.cut[node] else 0,
             "details": node_details(tree, node, drawer),
         })
     return TreeLayout(svg=svg, width=width, height=height, nodes=nodes, dot=dot)

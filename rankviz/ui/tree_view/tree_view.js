@@ -363,7 +363,7 @@ function sizeViewport(view, data) {
   const low = data.min_height || 160;
   let high = data.max_height || 560;
   const room = window.innerHeight - view.viewport.getBoundingClientRect().top - 40;
-  if (room >= 300) high = Math.min(high, room);
+  if (room > 0) high = Math.min(high, Math.max(room, 240));
   const height = clamp(Math.ceil(natural) + 16, low, Math.max(low, high));
   view.viewport.style.height = `${height}px`;
 }

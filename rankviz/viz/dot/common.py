@@ -36,7 +36,7 @@ __all__ = [
     "DrawOptions", "FontSizes", "TreeDrawer", "dot_string", "drawn_leaves", "drawn_nodes",
     "edge_id", "escape", "fill_color",
     "fitting_depth", "fmt_similarity", "graph_header", "hidden_text", "legend_attrs", "node_id",
-    "node_label", "node_tooltip", "similarity_swatches", "subtree_sizes", "text_color",
+    "node_label", "node_tooltip", "similarity_swatches", "text_color",
 ]
 
 # Sequential blues from ColorBrewer "Blues" (colour-blind safe, prints in grey
@@ -366,28 +366,13 @@ def legend_attrs(heading: str, swatches: Sequence[tuple[str, str]], notes: Seque
 
 # -- depth cuts -----------------------------------------------------------------
 
-def subtree_sizes(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
-    """Nodes and leaves strictly below each node (a leaf has none of either).
-
-    Returns
-    -------
-    nodes, leaves : ndarray of int, shape (node_count,)
-    """
-    nodes, leaves = np.zeros(tree.node_count, dtype=np.intp), tree.is_leaf.astype(np.intp)
-    left, right = tree.children_left, tree.children_right
-    for node in np.argsort(-np.asarray(tree.depth), kind="stable"):  # deepest first
-        if left[node] >= 0:
-            nodes[node] = nodes[left[node]] + nodes[right[node]] + 2
-            leaves[node] = leaves[left[node]] + leaves[right[node]]
-    return nodes, np.where(tree.is_leaf, 0, leaves)
-
-
 def hidden_text(nodes: int, leaves: int) -> str:
     """``+ 12 nodes, 7 leaves``: what a cut or collapsed node hides."""
     return f"+ {int(nodes)} nodes, {int(leaves)} {'leaf' if int(leaves) == 1 else 'leaves'}"
 
 
-def drawn_nodes(tree: Tree, max_depth: int | None = None, collapsed: Any = ()) -> tuple[np.ndarray, np.ndarray]:
+def drawn_nodes(tree: Tree, max_depth: int | None = None,
+                collapsed: Sequence[int] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Which nodes a drawing shows, and which of those end it with a subtree left out.
 
     Parameters
@@ -395,7 +380,7 @@ def drawn_nodes(tree: Tree, max_depth: int | None = None, collapsed: Any = ()) -
     tree : Tree
     max_depth : int, optional
         Nodes deeper than this are left out.
-    collapsed : iterable of int or boolean mask, default=()
+    collapsed : sequence of int, default=()
         Nodes (indices of ``tree``) whose subtrees are left out.
 
     Returns
@@ -405,11 +390,7 @@ def drawn_nodes(tree: Tree, max_depth: int | None = None, collapsed: Any = ()) -
     """
     is_leaf, depth = tree.is_leaf, np.asarray(tree.depth)
     folded = np.zeros(tree.node_count, dtype=bool)
-    collapsed = np.asarray(list(collapsed) if not isinstance(collapsed, np.ndarray) else collapsed)
-    if collapsed.dtype == bool:
-        folded |= collapsed
-    elif collapsed.size:
-        folded[collapsed.astype(np.intp)] = True
+    folded[np.asarray(collapsed, dtype=np.intp)] = True
     if max_depth is not None:
         folded |= depth >= max_depth
     folded &= ~is_leaf
@@ -567,6 +548,10 @@ class TreeDrawer:
         self.tree = tree
         self.options = options
         self.is_leaf = tree.is_leaf  # a property computed on each access: kept once
+        #: Nodes drawn, and drawn nodes whose subtree is left out (depth cut or folded).
+        self.drawn, self.cut = drawn_nodes(tree, options.max_depth, sorted(options.collapsed))
+        #: Nodes and leaves below each node, for the "+ 12 nodes, 7 leaves" of a cut node.
+        self.hidden_nodes, self.hidden_leaves = tree.subtree_sizes()
 
     def fill(self, node: int) -> str:
         """Fill of a box: its similarity ``S`` on the blue scale."""
@@ -604,8 +589,7 @@ class TreeDrawer:
         tree, options, is_leaf, ids = self.tree, self.options, self.is_leaf, self.tree.node_ids
         sizes = options.sizes
         lines = graph_header(options.direction, options.title, sizes.text)
-        drawn, cut = drawn_nodes(tree, options.max_depth, sorted(options.collapsed))
-        hidden_nodes, hidden_leaves = subtree_sizes(tree)
+        drawn, cut = self.drawn, self.cut
         highlight = options.highlight
         if highlight is not None and not drawn[highlight]:
             parent = parent_array(tree.children_left, tree.children_right)
@@ -617,7 +601,7 @@ class TreeDrawer:
                 stats = f"#{ids[node]} · {stats}"
             label, tooltip, fill = self.label(node, stats), self.tooltip(node), self.fill(node)
             if cut[node]:
-                below = hidden_text(hidden_nodes[node], hidden_leaves[node])
+                below = hidden_text(self.hidden_nodes[node], self.hidden_leaves[node])
                 label = (label[:-len("</TABLE>")]
                          + f'<TR><TD><FONT POINT-SIZE="{sizes.small:g}"><I>{below}</I></FONT></TD></TR></TABLE>')
                 tooltip += f"; {below} not drawn"

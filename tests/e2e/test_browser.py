@@ -282,6 +282,10 @@ def test_a_shared_link_to_a_page_opens_that_page_with_its_settings(fresh_streaml
     navigation = page.get_by_test_id("stSidebarNav")
     expect(navigation).to_contain_text("Ranking trees")
     expect(navigation).to_contain_text("Side by side")
+    # Each tree's settings are folded above it; its summary line says them too.
+    expect(page.get_by_text(re.compile(r"^Tree A: .*γ = 0\.970"))).to_be_visible()
+    for side in ("Tree A settings", "Tree B settings"):
+        page.get_by_text(side, exact=True).click()
     sliders = page.get_by_role("slider", name="γ (stopping parameter)")
     expect(sliders.first).to_have_attribute("aria-valuetext", "0.970")
     expect(page.get_by_role("spinbutton", name="Minimum examples per leaf").last).to_have_value("3")

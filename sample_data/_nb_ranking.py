@@ -68,9 +68,10 @@ def check(df: pd.DataFrame, features, labels) -> None:
 
 
 def build(bunch, name: str, title: str, description: str, source: str,
-          label_names=None) -> pd.DataFrame:
+          label_names=None, min_samples_leaf: int = 10) -> pd.DataFrame:
     """Write NAME.csv and NAME.json; ``{n_off}`` in the description becomes
-    the number of rows whose top label is not the true class."""
+    the number of rows whose top label is not the true class.
+    ``min_samples_leaf`` is the app's starting leaf size (``tree_defaults``)."""
     X, y = np.asarray(bunch.data, dtype=float), np.asarray(bunch.target)
     features = [snake(f) for f in bunch.feature_names]
     labels = list(label_names or bunch.target_names)
@@ -89,6 +90,7 @@ def build(bunch, name: str, title: str, description: str, source: str,
         "script": f"build_{name}.py",
         "feature_columns": features,
         "label_columns": labels,
+        "tree_defaults": {"min_samples_leaf": min_samples_leaf},
     }
     (HERE / f"{name}.json").write_text(
         json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -282,6 +282,7 @@ def main(argv=None) -> None:
         "script": f"build_{NAME}.py",
         "feature_columns": features,
         "label_columns": labels,
+        "tree_defaults": {"min_samples_leaf": 10},
     }
     (HERE / f"{NAME}.json").write_text(json.dumps(meta_json, indent=2) + "\n")
     print(f"wrote {NAME}.csv: {len(table)} tasks, {len(features)} meta-features, "

@@ -11,7 +11,8 @@ from rankviz import RankingDataset, load_ltr_sample, load_sample
 from rankviz.datasets import samples
 from rankviz.datasets.ordinal import OrdinalDataset
 from rankviz.datasets.queries import QueryDataset
-from rankviz.datasets.samples import SAMPLE_DIR, SAMPLE_KINDS, list_samples, load_ordinal_sample, sample_info
+from rankviz.datasets.samples import (SAMPLE_DIR, SAMPLE_KINDS, list_samples, load_ordinal_sample, sample_info,
+                                     sample_tree_defaults)
 from rankviz.datasets.svmlight import dump_svmlight
 from rankviz.exceptions import DataError
 
@@ -132,6 +133,23 @@ def test_keys_of_the_wrong_type_are_refused(tmp_path, keys, message):
         sample_info("s", tmp_path)
 
 
+@pytest.mark.parametrize("defaults", [{"min_leaf": 2}, {"min_samples_leaf": 0}, {"max_depth": 2.5},
+                                      {"min_samples_leaf": True}, [2]])
+def test_tree_defaults_must_be_known_parameters_with_whole_numbers(tmp_path, defaults):
+    describe(tmp_path, "s", "label_ranking", feature_columns=["x"], label_columns=["a"], tree_defaults=defaults)
+    with pytest.raises(DataError, match=r"^s\.json: the key 'tree_defaults' is .*; expected an object mapping "
+                                        r"'min_samples_leaf', 'max_depth' to whole numbers of at least 1"):
+        sample_tree_defaults("s", tmp_path)
+
+
+def test_tree_defaults_are_read_and_empty_when_absent(tmp_path):
+    describe(tmp_path, "small", "label_ranking", feature_columns=["x"], label_columns=["a"],
+             tree_defaults={"min_samples_leaf": 3, "max_depth": 4})
+    describe(tmp_path, "plain", "label_ranking", feature_columns=["x"], label_columns=["a"])
+    assert sample_tree_defaults("small", tmp_path) == {"min_samples_leaf": 3, "max_depth": 4}
+    assert sample_tree_defaults("plain", tmp_path) == {}
+
+
 def test_splits_must_map_names_to_files(tmp_path):
     describe(tmp_path, "s", "query", splits=["train.txt"])
     with pytest.raises(DataError, match=r"^s\.json: the key 'splits' is \['train.txt'\]; expected an object mapping"):
@@ -190,6 +208,20 @@ def test_every_shipped_sample_loads_and_names_its_script(name):
         assert all(split.n_docs > 0 for split in loaded.values())
     else:
         assert loaded.n_samples >= 2 and loaded.name == info["title"]
+
+
+def test_every_label_ranking_sample_suggests_a_leaf_size_that_splits_its_root():
+    """The app opens each sample on a tree, not a lone root: the toy set needs smaller leaves."""
+    from rankviz import RankingTree
+    for name in list_samples("label_ranking"):
+        defaults = sample_tree_defaults(name)
+        assert "min_samples_leaf" in defaults, name
+        data = load_sample(name)
+        tree = RankingTree(**defaults).fit(data.X, data.Y, label_names=data.label_names).tree_
+        assert tree.n_leaves > 1, name
+    toy = load_sample("toy")
+    tree = RankingTree(**sample_tree_defaults("toy")).fit(toy.X, toy.Y).tree_
+    assert tree.test_text(0) == "A1 = c"  # the split the toy set is made for
 
 
 def test_each_kind_ships_a_sample():

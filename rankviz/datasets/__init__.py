@@ -18,10 +18,11 @@ from .label_ranking import RankingDataset, load_benchmark, load_csv
 from .ordinal import OrdinalDataset, load_ordinal_csv, read_target_values
 from .queries import QueryDataset, load_query_csv, split_by_query
 from .reading import read_csv_header
-from .samples import list_samples, load_ltr_sample, load_ordinal_sample, load_sample, sample_info
+from .samples import (list_samples, load_ltr_sample, load_ordinal_sample, load_sample, sample_info,
+                      sample_tree_defaults)
 from .svmlight import dump_svmlight, load_svmlight
 
 __all__ = ["DataError", "OrdinalDataset", "QueryDataset", "RankingDataset", "dump_svmlight", "list_samples",
            "load_benchmark", "load_csv", "load_ltr_sample", "load_ordinal_csv", "load_ordinal_sample",
            "load_query_csv", "load_sample", "load_svmlight", "read_csv_header", "read_target_values",
-           "sample_info", "split_by_query"]
+           "sample_info", "sample_tree_defaults", "split_by_query"]

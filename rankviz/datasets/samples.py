@@ -21,8 +21,15 @@ and what its kind needs to be read:
 * ``query``: ``splits``, an object mapping each split (``"train"``,
   ``"vali"``, ``"test"``) to an svmlight file, relative to the directory.
 
+A label-ranking description may also have ``tree_defaults``, the settings a
+tree on this sample starts from in the app, as an object of
+:class:`rankviz.RankingTree` parameters: ``min_samples_leaf`` and
+``max_depth``, each a whole number of at least 1 (a 16-row teaching set
+wants smaller leaves than a data set of thousands of rows).
+
 :func:`list_samples` lists the samples (of one kind or all),
-:func:`sample_info` reads a description and :func:`load_sample` loads any
+:func:`sample_info` reads a description, :func:`sample_tree_defaults` its
+``tree_defaults`` and :func:`load_sample` loads any
 sample as the dataset of its kind; :func:`load_ordinal_sample` and
 :func:`load_ltr_sample` do the same for one kind, refusing the others.
 """
@@ -41,8 +48,8 @@ from .ordinal import OrdinalDataset, load_ordinal_csv
 from .queries import QueryDataset
 from .svmlight import load_svmlight
 
-__all__ = ["SAMPLE_DIR", "SAMPLE_KINDS", "list_samples", "sample_info", "load_sample",
-           "load_ordinal_sample", "load_ltr_sample"]
+__all__ = ["SAMPLE_DIR", "SAMPLE_KINDS", "TREE_DEFAULT_KEYS", "list_samples", "sample_info",
+           "sample_tree_defaults", "load_sample", "load_ordinal_sample", "load_ltr_sample"]
 
 #: Directory of the bundled samples: the installed package data ``rankviz.sample_data``.
 SAMPLE_DIR = Path(str(resources.files("rankviz.sample_data")))
@@ -57,6 +64,9 @@ _KIND_KEYS = {
     "ordinal": ("target", "levels", "feature_columns"),
     "query": ("splits",),
 }
+
+#: The tree parameters a description's ``tree_defaults`` may set.
+TREE_DEFAULT_KEYS = ("min_samples_leaf", "max_depth")
 
 #: Listed first when present: the sample the app opens with.
 _FIRST = "metalearning"
@@ -138,6 +148,12 @@ def _check_kind_keys(info: dict, source: str) -> None:
     for key in ("feature_columns", "label_columns"):
         if not all(isinstance(v, str) for v in info.get(key, [])):
             raise data_error(f"the key {key!r} is {info[key]!r}; expected a list of column names", source)
+    defaults = info.get("tree_defaults", {})
+    if not isinstance(defaults, dict) or not all(
+            key in TREE_DEFAULT_KEYS and isinstance(value, int) and not isinstance(value, bool) and value >= 1
+            for key, value in defaults.items()):
+        raise data_error(f"the key 'tree_defaults' is {defaults!r}; expected an object mapping "
+                         f"{quote_list(TREE_DEFAULT_KEYS)} to whole numbers of at least 1", source)
     splits = info.get("splits", {"train": ""})
     if not isinstance(splits, dict) or not splits or not all(isinstance(v, str) for v in splits.values()):
         raise data_error(f"the key 'splits' is {splits!r}; expected an object mapping split names to file "
@@ -173,6 +189,37 @@ def sample_info(name: str, directory: str | os.PathLike | None = None) -> dict:
         listed = quote_list(available) if available else "none"
         raise data_error(f"there is no sample {name!r}; available samples: {listed}")
     return dict(_read_description(path))
+
+
+def sample_tree_defaults(name: str, directory: str | os.PathLike | None = None) -> dict[str, int]:
+    """The tree settings a sample suggests: its description's ``tree_defaults``.
+
+    Parameters
+    ----------
+    name : str
+        Sample name, one of :func:`list_samples`.
+    directory : str or os.PathLike, optional
+        Where to look; defaults to :data:`SAMPLE_DIR`.
+
+    Returns
+    -------
+    dict of str -> int
+        :class:`rankviz.RankingTree` parameters (keys of
+        :data:`TREE_DEFAULT_KEYS`) and their values; empty when the sample
+        suggests none.
+
+    Raises
+    ------
+    DataError
+        As :func:`sample_info`.
+
+    Examples
+    --------
+    >>> from rankviz.datasets.samples import sample_tree_defaults
+    >>> sample_tree_defaults("toy")
+    {'min_samples_leaf': 2}
+    """
+    return dict(sample_info(name, directory).get("tree_defaults", {}))
 
 
 def _info_of_kind(name: str, kind: str, directory: str | os.PathLike | None) -> dict:

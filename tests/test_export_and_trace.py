@@ -75,3 +75,121 @@ def test_ranking_text_orders_by_position_and_skips_missing_labels():
     assert ranking_text([2, 3, 1], ["a", "b", "c"]) == "c > a > b"
     assert ranking_text([2, np.nan, 1], ["a", "b", "c"]) == "c > a"
     assert ranking_text([1, 1, 2], ["a", "b", "c"], ", ") == "a, b, c"  # ties keep the label order
+
+
+# -- figures for papers: rankviz.viz.export -------------------------------------------------
+
+import re  # noqa: E402
+import struct  # noqa: E402
+
+from rankviz.viz.dot import tree_to_dot  # noqa: E402
+from rankviz.viz.dot.common import HIGHLIGHT_COLOR, PATH_COLOR, RANK_PALETTE  # noqa: E402
+from rankviz.viz.export import MAX_PNG_PIXELS, export_drawing, export_tree, figure_size, sized_dot  # noqa: E402
+from rankviz.viz.graphviz import available_engines  # noqa: E402
+from rankviz.viz.layout import layout_dot, svg_size  # noqa: E402
+
+ENGINES = available_engines()
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(("width", "unit", "dpi"), [(8, "cm", 300), (3.5, "in", 150), (17, "cm", 600)])
+def test_png_width_is_width_times_dpi(fitted, engine, width, unit, dpi):
+    _, model, _ = fitted
+    inches = width / 2.54 if unit == "cm" else width
+    wide, high = png_size(export_tree(model, "png", width=width, unit=unit, dpi=dpi, engine=engine))
+    assert abs(wide - inches * dpi) <= 2, (wide, inches * dpi)
+    # The height keeps the drawing's proportions.
+    natural = svg_size(export_tree(model, "svg", engine=engine).decode())
+    assert high == pytest.approx(wide * natural[1] / natural[0], rel=0.01)
+    # SVG and PDF: the width in points.
+    svg = export_tree(model, "svg", width=width, unit=unit, engine=engine).decode()
+    assert svg_size(svg)[0] == pytest.approx(inches * 72, abs=1)
+    assert figure_size(tree_to_dot(model), width=width, unit=unit, engine=engine)[0] == pytest.approx(inches, abs=0.02)
+
+
+def test_a_png_larger_than_graphviz_writes_is_refused(fitted):
+    _, model, _ = fitted
+    with pytest.raises(ValueError, match=f"more than the {MAX_PNG_PIXELS:,} px"):
+        export_tree(model, "png", width=150, unit="in", dpi=300)
+    with pytest.raises(ValueError, match="width must be"):
+        export_tree(model, "svg", width=0)
+    with pytest.raises(ValueError, match="unit must be"):
+        sized_dot("digraph {}", 3, unit="mm")
+    with pytest.raises(ValueError, match="dpi must be"):
+        export_drawing("digraph {}", "png", dpi=5)
+    with pytest.raises(ValueError, match="fmt must be"):
+        export_tree(model, "jpg")
+
+
+def test_sized_dot_sets_the_width_last_and_unpadded():
+    sized = sized_dot('digraph { graph [size="1,1", pad=0.5]; a -> b }\n', 2.54, unit="cm")
+    assert sized.rstrip().endswith('graph [size="1.0000,10000!", pad=0];\n}')
+
+
+def test_exports_have_no_highlight_unless_asked(fitted):
+    data, model, encoded = fitted
+    tree = model.tree_
+    plain = export_tree(model, "dot").decode()
+    assert HIGHLIGHT_COLOR not in plain and PATH_COLOR not in plain
+    path = np.unique(tree.decision_paths(encoded[:1])[0])  # node indices, root first
+    lit = export_tree(model, "dot", highlight=3, path=path).decode()
+    assert lit.count(f'color="{HIGHLIGHT_COLOR}"') == 1
+    # The edges into the path's nodes (all but the root) are orange, no other.
+    orange = sorted(int(k) for k in re.findall(rf'id="edge(\d+)"[^]\n]*color="{PATH_COLOR}"', lit))
+    assert orange == sorted(int(n) for n in path[1:])
+    # Its leaf is outlined (the one apply gives), unless it is the highlighted node.
+    leaf = int(tree.apply(encoded[:1])[0])
+    assert re.search(rf'  node{leaf} \[[^\n]*color="{PATH_COLOR}"', lit) or leaf == 3
+
+
+def test_current_view_export_has_the_cut(fitted):
+    _, model, _ = fitted
+    tree = model.tree_
+    cut = export_tree(model, "dot", max_depth=2, collapsed=[1]).decode()
+    drawn = {int(n) for n in re.findall(r"^  node(\d+) \[", cut, flags=re.M)}
+    assert drawn == {0, 1, *np.flatnonzero((tree.depth <= 2) & ~np.isin(np.arange(tree.node_count),
+                                                                          _below(tree, 1)))}
+    assert "dashed: subtree not drawn (deeper than 2 or collapsed)" in cut
+    text = export_tree(model, "txt", max_depth=2, collapsed=[1], title="Figure 3").decode()
+    assert text == "Figure 3\n\n" + export_text(model, max_depth=2, collapsed=[1])
+
+
+def _below(tree, node):
+    """Indices of the nodes under ``node``."""
+    found, stack = [], [tree.children_left[node], tree.children_right[node]]
+    while stack:
+        child = stack.pop()
+        if child >= 0:
+            found.append(child)
+            stack += [tree.children_left[child], tree.children_right[child]]
+    return found
+
+
+def test_rank_strips_shade_each_label_by_its_mean_rank(fitted):
+    _, model, _ = fitted
+    tree = model.tree_
+    dot = tree_to_dot(tree, rank_strips=True)
+    assert "strip: mean rank of each label" in dot
+    for leaf in np.flatnonzero(tree.is_leaf)[:5]:
+        line = re.search(rf"^  node{leaf} \[.*$", dot, flags=re.M).group(0)
+        colours = re.findall(r'<TD BGCOLOR="(#[0-9a-f]{6})" WIDTH', line)
+        assert len(colours) == len(tree.label_names)
+        steps = [RANK_PALETTE.index(c) for c in colours]
+        ranks, k, top = tree.mean_rank[leaf], len(tree.label_names), len(RANK_PALETTE) - 1
+        # Darker for a better (smaller) mean rank, on one scale for every leaf:
+        # rank 1 darkest, rank k lightest, label by label in label order.
+        assert steps == [round((k - r) / (k - 1) * top) for r in ranks]
+        order = np.argsort(ranks, kind="stable")
+        assert all(steps[a] >= steps[b] for a, b in zip(order, order[1:]))
+    assert "strip:" not in tree_to_dot(tree) and "<TD BGCOLOR" not in tree_to_dot(tree).split("legend")[0]
+
+
+def test_layout_dot_lays_out_any_drawing():
+    layout = layout_dot('digraph { a -> b; a -> c }')
+    assert layout.nodes == [] and layout.width > 0 and layout.height > 0
+    assert (layout.width, layout.height) == svg_size(layout.svg)

@@ -26,7 +26,7 @@ from .dot.common import DrawOptions, edge_id, node_id
 from .dot.trees import drawer_for
 from .graphviz import render
 
-__all__ = ["TreeLayout", "layout_tree", "node_details", "svg_size"]
+__all__ = ["TreeLayout", "layout_dot", "layout_tree", "node_details", "svg_size"]
 
 _SIZE = re.compile(r'<svg[^>]*?\bwidth="([\d.]+)pt"[^>]*?\bheight="([\d.]+)pt"', re.S)
 
@@ -168,3 +168,29 @@ def layout_tree(tree: Any, *, collapsed: Iterable[int] = (), max_depth: int | No
             "details": node_details(tree, node, drawer),
         })
     return TreeLayout(svg=svg, width=width, height=height, nodes=nodes, dot=dot)
+
+
+def layout_dot(dot: str, *, engine: str = "auto") -> TreeLayout:
+    """Lay out any DOT drawing for the viewer, to zoom and pan (no nodes to fold or select).
+
+    For drawings that are not a tree of the library, e.g. MPBoost's stumps
+    (:func:`rankviz.viz.dot.stumps_to_dot`).
+
+    Parameters
+    ----------
+    dot : str
+    engine : {"auto", "dot", "pure"}, default="auto"
+
+    Returns
+    -------
+    TreeLayout
+        With no ``nodes``.
+
+    Raises
+    ------
+    rankviz.viz.graphviz.RenderError
+        If no engine can lay the drawing out.
+    """
+    svg = render(dot, "svg", engine=engine).decode("utf-8")
+    width, height = svg_size(svg)
+    return TreeLayout(svg=svg, width=width, height=height, dot=dot)

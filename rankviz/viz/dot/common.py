@@ -32,7 +32,7 @@ from ...tree.structure import Tree, parent_array
 
 __all__ = [
     "BORDER_COLOR", "EDGE_COLOR", "HIGHLIGHT_COLOR", "INTERNAL_FILL", "LEVEL_CELL_BORDER", "LEVEL_PALETTE",
-    "MISSING_FILL", "PALETTE", "PREDICTED_CELL_BORDER", "RELIABILITY_PALETTE",
+    "MISSING_FILL", "PALETTE", "PATH_COLOR", "PREDICTED_CELL_BORDER", "RANK_PALETTE", "RELIABILITY_PALETTE",
     "DrawOptions", "FontSizes", "TreeDrawer", "dot_string", "drawn_leaves", "drawn_nodes",
     "edge_id", "escape", "fill_color",
     "fitting_depth", "fmt_similarity", "graph_header", "hidden_text", "legend_attrs", "node_id",
@@ -57,6 +57,7 @@ RELIABILITY_PALETTE = ("#fff5eb", "#fee6ce", "#fdd0a2", "#fdae6b", "#fd8d3c", "#
 INTERNAL_FILL = "#f5f5f5"  # internal nodes when leaves are coloured by reliability
 MISSING_FILL = "#e0e0e0"  # similarity NaN (e.g. a criterion undefined on the node)
 HIGHLIGHT_COLOR = "#d62728"  # red: stands out against every blue of the palette
+PATH_COLOR = "#ff7f00"  # orange: a traced example's path, as the app's tree view draws it
 BORDER_COLOR = "#4d4d4d"
 EDGE_COLOR = "#595959"
 
@@ -67,6 +68,11 @@ EDGE_COLOR = "#595959"
 LEVEL_PALETTE = ("#ffffff", "#f0f0f0", "#d9d9d9", "#bdbdbd", "#969696", "#737373", "#525252")
 LEVEL_CELL_BORDER = "#969696"
 PREDICTED_CELL_BORDER = "#000000"
+
+# Mean-rank strips of leaves: ColorBrewer "Greens", its first 7 of 9 classes,
+# darkest for the label ranked first (green, so a strip never reads as a
+# similarity, a reliability or a level share).
+RANK_PALETTE = ("#f7fcf5", "#e5f5e0", "#c7e9c0", "#a1d99b", "#74c476", "#41ab5d", "#238b45")
 
 _TABLE = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">'
 _LEGEND_TABLE = '<TABLE BORDER="1" COLOR="#bdbdbd" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">'
@@ -468,6 +474,8 @@ class DrawOptions:
     max_depth: int | None = None
     collapsed: frozenset[int] = frozenset()
     font_size: float = 12.0
+    path: frozenset[int] = frozenset()
+    rank_strips: bool = False
 
     @property
     def sizes(self) -> FontSizes:
@@ -478,14 +486,15 @@ class DrawOptions:
     def checked(cls, tree: Tree, highlight: int | str | None = None, title: str | None = None,
                 max_labels: int | None = None, *, similarity_range: tuple[float, float] = (-1.0, 1.0),
                 show_ids: bool = False, direction: str = "TB", legend: bool = True,
-                max_depth: int | None = None, collapsed: Any = (), font_size: float = 12.0) -> DrawOptions:
+                max_depth: int | None = None, collapsed: Any = (), font_size: float = 12.0,
+                path: Any = (), rank_strips: bool = False) -> DrawOptions:
         """Options for drawing ``tree``, each checked.
 
         Parameters
         ----------
         tree : Tree
             The tree to draw (``highlight`` must be one of its nodes).
-        highlight, title, max_labels, similarity_range, show_ids, direction, legend, max_depth, collapsed, font_size
+        highlight, title, max_labels, similarity_range, show_ids, direction, legend, max_depth, collapsed, font_size, path, rank_strips
             As for :func:`rankviz.viz.dot.tree_to_dot`.
 
         Returns
@@ -496,8 +505,8 @@ class DrawOptions:
         ------
         ValueError
             If ``highlight`` is not a node of the tree, or ``max_labels``,
-            ``direction``, ``max_depth``, ``similarity_range``, ``collapsed``
-            or ``font_size`` is invalid (checked in that order).
+            ``direction``, ``max_depth``, ``similarity_range``, ``collapsed``,
+            ``font_size`` or ``path`` is invalid (checked in that order).
         """
         highlight = _check_highlight(highlight, tree.node_count)
         if max_labels is not None and not (isinstance(max_labels, (int, np.integer)) and max_labels >= 1):
@@ -515,8 +524,11 @@ class DrawOptions:
             raise ValueError(f"collapsed must hold nodes of the tree (0..{tree.node_count - 1}), got {sorted(folded)}")
         if not (isinstance(font_size, (int, float, np.number)) and 4 <= float(font_size) <= 72):
             raise ValueError(f"font_size must be a number of points from 4 to 72, got {font_size!r}")
+        on_path = frozenset(int(node) for node in path)
+        if any(not 0 <= node < tree.node_count for node in on_path):
+            raise ValueError(f"path must hold nodes of the tree (0..{tree.node_count - 1}), got {sorted(on_path)}")
         return cls(highlight, title, max_labels, vmin, vmax, show_ids, direction, legend, max_depth,
-                   folded, float(font_size))
+                   folded, float(font_size), on_path, bool(rank_strips))
 
 
 def _check_highlight(highlight, n_nodes):
@@ -611,12 +623,16 @@ class TreeDrawer:
                 attrs.append('style="rounded,filled,dashed"')
             if node == highlight:
                 attrs += ["penwidth=3", f'color="{HIGHLIGHT_COLOR}"']
+            elif node in options.path and (is_leaf[node] or cut[node]):
+                attrs += ["penwidth=3", f'color="{PATH_COLOR}"']  # where the traced example ends
             lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
         for node in np.flatnonzero(drawn & ~cut & ~is_leaf):
             # Each edge has the SVG id of the child it leads to, for viewers
             # that light up a path or hide nodes not grown yet.
             for child, answer in ((tree.children_left[node], "yes"), (tree.children_right[node], "no")):
-                lines.append(f'  {node_id(node)} -> {node_id(child)} [id="{edge_id(child)}", label="{answer}"];')
+                lit = (f', penwidth=3, color="{PATH_COLOR}", fontcolor="{PATH_COLOR}"'
+                       if child in options.path else "")
+                lines.append(f'  {node_id(node)} -> {node_id(child)} [id="{edge_id(child)}", label="{answer}"{lit}];')
         # Declared after the tree, the unconnected legend lands on the root's rank,
         # to the right: the space beside the root of a tree is otherwise empty.
         if options.legend:

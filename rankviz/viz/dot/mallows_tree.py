@@ -85,7 +85,8 @@ class MallowsTreeDrawer(RankingTreeDrawer):
         swatches = [(fill, "∞" if k == steps - 1 else f"{self.rmin + k * (self.rmax - self.rmin) / (steps - 2):.2g}")
                     for k, fill in enumerate(RELIABILITY_PALETTE)]
         return legend_attrs("leaf colour: reliability (rel), θ̂ × the leaf's share of rows", swatches,
-                            ["θ̂: the Mallows spread (∞: all agree); leaves: centre ranking"], cut_depth,
+                            ["θ̂: the Mallows spread (∞: all agree); leaves: centre ranking",
+                             *self.strip_notes()], cut_depth,
                             swatch_width=32, font_size=self.options.sizes.legend, collapsed=collapsed)
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...tree.structure import Tree
-from .common import TreeDrawer, escape, node_label
+from .common import MISSING_FILL, RANK_PALETTE, TreeDrawer, escape, node_label
 
-__all__ = ["RANKING_LINE_CHARS", "RankingTreeDrawer", "ranking_lines"]
+__all__ = ["RANKING_LINE_CHARS", "RankingTreeDrawer", "rank_strip", "ranking_lines"]
 
 #: Leaf rankings longer than this many characters are wrapped onto more lines,
 #: so trees over many labels stay narrow enough to read.
@@ -52,6 +52,42 @@ def ranking_lines(tree: Tree, node: int, max_labels: int | None = None) -> list[
     return [escape(row) for row in rows]
 
 
+def rank_strip(mean_rank: np.ndarray, font_size: float = 9) -> str:
+    """A row of small cells, one per label in label order, shaded by the label's mean rank.
+
+    The darkest green (:data:`~rankviz.viz.dot.common.RANK_PALETTE`) is mean
+    rank 1, the lightest the last rank; a label without a rank (NaN) is grey.
+    Labels stay in their own order, so strips of different leaves compare
+    cell by cell, as the distributions dtreeviz draws inside its nodes do.
+
+    Parameters
+    ----------
+    mean_rank : ndarray of shape (n_labels,)
+        Mean position of each label, 1 = best.
+    font_size : float, default=9
+        Points of the drawing's small text: the cells' height follows it.
+
+    Returns
+    -------
+    str
+        An HTML-like ``<TABLE>`` for a DOT label.
+    """
+    ranks = np.asarray(mean_rank, dtype=float)
+    k = ranks.size
+    top = len(RANK_PALETTE) - 1
+    share = (k - ranks) / (k - 1) if k > 1 else np.ones(k)  # 1 for the best rank, 0 for the worst
+    steps = np.clip(np.rint(share * top), 0, top)
+    # About 120 points wide in all, but no cell under 3 points or over 12.
+    width = max(3, min(12, round(120 / max(k, 1))))
+    height = round(font_size)
+    cells = "".join(
+        f'<TD BGCOLOR="{MISSING_FILL if np.isnan(step) else RANK_PALETTE[int(step)]}" '
+        f'WIDTH="{width}" HEIGHT="{height}"></TD>'
+        for step in steps)
+    return (f'<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="0" COLOR="#bdbdbd">'
+            f"<TR>{cells}</TR></TABLE>")
+
+
 class RankingTreeDrawer(TreeDrawer):
     """A ranking tree: tests and rankings in bold, coloured by similarity."""
 
@@ -61,8 +97,19 @@ class RankingTreeDrawer(TreeDrawer):
             lines = ranking_lines(self.tree, node, self.options.max_labels)
         else:
             lines = [escape(self.tree.test_text(node))]
-        return node_label([f"<B>{line}</B>" for line in lines], stats, self.options.sizes.small)
+        rows = [f"<B>{line}</B>" for line in lines]
+        if self.options.rank_strips and self.is_leaf[node]:
+            rows.append(rank_strip(self.tree.mean_rank[node], self.options.sizes.legend))
+        return node_label(rows, stats, self.options.sizes.small)
 
     def legend_notes(self) -> list[str]:
-        """What ``n`` and a leaf's text mean."""
-        return ["<B>n</B> = training examples; leaves: ranking, best first"]
+        """What ``n`` and a leaf's text mean (and its mean-rank strip, when drawn)."""
+        return ["<B>n</B> = training examples; leaves: ranking, best first", *self.strip_notes()]
+
+    def strip_notes(self) -> list[str]:
+        """The legend's row on the mean-rank strips, when they are drawn."""
+        if not self.options.rank_strips:
+            return []
+        names = [escape(name) for name in self.tree.label_names]
+        order = ", ".join(names) if len(names) <= 4 else f"{names[0]} .. {names[-1]}"
+        return [f"strip: mean rank of each label ({order}), darkest = first"]

@@ -18,7 +18,8 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
                 max_labels: int | None = None, *, similarity_range: tuple[float, float] = (-1.0, 1.0),
                 show_ids: bool = False, direction: str = "TB", legend: bool = True,
                 color_by: str | None = None, reliability_range: tuple[float, float] | None = None,
-                max_depth: int | None = None, collapsed: Iterable[int] = (), font_size: float = 12.0) -> str:
+                max_depth: int | None = None, collapsed: Iterable[int] = (), font_size: float = 12.0,
+                path: Iterable[int] = (), rank_strips: bool = False) -> str:
     """Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
@@ -95,6 +96,15 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     font_size : float, default=12
         Points of the boxes' main text; every other text scales with it
         (:class:`~rankviz.viz.dot.common.FontSizes`).
+    path : iterable of int, default=()
+        Nodes (indices of ``tree``) of one example's path, e.g. a row of
+        ``tree.decision_paths``: the edges into them are drawn thick and
+        orange, and the leaf (or cut node) where the path ends is outlined.
+    rank_strips : bool, default=False
+        Add to each leaf of a ranking tree a strip of small cells, one per
+        label in label order, shaded green by the label's mean rank (darkest
+        first), so leaves compare at a glance (:func:`~rankviz.viz.dot.ranking_tree.rank_strip`).
+        Ordinal trees always show their level cells and ignore it.
 
     Returns
     -------
@@ -111,7 +121,8 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
     options = DrawOptions.checked(tree, highlight, title, max_labels, similarity_range=similarity_range,
                                   show_ids=show_ids, direction=direction, legend=legend, max_depth=max_depth,
-                                  collapsed=collapsed, font_size=font_size)
+                                  collapsed=collapsed, font_size=font_size, path=path,
+                                  rank_strips=rank_strips)
     return drawer_for(tree, options, color_by=color_by, reliability_range=reliability_range).to_dot()
 
 

@@ -1,0 +1,219 @@
+"""Figures of a tree for papers and slides: from a fitted tree to a file's bytes in one call.
+
+:func:`export_tree` draws a tree as :func:`rankviz.viz.dot.tree_to_dot` does
+(any depth cut, folded subtrees, direction, font size, legend, ids, a traced
+path, mean-rank strips), sets the figure's width in centimetres or inches and
+lays it out as SVG, PNG (at a chosen DPI, so its pixel width is width × DPI)
+or PDF; or returns the DOT, or the rules as text
+(:func:`rankviz.tree.export.export_text`). :func:`export_drawing` does the
+sizing and layout for any DOT text, e.g. MPBoost's stumps.
+
+A width is set with Graphviz's ``size="W,H!"``: the drawing is scaled, up or
+down, until its width is ``W`` inches (the height limit is far away), fonts
+and lines with it.
+
+References
+----------
+.. [1] E. R. Gansner, E. Koutsofios, S. C. North and K.-P. Vo, "A technique
+       for drawing directed graphs", IEEE Transactions on Software
+       Engineering 19(3), pp. 214-230, 1993 (Graphviz's ``dot``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..tree.export import export_text
+from .dot import tree_to_dot
+from .graphviz import DEFAULT_PNG_DPI, EXPORT_FORMATS, render
+from .layout import svg_size
+
+__all__ = ["FIGURE_FORMATS", "MAX_PNG_PIXELS", "UNITS", "export_drawing", "export_tree", "figure_size",
+           "sized_dot"]
+
+#: Inches per unit of a figure's width.
+UNITS = {"in": 1.0, "cm": 1 / 2.54}
+
+#: What :func:`export_tree` writes: format -> (MIME type, file extension).
+FIGURE_FORMATS = {**EXPORT_FORMATS, "txt": ("text/plain", ".txt")}
+
+#: Longest side of a PNG that Graphviz (cairo) writes; beyond it Graphviz
+#: silently shrinks the image, so a larger one is refused instead.
+MAX_PNG_PIXELS = 32_767
+
+# Far above any width: with "!" Graphviz scales until the first limit is met,
+# so the width always decides.
+_HEIGHT_LIMIT_IN = 10_000
+_CLOSING = re.compile(r"}\s*$")
+
+
+def _inches(width: float, unit: str) -> float:
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 < float(width) <= 1000:
+        raise ValueError(f"width must be a number of {unit} above 0 and at most 1000, got {width!r}")
+    return float(width) * UNITS[unit]
+
+
+def sized_dot(dot: str, width: float, unit: str = "in") -> str:
+    """DOT text whose drawing is exactly ``width`` wide, scaled up or down.
+
+    Parameters
+    ----------
+    dot : str
+        A graph, ending with its closing ``}``.
+    width : float
+        The figure's width, in ``unit``.
+    unit : {"in", "cm"}, default="in"
+
+    Returns
+    -------
+    str
+        ``dot`` with ``graph [size="W,H!", pad=0]`` as its last statement
+        (the last assignment wins over any earlier one).
+
+    Raises
+    ------
+    ValueError
+        If ``width`` or ``unit`` is invalid, or ``dot`` does not end with ``}``.
+    """
+    inches = _inches(width, unit)
+    if not _CLOSING.search(dot):
+        raise ValueError("dot must end with the graph's closing '}'")
+    # pad=0: Graphviz adds the pad outside the size, so a padded figure would
+    # be wider than asked.
+    statement = f'  graph [size="{inches:.4f},{_HEIGHT_LIMIT_IN}!", pad=0];\n}}\n'
+    return _CLOSING.sub(lambda _: statement, dot)
+
+
+def figure_size(dot: str, *, width: float | None = None, unit: str = "in",
+                engine: str = "auto") -> tuple[float, float]:
+    """Width and height in inches of the figure :func:`export_drawing` makes of ``dot``.
+
+    Lays the drawing out once (as SVG). A PNG at ``dpi`` is these times
+    ``dpi`` pixels, give or take one.
+
+    Parameters
+    ----------
+    dot : str
+    width : float, optional
+        As for :func:`export_drawing`: None is the natural size.
+    unit : {"in", "cm"}, default="in"
+    engine : {"auto", "dot", "pure"}, default="auto"
+
+    Returns
+    -------
+    (float, float)
+    """
+    if width is not None:
+        dot = sized_dot(dot, width, unit)
+    points = svg_size(render(dot, "svg", engine=engine).decode("utf-8"))
+    return points[0] / 72, points[1] / 72
+
+
+def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str = "in",
+                   dpi: float = DEFAULT_PNG_DPI, engine: str = "auto") -> bytes:
+    """Lay out DOT text as a figure of a given width.
+
+    Parameters
+    ----------
+    dot : str
+        DOT text, e.g. from :func:`rankviz.viz.dot.stumps_to_dot`.
+    fmt : {"svg", "png", "pdf", "dot"}
+    width : float, optional
+        The figure's width in ``unit``; None keeps the drawing's natural size
+        (one point of the layout per point of the figure).
+    unit : {"in", "cm"}, default="in"
+    dpi : float, default=150
+        Pixels per inch of a PNG: its width in pixels is ``width`` in inches
+        times ``dpi``.
+    engine : {"auto", "dot", "pure"}, default="auto"
+        See :func:`rankviz.viz.graphviz.render`.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        If ``width``, ``unit`` or ``dpi`` is invalid, or a PNG would have a
+        side longer than :data:`MAX_PNG_PIXELS`.
+    rankviz.viz.graphviz.RenderError
+        If the drawing cannot be laid out.
+    """
+    if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 10 <= float(dpi) <= 2400:
+        raise ValueError(f"dpi must be a number from 10 to 2400, got {dpi!r}")
+    if fmt == "png":
+        inches = figure_size(dot, width=width, unit=unit, engine=engine)
+        pixels = [round(side * float(dpi)) for side in inches]
+        if max(pixels) > MAX_PNG_PIXELS:
+            raise ValueError(f"the PNG would be {pixels[0]:,} x {pixels[1]:,} px, more than the "
+                             f"{MAX_PNG_PIXELS:,} px a side Graphviz writes: set a smaller width, a lower "
+                             "DPI, or draw fewer levels")
+    if width is not None:
+        dot = sized_dot(dot, width, unit)
+    return render(dot, fmt, engine=engine, dpi=float(dpi))
+
+
+def export_tree(tree: Any, fmt: str, *, width: float | None = None, unit: str = "in",
+                dpi: float = DEFAULT_PNG_DPI, engine: str = "auto", max_depth: int | None = None,
+                collapsed: Any = (), show_ids: bool = True, title: str | None = None,
+                **draw_options: Any) -> bytes:
+    """A fitted tree as a file: a figure (SVG, PNG, PDF), its DOT, or its rules as text.
+
+    Parameters
+    ----------
+    tree : Tree or fitted estimator with ``tree_``
+    fmt : {"svg", "png", "pdf", "dot", "txt"}
+        ``"txt"``: the rules, one line per branch and leaf
+        (:func:`rankviz.tree.export.export_text`), the title first.
+    width, unit, dpi, engine
+        As for :func:`export_drawing` (ignored for ``"dot"`` and ``"txt"``:
+        the DOT is the drawing unsized, ready for other Graphviz options).
+    max_depth : int, optional
+        Draw (or write) nodes to this depth only.
+    collapsed : iterable of int, default=()
+        Nodes (indices of ``tree``) drawn without their subtree.
+    show_ids : bool, default=True
+        Write each node's ``#id``.
+    title : str, optional
+        A title above the figure (first line of the text).
+    **draw_options
+        Any other option of :func:`rankviz.viz.dot.tree_to_dot`: ``direction``,
+        ``font_size``, ``legend``, ``highlight``, ``path``, ``rank_strips``,
+        ``max_labels``, ``similarity_range``, ``color_by``, …
+
+    Returns
+    -------
+    bytes
+        UTF-8 text for ``"dot"`` and ``"txt"``.
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` or an option is invalid.
+    rankviz.viz.graphviz.RenderError
+        If the drawing cannot be laid out.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.viz.export import export_tree
+    >>> data = load_sample("toy")
+    >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    >>> print(export_tree(model, "txt", show_ids=False).decode().splitlines()[0])
+    |--- A1 = c
+    """
+    if fmt not in FIGURE_FORMATS:
+        raise ValueError(f"fmt must be one of {', '.join(FIGURE_FORMATS)}, got {fmt!r}")
+    tree = getattr(tree, "tree_", tree)
+    if fmt == "txt":
+        rules = export_text(tree, max_depth=max_depth, collapsed=collapsed, show_ids=show_ids)
+        return ((f"{title}\n\n" if title else "") + rules).encode("utf-8")
+    dot = tree_to_dot(tree, title=title, max_depth=max_depth, collapsed=collapsed, show_ids=show_ids,
+                      **draw_options)
+    if fmt == "dot":
+        return dot.encode("utf-8")
+    return export_drawing(dot, fmt, width=width, unit=unit, dpi=dpi, engine=engine)

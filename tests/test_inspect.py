@@ -7,7 +7,9 @@ import pytest
 import rankviz
 from rankviz import RankingTree
 from rankviz.datasets.samples import list_samples
-from rankviz.tree.node_inspection import CANDIDATE_COLUMNS, candidate_splits, inspect_node, node_mask
+from rankviz.tree.node_inspection import (CANDIDATE_COLUMNS, candidate_splits, inspect_node, leaf_reason, node_mask,
+                                         ordered_rows)
+import rankviz.label_ranking.metrics
 from rankviz.viz.figures.ranking_trees import rank_heatmap, threshold_curve
 from reference import candidate_tests, mean_pairwise_spearman, random_problem
 
@@ -288,3 +290,129 @@ def test_rank_heatmap_shows_the_nodes_rankings_in_predicted_order():
     # Many examples: rows get thin, the figure does not grow without bound.
     many = rank_heatmap(np.tile(data.Y, (20, 1)), tree.label_names, tree.ranking[0], tree.mean_rank[0])
     assert many.layout.height <= 900
+
+
+# -- why a node is a leaf -------------------------------------------------------------
+
+def root_reason(X, Y, *, max_depth=None, **params):
+    """leaf_reason of the root of a tree grown on X, Y."""
+    tree, Xe = fitted(X, Y, max_depth=max_depth, **params)
+    inspection = inspect_node(tree, Xe, Y, 0, min_samples_leaf=params.get("min_samples_leaf", 2),
+                              gamma=params.get("gamma", 0.995))
+    return leaf_reason(tree, inspection, max_depth=max_depth)
+
+
+def test_each_reason_a_root_stays_a_leaf_is_told():
+    toy = rankviz.load_sample("toy")
+    assert root_reason(toy.X, toy.Y, gamma=0.6) == "rule_6"  # A1 = c is made only above γ = 1.07 / 1.60
+    assert root_reason(toy.X, toy.Y, gamma=0.995) is None  # split
+    assert root_reason(toy.X, toy.Y, min_samples_leaf=9) == "min_samples_leaf"  # 16 rows < 2 × 9
+    same = np.tile([[1.0, 2.0, 3.0]], (6, 1))
+    assert root_reason(np.arange(6.0)[:, None], same) == "pure"
+    constant = np.zeros((6, 1))  # no attribute tells the rows apart: no test at all
+    assert root_reason(constant, np.array([[1, 2, 3], [3, 2, 1]] * 3, dtype=float)) == "no_valid_split"
+    # The Mallows criterion needs 2|Y| = 8 label occurrences; three rows of two labels hold 6.
+    partial = np.array([[1, 2, np.nan, np.nan], [2, 1, np.nan, np.nan], [np.nan, np.nan, 1, 2]])
+    assert root_reason(np.arange(3.0)[:, None], partial, criterion="mallows", min_samples_leaf=1) == "criterion"
+
+
+def test_leaves_at_the_depth_limit_are_stopped_by_it():
+    data = rankviz.load_sample("metalearning")
+    tree, Xe = fitted(data.X, data.Y, min_samples_leaf=5, max_depth=2)
+    reasons = {}
+    for node in np.flatnonzero(tree.is_leaf):
+        inspection = inspect_node(tree, Xe, data.Y, node, min_samples_leaf=5, gamma=0.995)
+        reasons[node] = leaf_reason(tree, inspection, max_depth=2)
+    assert {reasons[node] for node in reasons if tree.depth[node] == 2} == {"max_depth"}
+    assert all(reasons[node] != "max_depth" for node in reasons if tree.depth[node] < 2)
+
+
+@pytest.mark.parametrize("criterion", ["mean_spearman", "ranking_impurity", "mallows"])
+@pytest.mark.parametrize("gamma", [0.97, 1.0])
+def test_every_leaf_has_the_reason_the_builder_had(criterion, gamma):
+    """Over whole trees: a reason for every leaf, none for a split node, each one true of the node."""
+    data = rankviz.load_sample("wine_nb")
+    tree, Xe = fitted(data.X, data.Y, criterion=criterion, gamma=gamma, min_samples_leaf=4, max_depth=4)
+    for node in range(tree.node_count):
+        inspection = inspect_node(tree, Xe, data.Y, node, min_samples_leaf=4, gamma=gamma)
+        reason = leaf_reason(tree, inspection, max_depth=4)
+        assert (reason is None) == (not tree.is_leaf[node])
+        if reason == "rule_6":
+            assert not inspection.splits and inspection.best is not None
+        elif reason == "min_samples_leaf":
+            assert tree.n_samples[node] < 8
+        elif reason == "max_depth":
+            assert tree.depth[node] == 4
+
+
+def test_a_reason_needs_the_settings_of_the_fit():
+    toy = rankviz.load_sample("toy")
+    tree, Xe = fitted(toy.X, toy.Y, gamma=0.995, max_depth=1, min_samples_leaf=2)
+    leaf = int(tree.children_right[0])  # its split is made at γ = 0.995 but for the depth limit
+    inspection = inspect_node(tree, Xe, toy.Y, leaf, min_samples_leaf=2, gamma=0.995)
+    assert leaf_reason(tree, inspection, max_depth=1) == "max_depth"
+    with pytest.raises(ValueError, match="max_depth=None"):
+        leaf_reason(tree, inspection)  # told no depth limit, nothing explains the leaf
+
+
+# -- a node's rows in an order that shows its structure ------------------------------
+
+def test_rows_come_by_leaf_from_left_to_right_then_closest_to_the_nodes_ranking():
+    data = rankviz.load_sample("metalearning")
+    tree, Xe = fitted(data.X, data.Y, min_samples_leaf=10)
+    inspection = inspect_node(tree, Xe, data.Y, 0, min_samples_leaf=10, gamma=0.995)
+    listed = ordered_rows(tree, Xe, data.Y, inspection)
+    assert not listed.thinned and sorted(listed.rows) == sorted(inspection.rows)
+    np.testing.assert_array_equal(listed.leaves, tree.apply(Xe[listed.rows]))
+    # Leaves in the order a drawing shows them: depth first, the "yes" branch first.
+    drawn, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        if tree.is_leaf[node]:
+            drawn.append(node)
+        else:
+            stack += [tree.children_right[node], tree.children_left[node]]
+    runs = [leaf for k, leaf in enumerate(listed.leaves) if k == 0 or leaf != listed.leaves[k - 1]]
+    assert runs == [leaf for leaf in drawn if leaf in set(listed.leaves)]  # each leaf one band, in order
+    expected = 1 - rankviz.label_ranking.metrics.cs(data.Y[listed.rows],
+                                                    np.tile(inspection.ranking, (len(listed.rows), 1)))
+    np.testing.assert_allclose(listed.distance, expected)
+    for leaf in runs:
+        assert np.all(np.diff(listed.distance[listed.leaves == leaf]) >= 0)
+
+
+def test_many_rows_are_thinned_evenly_and_the_same_way_every_time():
+    data = rankviz.load_sample("metalearning")
+    tree, Xe = fitted(data.X, data.Y, min_samples_leaf=10)
+    inspection = inspect_node(tree, Xe, data.Y, 0, min_samples_leaf=10, gamma=0.995)
+    full = ordered_rows(tree, Xe, data.Y, inspection)
+    thin = ordered_rows(tree, Xe, data.Y, inspection, max_rows=40)
+    assert thin.thinned and len(thin.rows) == 40 and thin.n_rows == 153
+    positions = [list(full.rows).index(row) for row in thin.rows]
+    assert positions[0] == 0 and positions[-1] == 152 and positions == sorted(positions)
+    assert max(np.diff(positions)) <= 5  # evenly spaced: about every 153/40th row
+    np.testing.assert_array_equal(thin.rows, ordered_rows(tree, Xe, data.Y, inspection, max_rows=40).rows)
+    # Every leaf with at least 153/40 rows keeps some.
+    counts = {leaf: (full.leaves == leaf).sum() for leaf in set(full.leaves)}
+    assert {leaf for leaf, n in counts.items() if n >= 4} <= set(thin.leaves)
+
+
+def test_the_heat_map_draws_rows_in_the_given_order_with_leaf_bands():
+    data = rankviz.load_sample("metalearning")
+    tree, Xe = fitted(data.X, data.Y, min_samples_leaf=10)
+    inspection = inspect_node(tree, Xe, data.Y, 0, min_samples_leaf=10, gamma=0.995)
+    listed = ordered_rows(tree, Xe, data.Y, inspection, max_rows=100)
+    groups = [f"#{tree.node_ids[leaf]}" for leaf in listed.leaves]
+    fig = rank_heatmap(data.Y[listed.rows], tree.label_names, inspection.ranking, inspection.mean_rank,
+                       example_ids=[str(r + 1) for r in listed.rows], groups=groups, n_examples=listed.n_rows)
+    examples = fig.data[0]
+    assert list(examples.y) == [str(r + 1) for r in listed.rows]
+    assert [row[0] for row in examples.customdata] == groups
+    assert "example %{y} (leaf %{customdata})" in examples.hovertemplate
+    bands = len([k for k in range(len(groups)) if k == 0 or groups[k] != groups[k - 1]])
+    assert len(fig.layout.shapes) == bands - 1  # one line between two bands
+    assert {a.text for a in fig.layout.annotations} == set(groups)
+    assert fig.layout.title.text == "Rankings of 100 of the 153 examples in the node (evenly spaced)"
+    with pytest.raises(ValueError, match="groups must name the group of each of the 100 rows"):
+        rank_heatmap(data.Y[listed.rows], tree.label_names, inspection.ranking, inspection.mean_rank,
+                     groups=groups[:-1])

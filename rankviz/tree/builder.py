@@ -30,10 +30,10 @@ from .structure import TREE_LEAF, Tree, parent_array
 if TYPE_CHECKING:
     from .criteria import Criterion
 
-__all__ = ["grow_tree", "find_best_splits", "SearchData", "group_sums"]
+__all__ = ["PURE_SIMILARITY", "grow_tree", "find_best_splits", "SearchData", "group_sums"]
 
-# A node whose rankings are all identical cannot become more homogeneous.
-_PURE = 1.0 - 1e-12
+#: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
+PURE_SIMILARITY = 1.0 - 1e-12
 # Scores this close count as equal: running sums and direct sums of the same
 # set differ in the last bits, and a tie must not be decided by rounding.
 _TIE = 1e-12
@@ -93,7 +93,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     while len(frontier):
         searchable = ((nodes.depth[frontier] < max_depth)
                       & (nodes.count[frontier] >= max(2, 2 * min_samples_leaf))
-                      & (nodes.similarity[frontier] < _PURE)
+                      & (nodes.similarity[frontier] < PURE_SIMILARITY)
                       & criterion.can_split(nodes.count[frontier], nodes.stat_sum[frontier]))
         searched = frontier[searchable]
         if not len(searched):

@@ -26,10 +26,13 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_ranks, rank_by_mean
+from ..label_ranking.metrics import cs
+from .builder import PURE_SIMILARITY
 from .criteria import Criterion, get_criterion
 from .structure import Tree, test_text
 
-__all__ = ["CANDIDATE_COLUMNS", "NodeInspection", "candidate_splits", "inspect_node", "node_mask"]
+__all__ = ["CANDIDATE_COLUMNS", "LEAF_REASONS", "NodeInspection", "NodeRows", "candidate_splits", "inspect_node",
+           "leaf_reason", "node_mask", "ordered_rows"]
 
 #: Columns of the table :func:`candidate_splits` returns (``accepted`` only with a γ).
 CANDIDATE_COLUMNS = ["feature", "attribute", "kind", "threshold", "condition", "negated",
@@ -238,6 +241,12 @@ class NodeInspection:
         (``split_feature``/``split_threshold``); None if the tree kept none.
     gamma : float or None
         The γ the ``accepted`` column and :attr:`splits` use.
+    min_samples_leaf : int
+        The smallest leaf the candidates allow.
+    can_split : bool
+        Whether the criterion lets a node of these rankings be split at all
+        (:meth:`Criterion.can_split`; e.g. the Mallows criterion wants at
+        least ``2 |Y|`` label occurrences).
 
     References
     ----------
@@ -255,6 +264,8 @@ class NodeInspection:
     ranking: np.ndarray
     chosen: int | None
     gamma: float | None
+    min_samples_leaf: int = 2
+    can_split: bool = True
 
     @property
     def best(self) -> pd.Series | None:
@@ -335,9 +346,150 @@ def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
                                & (candidates["missing_meet"].to_numpy() == tree.missing_left[node]))
         chosen = int(match[0]) if len(match) else None
     mean_rank = mean_ranks(Y[rows])
+    node_sum = stats[rows].sum(axis=0)
     return NodeInspection(
         node=int(node), rows=rows, n_samples=len(rows),
-        similarity=float(criterion.node_similarity(len(rows), stats[rows].sum(axis=0))),
+        similarity=float(criterion.node_similarity(len(rows), node_sum)),
         candidates=candidates, mean_rank=mean_rank, ranking=rank_by_mean(mean_rank),
-        chosen=chosen, gamma=gamma,
+        chosen=chosen, gamma=gamma, min_samples_leaf=int(min_samples_leaf),
+        can_split=bool(criterion.can_split(len(rows), node_sum)),
     )
+
+
+#: Why a node is a leaf (:func:`leaf_reason`), in the order the builder asks:
+#: the depth limit, a pure node, a node the criterion will not split, too few
+#: examples for two leaves, no test leaving enough on each side, rule (6).
+LEAF_REASONS = ("max_depth", "pure", "criterion", "min_samples_leaf", "no_valid_split", "rule_6")
+
+
+def leaf_reason(tree: Tree, inspection: NodeInspection, *, max_depth: int | None = None) -> str | None:
+    """Why a node of a fitted tree is a leaf, as the builder decided it.
+
+    Parameters
+    ----------
+    tree : Tree
+        The tree, grown (or cut from its γ path) with the inspection's γ and
+        ``min_samples_leaf``.
+    inspection : NodeInspection
+        :func:`inspect_node` of the node, with the γ of the tree.
+    max_depth : int or None, default=None
+        The depth limit of the fit.
+
+    Returns
+    -------
+    str or None
+        One of :data:`LEAF_REASONS`: ``"max_depth"`` (the node is at the
+        depth limit), ``"pure"`` (all its rankings agree), ``"criterion"``
+        (the criterion does not split such a node), ``"min_samples_leaf"``
+        (fewer than twice the minimum leaf size), ``"no_valid_split"`` (no
+        test leaves the minimum on both sides), ``"rule_6"`` (rule (6) of
+        Rebelo, Soares & Costa 2008 stops it at this γ); None if the node is
+        split.
+
+    Raises
+    ------
+    ValueError
+        If the inspection has no γ, or none of these stops the node (the
+        tree was grown with other settings than those given).
+    """
+    node = inspection.node
+    if not tree.is_leaf[node]:
+        return None
+    n = inspection.n_samples
+    if max_depth is not None and tree.depth[node] >= max_depth:
+        return "max_depth"
+    if inspection.similarity >= PURE_SIMILARITY:
+        return "pure"
+    if not inspection.can_split:
+        return "criterion"
+    if n < max(2, 2 * inspection.min_samples_leaf):
+        return "min_samples_leaf"
+    if inspection.best is None:
+        return "no_valid_split"
+    if not inspection.splits:
+        return "rule_6"
+    raise ValueError(f"node {node} is a leaf although its best split passes rule (6) at γ = "
+                     f"{inspection.gamma}; was the tree grown with max_depth={max_depth!r} and "
+                     f"min_samples_leaf={inspection.min_samples_leaf}?")
+
+
+@dataclass(frozen=True, eq=False)
+class NodeRows:
+    """A node's training rows in an order that shows its structure (:func:`ordered_rows`).
+
+    Attributes
+    ----------
+    rows : ndarray of int
+        Training row indices, grouped by the leaf they reach (leaves from
+        left to right, the "yes" branch first) and, within a leaf, closest
+        to the node's predicted ranking first; every ``k``-th of that order
+        when the node has more than ``max_rows`` rows.
+    leaves : ndarray of int
+        The leaf (node index of the tree) each row reaches.
+    distance : ndarray of float
+        ``1 - `` the Spearman correlation of each row's ranking with the
+        node's prediction (0 = the same order, 2 = reversed; NaN when fewer
+        than two labels are ranked).
+    n_rows : int
+        Rows in the node, before thinning.
+    """
+
+    rows: np.ndarray
+    leaves: np.ndarray
+    distance: np.ndarray
+    n_rows: int
+
+    @property
+    def thinned(self) -> bool:
+        """Whether only some of the node's rows are listed."""
+        return len(self.rows) < self.n_rows
+
+
+def ordered_rows(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, inspection: NodeInspection, *,
+                 max_rows: int | None = None) -> NodeRows:
+    """A node's rows by the leaf they reach, then by distance to the node's ranking.
+
+    Listed in this order, the rankings of a node show its subtrees as bands
+    and, within each, how far the rows stray from the node's prediction. A
+    node of more than ``max_rows`` rows keeps every ``k``-th row of that
+    order (evenly spaced, the first and the last included): deterministic,
+    and each leaf keeps its share.
+
+    Parameters
+    ----------
+    tree : Tree
+    X_encoded : ndarray of shape (n_rows, n_features)
+        The encoded training features the tree was fitted on.
+    Y : ndarray of shape (n_rows, n_labels)
+        The training rank positions.
+    inspection : NodeInspection
+        :func:`inspect_node` of the node.
+    max_rows : int, optional
+        At most this many rows; all of them by default.
+
+    Returns
+    -------
+    NodeRows
+    """
+    if max_rows is not None and max_rows < 2:
+        raise ValueError(f"max_rows must be at least 2, got {max_rows!r}")
+    rows = inspection.rows
+    Y_node = np.asarray(Y, dtype=float)[rows]
+    leaves = tree.apply(np.asarray(X_encoded, dtype=float)[rows])
+    # The subtree's leaves from left to right: depth first, "yes" branch first.
+    position = np.zeros(tree.node_count, dtype=np.intp)
+    stack, k = [inspection.node], 0
+    while stack:
+        node = stack.pop()
+        if tree.is_leaf[node]:
+            position[node], k = k, k + 1
+        else:
+            stack += [tree.children_right[node], tree.children_left[node]]
+    if Y_node.shape[1] >= 2 and len(rows):
+        distance = 1.0 - cs(Y_node, np.broadcast_to(inspection.ranking, Y_node.shape))
+    else:
+        distance = np.zeros(len(rows))
+    order = np.lexsort((rows, np.where(np.isnan(distance), np.inf, distance), position[leaves]))
+    if max_rows is not None and len(order) > max_rows:
+        order = order[np.unique(np.round(np.linspace(0, len(order) - 1, max_rows)).astype(np.intp))]
+    return NodeRows(rows=rows[order], leaves=leaves[order], distance=distance[order], n_rows=len(rows))

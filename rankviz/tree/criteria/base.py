@@ -42,12 +42,28 @@ class Criterion:
            Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
-    #: Name used by ``RankingTree(criterion=...)`` and shown in the app.
+    #: Name used by ``RankingTree(criterion=...)``, in code and in the app's links.
     name: str = ""
+    #: What people call it, for the app (``name`` if empty).
+    title: str = ""
+    #: The paper it comes from: its authors as the text names them, and its year.
+    authors: str = ""
+    year: int | None = None
     #: One line for the app and the docs: what the similarity is.
     similarity_label: str = "similarity"
     #: What :meth:`split_score` is, when it is not ``S_split`` (None).
     search_label: str | None = None
+
+    @property
+    def source(self) -> str:
+        """The paper in running text, e.g. ``"Xia, Zhang & Wang (2006)"``; empty if none."""
+        return f"{self.authors} ({self.year})" if self.authors else ""
+
+    @property
+    def label(self) -> str:
+        """The name in menus, e.g. ``"Ranking impurity (Xia, Zhang & Wang 2006)"``."""
+        title = self.title or self.name
+        return f"{title} ({self.authors} {self.year})" if self.authors else title
 
     def check_targets(self, Y: np.ndarray) -> None:
         """Raise ``ValueError`` if the criterion cannot use these rankings."""

@@ -41,6 +41,9 @@ class Gini(OrdinalLevelCriterion):
     """
 
     name = "gini"
+    title = "Gini impurity"
+    authors = "Xia, Zhang & Wang"
+    year = 2006
     similarity_label = "1 - Gini impurity / its maximum"
 
     def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:

@@ -68,6 +68,9 @@ class Mallows(Criterion):
     """
 
     name = "mallows"
+    title = "Mallows spread θ"
+    authors = "Cheng, Hühn & Hüllermeier"
+    year = 2009
     similarity_label = "expected Kendall tau of the fitted Mallows model"
     search_label = "the size-weighted Mallows spread θ of Cheng et al., eq. (6)"
     # The split search hands over sums with each statistic contiguous (see

@@ -41,6 +41,9 @@ class MeanSpearman(Criterion):
     """
 
     name = "mean_spearman"
+    title = "Mean pairwise Spearman correlation"
+    authors = "Rebelo, Soares & Costa"
+    year = 2008
     similarity_label = "mean pairwise Spearman correlation"
 
     def check_targets(self, Y: np.ndarray) -> None:

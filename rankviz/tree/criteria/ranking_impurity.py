@@ -53,6 +53,9 @@ class RankingImpurity(OrdinalLevelCriterion):
     """
 
     name = "ranking_impurity"
+    title = "Ranking impurity"
+    authors = "Xia, Zhang & Wang"
+    year = 2006
     similarity_label = "1 - ranking impurity / its maximum"
     search_label = "the unweighted gain of eq. (1) as 1 - (I(T_L) + I(T_R)) / max I(T)"
 

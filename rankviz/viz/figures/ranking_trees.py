@@ -179,7 +179,8 @@ def threshold_curve(candidates: pd.DataFrame, feature: int | str, *, chosen_thre
 
 
 def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLike, mean_rank: ArrayLike, *,
-                 example_ids: Sequence[object] | None = None) -> go.Figure:
+                 example_ids: Sequence[object] | None = None, groups: Sequence[str] | None = None,
+                 n_examples: int | None = None) -> go.Figure:
     """The rankings of a node's examples, labels in the node's predicted order.
 
     One row per example, one column per label, best predicted label left;
@@ -189,14 +190,24 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
     Parameters
     ----------
     Y_node : array-like of shape (n_examples, n_labels)
-        Rank positions of the node's examples (NaN = label missing, left blank).
+        Rank positions of the node's examples (NaN = label missing, left
+        blank), in the order to draw them (e.g.
+        :func:`rankviz.tree.node_inspection.ordered_rows`).
     label_names : sequence of str
     ranking : array-like of shape (n_labels,)
         The node's predicted positions (a permutation of ``1..n_labels``).
     mean_rank : array-like of shape (n_labels,)
         Mean position of each label in the node.
     example_ids : sequence, optional
-        Names of the examples for the rows; ``1..n_examples`` by default.
+        Names of the examples for the rows (shown on hover); ``1..n_examples``
+        by default.
+    groups : sequence of str, optional
+        The group of each row, e.g. the leaf it reaches (``"#5"``): consecutive
+        rows of one group form a band, with a line between bands, the group's
+        name beside it (up to 30 bands) and in each cell's hover text.
+    n_examples : int, optional
+        How many examples the node has when the rows are a selection of them;
+        the title then says how many are drawn.
 
     Returns
     -------
@@ -220,11 +231,21 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
     colour = dict(colorscale=[[0.0, "#08306b"], [0.5, "#4292c6"], [1.0, "#d6e6f4"]],
                   cmin=1, cmax=n_labels,
                   colorbar=dict(title=dict(text="rank position (1 = best)", side="right")))
+    where = ""
+    extra: dict = {}
+    if groups is not None:
+        groups = [str(g) for g in groups]
+        if len(groups) != n:
+            raise ValueError(f"groups must name the group of each of the {n} rows, got {len(groups)}")
+        extra["customdata"] = [[html.escape(g)] * n_labels for g in groups]
+        where = " (leaf %{customdata})"
     fig.add_heatmap(
         z=Y_node[:, order], x=labels, y=ids, coloraxis="coloraxis", xgap=1, ygap=1 if n <= 60 else 0,
-        hoverongaps=False, hovertemplate="example %{y}, %{x}: position %{z}<extra></extra>",
-        row=1, col=1,
+        hoverongaps=False, hovertemplate=f"example %{{y}}{where}, %{{x}}: position %{{z}}<extra></extra>",
+        row=1, col=1, **extra,
     )
+    if groups is not None:
+        _group_bands(fig, groups)
     means = mean_rank[order]
     text = [f"{m:.2f} → {int(p)}" if np.isfinite(m) else f"– → {int(p)}"
             for m, p in zip(means, ranking[order])]
@@ -238,12 +259,31 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
     fig.update_yaxes(type="category", autorange="reversed", title_text="example", row=1, col=1)
     fig.update_xaxes(type="category")
     fig.update_xaxes(title_text="label (in the node's predicted order, best left)", row=2, col=1)
+    total = n if n_examples is None else int(n_examples)
+    title = (f"Rankings of the {total} example{'s' if total != 1 else ''} in the node" if n >= total
+             else f"Rankings of {n} of the {total:,} examples in the node (evenly spaced)")
     fig.update_layout(
-        coloraxis=colour,
-        title=f"Rankings of the {n} example{'s' if n != 1 else ''} in the node",
-        template="plotly_white", height=rows_px + 60 + 150, margin=dict(t=60, l=60, r=20, b=70),
+        coloraxis=colour, title=title, template="plotly_white", height=rows_px + 60 + 150,
+        margin=dict(t=60, l=60, r=60 if groups is not None else 20, b=70),
     )
     return fig
+
+
+def _group_bands(fig: go.Figure, groups: Sequence[str]) -> None:
+    """Lines between runs of equal groups on the rows of subplot 1, their names at the right."""
+    n = len(groups)
+    starts = [0] + [k for k in range(1, n) if groups[k] != groups[k - 1]]
+    ends = starts[1:] + [n]
+    # The rows fill the axis top down (reversed), row k from k/n to (k+1)/n of
+    # the height: positions in the axis' domain, never read as category names.
+    for start in starts[1:]:
+        fig.add_shape(type="line", xref="x domain", x0=0, x1=1, yref="y domain", y0=1 - start / n,
+                      y1=1 - start / n, line=dict(color="#222222", width=1))
+    if len(starts) > 30:
+        return
+    for start, end in zip(starts, ends):
+        fig.add_annotation(text=html.escape(groups[start]), xref="x domain", x=1.0, xanchor="left",
+                           yref="y domain", y=1 - (start + end) / (2 * n), showarrow=False, font=dict(size=10))
 
 
 def leaf_count_curve(path: GammaPath, gamma_range: tuple[float, float], current: float | None = None) -> go.Figure:
@@ -270,7 +310,8 @@ def leaf_count_curve(path: GammaPath, gamma_range: tuple[float, float], current:
     fig = go.Figure()
     fig.add_scatter(
         x=x, y=y, mode="lines", line_shape="hv", line=dict(color="#222222", width=2),
-        name="leaves", hovertemplate="γ > %{x:.4f}: %{y} leaves<extra></extra>",
+        customdata=["leaf" if count == 1 else "leaves" for count in y],
+        name="leaves", hovertemplate="γ > %{x:.4f}: %{y} %{customdata}<extra></extra>",
     )
     fig.add_scatter(
         x=inside, y=path.n_leaves(np.nextafter(inside, np.inf)), mode="markers",

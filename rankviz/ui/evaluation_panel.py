@@ -19,6 +19,8 @@ from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import MEASURES, cross_validate, summarize
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .long_run import run_jobs
+from .stale import rerun_requested, settings_facts, stale_notice
+from .text import counted
 
 if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
@@ -39,8 +41,9 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     dataset : RankingDataset
         The data the methods are evaluated on.
     data_key : str
-        Identifies ``dataset``: results computed for another key are flagged
-        as being for earlier settings.
+        Identifies ``dataset``. Results computed for other data, trees or
+        protocol are not drawn; a note says what changed and offers to run
+        the evaluation again (:mod:`rankviz.ui.stale`).
     trees : dict of str -> TreeSettings
         The ranking trees to evaluate, by the name shown in the charts; KNN
         (k=1) and the default ranking are always added.
@@ -50,28 +53,29 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     Returns
     -------
     DataFrame or None
-        The per-example scores shown (possibly of earlier settings), None
-        before any method was evaluated.
+        The per-example scores shown; None when none are (nothing evaluated
+        yet, or only for earlier settings).
     """
     n = dataset.n_samples
     cols = st.columns([2, 1, 1])
     protocol = cols[0].radio(
-        "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol",
+        "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol", persist_state="session",
         index=0 if n <= LOO_LIMIT else 1,
-        format_func={"loo": f"Leave-one-out ({n} fits per method), as in Rebelo et al. (2008)",
+        format_func={"loo": f"Leave-one-out ({counted(n, 'fit')} per method), as in Rebelo et al. (2008)",
                      "kfold": "k-fold cross-validation"}.get)
-    folds = cols[1].number_input("Folds", 2, min(n, 50), min(10, n), key=f"{key}_folds",
+    folds = cols[1].number_input("Folds", 2, min(n, 50), min(10, n), key=f"{key}_folds", persist_state="session",
                                  disabled=protocol == "loo")
-    seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed",
+    seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed", persist_state="session",
                                 disabled=protocol == "loo")
     cv = "loo" if protocol == "loo" else int(folds)
     request = (data_key, tuple(trees.items()), cv, int(seed))
+    facts = _facts(dataset, trees, cv, int(seed))
     state = st.session_state
-    if st.button("Run evaluation", type="primary", key=f"{key}_run"):
+    if st.button("Run evaluation", type="primary", key=f"{key}_run") or rerun_requested(key):
         methods = {name: tree.estimator() for name, tree in trees.items()}
         methods.update({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()})
         # One job per method: Stop keeps the methods already evaluated.
-        result = state[f"{key}_result"] = {"request": request, "scores": [], "errors": {},
+        result = state[f"{key}_result"] = {"request": request, "facts": facts, "scores": [], "errors": {},
                                            "complete": False, "seconds": 0.0}
         jobs = []
         for name, method in methods.items():
@@ -88,7 +92,9 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         return None
     done_request = result["request"]
     if done_request != request:
-        st.warning("The results below are for earlier settings; run the evaluation again to update them.")
+        stale_notice("Evaluation results", result["facts"], facts, key=key,
+                     button="Run the evaluation for the current settings")
+        return None
     for method, message in result["errors"].items():  # e.g. rankings the criterion cannot use
         st.error(f"**{method}** could not be evaluated: {message}")
     if not result["complete"]:
@@ -102,15 +108,25 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     protocol = ("Leave-one-out" if done_cv == "loo"
                 else f"{done_cv}-fold cross-validation (seed {done_request[3]})")
     described = "; ".join(f"{name}: {tree.describe()}" for name, tree in done_request[1])
-    st.caption(f"{protocol} over {scores['example'].nunique()} examples. {described}.")
+    st.caption(f"{protocol} over {counted(scores['example'].nunique(), 'example')}. {described}.")
     st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
-    measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure")
+    measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure",
+                           persist_state="session")
     st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")
     # Measures as rows, methods as columns: fits the page whatever the number of measures.
     table = summarize(scores).drop(columns="count", level=1).T
     table.index = [f"{m} {s}" for m, s in table.index]
-    st.dataframe(table.style.format("{:.3f}"))
+    st.dataframe(table.style.format("{:z.3f}"))
     st.download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
                        file_name="ranking_tree_evaluation.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return scores
+
+
+def _facts(dataset: RankingDataset, trees: dict[str, TreeSettings], cv: int | str, seed: int) -> dict[str, str]:
+    """What the results depend on, in words, for the note on results of earlier settings."""
+    facts = {"data set": dataset.name,
+             "protocol": "leave-one-out" if cv == "loo" else f"{cv}-fold cross-validation, seed {seed}"}
+    for name, tree in trees.items():
+        facts.update(settings_facts(tree, prefix=f"{name} " if len(trees) > 1 else ""))
+    return facts

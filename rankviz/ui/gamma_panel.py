@@ -13,6 +13,8 @@ from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
 from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
 from .long_run import background, take_stopped
+from .stale import rerun_requested, settings_facts, stale_notice
+from .text import counted
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
 
 if TYPE_CHECKING:
@@ -34,7 +36,9 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     dataset : RankingDataset
         The data of the leave-one-out curves.
     data_key : str
-        Identifies ``dataset``: curves computed for another key are flagged.
+        Identifies ``dataset``. Curves computed for other data or limits are
+        not drawn; a note says what changed and offers to compute them again
+        (:mod:`rankviz.ui.stale`).
     settings : TreeSettings
         The tree's settings; γ is marked on the curves.
     path : GammaPath
@@ -46,21 +50,24 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     """
     st.plotly_chart(leaf_count_curve(path, GAMMA_RANGE, current=settings.gamma), key=f"{key}_leaves")
     inside = path.breakpoints[(path.breakpoints > GAMMA_RANGE[0]) & (path.breakpoints < GAMMA_RANGE[1])]
-    st.caption(f"The maximal tree has {path.tree.n_leaves} leaves; the tree changes at "
-               f"{len(inside)} values of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
+    st.caption(f"The maximal tree has {counted(path.tree.n_leaves, 'leaf', 'leaves')}; the tree changes at "
+               f"{counted(len(inside), 'value')} of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
                "Below the first breakpoint rule (6) stops at the root.")
 
     state = st.session_state
     request = (data_key, settings.growth)
+    # What the curves depend on, in words: the data and every setting but γ.
+    facts = {"data set": dataset.name, **settings_facts(settings, gamma=False)}
     n = dataset.n_samples
-    if st.button(f"Compute leave-one-out curves ({n} growths)", key=f"{key}_run", type="primary",
+    if st.button(f"Compute leave-one-out curves ({counted(n, 'growth')})", key=f"{key}_run", type="primary",
                  icon=":material/query_stats:",
                  help="One maximal tree per held-out example; every γ of the slider is read off "
-                      "its γ path. KNN (k=1) and the default ranking are evaluated the same way."):
+                      "its γ path. KNN (k=1) and the default ranking are evaluated the same way."
+                 ) or rerun_requested(key):
         result = _run(dataset, data_key, settings, key)
         if result is None:
             return
-        state[f"{key}_result"] = (request, result)
+        state[f"{key}_result"] = (request, facts, result)
     elif take_stopped(f"{key}_loo"):
         st.warning("Stopped: the leave-one-out curves were not computed. A larger minimum of "
                    "examples per leaf or a maximum depth makes each growth quicker.",
@@ -70,12 +77,14 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
         st.info("Press the button to see leave-one-out CS, WRC and LRA for every γ at once, "
                 "with KNN (k=1) and the default ranking as references.")
         return
-    done_request, (curves, baselines) = stored
+    done_request, done_facts, (curves, baselines) = stored
     if done_request != request:
-        st.warning("These curves are for other data or limits; compute them again to update them.")
+        stale_notice("Leave-one-out curves", done_facts, facts, key=key,
+                     button=f"Compute the curves for the current settings ({counted(n, 'growth')})")
+        return
     st.plotly_chart(gamma_curves(curves, baselines, current=settings.gamma, measures=CURVE_MEASURES),
                     key=f"{key}_curves")
-    _best_gamma_buttons(curves, baselines, key, slider_key, enabled=done_request == request)
+    _best_gamma_buttons(curves, baselines, key, slider_key)
     table = curves.reset_index()
     st.download_button("Download the curves (CSV)", table.to_csv(index=False).encode(),
                        file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
@@ -114,19 +123,19 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings,
 
 
 def _best_gamma_buttons(curves: pd.DataFrame, baselines: dict[str, dict[str, float]], key: str,
-                        slider_key: str, enabled: bool) -> None:
+                        slider_key: str) -> None:
     rows, cols = [], st.columns(len(CURVE_MEASURES))
     for col, measure in zip(cols, CURVE_MEASURES):
         gamma, score = best_gamma(curves, measure)
         rows.append({"measure": measure, "best γ": gamma, "tree": score,
                      **{method: values[measure] for method, values in baselines.items()}})
         col.button(f"Set γ = {gamma:.3f} (best {measure})", key=f"{key}_best_{measure}",
-                   on_click=_set_state, args=(slider_key, gamma), disabled=not enabled,
+                   on_click=_set_state, args=(slider_key, gamma),
                    width="stretch", icon=":material/tune:",
                    help=f"Leave-one-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
                         "γ reaching the best value, i.e. the simplest such tree).")
     st.dataframe(pd.DataFrame(rows).set_index("measure").style.format(
-        {"best γ": "{:.3f}", "tree": "{:.3f}", **{m: "{:.3f}" for m in baselines}}))
+        {"best γ": "{:.3f}", "tree": "{:z.3f}", **{m: "{:z.3f}" for m in baselines}}))
 
 
 def _set_state(state_key: str, value: object) -> None:

@@ -7,14 +7,15 @@ text as Markdown with Streamlit's extensions: ``$...$`` is LaTeX,
 level called ``$1`` must show as written, so user text is escaped with
 :func:`md_escape` before it joins a Markdown string. (Graphviz labels are
 escaped by :mod:`rankviz.viz.dot`; dataframes, plotly figures and
-``st.write`` of plain text need no escaping.)
+``st.write`` of plain text need no escaping.) :func:`counted` writes a count
+with its noun in the right number: "1 leaf", "12 leaves".
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["md_escape"]
+__all__ = ["counted", "md_escape"]
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark
 # and then stands for itself; these are the ones that mean something in the
@@ -34,3 +35,15 @@ def md_escape(text: object) -> str:
     """
     text = " ".join(str(text).splitlines())
     return _SPECIAL.sub(r"\\\1", text)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun, singular for one: ``counted(1, "leaf", "leaves")`` is ``'1 leaf'``.
+
+    ``plural`` defaults to ``noun + "s"``; thousands are separated by commas.
+
+    >>> counted(1, "example"), counted(12, "leaf", "leaves"), counted(3316, "document")
+    ('1 example', '12 leaves', '3,316 documents')
+    """
+    n = int(n)
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

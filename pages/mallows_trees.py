@@ -2,13 +2,13 @@
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker, dataset_url_field
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.mallows_panel import (
     KEY, LRT_EXPLANATION, compare_panel, describe_lrt, fit_lrt, leaves_panel, lrt_settings,
     lrt_url_fields, missing_label_controls, missing_rate_panel, training_data, tree_size_panel,
 )
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
 from rankviz.ui.tree_panel import growth_player
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
@@ -25,7 +25,7 @@ restore_from_url(url_fields, page="mallows_trees")
 dataset, data_key = dataset_picker()
 rate, deletion_seed = missing_label_controls()
 caption_slot = st.sidebar.empty()
-settings = lrt_settings()
+settings = lrt_settings(suggested=picked_tree_defaults())
 publish_to_url(url_fields)
 if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
@@ -34,8 +34,8 @@ if dataset is None:
 training = training_data(dataset, data_key, rate, deletion_seed)
 caption_slot.caption(training.caption())
 
-with st.expander(f"Data: {md_escape(dataset.name)} — {dataset.n_samples} examples, "
-                 f"{len(dataset.feature_names)} attributes, {dataset.n_labels} labels"):
+with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
     st.write(dataset.description)
     st.dataframe(dataset.to_frame(), height=240)
 

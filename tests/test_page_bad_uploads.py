@@ -23,7 +23,6 @@ file; the ordinal branch of ``impurity_vs_gini`` gets every ordinal file,
 over the size limit.
 """
 
-import hashlib
 import io
 import json
 import re
@@ -40,7 +39,8 @@ from rankviz.exceptions import DataError
 from rankviz.datasets.queries import load_query_csv
 from rankviz.datasets.svmlight import load_svmlight
 from rankviz.datasets.ordinal import load_ordinal_csv, read_target_values
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
+from rankviz.ui.upload import upload_digest
 from bad_inputs import CASES, FAMILY
 from drawings import drawings
 
@@ -82,8 +82,8 @@ def oversize_message():
     return message
 
 
-def digest(content):
-    return hashlib.sha1(content).hexdigest()[:12]
+def digest(content, name):
+    return upload_digest(name, content)
 
 
 def errors(at):
@@ -148,7 +148,7 @@ def lr_upload(at, name):
     at.file_uploader(key="upload_file").set_value((name, content, "text/csv")).run()
     if name == OVERSIZE:
         return None, oversize_message()
-    case, d = BY_NAME[name], digest(content)
+    case, d = BY_NAME[name], digest(content, name)
     if case.loader == "benchmark":
         at.radio(key=f"upload_kind_{d}").set_value("benchmark").run()
         return attempt(lambda: load_benchmark(named(content, name), name=name))
@@ -169,8 +169,8 @@ def lr_upload(at, name):
 
 
 def expander_shows(at, ds):
-    label = (f"Data: {ds.name} — {ds.n_samples} examples, {len(ds.feature_names)} attributes, "
-             f"{ds.n_labels} labels")
+    label = (f"Data: {ds.name} — {counted(ds.n_samples, 'example')}, "
+             f"{counted(len(ds.feature_names), 'attribute')}, {counted(ds.n_labels, 'label')}")
     assert label in expander_labels(at), expander_labels(at)
 
 
@@ -180,7 +180,7 @@ def root_shows(at, ds):
 
 
 def summary_shows(at, ds):
-    summary = f"**{md_escape(ds.name)}**: {ds.n_samples} examples, {ds.n_labels} labels."
+    summary = f"**{md_escape(ds.name)}**: {counted(ds.n_samples, 'example')}, {counted(ds.n_labels, 'label')}."
     assert any(m.value.startswith(summary) for m in at.markdown), [m.value[:80] for m in at.markdown]
 
 
@@ -237,7 +237,7 @@ def ordinal_upload(at, name):
     if message is not None:
         return None, message
     target = BY_NAME[name].options["target"]
-    at.selectbox(key=f"ordinal_target_{digest(content)}").set_value(target).run()
+    at.selectbox(key=f"ordinal_target_{digest(content, name)}").set_value(target).run()
     found, message = attempt(lambda: read_target_values(named(content, name), target))
     if message is not None:
         return None, message
@@ -284,7 +284,7 @@ def ltr_upload(at, name):
         return None, oversize_message()
     csv = BY_NAME[name].loader == "query_csv"
     if csv != name.endswith(".csv"):  # the picker guesses the format from the extension
-        at.radio(key=f"ltr_upload_kind_{digest(content)}").set_value("csv" if csv else "svmlight").run()
+        at.radio(key=f"ltr_upload_kind_{digest(content, name)}").set_value("csv" if csv else "svmlight").run()
     if not csv:
         return attempt(lambda: load_svmlight(named(content, name), name=name))
     header, message = attempt(lambda: read_csv_header(named(content, name)))
@@ -295,7 +295,8 @@ def ltr_upload(at, name):
 
 
 def ltr_shows(at, ds):
-    label = f"Data: {ds.name} — {ds.n_queries} queries, {ds.n_docs:,} documents, {ds.n_features} features"
+    label = (f"Data: {ds.name} — {counted(ds.n_queries, 'query', 'queries')}, {counted(ds.n_docs, 'document')}, "
+             f"{counted(ds.n_features, 'feature')}")
     assert label in expander_labels(at), expander_labels(at)
     assert any(m.label == "Test NDCG@5" for m in at.metric)
 

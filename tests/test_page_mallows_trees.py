@@ -7,7 +7,6 @@ size table against ``relative_tree_size``.
 """
 
 import base64
-import hashlib
 import io
 import json
 import re
@@ -17,12 +16,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import IBLR, RankingTree, delete_labels, load_benchmark, load_sample
-from rankviz.datasets.samples import list_samples
+from rankviz.datasets.samples import list_samples, sample_tree_defaults
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.experiments.label_ranking_study import MEASURE_ORDER
 from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF
+from rankviz.ui.upload import upload_digest
 from drawings import drawings
 
 PAGE = "pages/mallows_trees.py"
@@ -100,7 +100,11 @@ def test_every_sample_draws_the_librarys_label_ranking_tree(app, name):
     app.selectbox(key="dataset").set_value(name).run()
     ok(app)
     dataset = load_sample(name)
-    tree = library_tree(dataset.X, dataset.Y)
+    # The page starts at the sample's own leaf size (the toy set's 2), else at the page's 10.
+    min_leaf = sample_tree_defaults(name).get("min_samples_leaf", DEFAULT_MIN_LEAF)
+    assert app.number_input(key="lrt_min_leaf").value == min_leaf
+    tree = library_tree(dataset.X, dataset.Y, min_samples_leaf=min_leaf)
+    assert tree.n_leaves > 1
     check_tree_drawn(app, tree)
     leaves = next(d.value for d in app.dataframe if "reliability" in d.value.columns)
     assert len(leaves) == tree.n_leaves
@@ -190,7 +194,7 @@ def test_an_uploaded_benchmark_file_grows_a_tree(app):
     app.selectbox(key="dataset").set_value(UPLOAD).run()
     assert any("Upload a file" in i.value for i in app.sidebar.info)
     app.sidebar.get("file_uploader")[0].set_value(("ranks.txt", content, "text/plain")).run()
-    digest = hashlib.sha1(content).hexdigest()[:12]
+    digest = upload_digest("ranks.txt", content)
     app.radio(key=f"upload_kind_{digest}").set_value("benchmark").run()
     ok(app)
     dataset = load_benchmark(io.BytesIO(content), name="ranks.txt")

@@ -4,7 +4,10 @@ An upload larger than :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES` is
 uploader itself and, should one arrive anyway, before its bytes are parsed;
 a file that cannot be read shows one sentence naming the line and column
 (``st.error``), never a traceback. Under the chosen data set a caption says
-how many feature values are missing, if any.
+how many feature values are missing, if any. The choice, an upload and its
+options are kept for the session, across the pages that share the picker;
+:func:`picked_tree_defaults` gives the tree settings the picked sample
+suggests.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import streamlit as st
 
 from ..datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from ..datasets.reading import describe_missing_features, read_csv_header
-from ..datasets.samples import list_samples, load_sample, sample_info
+from ..datasets.samples import list_samples, load_sample, sample_info, sample_tree_defaults
 from ..exceptions import DataError
 from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
@@ -68,7 +71,7 @@ def dataset_picker(container: DeltaGenerator | None = None) -> tuple[RankingData
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY,
+        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY, persist_state="session",
         help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
     )
     if choice != UPLOAD:
@@ -78,6 +81,23 @@ def dataset_picker(container: DeltaGenerator | None = None) -> tuple[RankingData
     if dataset is not None:
         missing_caption(container, dataset.n_missing_features, dataset.X.size)
     return dataset, key
+
+
+def picked_tree_defaults() -> dict[str, int]:
+    """The tree settings the picked sample suggests (its ``tree_defaults``); none for an upload.
+
+    See :func:`rankviz.datasets.samples.sample_tree_defaults`; for
+    :func:`rankviz.ui.tree_panel.tree_settings`.
+    """
+    choice = st.session_state.get(DATASET_KEY)
+    if choice is None or choice == UPLOAD:
+        return {}
+    return _cached_tree_defaults(choice)
+
+
+@st.cache_data(show_spinner=False)
+def _cached_tree_defaults(name: str) -> dict[str, int]:
+    return sample_tree_defaults(name)
 
 
 def missing_caption(container: DeltaGenerator, n_missing: int, n_cells: int) -> None:
@@ -103,7 +123,7 @@ def _upload(container: DeltaGenerator) -> tuple[RankingDataset | None, str | Non
     content, digest = upload.content, upload.digest
     kind = container.radio(
         "File format", ["csv", "benchmark"], key=f"upload_kind_{digest}", horizontal=True,
-        format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get,
+        format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get, persist_state="session",
     )
     try:
         if kind == "benchmark":
@@ -111,18 +131,18 @@ def _upload(container: DeltaGenerator) -> tuple[RankingDataset | None, str | Non
             return dataset, f"upload:{digest}:benchmark"
         header = read_csv_header(upload.buffer())
         target = container.radio("Target", list(_TARGET_KINDS), format_func=_TARGET_KINDS.get,
-                                 key=f"upload_target_{digest}")
+                                 key=f"upload_target_{digest}", persist_state="session")
         if target == "ordering":
             column = container.selectbox("Ordering column", header, index=len(header) - 1,
-                                         key=f"upload_ordering_{digest}")
+                                         key=f"upload_ordering_{digest}", persist_state="session")
             target_columns = [column]
         else:
             target_columns = container.multiselect(
-                "Label columns", header, key=f"upload_labels_{digest}",
+                "Label columns", header, key=f"upload_labels_{digest}", persist_state="session",
                 help="One column per label; the column name is the label's name.")
         rest = [c for c in header if c not in target_columns]
         feature_columns = container.multiselect("Feature columns", rest, default=rest,
-                                                key=f"upload_features_{digest}")
+                                                key=f"upload_features_{digest}", persist_state="session")
         if not target_columns or not feature_columns:
             container.info("Choose the label columns and at least one feature column.")
             return None, None

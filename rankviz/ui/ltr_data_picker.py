@@ -77,7 +77,7 @@ def ltr_data_picker(container: DeltaGenerator | None = None
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY,
+        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY, persist_state="session",
         help="The synthetic learning-to-rank sample made by sample_data/build_ltr_synthetic.py "
              "(train/validation/test split by query), or a file of your own.",
     )
@@ -104,20 +104,22 @@ def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, 
     content, digest = upload.content, upload.digest
     default = 1 if upload.name.lower().endswith(".csv") else 0
     kind = container.radio("File format", list(_FORMATS), index=default, format_func=_FORMATS.get,
-                           key=f"ltr_upload_kind_{digest}")
-    seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}",
+                           key=f"ltr_upload_kind_{digest}", persist_state="session")
+    seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}", persist_state="session",
                                   help="Which queries go to training, validation and test.")
     try:
         options = None
         if kind == "csv":
             header = read_csv_header(upload.buffer())
             query_column = container.selectbox("Query column", header, key=f"ltr_qcol_{digest}",
-                                               index=_guess(header, ("qid", "query", "query_id")))
+                                               index=_guess(header, ("qid", "query", "query_id")),
+                                               persist_state="session")
             relevance_column = container.selectbox(
-                "Relevance column", header, key=f"ltr_rcol_{digest}",
+                "Relevance column", header, key=f"ltr_rcol_{digest}", persist_state="session",
                 index=_guess(header, ("relevance", "rel", "label", "grade")))
             rest = [c for c in header if c not in (query_column, relevance_column)]
-            features = container.multiselect("Feature columns", rest, default=rest, key=f"ltr_fcols_{digest}")
+            features = container.multiselect("Feature columns", rest, default=rest, key=f"ltr_fcols_{digest}",
+                                             persist_state="session")
             if query_column == relevance_column or not features:
                 container.info("Choose different query and relevance columns and at least one feature.")
                 return None, None

@@ -18,7 +18,7 @@ a traceback) does not stop the others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
@@ -37,7 +37,9 @@ from ..experiments.label_ranking_study import (MEASURE_ORDER, label_ranking_meth
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
+from .defaults import seed_defaults, user_set
 from .long_run import background, error_text, format_duration, run_jobs
+from .text import counted
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
 from .url_state import UrlField, choice, number
 
@@ -136,8 +138,9 @@ class TrainingData:
         text = (f"**{self.deleted:,} of {self.present:,} labels deleted** ({share:.1%}) at "
                 f"p = {self.rate:g}, seed {self.seed}.")
         if self.short_rows:
-            text += (f" {self.short_rows:,} of {len(self.Y):,} rankings keep fewer than two labels "
-                     "and order no pair.")
+            verbs = "keeps fewer than two labels and orders" if self.short_rows == 1 else \
+                "keep fewer than two labels and order"
+            text += f" {self.short_rows:,} of {counted(len(self.Y), 'ranking')} {verbs} no pair."
         return text
 
 
@@ -148,11 +151,11 @@ def missing_label_controls(container: DeltaGenerator | None = None, key: str = K
     st.session_state.setdefault(f"{key}_p_seed", 0)
     container.subheader("Missing labels")
     p = container.slider(
-        "Missing-label rate p", 0.0, RATE_MAX, step=RATE_STEP, format="%.2f", key=f"{key}_p",
+        "Missing-label rate p", 0.0, RATE_MAX, step=RATE_STEP, format="%.2f", key=f"{key}_p", persist_state="session",
         help="The protocol of Cheng et al. (§6.2): every label of every ranking is deleted with probability "
              "p and the rest re-ranked. Here it applies to the rankings the tree above is grown "
              "on; the comparisons delete labels from their training folds only.")
-    seed = container.number_input("Deletion seed", 0, 1_000_000, key=f"{key}_p_seed",
+    seed = container.number_input("Deletion seed", 0, 1_000_000, key=f"{key}_p_seed", persist_state="session",
                                   help="The coin flips of the deletion: the same seed deletes the "
                                        "same labels, and a larger p deletes a superset of them.")
     return float(p), int(seed)
@@ -178,7 +181,8 @@ def training_data(dataset: RankingDataset, data_key: str, rate: float, seed: int
                         present, present - int(left.sum()), int(np.count_nonzero(left < 2)))
 
 
-def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY) -> TreeSettings:
+def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY,
+                 suggested: Mapping[str, int] | None = None) -> TreeSettings:
     """Sidebar widgets of the label ranking tree: limits, an optional γ stop, growth order.
 
     The criterion is fixed to ``"mallows"``. Cheng et al. stop only at pure nodes
@@ -186,32 +190,41 @@ def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY) -> Tre
     until asked for; then it judges a node by the mean Kendall tau of its
     rankings to its centre.
 
+    ``suggested`` holds the data set's starting limits, as for
+    :func:`rankviz.ui.tree_panel.tree_settings`. Every value is kept for the
+    session.
+
     Returns
     -------
     TreeSettings
         ``gamma`` is ``inf`` while the γ stop is off.
     """
     container = container or st.sidebar
-    defaults = {"min_leaf": DEFAULT_MIN_LEAF, "max_depth": 0, "use_gamma": False, "gamma": 0.995,
-                "order": "depth"}
+    suggested = suggested or {}
+    seed_defaults({f"{key}_min_leaf": suggested.get("min_samples_leaf", DEFAULT_MIN_LEAF),
+                   f"{key}_max_depth": suggested.get("max_depth", 0)})
+    defaults = {"use_gamma": False, "gamma": 0.995, "order": "depth"}
     for name, value in defaults.items():
         st.session_state.setdefault(f"{key}_{name}", value)
     container.subheader("Tree")
     min_leaf = container.number_input(
-        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
-        help="The page starts at 10 so that the tree fits the screen; Cheng et al. have no such limit "
+        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf", persist_state="session",
+        on_change=user_set, args=(f"{key}_min_leaf",),
+        help=f"Starts where the data set suggests so that the tree fits the screen: {DEFAULT_MIN_LEAF} unless "
+             "the sample says otherwise (2 for the 16 rows of the toy set). Cheng et al. have no such limit "
              "(its trees stop at pure nodes and below 2|Y| label occurrences).")
-    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth")
+    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth",
+                                   persist_state="session", on_change=user_set, args=(f"{key}_max_depth",))
     use_gamma = container.checkbox(
-        "Stop early with γ", key=f"{key}_use_gamma",
+        "Stop early with γ", key=f"{key}_use_gamma", persist_state="session",
         help="Cheng et al. have no such rule. On: a node is split only if "
              "(1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008), with S the mean Kendall tau "
              "of a set's rankings to its Mallows centre.")
     gamma = container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
-        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", disabled=not use_gamma,
+        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", disabled=not use_gamma, persist_state="session",
         help="Lower γ stops earlier. Moving γ only re-cuts one maximal tree: no regrowth.")
-    order = container.radio("Growth order", list(GROWTH_ORDERS), key=f"{key}_order",
+    order = container.radio("Growth order", list(GROWTH_ORDERS), key=f"{key}_order", persist_state="session",
                             horizontal=True, format_func=GROWTH_ORDERS.get,
                             help="The order in which the player reveals the splits.")
     return TreeSettings("mallows", float(gamma) if use_gamma else float("inf"), int(min_leaf),
@@ -242,7 +255,7 @@ def _flag(text):
 def describe_lrt(min_samples_leaf: int, max_depth: int | None, gamma: float) -> str:
     depth = "no depth limit" if max_depth is None else f"depth ≤ {max_depth}"
     stop = "no γ stop" if np.isinf(gamma) else f"γ = {gamma:.3f}"
-    return f"≥ {min_samples_leaf} rows per leaf, {depth}, {stop}"
+    return f"≥ {counted(min_samples_leaf, 'row')} per leaf, {depth}, {stop}"
 
 
 def fit_lrt(training: TrainingData, settings: TreeSettings) -> Tree:
@@ -361,26 +374,27 @@ def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Proto
     """Widgets of a comparison's protocol; returns a :class:`Protocol`."""
     cols = st.columns([3, 2])
     methods = cols[0].multiselect(
-        "Methods", list(METHODS), default=list(METHODS), key=f"{key}_methods",
+        "Methods", list(METHODS), default=list(METHODS), key=f"{key}_methods", persist_state="session",
         help=" · ".join(f"{name}: {text}" for name, text in METHOD_HELP.items()))
     lrt = cols[1].radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
+                        persist_state="session",
                         help="The tree of the comparison: the one drawn above (the sidebar's "
                              "settings), or the LRT of Cheng et al., which has no depth limit or γ and "
                              "stops only at pure nodes and below 2|Y| label occurrences "
                              "(bigger, slower).")
     cols = st.columns([2, 1, 1.3, 1])
     iblr_k = cols[0].selectbox(
-        "IBLR neighbours k", IBLR_K_OPTIONS, key=f"{key}_iblr_k",
+        "IBLR neighbours k", IBLR_K_OPTIONS, key=f"{key}_iblr_k", persist_state="session",
         format_func=lambda k: "auto: inner 5-fold CV, as Cheng et al." if k == "auto" else str(k),
         help=f"auto picks k from {', '.join(map(str, DEFAULT_K_GRID))} by cross-validation on "
              "each training fold (§6): about 50 inner fits per fold. A fixed k is quicker.")
     high = max(2, min(n_samples, 20))
-    folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds",
+    folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds", persist_state="session",
                                  help="k of the k-fold cross-validation (Cheng et al.: 10).")
-    repeated = cols[2].checkbox("5 repetitions, as in Cheng et al.", key=f"{key}_repeat",
+    repeated = cols[2].checkbox("5 repetitions, as in Cheng et al.", key=f"{key}_repeat", persist_state="session",
                                 help="Repeat the cross-validation with 5 different shuffles; the "
                                      "whiskers then show the spread over the repetitions.")
-    seed = cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed",
+    seed = cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", persist_state="session",
                                 help="Shuffle of the folds (repetition r uses seed + r) and the "
                                      "coin flips deleting training labels.")
     return Protocol(tuple(methods), iblr_k, int(folds), 5 if repeated else 1, int(seed),
@@ -496,8 +510,8 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
     if protocol.methods:
         _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
                                         dataset.n_labels, protocol, rates=(missing_rate,)),
-                       f"{len(protocol.methods)} methods × {protocol.folds * protocol.repetitions} "
-                       "fits.")
+                       f"{counted(len(protocol.methods), 'method')} × "
+                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
     if st.button("Run comparison", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not protocol.methods):
         result = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
@@ -570,7 +584,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
                 "only by the deletions. Cheng et al. found CC's curves flat and those of the local "
                 "methods, IBLR and LRT, steeper.")
     rates = sorted(st.multiselect(
-        "Missing-label rates p", RATE_OPTIONS, FIG1_DEFAULT_RATES, key=f"{key}_rates",
+        "Missing-label rates p", RATE_OPTIONS, FIG1_DEFAULT_RATES, key=f"{key}_rates", persist_state="session",
         help="Table 2 of Cheng et al. uses 0, 0.3 and 0.6; its Fig. 1 runs from 0 to 0.7 in steps "
              "of 0.1. Each rate is a full cross-validation."))
     protocol = protocol_controls(dataset.n_samples, settings, key)
@@ -579,8 +593,8 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
     if ready:
         _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
                                         dataset.n_labels, protocol, rates=rates),
-                       f"{len(rates)} rates × {len(protocol.methods)} methods × "
-                       f"{protocol.folds * protocol.repetitions} fits.")
+                       f"{counted(len(rates), 'rate')} × {counted(len(protocol.methods), 'method')} × "
+                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
     if st.button("Run curve", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not ready):
         result = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,
@@ -615,7 +629,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
         return None
     curve = pd.DataFrame(result["rows"])
     repetitions = result["protocol"].repetitions
-    measure = st.selectbox("Measure", list(MEASURE_ORDER), key=f"{key}_measure",
+    measure = st.selectbox("Measure", list(MEASURE_ORDER), key=f"{key}_measure", persist_state="session",
                            help=MEASURE_HELP)
     st.plotly_chart(missing_rate_figure(curve, measure, repetitions), key=f"{key}_chart")
     knn = (" KNN (k=1) copies the nearest training ranking as it is, its deleted labels last: "
@@ -683,7 +697,7 @@ def tree_size_panel(dataset: RankingDataset, data_key: str, settings: TreeSettin
                 "with only each ranking's **top label** as the class. Cheng et al. found no dramatic "
                 "difference: ratios between 0.2 and 6.2, often near 1.")
     choice_ = st.radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
-                       index=1, horizontal=True,
+                       index=1, horizontal=True, persist_state="session",
                        help="The LRT of Cheng et al. has at least 2 rows per leaf, like the classification "
                             "tree here: the fair comparison. The drawn tree's limits make it smaller.")
     lrt = _lrt_parameters(choice_, settings)

@@ -110,7 +110,7 @@ def ordinal_data_picker(container: DeltaGenerator | None = None,
     titles = dict(_cached_titles())
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=list(titles), format_func=titles.get, key=f"{key}_dataset",
+        "Data set", options=list(titles), format_func=titles.get, key=f"{key}_dataset", persist_state="session",
         help="Samples made by the scripts in sample_data/, or a CSV file of your own with one "
              "column of ordered levels.",
     )
@@ -135,7 +135,7 @@ def _upload(container: DeltaGenerator, key: str) -> tuple[OrdinalDataset | None,
     try:
         header = _cached_header(content, upload.name)
         target = container.selectbox(
-            "Target column", header, index=len(header) - 1, key=f"{key}_target_{digest}",
+            "Target column", header, index=len(header) - 1, key=f"{key}_target_{digest}", persist_state="session",
             help="The column holding each row's level.")
         values, numeric = _cached_values(content, upload.name, target)
         levels = _level_order(container, key, digest, target, values, numeric)
@@ -143,7 +143,7 @@ def _upload(container: DeltaGenerator, key: str) -> tuple[OrdinalDataset | None,
             return None, ""
         rest = [c for c in header if c != target]
         features = container.multiselect("Feature columns", rest, default=rest,
-                                         key=f"{key}_features_{digest}_{target}")
+                                         key=f"{key}_features_{digest}_{target}", persist_state="session")
         if not features:
             container.info("Choose at least one feature column.")
             return None, ""
@@ -168,7 +168,7 @@ def _level_order(container: DeltaGenerator, key: str, digest: str, target: str, 
         return values
     order = container.multiselect(
         f"Level order of {md_escape(repr(target))}, lowest first", values, default=values,
-        key=f"{key}_levels_{digest}_{target}",
+        key=f"{key}_levels_{digest}_{target}", persist_state="session",
         help="The values are names, so their order must be given: the order of the chosen values "
              "is the level order, lowest first. It starts alphabetical; to reorder, remove values "
              "(×) and choose them again in order, from lowest to highest.")

@@ -19,9 +19,9 @@ import streamlit as st
 
 from ..tree.criteria import get_criterion
 from ..features import FeatureEncoder
-from ..tree.node_inspection import inspect_node
+from ..tree.node_inspection import inspect_node, leaf_reason, ordered_rows
 from ..viz.figures.ranking_trees import rank_heatmap, threshold_curve
-from .text import md_escape
+from .text import counted, md_escape
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from ..tree.structure import Tree
     from .tree_panel import TreeSettings
 
+#: The heat map of a node's rankings draws at most this many rows (evenly spaced
+#: in its order beyond that): more would be thinner than a pixel.
+HEATMAP_ROWS = 300
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
 #: stable while γ moves), read by the tree drawing to outline it.
 INSPECTED_KEY = "inspect_node"
@@ -93,12 +96,28 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
     _rule_6(tree, node, inspection, settings)
     _candidate_table(inspection, settings, key)
     _threshold_curves(tree, node, inspection, settings, key)
+    _rankings(dataset, data_key, tree, node, inspection, key)
+
+
+def _rankings(dataset: RankingDataset, data_key: str, tree: Tree, node: int, inspection: NodeInspection,
+              key: str) -> None:
+    """The heat map of the node's rankings, sorted (and thinned past :data:`HEATMAP_ROWS`), and its caption."""
+    listed = ordered_rows(tree, encoded_features(dataset, data_key), dataset.Y, inspection, max_rows=HEATMAP_ROWS)
+    leaf_ids = [f"#{tree.node_ids[leaf]}" for leaf in listed.leaves]
     st.plotly_chart(
-        rank_heatmap(dataset.Y[inspection.rows], tree.label_names, inspection.ranking,
-                     inspection.mean_rank, example_ids=[str(i + 1) for i in inspection.rows]),
+        rank_heatmap(dataset.Y[listed.rows], tree.label_names, inspection.ranking, inspection.mean_rank,
+                     example_ids=[str(i + 1) for i in listed.rows], groups=leaf_ids, n_examples=listed.n_rows),
         key=f"{key}_heatmap")
-    st.caption(f"Predicted ranking of node #{chosen_id}: **{md_escape(tree.ranking_text(node))}** — the labels "
-               "sorted by their mean position over the rows above (ties by label order).")
+    bands = len(set(leaf_ids))
+    order = ("Rows in bands by the leaf they reach (left to right in the tree, named at the right), "
+             "each band closest to this node's ranking first"
+             if bands > 1 else "Rows closest to this node's ranking first")
+    thinned = (f"; {counted(len(listed.rows), 'row')} of {listed.n_rows:,}, evenly spaced in this order"
+               if listed.thinned else "")
+    st.caption(f"{order}{thinned}. Hover a cell for the example's row number, which **Trace an example** "
+               f"follows through the tree. Predicted ranking of node #{tree.node_ids[node]}: "
+               f"**{md_escape(tree.ranking_text(node))}**, the labels sorted by their mean position over "
+               "the node's rows (ties by label order).")
 
 
 def _node_title(tree: Tree, node: int) -> str:
@@ -114,39 +133,85 @@ def _rule_6(tree: Tree, node: int, inspection: NodeInspection, settings: TreeSet
     s_parent = inspection.similarity
     cols = st.columns(4)
     cols[0].metric("Examples", inspection.n_samples)
-    cols[1].metric("S_parent", f"{s_parent:.4f}", help=tree.similarity_label)
+    cols[1].metric("S_parent", f"{s_parent:z.4f}", help=tree.similarity_label)
+    # Why a leaf is one, unless rule (6) itself stopped it: its arithmetic below says so.
+    stop = leaf_text(tree, inspection, settings) if _leaf_reason(tree, inspection, settings) != "rule_6" else None
     if inspection.best is None:
         cols[2].metric("Best S_split", "—")
         cols[3].metric("Splits for γ >", "—")
-        reason = ("all its rankings agree" if s_parent >= 1 - 1e-12 else
-                  f"no split leaves at least {settings.min_samples_leaf} examples on each side")
-        st.info(f"Node #{tree.node_ids[node]} has no candidate split: {reason}. It is a leaf for every γ.")
+        st.info(f"Node #{tree.node_ids[node]} has no candidate split, so it is a leaf for every γ: "
+                f"{stop or 'no test of an attribute leaves enough examples on each side'}.")
         return
     best = inspection.best
     s_split = inspection.best_score
-    cols[2].metric("Best S_split", f"{s_split:.4f}", help=f"{md_escape(best['condition'])}: the weighted mean "
+    cols[2].metric("Best S_split", f"{s_split:z.4f}", help=f"{md_escape(best['condition'])}: the weighted mean "
                    "similarity of the two subsets")
-    cols[3].metric("Splits for γ >", f"{inspection.breakpoint:.4f}",
+    cols[3].metric("Splits for γ >", _format_gamma(inspection.breakpoint),
                    help="(1 + S_parent) / (1 + S_split): rule (6) solved for γ")
     left, right = inspection.parent_side, inspection.split_side()
     makes = inspection.splits
     st.markdown(
         f"**Rule (6)** stops when $(1 + S_{{parent}}) \\ge \\gamma\\,(1 + S_{{split}})$. Here "
-        f"$(1 + {s_parent:.4f}) = {left:.4f}$ and "
-        f"${gamma:.3f} \\times (1 + {s_split:.4f}) = {right:.4f}$, so "
+        f"$(1 + {s_parent:z.4f}) = {left:.4f}$ and "
+        f"${gamma:.3f} \\times (1 + {s_split:z.4f}) = {right:.4f}$, so "
         + (f"${left:.4f} < {right:.4f}$: the best split, **{md_escape(best['condition'])}**, is made."
            if makes else
            f"${left:.4f} \\ge {right:.4f}$: the rule stops; the node stays a leaf."))
-    if tree.is_leaf[node] and makes:
-        # Rule (6) would split, so a limit stopped it (the depth limit; sizes are in the candidates).
-        st.caption("Rule (6) would split this node, but the maximum depth stops it.")
+    if stop:
+        st.info(f"Node #{tree.node_ids[node]} is a leaf: {stop}.")
+
+
+def leaf_text(tree: Tree, inspection: NodeInspection, settings: TreeSettings) -> str | None:
+    """Why the inspected node is a leaf, as a phrase (:func:`rankviz.tree.node_inspection.leaf_reason`).
+
+    None for a node that is split (or when the reason cannot be told: a tree
+    grown with other settings).
+    """
+    reason = _leaf_reason(tree, inspection, settings)
+    m = inspection.min_samples_leaf
+    if reason == "max_depth":
+        return f"the maximum depth, {settings.max_depth}, stops it"
+    if reason == "pure":
+        return "all its rankings agree"
+    if reason == "criterion":
+        return ("the splitting criterion does not split so few rankings (the Mallows criterion needs at "
+                "least 2|Y| label occurrences, Cheng et al.)")
+    if reason == "min_samples_leaf":
+        return (f"with {counted(inspection.n_samples, 'example')} it cannot make two leaves of at least "
+                f"{m} (the minimum examples per leaf)")
+    if reason == "no_valid_split":
+        return f"no test of an attribute leaves at least {counted(m, 'example')} on each side"
+    if reason == "rule_6":
+        best = md_escape(inspection.best["condition"])
+        if not math.isfinite(inspection.breakpoint):
+            return f"rule (6) stops it for every γ: its best split, **{best}**, has S_split = −1"
+        return (f"rule (6) stops it at γ = {settings.gamma:.3f}: its best split, **{best}**, is made only "
+                f"for γ > {inspection.breakpoint:.4f}")
+    return None
+
+
+def _leaf_reason(tree, inspection, settings):
+    try:
+        return leaf_reason(tree, inspection, max_depth=settings.max_depth)
+    except ValueError:  # a tree of other settings: say nothing rather than something wrong
+        return None
+
+
+def single_leaf_note(dataset: RankingDataset, data_key: str, tree: Tree, settings: TreeSettings) -> str | None:
+    """Why a tree is a single leaf, as a sentence for a caption; None when it has more leaves."""
+    if tree.n_leaves > 1:
+        return None
+    inspection = inspect_node(tree, encoded_features(dataset, data_key), dataset.Y, 0,
+                              min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
+    why = leaf_text(tree, inspection, settings)
+    return f"The tree is its root alone: {why}." if why else None
 
 
 def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: str) -> None:
     table = inspection.candidates
     view = st.radio("Candidate splits", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
                     format_func={"per_attribute": "best threshold per numeric attribute (Table 2 style)",
-                                 "all": f"all {len(table)} candidates"}.get)
+                                 "all": f"all {counted(len(table), 'candidate')}"}.get)
     if view == "per_attribute":
         # Nominal attributes keep every value (as Table 2 does); numeric ones their best threshold.
         nominal = table["kind"] == "nominal"
@@ -162,7 +227,7 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
 
     st.dataframe(
         shown.style.apply(mark_chosen, axis=1).format(
-            {"S (yes)": "{:.4f}", "S (no)": "{:.4f}", "S_split": "{:.4f}", "Search score": "{:.4f}",
+            {"S (yes)": "{:z.4f}", "S (no)": "{:z.4f}", "S_split": "{:z.4f}", "Search score": "{:z.4f}",
              "Splits for γ >": _format_gamma}),
         hide_index=True, height=min(400, 38 + 35 * len(shown)))
     search = get_criterion(settings.criterion).search_label

@@ -14,7 +14,7 @@ from rankviz.ui.ordinal_tree_panel import (
 )
 from rankviz.experiments.teaching import label_ranking_node_levels, ordinal_node_levels
 from rankviz.ui.teaching_panel import teaching_panel
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.viz.figures.ordinal import level_count_chart
 
@@ -56,7 +56,8 @@ if kind == "ranking":
     if dataset is None:
         st.info("Choose a sample data set, or finish the upload in the sidebar.")
         st.stop()
-    st.markdown(f"**{md_escape(dataset.name)}**: {dataset.n_samples} examples, {dataset.n_labels} labels. "
+    st.markdown(f"**{md_escape(dataset.name)}**: {counted(dataset.n_samples, 'example')}, "
+                f"{counted(dataset.n_labels, 'label')}. "
                 "Each label's rank position is an ordinal target; both impurities are summed "
                 "over the labels, and leaves predict the labels ordered by mean position.")
     fitted = ranking_tree_pair(dataset, data_key, settings)

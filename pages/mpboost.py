@@ -5,7 +5,7 @@ import streamlit as st
 from rankviz.ui.ltr_data_picker import describe_splits, ltr_data_picker
 from rankviz.ui.mpboost_panel import boost_settings, boost_url_fields, compare_panel, condition_note, grow, growth_view
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.datasets.samples import list_samples
 
@@ -27,8 +27,10 @@ if splits is None:
     st.stop()
 
 train = splits["train"]
-with st.expander(f"Data: {md_escape(train.name.split(':')[0]) or 'uploaded'} — {sum(s.n_queries for s in splits.values())} queries, "
-                 f"{sum(s.n_docs for s in splits.values()):,} documents, {train.n_features} features"):
+with st.expander(f"Data: {md_escape(train.name.split(':')[0]) or 'uploaded'} — "
+                 f"{counted(sum(s.n_queries for s in splits.values()), 'query', 'queries')}, "
+                 f"{counted(sum(s.n_docs for s in splits.values()), 'document')}, "
+                 f"{counted(train.n_features, 'feature')}"):
     if train.description:
         st.write(train.description)
     st.dataframe(describe_splits(splits), hide_index=True)

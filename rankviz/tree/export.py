@@ -30,7 +30,7 @@ def _leaf_text(tree: Tree, node: int) -> str:
 
 def _numbers(tree: Tree, node: int, decimals: int) -> str:
     similarity = float(tree.similarity[node])
-    s = "n/a" if math.isnan(similarity) else f"{similarity:.{decimals}f}"
+    s = "n/a" if math.isnan(similarity) else f"{similarity:z.{decimals}f}"
     text = f"n = {int(tree.n_samples[node])}, S = {s}"
     if tree.theta is not None:
         theta = float(tree.theta[node])

@@ -26,6 +26,7 @@ from ..experiments.monte_carlo import (HoldoutSource, SyntheticSource, TREE_METH
                            ordinal_methods, run_trials)
 from ..viz.figures.ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
 from .long_run import StopBar, format_duration
+from .text import counted
 
 __all__ = ["monte_carlo_panel", "noise_panel", "estimate_seconds", "format_duration"]
 
@@ -155,7 +156,7 @@ def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, 
 
     result = state.get(f"{key}_result")
     if result is None:
-        st.info(f"Press **Run** for {n_trials} trials of the ranking-impurity and Gini trees "
+        st.info(f"Press **Run** for {counted(n_trials, 'trial')} of the ranking-impurity and Gini trees "
                 "with KNN and the default prediction as baselines.")
         return None
     if result["request"] != request:
@@ -165,7 +166,7 @@ def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, 
         return None
     records = pd.DataFrame(result["records"])
     done_depth = result["max_depth"]
-    st.caption(f"{result['done']} trials in {result['seconds']:.1f} s; trees grown to depth "
+    st.caption(f"{counted(result['done'], 'trial')} in {result['seconds']:.1f} s; trees grown to depth "
                f"{done_depth}, each tree's own depth "
                + ("chosen by 5-fold cross-validation on its training set."
                   if result["selection"] == "cv" else "the max depth."))
@@ -221,7 +222,7 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
                                             f"every trial tests on {source.n_test:,} fresh rows."))
     else:
         sizes = [source.n_train]
-        st.caption(f"Training size: this data's own, {source.n_train:,} rows per hold-out split "
+        st.caption(f"Training size: this data's own, {counted(source.n_train, 'row')} per hold-out split "
                    f"({source.test_fraction:.0%} of the rows test). Only synthetic data can vary "
                    "the training size.")
     cols = st.columns([1, 1, 2, 1])
@@ -241,8 +242,9 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
                                     cv=selection == "cv", knn=False) for size in sizes)
     ready = bool(noise_levels and sizes)
     if ready:
-        st.caption(f"{units} fits of both trees ({len(sizes)} training sizes × {len(noise_levels)} "
-                   f"noise levels × {n_trials} trials); estimated time about {format_duration(estimate)}.")
+        st.caption(f"{counted(units, 'fit')} of both trees ({counted(len(sizes), 'training size')} × "
+                   f"{counted(len(noise_levels), 'noise level')} × {counted(n_trials, 'trial')}); estimated "
+                   f"time about {format_duration(estimate)}.")
         if estimate > SLOW_SECONDS:
             st.warning(f"This run will take roughly {format_duration(estimate)}. **Stop** keeps what is "
                        "done: trials run round by round over all cells, so a stopped run still "
@@ -287,7 +289,7 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
     st.plotly_chart(loss_by_noise(summary), key=f"{key}_chart")
     st.caption("In Fig. 3 of Xia et al. (20 trials), the ranking-impurity tree has the lower loss and "
                "the tighter intervals in every panel, most clearly with 100 training rows and "
-               f"high noise. Done: {result['done']} runs in {result['seconds']:.1f} s.")
+               f"high noise. Done: {counted(result['done'], 'run')} in {result['seconds']:.1f} s.")
     st.dataframe(noise_table(records), hide_index=True, key=f"{key}_table")
     st.download_button("Download per-trial records (CSV)", records.to_csv(index=False).encode(),
                        file_name="noise_trials.csv", mime="text/csv", key=f"{key}_csv",

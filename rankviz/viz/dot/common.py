@@ -161,8 +161,8 @@ def dot_string(text: object) -> str:
 
 
 def fmt_similarity(s: float) -> str:
-    """``0.812``, or ``n/a`` for a similarity that is NaN."""
-    return "n/a" if math.isnan(s) else f"{s:.3f}"
+    """``0.812``, or ``n/a`` for a similarity that is NaN (never ``-0.000``)."""
+    return "n/a" if math.isnan(s) else f"{s:z.3f}"
 
 
 # -- colours --------------------------------------------------------------------
@@ -286,14 +286,14 @@ def node_tooltip(tree: Tree, node: int, predicts: str = "", agree: str = "all ra
     name = f"#{tree.node_ids[node]}"
     score = float(tree.split_score[node])
     if not tree.is_leaf[node]:
-        extra = "" if math.isnan(score) else f" with S_split = {score:.3f}"
+        extra = "" if math.isnan(score) else f" with S_split = {score:z.3f}"
         return f"{name}: split {tree.test_text(node)}{extra}"
     split = tree.best_split_text(node)
     postponed = tree.extras.get("postponed")
     if split and postponed is not None and postponed[node]:
-        return f"{name}: {predicts}will split {split} with S_split = {score:.3f} (not grown yet)"
+        return f"{name}: {predicts}will split {split} with S_split = {score:z.3f} (not grown yet)"
     if split and math.isfinite(score):
-        return (f"{name} (leaf): {predicts}best split {split} with S_split = {score:.3f} "
+        return (f"{name} (leaf): {predicts}best split {split} with S_split = {score:z.3f} "
                 "rejected by rule (6)")
     s, n = float(tree.similarity[node]), int(tree.n_samples[node])
     if n < 2:

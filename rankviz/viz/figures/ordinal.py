@@ -106,9 +106,9 @@ def loss_by_depth(summary_by_depth: pd.DataFrame, baselines: pd.DataFrame | None
             marker=dict(color=style["color"], size=6),
             error_y=dict(type="data", array=_half_widths(group["ci"]), visible=True,
                          color=translucent(style["color"], 0.8), thickness=1.2, width=4),
-            customdata=group["trials"].to_numpy(),
+            customdata=_trials_text(group["trials"]),
             hovertemplate="depth %{x}: %{y:.4f} ± %{error_y.array:.4f} "
-                          "(%{customdata} trials)<extra>" + method + "</extra>",
+                          "(%{customdata})<extra>" + method + "</extra>",
         )
     if baselines is not None:
         for k, row in enumerate(baselines.itertuples(index=False)):
@@ -167,8 +167,8 @@ def loss_by_noise(summary: pd.DataFrame, *, title: str | None = None) -> go.Figu
                 marker=dict(color=style["color"], size=6),
                 error_y=dict(type="data", array=_half_widths(group["ci"]), visible=True,
                              color=translucent(style["color"], 0.8), thickness=1.2, width=4),
-                customdata=group["trials"].to_numpy(),
-                hovertemplate="σ = %{x}: %{y:.4f} ± %{error_y.array:.4f} (%{customdata} trials)"
+                customdata=_trials_text(group["trials"]),
+                hovertemplate="σ = %{x}: %{y:.4f} ± %{error_y.array:.4f} (%{customdata})"
                               f"<extra>{method}, n = {size:,}</extra>",
             )
         fig.update_xaxes(title_text="label noise level σ", row=1, col=col)
@@ -278,9 +278,10 @@ def level_count_chart(y_train: ArrayLike, y_test: ArrayLike, levels: Sequence, *
         counts = level_counts(y, levels)
         # Counts written on the bars: an empty level reads "0", not just a gap.
         fig.add_bar(name=name, x=names, y=counts, marker_color=LEVEL_CHART_COLOURS[name], text=counts,
-                    customdata=[[level, axis_text] for level in shown],
+                    customdata=[[level, axis_text, "row" if count == 1 else "rows"]
+                                for level, count in zip(shown, counts)],
                     textposition="outside", textfont=dict(size=9), cliponaxis=False,
-                    hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} rows"
+                    hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} %{{customdata[2]}}"
                                   "<extra></extra>")
     fig.update_layout(
         barmode="group", title=dict(text=html.escape(title), font=dict(size=13)),
@@ -304,3 +305,8 @@ def level_counts(y: ArrayLike, levels: Sequence) -> list[int]:
     keys = [str(level) for level in levels]
     counts = pd.Series(np.asarray(y, dtype=object)).map(str).value_counts()
     return [int(counts.get(k, 0)) for k in keys]
+
+
+def _trials_text(trials) -> list[str]:
+    """``"1 trial"``, ``"20 trials"``: hover text of each point's number of trials."""
+    return [f"{int(t)} trial" if int(t) == 1 else f"{int(t)} trials" for t in trials]

@@ -9,7 +9,7 @@ from scipy.stats import rankdata, spearmanr
 
 from rankviz import RankingTree
 from rankviz.tree.replay import iter_growth, split_sequence
-from rankviz.tree.criteria import get_criterion
+from rankviz.tree.criteria import CRITERIA, get_criterion
 from reference import assert_same_tree, brute_force_tree, mean_pairwise_spearman, random_problem
 
 
@@ -109,3 +109,14 @@ def test_sklearn_conventions():
         RankingTree().fit(np.zeros((2, 1)), [[1, 2], [0.3, 0.9]])  # scores, not positions
     with pytest.raises(ValueError, match="complete rankings"):
         RankingTree().fit(np.zeros((2, 1)), [[1, 2, 3], [1, np.nan, 2]])
+
+
+def test_every_criterion_has_a_readable_name_and_a_paper():
+    for name in CRITERIA:
+        criterion = get_criterion(name)
+        assert criterion.name == name and criterion.title and criterion.authors and criterion.year
+        assert criterion.label == f"{criterion.title} ({criterion.authors.split(',')[0]} et al. {criterion.year})"
+        assert criterion.source == f"{criterion.authors} ({criterion.year})"
+    assert len({get_criterion(name).title for name in CRITERIA}) == len(CRITERIA)
+    assert get_criterion("ranking_impurity").label == "Ranking impurity (Xia et al. 2006)"
+    assert get_criterion("mallows").source == "Cheng, Hühn & Hüllermeier (2009)"

@@ -61,9 +61,12 @@ class Criterion:
 
     @property
     def label(self) -> str:
-        """The name in menus, e.g. ``"Ranking impurity (Xia, Zhang & Wang 2006)"``."""
+        """The name in menus, short enough for a sidebar: ``"Ranking impurity (Xia et al. 2006)"``."""
         title = self.title or self.name
-        return f"{title} ({self.authors} {self.year})" if self.authors else title
+        if not self.authors:
+            return title
+        first = self.authors.split(",")[0].split(" & ")[0]
+        return f"{title} ({first}{' et al.' if first != self.authors else ''} {self.year})"
 
     def check_targets(self, Y: np.ndarray) -> None:
         """Raise ``ValueError`` if the criterion cannot use these rankings."""

@@ -27,6 +27,8 @@ __all__ = ["METHOD_COLOURS", "gamma_curves", "leaf_count_curve", "metric_bars", 
 
 #: The γ currently chosen, marked on every γ chart.
 CURRENT_COLOUR = "#d62728"
+#: Lines between the leaves' bands of a node's heat map: red shows on every blue of its scale.
+BAND_COLOUR = "#d62728"
 
 
 def metric_bars(scores: pd.DataFrame, measures: Sequence[str] = ("CS", "WRC", "LRA")) -> go.Figure:
@@ -278,7 +280,7 @@ def _group_bands(fig: go.Figure, groups: Sequence[str]) -> None:
     # the height: positions in the axis' domain, never read as category names.
     for start in starts[1:]:
         fig.add_shape(type="line", xref="x domain", x0=0, x1=1, yref="y domain", y0=1 - start / n,
-                      y1=1 - start / n, line=dict(color="#222222", width=1))
+                      y1=1 - start / n, line=dict(color=BAND_COLOUR, width=1.5))
     if len(starts) > 30:
         return
     for start, end in zip(starts, ends):

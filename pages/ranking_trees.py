@@ -2,34 +2,35 @@
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker, dataset_url_field
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
 from rankviz.ui.trace_panel import trace_controls, trace_from_state
-from rankviz.ui.tree_panel import fit_gamma_path, growth_player, tree_settings, tree_url_fields
+from rankviz.ui.tree_panel import (criterion_subtitle, fit_gamma_path, growth_player, tree_settings,
+                                   tree_url_fields)
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 from rankviz.viz.graphviz import export_basename
 
 require_app_navigation()
 
 st.title("Ranking trees")
-st.caption("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict a ranking of the "
-           "labels, split by the mean Spearman correlation and stopped by rule (6) with γ.")
+subtitle = st.empty()  # names the criterion chosen in the sidebar
 
 url_fields = [dataset_url_field(), *tree_url_fields()]
 restore_from_url(url_fields, page="ranking_trees")
 dataset, data_key = dataset_picker()
-settings = tree_settings()
+settings = tree_settings(suggested=picked_tree_defaults())
+subtitle.caption(criterion_subtitle(settings.criterion))
 publish_to_url(url_fields)
 if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
 
-with st.expander(f"Data: {md_escape(dataset.name)} — {dataset.n_samples} examples, "
-                 f"{len(dataset.feature_names)} attributes, {dataset.n_labels} labels"):
+with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
     st.write(dataset.description)
     st.dataframe(dataset.to_frame(), height=240)
 

@@ -2,13 +2,12 @@
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker, dataset_url_field
+from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.evaluation_panel import evaluation_panel
+from rankviz.ui.inspector_panel import single_leaf_note
 from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import md_escape
-from rankviz.ui.tree_panel import (SIMILARITY_RANGE, depth_control, export_buttons, fit_tree, show_tree,
-                                   tree_settings, tree_url_fields)
-from rankviz.viz.dot import tree_to_dot
+from rankviz.ui.tree_panel import explore_tree, fit_tree, tree_settings, tree_url_fields
 from rankviz.viz.graphviz import export_basename
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
@@ -29,7 +28,7 @@ dataset, data_key = dataset_picker()
 columns = dict(zip(SIDES, st.columns(2, gap="large")))
 # Settings folded above each tree, so that both trees start on the first screen.
 settings = {side: tree_settings(columns[side].expander(f"{side} settings"), key=key, order=False,
-                                title=side, gamma=gamma)
+                                title=side, gamma=gamma, suggested=picked_tree_defaults())
             for side, (key, gamma) in SIDES.items()}
 publish_to_url(url_fields)
 if dataset is None:
@@ -47,13 +46,12 @@ for side, column in columns.items():
         fitted[side] = settings[side]
         leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
         st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}. {md_escape(settings[side].describe())}.")
+        if note := single_leaf_note(dataset, data_key, tree, settings[side]):  # which rule stopped the root
+            st.info(note, icon=":material/info:")
         name = SIDES[side][0]
-        layout = show_tree(tree, key=f"{name}_view", layout_key=repr((data_key, settings[side])),
-                           fold_key=(data_key, settings[side].growth), group="side_by_side",
-                           max_depth=depth_control(tree, f"{name}_draw"), legend=False, max_height=620)
-        export_buttons(tree_to_dot(tree, show_ids=True, similarity_range=SIMILARITY_RANGE),
-                       basename=export_basename(dataset.name, settings[side].criterion, settings[side].gamma),
-                       key=f"{name}_export", compact=True)
+        explore_tree(tree, key=name, tree_key=repr((data_key, settings[side])),
+                     fold_key=(data_key, settings[side].growth), basename=export_basename(dataset.name, settings[side].criterion, settings[side].gamma),
+                     group="side_by_side", legend=False, max_height=620)
 
 st.divider()
 st.subheader("Held-out scores")

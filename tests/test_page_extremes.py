@@ -28,7 +28,9 @@ from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.label_ranking.iblr import DEFAULT_K_GRID
 from rankviz.ui.gamma_panel import GAMMA_RANGE
 from rankviz.viz.dot import fitting_depth, tree_to_dot
-from rankviz.ui import tree_panel
+import streamlit as st
+
+from rankviz.ui import export_panel, tree_panel
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES
 from drawings import drawings
@@ -321,15 +323,18 @@ def drawn_nodes(dot):
 
 @pytest.fixture
 def exported(monkeypatch):
-    """The DOT text each export button was given (by format), recorded as the page runs."""
-    seen = {}
-    original = tree_panel._deferred
+    """The DOT of each figure an open Export popover lays out, recorded as the page runs."""
+    seen = []
+    original = export_panel.export_tree
 
-    def record(dot, fmt, engine):
-        seen.setdefault(fmt, []).append(dot)
-        return original(dot, fmt, engine)
+    def record(tree, fmt, **options):
+        made = original(tree, fmt, **options)
+        if fmt == "dot":
+            seen.append(made.decode("utf-8"))
+        return made
 
-    monkeypatch.setattr(tree_panel, "_deferred", record)
+    st.cache_data.clear()  # figures are cached: lay them out again, through the recorder
+    monkeypatch.setattr(export_panel, "export_tree", record)
     return seen
 
 
@@ -339,7 +344,7 @@ def depth_notice(at):
 
 def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, exported):
     at = open_page(app_path, RANKING, {"dataset": "metalearning", "tree_min_leaf": 1,
-                                       "tree_gamma": GAMMAS[1]})
+                                       "tree_gamma": GAMMAS[1], "tree_export_open": True})
     ok(at)
     data = load_sample("metalearning")
     tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(  # as the page: cut from the γ path
@@ -356,11 +361,17 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
     drawn = drawings(at)[0]
     assert drawn_nodes(drawn) == list(np.flatnonzero(tree.depth <= depth))
     assert "dashed: subtree not drawn" in drawn
-    (full,) = set(exported["dot"])  # every export format gets the same, full DOT
-    assert set(exported["svg"]) == {full}
+    # The export is the whole tree by default, without highlights ...
+    (full,) = set(exported)
     assert drawn_nodes(full) == list(range(tree.node_count)) and "dashed: subtree not drawn" not in full
     assert full == tree_to_dot(tree, similarity_range=tree_panel.SIMILARITY_RANGE, show_ids=True,
                                max_labels=4)
+    # ... and the current view on request: the same drawing as on screen, cut.
+    (drawing,) = [r for r in at.radio if r.key == "tree_export_what"]
+    exported.clear()
+    drawing.set_value(drawing.options[1]).run()
+    assert drawing.options[1].startswith("The current view (to depth")
+    assert exported == [drawings(at)[0]]
     # Deeper on request; the whole tree at the slider's end, the notice then gone.
     at.slider(key="tree_draw_depth").set_value(depth + 2).run()
     assert drawn_nodes(drawings(at)[0]) == list(np.flatnonzero(tree.depth <= depth + 2))
@@ -379,26 +390,26 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
 
 def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
     at = open_page(app_path, SIDE, {"dataset": "metalearning", "a_min_leaf": 1, "a_gamma": GAMMAS[1],
-                                    "b_min_leaf": 1, "b_gamma": GAMMAS[1], "b_criterion": "gini"})
+                                    "b_min_leaf": 1, "b_gamma": GAMMAS[1], "b_criterion": "gini",
+                                    "a_export_open": True})
     ok(at)
     assert {s.key for s in at.slider} >= {"a_draw_depth", "b_draw_depth"}
     assert not depth_notice(at)  # drawn whole at first: the views zoom
-    for chart, full in zip(drawings(at), exported["dot"]):
-        assert set(drawn_nodes(chart)) == set(drawn_nodes(full))
+    (full,) = exported  # tree A's Export is open
+    assert set(drawn_nodes(drawings(at)[0])) == set(drawn_nodes(full))
     at.slider(key="a_draw_depth").set_value(2).run()
     assert len(depth_notice(at)) == 1
-    chart, full = drawings(at)[0], exported["dot"][0]
-    assert "<I>+ " in chart and "<I>+ " not in full
+    chart, (full,) = drawings(at)[0], set(exported)
+    assert "<I>+ " in chart and "<I>+ " not in full  # exported whole by default
     assert set(drawn_nodes(chart)) < set(drawn_nodes(full))
 
-    exported.clear()
+    # Impurity vs Gini: both trees in the zooming view, each with its depth control.
     at = open_page(app_path, IVG, {"ivg_kind": "synthetic", "ivg_max_depth": 0})
     ok(at)
-    keys = {s.key for s in at.slider if s.key and s.key.endswith("_depth")}
-    assert keys == {"ivg_ordinal_tree_ranking_impurity_depth", "ivg_ordinal_tree_gini_depth"}
-    assert len(depth_notice(at)) == 2
-    for chart, full in zip(drawings(at)[:2], exported["dot"]):
-        assert "<I>+ " in chart and "<I>+ " not in full
+    keys = {s.key for s in at.slider if s.key and s.key.endswith("_draw_depth")}
+    assert keys == {"ivg_side_0_draw_depth", "ivg_side_1_draw_depth"}
+    at.slider(key="ivg_side_0_draw_depth").set_value(2).run()
+    assert len(depth_notice(at)) == 1 and "<I>+ " in drawings(at)[0] and "<I>+ " not in drawings(at)[1]
 
     at = open_page(app_path, MALLOWS, {"dataset": "metalearning", "lrt_min_leaf": 1})
     ok(at)

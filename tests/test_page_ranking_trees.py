@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
-from rankviz.datasets.samples import list_samples
+from rankviz.datasets.samples import list_samples, sample_tree_defaults
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from drawings import drawings, tree_views
@@ -29,6 +29,11 @@ def dot_of(at):
 
 def status_line(at):
     return next(m.value for m in at.markdown if m.value.startswith("Step "))
+
+
+def page_min_leaf(name):
+    """The leaf size the page starts at on a sample: the sample's suggestion, else the page's."""
+    return sample_tree_defaults(name).get("min_samples_leaf", DEFAULT_MIN_LEAF)
 
 
 def leaves_text(n):
@@ -63,8 +68,10 @@ def test_every_sample_grows_a_tree_whose_leaves_name_its_labels(app, name):
     app.selectbox(key="dataset").set_value(name).run()
     assert not app.exception
     dataset = load_sample(name)
-    expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
+    assert app.number_input(key="tree_min_leaf").value == page_min_leaf(name)
+    expected = RankingTree(min_samples_leaf=page_min_leaf(name)).fit(
         dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    assert expected.n_leaves > 1  # every sample opens on a tree, not a lone root
     assert leaves_text(expected.n_leaves) in status_line(app)
     dot = dot_of(app)
     leaf = expected.ranking_text(int(np.flatnonzero(expected.is_leaf)[0]))
@@ -121,7 +128,7 @@ def test_evaluation_matches_the_library(app):
     charts = [chart for chart in app.get("plotly_chart") if chart.key in ("eval_bars", "eval_dist")]
     assert len(charts) == 2
     dataset = load_sample("toy")
-    methods = {"Ranking tree": RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF),
+    methods = {"Ranking tree": RankingTree(min_samples_leaf=page_min_leaf("toy")),
                "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
     expected = cross_validate(methods, dataset.X, dataset.Y, cv=4, seed=0)
     means = expected.groupby("method", sort=False)[["CS", "WRC", "LRA"]].mean()

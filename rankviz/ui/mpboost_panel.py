@@ -25,9 +25,11 @@ from ..experiments.ltr_study import (BASELINES, GrowthCurves, RankerComparison, 
 from ..ltr.mpboost import MPBoost
 from ..viz.figures.ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
 from ..viz.dot.stumps import additive_model_to_dot, stumps_to_dot
+from ..viz.layout import TreeLayout, layout_dot
 from .long_run import StopBar, background, take_stopped
 from .ltr_data_picker import SPLIT_TITLES
-from .tree_panel import export_buttons
+from .export_panel import drawing_export
+from .tree_view import tree_view
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
@@ -280,6 +282,11 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
     animated()
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _layout(dot: str) -> TreeLayout:
+    return layout_dot(dot)
+
+
 def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> None:
     model, curves = growth.model, growth.curves
     at_k = curves.at_k(settings.k)
@@ -299,19 +306,29 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     with right:
         st.plotly_chart(loss_bound_figure(curves.bound[:t], curves.misordering[:t], n_rounds=model.n_rounds_),
                         key=f"{key}_bound_chart")
-    view = st.radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view")
+    cols = st.columns([2, 1], vertical_alignment="bottom")
+    view = cols[0].radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view")
     partial = model.truncated(t)
     if view == "stumps":
-        dot = stumps_to_dot(partial, growth.feature_names, last=6,
-                            title=f"Stumps {max(1, t - 5)}–{t} of {t} (newest outlined in red)")
+        last = int(cols[1].number_input("Stumps drawn", 1, t, min(6, t), key=f"{key}_last",
+                                        help="The newest stumps, up to every round grown so far."))
+        dot = stumps_to_dot(partial, growth.feature_names, last=last,
+                            title=f"Stumps {t - last + 1}–{t} of {t} (newest outlined in red)")
     else:
-        dot = additive_model_to_dot(partial, growth.feature_names, max_features=5, max_steps=6,
+        used = max(1, int(np.unique(partial.feature_).size))
+        features = int(cols[1].number_input("Features drawn", 1, used, min(5, used), key=f"{key}_features",
+                                            help=f"The features of the largest total gain, up to all {used} "
+                                                 "the stumps use."))
+        dot = additive_model_to_dot(partial, growth.feature_names, max_features=features, max_steps=6,
                                     title=f"The score after {t} rounds, feature by feature "
                                           "(newest stump's feature outlined)")
-    st.graphviz_chart(dot, width="content")
-    st.caption("Blue: the stump raises the score of documents above its threshold; orange: it lowers it. "
-               "Only differences of scores within a query matter, so a stump adds 0 below its threshold.")
-    export_buttons(dot, basename=f"mpboost_{view}", key=f"{key}_export")
+    tree_view(_layout(dot), key=f"{key}_drawing", layout_key=view, max_height=520,
+              label="Zoom with the wheel or the buttons; drag to pan.")
+    row = st.columns([4, 1], vertical_alignment="center")
+    row[0].caption("Blue: the stump raises the score of documents above its threshold; orange: it lowers it. "
+                   "Only differences of scores within a query matter, so a stump adds 0 below its threshold.")
+    with row[1]:
+        drawing_export(dot, key=f"{key}_export", basename=f"mpboost_{settings.ddf.lower()}_{view}_t{t}")
     down = st.columns(2)
     down[0].download_button("Stumps (CSV)", model.stumps_frame(growth.feature_names).to_csv(index=False),
                             file_name="mpboost_stumps.csv", mime="text/csv", icon=":material/download:",

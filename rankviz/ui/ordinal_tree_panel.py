@@ -8,6 +8,7 @@ the test rank loss of each and of the KNN and default baselines.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,10 +22,10 @@ from ..features import FeatureEncoder
 from ..experiments.monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
 from ..tree.ordinal_tree import OrdinalTree
-from ..viz.dot import tree_to_dot
+from ..viz.graphviz import export_basename
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
 from .long_run import background, short_hash
-from .tree_panel import LEGIBLE_LEAVES, SIMILARITY_RANGE, TreeSettings, depth_control, export_buttons, fit_tree
+from .tree_panel import TreeSettings, explore_tree, fit_tree
 from .text import md_escape
 from .url_state import UrlField, choice, number
 
@@ -422,8 +423,8 @@ def ranking_tree_pair(dataset: RankingDataset, data_key: str, settings: OrdinalS
     if fitted:
         # Leaves write rankings of label names: too wide for half the page, so
         # these trees start one above the other (own widget key, own default).
-        draw_pair({name: (tree, f"ranking_tree_{name.lower().replace(' ', '_')}")
-                   for name, (_, tree) in fitted.items()}, key=f"{key}_ranking", layout="stacked")
+        draw_pair({name: (tree, export_basename(dataset.name, tree_settings.criterion, tree_settings.gamma))
+                   for name, (tree_settings, tree) in fitted.items()}, key=f"{key}_ranking", layout="stacked")
     return fitted
 
 
@@ -446,23 +447,18 @@ def draw_pair(trees: dict[str, tuple[Tree, str]], key: str = "ivg", levels: str 
                       key=f"{key}_layout",
                       help="Side by side, each tree is drawn left to right to fit half the page; "
                            "one above the other, each gets the full width, top-down with its "
-                           "legend. Hover a drawing for its full-screen button.")
+                           "legend. Zoom each drawing with the wheel or its buttons.")
     side = layout == "side"
     columns = st.columns(2, gap="medium") if side else [st.container() for _ in trees]
-    for column, (name, (tree, basename)) in zip(columns, trees.items()):
+    for i, (column, (name, (tree, basename))) in enumerate(zip(columns, trees.items())):
         with column:
             _tree_summary(name, tree)
-            options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True,
-                           max_labels=4 if len(tree.label_names) > 4 else None,
-                           direction="LR" if side else "TB")
-            dot = tree_to_dot(tree, **options)  # exported whole, with its legend
-            # Drawn as a fixed picture (no zoom yet): cut to a legible depth.
-            depth = depth_control(tree, f"{key}_{basename}", whole_leaves=LEGIBLE_LEAVES,
-                                  cut_leaves=LEGIBLE_LEAVES)
-            # Natural size, shrunk to fit: a small tree is not blown up to the full width.
-            st.graphviz_chart(tree_to_dot(tree, **options, legend=not side, max_depth=depth),
-                              width="content")
-            export_buttons(dot, basename=basename, key=f"{key}_{basename}_export", compact=side)
+            signature = _tree_signature(tree)
+            # Keys per layout: each layout starts in its own direction. Both
+            # trees share one scale (group), so their sizes compare as drawn.
+            explore_tree(tree, key=f"{key}_{layout}_{i}", tree_key=f"{key}|{i}|{signature}",
+                         fold_key=(key, i, signature), basename=basename, group=f"{key}_{layout}",
+                         legend=not side, left_to_right=side, max_height=560 if side else 620)
     if side:
         tree_legend(ordinal=levels is not None, levels=levels)
 
@@ -478,6 +474,14 @@ def tree_legend(ordinal: bool = True, levels: str | None = None) -> None:
     else:
         cells = "**Leaves**: the labels ordered by their mean position, best first."
     st.caption(f"{colour} {cells} Exported images include a legend.")
+
+
+def _tree_signature(tree: Tree) -> str:
+    """A digest of a tree's shape, tests and sizes: a new tree is fitted to its view, its folds reset."""
+    digest = hashlib.blake2b(digest_size=8)
+    for values in (tree.children_left, tree.feature, tree.threshold, tree.n_samples):
+        digest.update(np.ascontiguousarray(values).tobytes())
+    return digest.hexdigest()
 
 
 def _tree_summary(name, tree):

@@ -10,17 +10,19 @@ import numpy as np
 import streamlit as st
 
 from ..tree.replay import growth_step, split_sequence
-from ..tree.criteria import CRITERIA
+from ..tree.criteria import CRITERIA, get_criterion
 from ..tree.ranking_tree import RankingTree
-from ..viz.dot import drawn_leaves, fitting_depth, tree_to_dot
-from ..viz.graphviz import EXPORT_FORMATS, RenderError, available_engines, render
+from ..viz.dot import drawn_leaves, fitting_depth
 from ..viz.layout import TreeLayout, layout_tree
+from .export_panel import ScreenView, tree_export
 from .tree_view import tree_view
+from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
 from .text import md_escape
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from types import SimpleNamespace
 
     from streamlit.delta_generator import DeltaGenerator
@@ -72,53 +74,82 @@ class TreeSettings:
         return (self.criterion, self.min_samples_leaf, self.max_depth)
 
     def describe(self) -> str:
+        """The settings in words: criterion (its readable name), γ and limits."""
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
-        return (f"{self.criterion}, γ = {self.gamma:.3f}, at least {self.min_samples_leaf} "
-                f"per leaf, {depth}")
+        return (f"{get_criterion(self.criterion).title}, γ = {self.gamma:.3f}, at least "
+                f"{self.min_samples_leaf} per leaf, {depth}")
 
 
 def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", order: bool = True,
-                  title: str = "Tree", gamma: float = 0.995) -> TreeSettings:
+                  title: str = "Tree", gamma: float = 0.995,
+                  suggested: Mapping[str, int] | None = None) -> TreeSettings:
     """Widgets for the criterion, γ, limits and (if ``order``) growth order.
 
     Defaults go into session state rather than the widgets, so values restored
     from the URL (:func:`tree_url_fields`) or set by a button (best γ) win;
-    ``gamma`` is the starting γ.
+    ``gamma`` is the starting γ. ``suggested`` holds the data set's own
+    starting limits (:func:`rankviz.ui.data_picker.picked_tree_defaults`:
+    ``min_samples_leaf``, ``max_depth``) in place of :data:`DEFAULT_MIN_LEAF`
+    and no depth limit; limits the user has not set follow them when the data
+    set changes (:mod:`rankviz.ui.defaults`). Every value is kept for the
+    session, across the pages.
     """
     container = container or st.sidebar
-    defaults = {"criterion": next(iter(CRITERIA)), "gamma": gamma, "min_leaf": DEFAULT_MIN_LEAF,
-                "max_depth": 0, "order": "depth"}
+    suggested = suggested or {}
+    seed_defaults({f"{key}_min_leaf": suggested.get("min_samples_leaf", DEFAULT_MIN_LEAF),
+                   f"{key}_max_depth": suggested.get("max_depth", 0)})
+    defaults = {"criterion": next(iter(CRITERIA)), "gamma": gamma, "order": "depth"}
     for name, value in defaults.items():
         st.session_state.setdefault(f"{key}_{name}", value)
     if st.session_state[f"{key}_criterion"] not in CRITERIA:
         st.session_state[f"{key}_criterion"] = next(iter(CRITERIA))
     container.subheader(title)
     criterion = container.selectbox(
-        "Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
-        help="mean_spearman: the size-weighted mean of the mean pairwise Spearman "
-             "correlation in the two subsets (Rebelo, Soares & Costa 2008). ranking_impurity: each label's position "
-             "as an ordinal target, the summed distance of all pairs of positions (Xia, Zhang & "
-             "Wang 2006, Definition 2), split by the unweighted gain of eq. (1). gini: the Gini impurity of "
-             "each label's position, weighted gain (Xia et al., Definition 1). mallows: the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). Rule (6) judges every "
-             "criterion by its similarity: for the two impurities, 1 − impurity / its maximum.")
+        "Splitting criterion", list(CRITERIA), key=f"{key}_criterion", persist_state="session",
+        format_func=criterion_label,
+        help="Mean pairwise Spearman correlation: the size-weighted mean of the mean pairwise Spearman "
+             "correlation in the two subsets (Rebelo, Soares & Costa 2008). Ranking impurity: each label's "
+             "position as an ordinal target, the summed distance of all pairs of positions (Xia, Zhang & "
+             "Wang 2006, Definition 2), split by the unweighted gain of eq. (1). Gini impurity: the Gini "
+             "impurity of each label's position, weighted gain (Xia et al., Definition 1). Mallows spread θ: "
+             "the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). "
+             "Rule (6) judges every criterion by its similarity: for the two impurities, "
+             "1 − impurity / its maximum. Links and the Python API use the short names (mean_spearman, "
+             "ranking_impurity, gini, mallows).")
     gamma = container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
-        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma",
+        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", persist_state="session",
         help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008). "
              "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
              "Moving γ only re-cuts one maximal tree: no regrowth.")
     min_leaf = container.number_input(
-        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
-        help="The page starts at 10 so that the tree fits the screen; the library's default is 2 "
-             "(the similarity of a single example, a mean over no pairs, is undefined).")
-    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth")
+        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf", persist_state="session",
+        on_change=user_set, args=(f"{key}_min_leaf",),
+        help=f"Starts where the data set suggests so that the tree fits the screen: {DEFAULT_MIN_LEAF} "
+             "unless the sample says otherwise (2 for the 16 rows of the toy set). The library's default "
+             "is 2 (the similarity of a single example, a mean over no pairs, is undefined).")
+    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth",
+                                   persist_state="session", on_change=user_set, args=(f"{key}_max_depth",))
     growth_order = "depth"
     if order:
         growth_order = container.radio(
             "Growth order", list(GROWTH_ORDERS), key=f"{key}_order", horizontal=True,
-            format_func=GROWTH_ORDERS.get,
+            format_func=GROWTH_ORDERS.get, persist_state="session",
             help="The order in which the player reveals the splits. The final tree is the same.")
     return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order)
+
+
+def criterion_label(name: str) -> str:
+    """A criterion's name for menus, e.g. "Ranking impurity (Xia et al. 2006)"."""
+    return get_criterion(name).label
+
+
+def criterion_subtitle(name: str) -> str:
+    """The Ranking trees page's subtitle: Rebelo et al.'s trees, and the criterion they are split by."""
+    criterion = get_criterion(name)
+    origin = "the paper's own" if criterion.name == "mean_spearman" else f"from {criterion.source}"
+    return ("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict a ranking of the labels, "
+            f"stopped by rule (6) with γ. Splitting criterion: **{criterion.title}**, {origin}.")
 
 
 def tree_url_fields(key: str = "tree", prefix: str = "", order: bool = True) -> list[UrlField]:
@@ -258,16 +289,28 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         st.markdown(_step_caption(current, n_steps))
         grown = current.step < n_steps
         just_split = int(current.tree.node_ids[current.node]) if current.step > 0 else None
-        show_tree(tree, key=f"{key}_view", layout_key=repr(signature), fold_key=(data_key, settings.growth),
-                  max_labels=shown, max_depth=depth, selected=inspected, current=just_split,
-                  revealed=current.tree.node_ids if grown else None,
-                  on_select=picked if on_select is not None else None,
-                  trace=trace, label=label)
-        # The export is the finished tree as the settings define it: no
-        # outline of the step, the inspected node or a trace.
-        export_buttons(tree_to_dot(tree, similarity_range=SIMILARITY_RANGE, show_ids=True,
-                                   max_labels=shown if shown < len(tree.label_names) else None),
-                       basename=basename, key=f"{key}_export")
+        view_slot = st.container()  # the view above its toggles and the Export button
+        row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+        strips, direction = view_options(tree, key, row)
+        max_labels = shown if shown < len(tree.label_names) else None
+        fold_key = (data_key, settings.growth)
+        with view_slot:
+            show_tree(tree, key=f"{key}_view", layout_key=repr(signature), fold_key=fold_key,
+                      max_labels=shown, max_depth=depth, selected=inspected, current=just_split,
+                      revealed=current.tree.node_ids if grown else None,
+                      on_select=picked if on_select is not None else None,
+                      trace=trace, label=label, rank_strips=strips, direction=direction)
+        # The export is the finished tree as the settings define it unless the
+        # user asks for the view's cut, the player's step or the highlights.
+        folded = collapsed_nodes(f"{key}_view", fold_key) & {int(i) for i in tree.node_ids}
+        screen = ScreenView(max_depth=depth, collapsed=tuple(sorted(folded)), direction=direction,
+                            rank_strips=strips, max_labels=max_labels, selected=inspected,
+                            path=trace.path if trace else (), step=current.step if grown else None,
+                            n_steps=n_steps if grown else None)
+        with row:
+            tree_export(tree, key=f"{key}_export", basename=basename, tree_key=repr(signature), view=screen,
+                        partial=current.tree if grown else None,
+                        draw_options={"similarity_range": SIMILARITY_RANGE})
         return current
 
     return animated()
@@ -282,6 +325,70 @@ def _step_caption(current: GrowthStep, n_steps: int) -> str:
                    f"**{md_escape(tree.test_text(current.node))}**.")
     leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
     return f"{caption} {leaves}, depth {tree.max_depth}."
+
+
+def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
+                 group: str | None = None, legend: bool = True, max_labels: int | None = 4,
+                 whole_leaves: int | None = None, cut_leaves: int | None = None,
+                 left_to_right: bool = False, max_height: int = 560) -> None:
+    """A finished tree to explore: depth control, the view, its toggles and the Export button.
+
+    Parameters
+    ----------
+    tree : Tree
+    key : str
+        Widget keys start with it.
+    tree_key : str
+        Identifies the tree (data and settings): a new one is fitted to the view.
+    fold_key : hashable
+        Folds are kept while it stays the same (:func:`collapsed_nodes`).
+    basename : str
+        File name of exports (:func:`rankviz.viz.graphviz.export_basename`).
+    group, legend, max_labels, max_height
+        As for :func:`show_tree`.
+    whole_leaves, cut_leaves
+        As for :func:`depth_control`.
+    left_to_right : bool, default=False
+        Start drawn left to right (the reader can switch).
+    """
+    depth = depth_control(tree, f"{key}_draw", whole_leaves=whole_leaves, cut_leaves=cut_leaves)
+    view_slot = st.container()
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    strips, direction = view_options(tree, key, row, left_to_right=left_to_right)
+    with view_slot:
+        show_tree(tree, key=f"{key}_view", layout_key=tree_key, fold_key=fold_key, group=group,
+                  max_depth=depth, legend=legend, max_labels=max_labels, max_height=max_height,
+                  rank_strips=strips, direction=direction)
+    folded = collapsed_nodes(f"{key}_view", fold_key) & {int(i) for i in tree.node_ids}
+    labels = max_labels if max_labels and max_labels < len(tree.label_names) else None
+    with row:
+        tree_export(tree, key=f"{key}_export", tree_key=tree_key, basename=basename,
+                    view=ScreenView(max_depth=depth, collapsed=tuple(sorted(folded)), direction=direction,
+                                    rank_strips=strips, max_labels=labels),
+                    draw_options={"similarity_range": SIMILARITY_RANGE}, ordinal=tree.is_ordinal)
+
+
+def view_options(tree: Tree, key: str, container: DeltaGenerator | None = None, *,
+                 left_to_right: bool = False) -> tuple[bool, str]:
+    """Toggles of how the view draws a tree: mean-rank strips in the leaves, left to right.
+
+    ``container``: where the toggles go (default: the page), e.g. a
+    horizontal container they share with an Export button;
+    ``left_to_right``: the direction it starts with.
+
+    Returns
+    -------
+    (bool, str)
+        Whether leaves show their strip, and the direction ``"TB"`` or ``"LR"``.
+    """
+    place = container if container is not None else st.container(horizontal=True)
+    strips = not tree.is_ordinal and place.toggle(
+        "Rank strips", key=f"{key}_strips",
+        help="A strip in each leaf: every label's mean rank, labels in their own order, darkest first; "
+             "leaves compare at a glance.")
+    across = place.toggle("Left to right", value=left_to_right, key=f"{key}_lr",
+                            help="Draw the tree from left to right.")
+    return bool(strips), "LR" if across else "TB"
 
 
 def depth_control(tree: Tree, key: str, signature: Hashable | None = None, *,
@@ -360,7 +467,8 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
               max_depth: int | None = None, selected: int | None = None, current: int | None = None,
               revealed: Any = None, on_select: Callable[[int], None] | None = None,
               trace: Trace | None = None, label: str = "", group: str | None = None,
-              direction: str = "TB", legend: bool = True, max_height: int = 560) -> TreeLayout:
+              direction: str = "TB", legend: bool = True, rank_strips: bool = False,
+              max_height: int = 560) -> TreeLayout:
     """Draw a tree in the explorable view (:func:`rankviz.ui.tree_view.tree_view`).
 
     Folds made with the nodes' −/+ buttons are kept under ``key`` while
@@ -371,57 +479,18 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
     present = {int(i) for i in tree.node_ids}
     options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True, direction=direction, legend=legend,
                    max_labels=max_labels if max_labels and max_labels < len(tree.label_names) else None)
+    if not tree.is_ordinal:
+        options["rank_strips"] = rank_strips
     layout = _layout(tree, layout_key, tuple(sorted(folded & present)), max_depth,
                      tuple(sorted(options.items())))
 
     def toggle(node_id: int) -> None:
         folded.symmetric_difference_update({node_id})
 
-    tree_view(layout, key=key, layout_key=layout_key, label=label, selected=selected, current=current,
+    # Another direction is another drawing: the view fits it anew.
+    tree_view(layout, key=key, layout_key=f"{layout_key}|{direction}", label=label, selected=selected, current=current,
               revealed=revealed, path=trace.path if trace else None,
               trace={"node": trace.leaf, "lines": list(trace.lines)} if trace else None,
               on_select=on_select, on_toggle=toggle, group=group, direction=direction,
               max_height=max_height)
     return layout
-
-
-def export_buttons(dot: str, basename: str = "ranking_tree", key: str = "export", compact: bool = False) -> None:
-    """Download buttons for the DOT text and the SVG, PNG and PDF images of a tree.
-
-    Images are made only when a button is pressed, with the real Graphviz
-    ``dot`` when it is installed and the bundled pure renderer otherwise.
-    ``compact`` puts the label above the buttons, for narrow columns.
-    """
-    engines = available_engines()
-    engine = "dot" if "dot" in engines else "pure"
-    label = f"**Export** <small>({'Graphviz dot' if engine == 'dot' else 'graphviz-pure'})</small>"
-    if compact:
-        st.markdown(label, unsafe_allow_html=True)
-        cols = st.columns(len(EXPORT_FORMATS))
-    else:
-        head, *cols = st.columns(len(EXPORT_FORMATS) + 1)
-        head.markdown(label, unsafe_allow_html=True)
-    for col, (fmt, (mime, extension)) in zip(cols, EXPORT_FORMATS.items()):
-        col.download_button(
-            f"{fmt.upper()}", data=_deferred(dot, fmt, engine), file_name=f"{basename}{extension}",
-            mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",
-            width="stretch",
-        )
-
-
-@st.cache_data(show_spinner=False, max_entries=32)
-def _render_cached(dot, fmt, engine):
-    return render(dot, fmt, engine=engine)
-
-
-def _deferred(dot, fmt, engine):
-    if fmt == "dot":
-        return dot.encode("utf-8")
-
-    def make():
-        try:
-            return _render_cached(dot, fmt, engine)
-        except RenderError:
-            # Fall back to the other engine rather than hand the user nothing.
-            return _render_cached(dot, fmt, "pure" if engine == "dot" else "dot")
-    return make

@@ -175,7 +175,18 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     wait_until_idle(page)
 
     # 4. Exports: the finished tree, not the player's step (partial growth is
-    # not exported by default). The image is made on click.
+    # not exported by default, and the popover says so). The image is made on click.
+    button(page, "Export").click()
+    expect(page.get_by_text(f"The player is at step 2 of {n_steps}; the export is the finished tree.")
+           ).to_be_visible()
+    # A width of 8 cm at 300 dpi: the PNG is 8 / 2.54 × 300 = 945 px wide.
+    width_box = page.get_by_role("spinbutton", name="Width")
+    width_box.fill("8")
+    width_box.press("Enter")
+    page.get_by_label("Unit", exact=True).click()
+    page.get_by_role("option", name="cm").click()
+    expect(page.get_by_text(re.compile(r"Figure 8\.0 × [\d.]+ cm; PNG 94[4-6] × "))).to_be_visible()
+    wait_until_idle(page)  # the buttons of this run, not of one being replaced
     with page.expect_download() as download_info:
         button(page, "PNG").click()
     download = download_info.value
@@ -185,7 +196,7 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     length, chunk = struct.unpack(">I4s", png[8:16])
     assert chunk == b"IHDR" and length == 13
     width, height = struct.unpack(">II", png[16:24])
-    assert width > 100 and height > 100, (width, height)
+    assert abs(width - 8 / 2.54 * 300) <= 2 and height > 100, (width, height)
 
     with page.expect_download() as download_info:
         button(page, "SVG").click()
@@ -196,6 +207,22 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     exported = [g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "node"
                 and re.search(r"node\d+$", g.get("id", ""))]
     assert len(exported) == 2 * leaves - 1, "the SVG export should be the finished tree"
+    svg_text = Path(download.path()).read_text(encoding="utf-8")
+    assert "#d62728" not in svg_text, "no highlight by default"
+    # The player's partial tree on request: named and titled with its step.
+    page.get_by_text(f"Only the splits made by step 2 of {n_steps}").click()
+    expect(page.get_by_text(f"The player is at step 2 of {n_steps}; the export is the finished tree.")
+           ).to_have_count(0)
+    wait_until_idle(page)
+    with page.expect_download() as download_info:
+        button(page, "SVG").click()
+    download = download_info.value
+    assert download.suggested_filename == f"{SAMPLE}_mean_spearman_g{DEFAULT_GAMMA:.3f}_step2of{n_steps}.svg"
+    root = ET.fromstring(Path(download.path()).read_bytes())
+    partial = [g for g in root.iter() if g.tag.endswith("}g") and g.get("class") == "node"
+               and re.search(r"node\d+$", g.get("id", ""))]
+    assert len(partial) == 5
+    assert f"step 2 of {n_steps}: the splits made so far" in Path(download.path()).read_text(encoding="utf-8")
     # Downloading changes nothing on the page.
     expect(status_line(page)).to_contain_text(f"Step 2 of {n_steps}")
 
@@ -374,14 +401,17 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(30_000)
-    tree_nodes = """() => Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg'))
-        .slice(0, 2).map(svg => Array.from(svg.querySelectorAll('g.node'))
-        .filter(g => /node\\d+$/.test(g.id)).length)"""
     try:
         page.goto(f"{streamlit_server}/impurity_vs_gini", timeout=LOAD_TIMEOUT)
         expect(page.get_by_role("heading", name="Ranking impurity vs Gini")).to_be_visible(timeout=LOAD_TIMEOUT)
-        page.wait_for_function(f"() => JSON.stringify(({tree_nodes})()) === '[{node_counts[0]},{node_counts[1]}]'",
-                               timeout=LOAD_TIMEOUT)
+        # Both trees in tree views (shadow DOM: Playwright's locators pierce it).
+        views = page.locator(".rv-svg")
+        expect(views).to_have_count(2, timeout=LOAD_TIMEOUT)
+        for k, count in enumerate(node_counts):
+            expect(views.nth(k).locator("g.node[data-node-id]")).to_have_count(count, timeout=LOAD_TIMEOUT)
+        # One group: both drawn at one scale, so their sizes compare.
+        scales = page.locator(".rv-root")
+        assert scales.nth(0).get_attribute("data-scale") == scales.nth(1).get_attribute("data-scale")
         for name in ("Ranking impurity", "Gini"):
             expect(page.get_by_text(re.compile(rf"^{name}: \d+ leaves, depth 3\.$"))).to_be_visible()
         expect(page.get_by_test_id("stMetric")).to_have_count(4)
@@ -461,7 +491,7 @@ def test_mpboost_page(streamlit_server, browser):
     train = load_ltr_sample()["train"]
     model = MPBoost(ddf="logdd", n_rounds=rounds).fit(train.X, train.relevance, qid=train.qid)
     newest = f"{train.feature_names[model.feature_[-1]]} > {model.threshold_[-1]:.4g}"
-    page_drawing = '[data-testid="stGraphVizChart"] svg'
+    page_drawing = ".rv-svg"  # the tree view (its shadow DOM pierced by Playwright's locators)
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(30_000)
@@ -482,13 +512,9 @@ def test_mpboost_page(streamlit_server, browser):
 
         # Play replays the growth from round 1: the drawing goes back and comes forward again.
         # (While a fragment reruns, Streamlit may briefly hold the old drawing and the new one.)
-        drawings_show = """(text) => {
-            const svgs = Array.from(document.querySelectorAll('[data-testid="stGraphVizChart"] svg'));
-            return svgs.length > 0 && svgs.every(s => s.textContent.includes(text));
-        }"""
         page.get_by_role("button", name="Play").click()
-        page.wait_for_function(drawings_show, arg="Stumps 1–", timeout=10_000)
-        page.wait_for_function(drawings_show, arg=f"round {rounds}", timeout=60_000)
+        expect(page.locator(page_drawing).first).to_contain_text("Stumps 1–", timeout=10_000)
+        expect(page.locator(page_drawing).first).to_contain_text(f"round {rounds}", timeout=60_000)
         expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=10_000)
 
         # The comparison of the four labellings and the baselines.

@@ -155,6 +155,14 @@ function loadSvg(view, data) {
     view.bySvg.set(record.svg, item);
     if (!record.leaf) addToggle(view, item);
   }
+  // Say only what this drawing does: a plain drawing (no tree nodes) zooms and pans.
+  const hint = view.root.querySelector(".rv-hint");
+  if (hint) {
+    const parts = ["wheel: zoom", "drag: pan"];
+    if (data.nodes.length && data.selectable) parts.push("click: inspect");
+    if (data.nodes.some((record) => !record.leaf)) parts.push("⊖: collapse");
+    hint.textContent = parts.join(" · ");
+  }
 }
 
 function shapeBox(shape) {

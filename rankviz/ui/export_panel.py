@@ -1,0 +1,250 @@
+"""The Export popover of a drawing: what the figure shows, its size, and the files to download.
+
+Every figure is made by the library (:func:`rankviz.viz.export.export_tree`,
+:func:`rankviz.viz.export.export_drawing`) only when its button is pressed.
+The defaults make a figure for a paper, not a screenshot: the finished tree,
+without the outline of the inspected node or a traced path; anything taken
+from the screen (the depth cut and folds, a step of the player, highlights)
+is a choice, and a partial tree says so in its title and file name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import streamlit as st
+
+from ..viz.export import FIGURE_FORMATS, MAX_PNG_PIXELS, UNITS, export_drawing, export_tree, figure_size
+from ..viz.graphviz import RenderError, available_engines
+from .text import md_escape
+
+if TYPE_CHECKING:
+    from ..tree.structure import Tree
+
+__all__ = ["ScreenView", "drawing_export", "tree_export"]
+
+#: Default resolution of an exported PNG: print quality.
+DEFAULT_DPI = 300
+_DIRECTIONS = {"TB": "Top-down", "LR": "Left to right"}
+_BUTTONS = {"svg": "SVG", "png": "PNG", "pdf": "PDF", "dot": "DOT", "txt": "Rules"}
+
+
+@dataclass(frozen=True)
+class ScreenView:
+    """What a tree view shows, for exports that take something from the screen.
+
+    Node ids are the stable ``#id`` (:attr:`Tree.node_ids`).
+    """
+
+    max_depth: int | None = None
+    collapsed: tuple[int, ...] = ()
+    direction: str = "TB"
+    rank_strips: bool = False
+    max_labels: int | None = None
+    selected: int | None = None
+    path: tuple[int, ...] = ()
+    step: int | None = None
+    n_steps: int | None = None
+
+    @property
+    def cut(self) -> bool:
+        """The view leaves part of the tree out."""
+        return self.max_depth is not None or bool(self.collapsed)
+
+    def describe(self) -> str:
+        """``to depth 3, 2 subtrees folded``, or ``the whole tree``."""
+        parts = [] if self.max_depth is None else [f"to depth {self.max_depth}"]
+        if self.collapsed:
+            n = len(self.collapsed)
+            parts.append(f"{n} subtree{'s' if n != 1 else ''} folded")
+        return ", ".join(parts) or "the whole tree"
+
+
+def _engine() -> str:
+    return "dot" if "dot" in available_engines() else "auto"
+
+
+def _size_choices(key: str) -> tuple[float | None, str, int]:
+    """Width (None: natural size), its unit and the PNG's DPI."""
+    cols = st.columns([1.3, 1, 1])
+    width = cols[0].number_input("Width", min_value=1.0, max_value=200.0, value=None, step=0.5,
+                                 placeholder="natural size", key=f"{key}_width",
+                                 help="The figure's width; the drawing is scaled to it, text and all. "
+                                      "Empty: one point of the layout per point of the figure.")
+    unit = cols[1].selectbox("Unit", list(UNITS), key=f"{key}_unit")
+    dpi = cols[2].number_input("PNG DPI", min_value=36, max_value=1200, value=DEFAULT_DPI, step=50,
+                               key=f"{key}_dpi", help="Pixels per inch of the PNG: its width in pixels "
+                                                      "is the width in inches times this.")
+    return width, unit, int(dpi)
+
+
+def _size_caption(inches: tuple[float, float], unit: str, dpi: int) -> bool:
+    """Say how large the figure and its PNG are; False when the PNG would be too large."""
+    per_unit = UNITS[unit]
+    pixels = [round(side * dpi) for side in inches]
+    st.caption(f"Figure {inches[0] / per_unit:.1f} × {inches[1] / per_unit:.1f} {unit}; "
+               f"PNG {pixels[0]:,} × {pixels[1]:,} px at {dpi} dpi.")
+    if max(pixels) > MAX_PNG_PIXELS:
+        st.warning(f"A PNG this large ({max(pixels):,} px a side) is more than Graphviz writes "
+                   f"({MAX_PNG_PIXELS:,} px): set a width, lower the DPI or draw fewer levels. "
+                   "SVG and PDF have no such limit.", icon=":material/warning:")
+        return False
+    return True
+
+
+def _buttons(make: Callable[[str], bytes], basename: str, key: str, formats: tuple[str, ...],
+             png_ok: bool) -> None:
+    cols = st.columns(len(formats))
+    for col, fmt in zip(cols, formats):
+        mime, extension = FIGURE_FORMATS[fmt]
+        col.download_button(_BUTTONS[fmt], data=lambda fmt=fmt: make(fmt), file_name=f"{basename}{extension}",
+                            mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",
+                            width="stretch", disabled=fmt == "png" and not png_ok)
+
+
+def _with_fallback(make: Callable[[str], bytes]) -> Callable[[str], bytes]:
+    """Try the other layout engine rather than hand the user nothing."""
+    def made(engine: str) -> bytes:
+        try:
+            return make(engine)
+        except RenderError:
+            return make("pure" if engine == "dot" else "dot")
+    return made
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _tree_bytes(_tree: Tree, tree_key: str, fmt: str, options: tuple[tuple[str, Any], ...]) -> bytes:
+    opts = dict(options)
+    return _with_fallback(lambda engine: export_tree(_tree, fmt, engine=engine, **opts))(_engine())
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _tree_inches(_tree: Tree, tree_key: str, options: tuple[tuple[str, Any], ...],
+                 width: float | None, unit: str) -> tuple[float, float]:
+    dot = export_tree(_tree, "dot", **dict(options)).decode("utf-8")
+    return figure_size(dot, width=width, unit=unit, engine=_engine())
+
+
+def tree_export(tree: Tree, *, key: str, basename: str, tree_key: str, view: ScreenView | None = None,
+                partial: Tree | None = None, draw_options: dict[str, Any] | None = None,
+                ordinal: bool = False) -> None:
+    """An Export popover for a tree: figures, DOT and rules, with the choices a paper needs.
+
+    Parameters
+    ----------
+    tree : Tree
+        The finished tree.
+    key : str
+        Widget keys start with it.
+    basename : str
+        File name without extension (:func:`rankviz.viz.graphviz.export_basename`);
+        ``_view`` and ``_step3of8`` are added when the figure holds only those.
+    tree_key : str
+        Identifies ``tree`` (data and settings) for the cache of figures.
+    view : ScreenView, optional
+        What the view shows: offered as "the current view", and the source
+        of highlights and of the player's step.
+    partial : Tree, optional
+        The tree at the player's step, when the player is not at the end.
+    draw_options : dict, optional
+        Fixed options of :func:`rankviz.viz.dot.tree_to_dot` (e.g.
+        ``similarity_range``).
+    ordinal : bool, default=False
+        An ordinal tree: no mean-rank strips to offer.
+    """
+    view = view or ScreenView()
+    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun",
+                         help="Download the figure (SVG, PNG, PDF), its DOT or the rules as text, "
+                              "choosing what it shows and its size.")
+    if not popover.open:  # the choices are laid out only when asked for
+        return
+    with popover:
+        whole = "The whole tree"
+        shown = f"The current view ({view.describe()})"
+        what = st.radio("Drawing", [whole, shown] if view.cut else [whole], key=f"{key}_what",
+                        help="The current view keeps the depth cut and the folded subtrees of the screen.")
+        at_step = view.step is not None and view.n_steps is not None and partial is not None
+        grown = at_step and st.checkbox(
+            f"Only the splits made by step {view.step} of {view.n_steps}", value=False, key=f"{key}_partial",
+            help="Off: the finished tree. On: the player's tree, titled and named with its step.")
+        if at_step and not grown:
+            st.caption(f"The player is at step {view.step} of {view.n_steps}; the export is the finished tree.")
+        cols = st.columns(2)
+        direction = cols[0].radio("Direction", list(_DIRECTIONS), format_func=_DIRECTIONS.get,
+                                  index=list(_DIRECTIONS).index(view.direction), key=f"{key}_direction")
+        font = cols[1].number_input("Font size (pt)", min_value=6, max_value=36, value=12, step=1,
+                                    key=f"{key}_font", help="The boxes' main text; the rest follows it.")
+        cols = st.columns(4 if not ordinal else 3)
+        legend = cols[0].checkbox("Legend", value=True, key=f"{key}_legend")
+        ids = cols[1].checkbox("Node ids", value=True, key=f"{key}_ids", help="#id in each box.")
+        highlights = cols[2].checkbox("Highlights", value=False, key=f"{key}_highlights",
+                                      help="The inspected node's outline and a traced example's path.")
+        strips = (not ordinal) and cols[3].checkbox("Rank strips", value=view.rank_strips, key=f"{key}_strips",
+                                                    help="Each leaf's mean rank per label.")
+        title = st.text_input("Title", value="", key=f"{key}_title", placeholder="none",
+                              max_chars=200)
+        width, unit, dpi = _size_choices(key)
+
+        source = partial if grown else tree
+        index_of = {int(stable): k for k, stable in enumerate(source.node_ids)}
+        options = dict(draw_options or {})
+        options.update(direction=direction, font_size=float(font), legend=legend, show_ids=ids,
+                       max_labels=view.max_labels)
+        if not ordinal:
+            options["rank_strips"] = bool(strips)
+        if what != whole:
+            options["max_depth"] = view.max_depth
+            options["collapsed"] = tuple(sorted(index_of[i] for i in view.collapsed if i in index_of))
+        if highlights:
+            if view.selected in index_of:
+                options["highlight"] = index_of[view.selected]
+            options["path"] = tuple(index_of[i] for i in view.path if i in index_of)
+        heading = title.strip()
+        if grown:
+            heading = (f"{heading} — " if heading else "") + (
+                f"step {view.step} of {view.n_steps}: the splits made so far")
+        options["title"] = heading or None
+        name = basename + ("_view" if what != whole else "") + (
+            f"_step{view.step}of{view.n_steps}" if grown else "")
+        frozen = tuple(sorted(options.items()))
+        source_key = f"{tree_key}|step={view.step if grown else 'end'}"
+        try:
+            inches = _tree_inches(source, source_key, frozen, width, unit)
+        except (RenderError, ValueError) as error:
+            st.error(f"The figure cannot be laid out: {md_escape(str(error))}")
+            return
+        png_ok = _size_caption(inches, unit, dpi)
+        sized = frozen + (("width", width), ("unit", unit), ("dpi", dpi))
+        _buttons(lambda fmt: _tree_bytes(source, source_key, fmt, sized), name, key,
+                 ("svg", "png", "pdf", "dot", "txt"), png_ok)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _drawing_bytes(dot: str, fmt: str, width: float | None, unit: str, dpi: int) -> bytes:
+    return _with_fallback(lambda engine: export_drawing(dot, fmt, width=width, unit=unit, dpi=dpi,
+                                                        engine=engine))(_engine())
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _drawing_inches(dot: str, width: float | None, unit: str) -> tuple[float, float]:
+    return figure_size(dot, width=width, unit=unit, engine=_engine())
+
+
+def drawing_export(dot: str, *, key: str, basename: str) -> None:
+    """An Export popover for any DOT drawing (e.g. MPBoost's stumps): size, DPI and files."""
+    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun",
+                         help="Download the figure (SVG, PNG, PDF) or its DOT, at a size you choose.")
+    if not popover.open:
+        return
+    with popover:
+        width, unit, dpi = _size_choices(key)
+        try:
+            inches = _drawing_inches(dot, width, unit)
+        except (RenderError, ValueError) as error:
+            st.error(f"The figure cannot be laid out: {md_escape(str(error))}")
+            return
+        png_ok = _size_caption(inches, unit, dpi)
+        _buttons(lambda fmt: _drawing_bytes(dot, fmt, width, unit, dpi), basename, key,
+                 ("svg", "png", "pdf", "dot"), png_ok)

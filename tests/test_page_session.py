@@ -1,0 +1,168 @@
+"""What a session keeps (AppTest): each sample's own starting settings, and the data set and
+settings across the pages of the sidebar navigation."""
+
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rankviz import RankingTree, load_sample
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+from rankviz.ui.upload import upload_digest
+from drawings import tree_views
+from test_page_ranking_trees import leaves_text, status_line
+
+UPLOAD = "__upload__"
+RANKING, SIDE, MALLOWS, MPBOOST = ("pages/ranking_trees.py", "pages/side_by_side.py",
+                                   "pages/mallows_trees.py", "pages/mpboost.py")
+
+
+def open_app(app_path, **query):
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.query_params.update(query)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def go(at, page):
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def upload_csv():
+    """A small label-ranking CSV: one numeric attribute, three labels as rank positions."""
+    rng = np.random.default_rng(0)
+    lines = ["x,a,b,c"]
+    for i in range(30):
+        order = rng.permutation(3) + 1
+        lines.append(f"{i / 3:.2f},{order[0]},{order[1]},{order[2]}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def upload(at, content, name="mine.csv"):
+    at.selectbox(key="dataset").set_value(UPLOAD).run()
+    at.file_uploader(key="upload_file").set_value((name, content, "text/csv")).run()
+    digest = upload_digest(name, content)
+    at.multiselect(key=f"upload_labels_{digest}").set_value(["a", "b", "c"]).run()
+    assert not at.exception and not at.error
+    return at
+
+
+def expander_labels(at):
+    return [e.label.replace("\\_", "_") for e in at.expander]
+
+
+# -- each sample's own starting settings ---------------------------------------------
+
+def test_the_toy_sample_opens_on_its_root_split(app_path):
+    at = open_app(app_path)
+    at.selectbox(key="dataset").set_value("toy").run()
+    assert at.number_input(key="tree_min_leaf").value == 2  # the toy set's suggestion, not the page's 10
+    toy = load_sample("toy")
+    tree = RankingTree(min_samples_leaf=2).fit(toy.X, toy.Y).tree_
+    assert tree.test_text(0) == "A1 = c"
+    assert leaves_text(tree.n_leaves) in status_line(at)
+    assert "A1 = c" in tree_views(at)[0]["dot"]
+
+
+def test_leaf_sizes_nobody_set_follow_the_data_set_and_set_ones_stay(app_path):
+    at = open_app(app_path)
+    values = []
+    for name in ("toy", "iris_nb", "toy", "metalearning"):
+        at.selectbox(key="dataset").set_value(name).run()
+        values.append(at.number_input(key="tree_min_leaf").value)
+    assert values == [2, 10, 2, 10]
+    at.number_input(key="tree_min_leaf").set_value(11).run()  # up and down again: the same number,
+    at.number_input(key="tree_min_leaf").set_value(10).run()  # but the user's now
+    at.selectbox(key="dataset").set_value("toy").run()
+    assert at.number_input(key="tree_min_leaf").value == 10
+    assert "1 leaf," in status_line(at)  # the user asked for it
+
+
+def test_an_upload_gets_the_page_default(app_path):
+    at = open_app(app_path)
+    at.selectbox(key="dataset").set_value("toy").run()
+    assert at.number_input(key="tree_min_leaf").value == 2
+    upload(at, upload_csv())
+    assert at.number_input(key="tree_min_leaf").value == DEFAULT_MIN_LEAF
+    assert any(label.startswith("Data: mine.csv — 30 examples") for label in expander_labels(at))
+
+
+def test_a_link_wins_over_the_sample_default(app_path):
+    assert open_app(app_path, data="toy").number_input(key="tree_min_leaf").value == 2
+    at = open_app(app_path, data="toy", min_leaf="10")
+    assert at.number_input(key="tree_min_leaf").value == 10
+    at.selectbox(key="dataset").set_value("iris_nb").run()
+    at.selectbox(key="dataset").set_value("toy").run()
+    assert at.number_input(key="tree_min_leaf").value == 10  # the link's value is not a default
+
+
+def test_side_by_side_and_mallows_trees_start_at_the_samples_leaf_size_too(app_path):
+    at = go(AppTest.from_file(app_path, default_timeout=120), SIDE)
+    at.selectbox(key="dataset").set_value("toy").run()
+    assert at.number_input(key="a_min_leaf").value == at.number_input(key="b_min_leaf").value == 2
+    go(at, MALLOWS)
+    assert at.number_input(key="lrt_min_leaf").value == 2
+
+
+# -- across the pages ----------------------------------------------------------------
+
+def test_data_and_tree_settings_survive_a_round_of_the_pages(app_path):
+    at = open_app(app_path)
+    at.selectbox(key="dataset").set_value("wine_nb").run()
+    at.selectbox(key="tree_criterion").set_value("gini").run()
+    at.slider(key="tree_gamma").set_value(0.97).run()
+    at.number_input(key="tree_min_leaf").set_value(7).run()
+    at.number_input(key="tree_max_depth").set_value(3).run()
+    at.radio(key="tree_order").set_value("best").run()
+    line = status_line(at)
+
+    go(at, SIDE)
+    assert at.selectbox(key="dataset").value == "wine_nb"  # the data set is shared
+    at.slider(key="b_gamma").set_value(1.01).run()
+    go(at, MALLOWS)
+    assert at.selectbox(key="dataset").value == "wine_nb"
+    at.number_input(key="lrt_min_leaf").set_value(12).run()
+    go(at, MPBOOST)  # a page without the picker: Streamlit drops the state of widgets it does not draw
+    go(at, RANKING)
+
+    assert at.selectbox(key="dataset").value == "wine_nb"
+    assert at.selectbox(key="tree_criterion").value == "gini"
+    assert at.slider(key="tree_gamma").value == pytest.approx(0.97)
+    assert at.number_input(key="tree_min_leaf").value == 7
+    assert at.number_input(key="tree_max_depth").value == 3
+    assert at.radio(key="tree_order").value == "best"
+    assert status_line(at) == line  # the same tree, shown whole again
+    assert at.query_params["gamma"] == "0.970" and at.query_params["data"] == "wine_nb"
+    go(at, SIDE)
+    assert at.slider(key="b_gamma").value == pytest.approx(1.01)
+    go(at, MALLOWS)
+    assert at.number_input(key="lrt_min_leaf").value == 12
+
+
+def test_an_upload_survives_other_pages_until_it_is_forgotten(app_path):
+    at = upload(open_app(app_path), upload_csv())
+    go(at, MPBOOST)
+    go(at, SIDE)
+    assert at.selectbox(key="dataset").value == UPLOAD
+    assert any("Using **mine.csv**, uploaded earlier" in c.value.replace("\\", "") for c in at.sidebar.caption)
+    assert len(tree_views(at)) == 2 and all("n = 30," in view["dot"] for view in tree_views(at))
+    go(at, RANKING)
+    assert any(label.startswith("Data: mine.csv — 30 examples") for label in expander_labels(at))
+    at.button(key="upload_file_forget").click().run()
+    assert any("Upload a file to continue" in i.value for i in at.sidebar.info)
+    assert not tree_views(at)
+
+
+def test_an_evaluation_is_still_current_after_a_round_of_the_pages(app_path):
+    at = open_app(app_path, data="toy")
+    at.radio(key="eval_protocol").set_value("kfold").run()
+    at.number_input(key="eval_folds").set_value(4).run()
+    at.button(key="eval_run").click().run()
+    assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]
+    go(at, MPBOOST)
+    go(at, RANKING)
+    assert at.radio(key="eval_protocol").value == "kfold" and at.number_input(key="eval_folds").value == 4
+    assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]  # drawn: not stale

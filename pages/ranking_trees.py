@@ -8,7 +8,7 @@ from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import counted, md_escape
-from rankviz.ui.trace_panel import trace_controls, trace_from_state
+from rankviz.ui.trace_panel import follow_row, trace_controls, trace_from_state
 from rankviz.ui.tree_panel import (criterion_subtitle, fit_gamma_path, growth_player, tree_settings,
                                    tree_url_fields)
 from rankviz.ui.url_state import publish_to_url, restore_from_url
@@ -53,7 +53,7 @@ growth_player(tree, settings, data_key, inspected=st.session_state.get(INSPECTED
 tab_inspect, tab_trace, tab_gamma, tab_eval = st.tabs(
     ["Node inspector", "Trace an example", "γ path", "Evaluation"])
 with tab_inspect:
-    inspector_panel(dataset, data_key, tree, settings)
+    inspector_panel(dataset, data_key, tree, settings, on_trace=follow_row)
 with tab_trace:
     trace_controls(dataset, data_key, tree, trace)
 with tab_gamma:

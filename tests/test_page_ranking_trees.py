@@ -139,3 +139,29 @@ def test_evaluation_matches_the_library(app):
     assert figure.layout.yaxis.title.text and figure.layout.xaxis.title.text
     table = app.dataframe[-1].value
     assert table.loc["CS mean", "Default ranking"] == pytest.approx(means.loc["Default ranking", "CS"])
+
+
+def test_a_heat_map_row_is_traced_through_the_tree(app):
+    """Node #2's heat map: pick one of its rows, Trace it; the view lights up the library's path."""
+    from rankviz.features import FeatureEncoder
+
+    dataset = load_sample("metalearning")
+    tree = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
+        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    app.selectbox(key="inspect_node").set_value(2).run()
+    pick = app.selectbox(key="inspect_trace_pick")
+    encoded = FeatureEncoder().fit(dataset.X).transform(dataset.X)
+    # The heat map lists node #2's rows only.
+    index_of = {int(s): k for k, s in enumerate(tree.node_ids)}
+    members = np.flatnonzero((tree.decision_paths(encoded) == index_of[2]).any(axis=1))
+    assert set(pick.options) == {f"row {r + 1} (leaf #{tree.node_ids[tree.apply(encoded[r:r + 1])[0]]})"
+                                 for r in members}
+    row = int(members[-1])
+    pick.set_value(row).run()
+    app.button(key="inspect_trace_it").click().run()
+    assert not app.exception
+    assert app.radio(key="trace_mode").value == "row" and app.number_input(key="trace_row").value == row + 1
+    path = tuple(int(tree.node_ids[k]) for k in dict.fromkeys(tree.decision_paths(encoded[row:row + 1])[0]))
+    (view,) = tree_views(app)
+    assert tuple(view["path"]) == path and path[0] == 0 and 2 in path
+    assert view["trace"]["node"] == path[-1]

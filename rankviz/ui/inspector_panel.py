@@ -13,6 +13,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -62,7 +63,7 @@ def encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
 
 
 def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings: TreeSettings,
-                    key: str = "inspect") -> None:
+                    key: str = "inspect", on_trace: Callable[[int], None] | None = None) -> None:
     """Pick a node; show its candidate splits, threshold curves, rule (6) and rankings.
 
     Parameters
@@ -77,6 +78,9 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
         The tree's settings: minimum leaf size and γ of the inspection.
     key : str, default="inspect"
         Prefix of the widget keys.
+    on_trace : callable, optional
+        Called with a training row's index (0-based) when the user asks to
+        follow one of the heat map's rows through the tree.
     """
     state = st.session_state
     ids = [int(i) for i in tree.node_ids]
@@ -96,11 +100,11 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
     _rule_6(tree, node, inspection, settings)
     _candidate_table(inspection, settings, key)
     _threshold_curves(tree, node, inspection, settings, key)
-    _rankings(dataset, data_key, tree, node, inspection, key)
+    _rankings(dataset, data_key, tree, node, inspection, key, on_trace)
 
 
 def _rankings(dataset: RankingDataset, data_key: str, tree: Tree, node: int, inspection: NodeInspection,
-              key: str) -> None:
+              key: str, on_trace: Callable[[int], None] | None = None) -> None:
     """The heat map of the node's rankings, sorted (and thinned past :data:`HEATMAP_ROWS`), and its caption."""
     listed = ordered_rows(tree, encoded_features(dataset, data_key), dataset.Y, inspection, max_rows=HEATMAP_ROWS)
     leaf_ids = [f"#{tree.node_ids[leaf]}" for leaf in listed.leaves]
@@ -114,6 +118,17 @@ def _rankings(dataset: RankingDataset, data_key: str, tree: Tree, node: int, ins
              if bands > 1 else "Rows closest to this node's ranking first")
     thinned = (f"; {counted(len(listed.rows), 'row')} of {listed.n_rows:,}, evenly spaced in this order"
                if listed.thinned else "")
+    if on_trace is not None:
+        # The heat map's rows, in its order: one of them followed through the tree.
+        band = dict(zip(listed.rows, leaf_ids))
+        cols = st.columns([3, 1], vertical_alignment="bottom")
+        row = cols[0].selectbox(
+            "A row of this heat map", [int(r) for r in listed.rows], key=f"{key}_trace_pick",
+            format_func=lambda r: f"row {r + 1} (leaf {band[r]})",
+            help="In the heat map's order, top first; hover a cell to read its row.")
+        cols[1].button("Trace it", key=f"{key}_trace_it", on_click=on_trace, args=(row,),
+                       icon=":material/route:", width="stretch",
+                       help="Light up this row's path in the tree (tab Trace an example).")
     st.caption(f"{order}{thinned}. Hover a cell for the example's row number, which **Trace an example** "
                f"follows through the tree. Predicted ranking of node #{tree.node_ids[node]}: "
                f"**{md_escape(tree.ranking_text(node))}**, the labels sorted by their mean position over "

@@ -22,9 +22,15 @@ if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
     from ..tree.structure import Tree
 
-__all__ = ["trace_controls", "trace_from_state"]
+__all__ = ["follow_row", "trace_controls", "trace_from_state"]
 
 _MODES = {"none": "nothing", "row": "a training row", "typed": "feature values I type"}
+
+
+def follow_row(row: int, key: str = "trace") -> None:
+    """Trace training row ``row`` (0-based), e.g. from a row of the node heat map (a callback)."""
+    st.session_state[f"{key}_mode"] = "row"
+    st.session_state[f"{key}_row"] = int(row) + 1
 
 
 def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: str = "trace") -> Trace | None:

@@ -34,6 +34,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
+from streamlit_page import wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
@@ -106,17 +107,6 @@ def button(page: Page, name: str):
     """A button by its label; the Material icon's ligature text (e.g. "download")
     is hidden from the accessibility tree, but tolerate it in front of the label."""
     return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$"))
-
-
-def wait_until_idle(page: Page, timeout: float = 30_000) -> None:
-    """Wait until Streamlit is not running the script (no "Running…" status widget)."""
-    page.wait_for_function(
-        """() => {
-            const widget = document.querySelector('[data-testid="stStatusWidget"]');
-            return !widget || !(/running/i.test(widget.innerText)
-                || widget.querySelector('[data-testid^="stStatusWidgetRunning"]'));
-        }""",
-        timeout=timeout)
 
 
 def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:

@@ -30,6 +30,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
+from streamlit_page import wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.datasets.samples import sample_tree_defaults  # noqa: E402
@@ -105,17 +106,6 @@ def open_page(page: Page, base_url: str, node_count: int, gamma: float = DEFAULT
     expect(page.locator(f"{SVG} g.node[data-node-id]")).to_have_count(node_count, timeout=LOAD_TIMEOUT)
     wait_until_idle(page)
     settle(page)
-
-
-def wait_until_idle(page: Page, timeout: float = 30_000) -> None:
-    """Wait until Streamlit is not running the script."""
-    page.wait_for_function(
-        """() => {
-            const widget = document.querySelector('[data-testid="stStatusWidget"]');
-            return !widget || !(/running/i.test(widget.innerText)
-                || widget.querySelector('[data-testid^="stStatusWidgetRunning"]'));
-        }""",
-        timeout=timeout)
 
 
 def settle(page: Page) -> None:

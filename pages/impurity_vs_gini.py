@@ -35,7 +35,8 @@ restore_from_url([kind_field, *fields["synthetic"], *fields["ordinal"], *fields[
                   *tree_fields], page="impurity_vs_gini")
 
 st.session_state.setdefault("ivg_kind", "synthetic")
-kind = st.sidebar.radio("Data", list(DATA_KINDS), format_func=DATA_KINDS.get, key="ivg_kind")
+kind = st.sidebar.radio("Data", list(DATA_KINDS), format_func=DATA_KINDS.get, key="ivg_kind",
+                        persist_state="session")
 split = source = None
 if kind == "synthetic":
     source, source_key, seed = synthetic_controls()

@@ -109,7 +109,7 @@ def test_monte_carlo_panel_runs_every_method_and_draws_the_depth_curves(tmp_path
 
 def test_monte_carlo_panel_without_knn_on_held_out_named_levels(tmp_path):
     at = make_app(tmp_path, "holdout")
-    assert "210 training and 90 test rows" in texts(at.caption)
+    assert "210 training rows and 90 test rows" in texts(at.caption)
     at.number_input(key="mc_trials").set_value(2)
     at.number_input(key="mc_depth").set_value(3)
     at.checkbox(key="mc_knn").uncheck()

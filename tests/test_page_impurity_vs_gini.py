@@ -38,6 +38,11 @@ def figure(at, key):
     return json.loads(chart.proto.spec)
 
 
+def tree_summaries_of(at):
+    """The lines above the two trees: "**Gini:** 5 leaves, depth 3."."""
+    return [m.value for m in at.markdown if m.value.startswith(("**Ranking impurity:**", "**Gini:**"))]
+
+
 def node_frame(at):
     return next(d.value for d in at.dataframe if "ranking impurity" in d.value.columns)
 
@@ -293,3 +298,35 @@ def test_settings_travel_in_the_url(app_path):
     at.number_input(key="syn_seed").set_value(5).run()
     assert at.query_params["seed"] == "5"
     assert at.query_params["b4"] == "-0.25"
+
+
+# -- counts ---------------------------------------------------------------------------
+
+def test_counts_of_one_read_in_the_singular(app):
+    """A 20-row upload with a 5 % test share: 1 test row; trees of 1 leaf; 1 trial, 1 fit, 1 run."""
+    rng = np.random.default_rng(0)
+    lines = ["x1,x2,y"] + [f"{rng.random():.3f},{rng.random():.3f},{rng.integers(1, 4)}" for _ in range(20)]
+    app.radio(key="ivg_kind").set_value("ordinal").run()
+    app.selectbox(key="ordinal_dataset").set_value("__upload__").run()
+    app.sidebar.file_uploader[0].set_value(("tiny.csv", ("\n".join(lines) + "\n").encode(), "text/csv")).run()
+    app.slider(key="hold_test_share").set_value(0.05).run()
+    app.number_input(key="ivg_min_leaf").set_value(10_000).run()
+    ok(app)
+    text = " ".join(m.value for m in app.markdown)
+    assert "over the 1 test row, in levels" in text and "the same 19 training rows." in text
+    assert tree_summaries_of(app) == ["**Ranking impurity:** 1 leaf, depth 0.", "**Gini:** 1 leaf, depth 0."]
+    assert any(c.value.startswith("Each trial: 19 training rows and 1 test row.") for c in app.caption)
+    app.number_input(key="ivg_mc_trials").set_value(1).run()
+    assert any("Press **Run** for 1 trial of" in i.value for i in app.info)
+    app.number_input(key="ivg_mc_depth").set_value(1).run()
+    app.button(key="ivg_mc_run").click().run()
+    ok(app)
+    assert any(c.value.startswith("1 trial in ") for c in app.caption)
+    app.multiselect(key="ivg_noise_levels").set_value([0.1]).run()
+    app.number_input(key="ivg_noise_trials").set_value(1).run()
+    assert any(c.value.startswith("1 fit of both trees (1 training size × 1 noise level × 1 trial)")
+               for c in app.caption)
+    app.button(key="ivg_noise_run").click().run()
+    ok(app)
+    assert any("Done: 1 run in " in c.value for c in app.caption)
+

@@ -2,6 +2,8 @@
 settings across the pages of the sidebar navigation."""
 
 
+import json
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -15,6 +17,7 @@ from test_page_ranking_trees import leaves_text, status_line
 UPLOAD = "__upload__"
 RANKING, SIDE, MALLOWS, MPBOOST = ("pages/ranking_trees.py", "pages/side_by_side.py",
                                    "pages/mallows_trees.py", "pages/mpboost.py")
+IVG = "pages/impurity_vs_gini.py"
 
 
 def open_app(app_path, **query):
@@ -166,3 +169,100 @@ def test_an_evaluation_is_still_current_after_a_round_of_the_pages(app_path):
     go(at, RANKING)
     assert at.radio(key="eval_protocol").value == "kfold" and at.number_input(key="eval_folds").value == 4
     assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]  # drawn: not stale
+
+
+# -- Ranking impurity vs Gini --------------------------------------------------------
+
+def assert_shown(at, changes):
+    """Each widget of ``changes`` (kind, key, value) shows its value."""
+    for kind, key, value in changes:
+        shown = getattr(at, kind)(key=key).value
+        assert shown == (pytest.approx(value) if isinstance(value, float) else value), key
+
+
+def set_all(at, changes):
+    for kind, key, value in changes:
+        getattr(at, kind)(key=key).set_value(value).run()
+        assert not at.exception, [e.value for e in at.exception]
+
+
+def tree_summaries(at):
+    return [m.value for m in at.markdown if m.value.startswith(("**Ranking impurity:**", "**Gini:**"))]
+
+
+IVG_CHANGES = [
+    # the generator, the trees' shared settings and their layout
+    ("number_input", "syn_n_train", 400), ("number_input", "syn_noise_sd", 0.2),
+    ("slider", "syn_label_noise", 0.1), ("number_input", "syn_seed", 5), ("number_input", "syn_b4", 0.3),
+    ("number_input", "ivg_max_depth", 2), ("number_input", "ivg_min_leaf", 5),
+    ("radio", "ivg_prediction", "mode"), ("checkbox", "ivg_rule6", True), ("slider", "ivg_gamma", 0.99),
+    ("radio", "ivg_layout", "stacked"),
+    # the Monte Carlo and label-noise tabs
+    ("number_input", "ivg_mc_trials", 3), ("number_input", "ivg_mc_depth", 4),
+    ("radio", "ivg_mc_selection", "cv"), ("number_input", "ivg_mc_k", 3), ("number_input", "ivg_mc_seed", 2),
+    ("checkbox", "ivg_mc_knn", False),
+    ("multiselect", "ivg_noise_levels", [0.1, 0.3]), ("multiselect", "ivg_noise_sizes", [100]),
+    ("number_input", "ivg_noise_trials", 2), ("number_input", "ivg_noise_depth", 5),
+    ("radio", "ivg_noise_selection", "fixed"), ("number_input", "ivg_noise_seed", 7),
+    # the worked examples
+    ("number_input", "ivg_teach_fig1_a", 3), ("number_input", "ivg_teach_three_n2", 30),
+]
+
+
+def test_impurity_vs_gini_settings_survive_a_round_of_the_pages(app_path):
+    at = go(AppTest.from_file(app_path, default_timeout=180), IVG)
+    set_all(at, IVG_CHANGES)
+    assert_shown(at, IVG_CHANGES)
+    summaries = tree_summaries(at)
+    losses = {m.label: m.value for m in at.metric}
+
+    go(at, RANKING)
+    go(at, SIDE)
+    go(at, IVG)
+
+    assert_shown(at, IVG_CHANGES)
+    assert tree_summaries(at) == summaries and {m.label: m.value for m in at.metric} == losses
+    assert "Default (mode) baseline" in losses  # the same trees, from the same data
+    for param, text in {"seed": "5", "b4": "0.3", "max_depth": "2", "rule6": "1", "gamma": "0.990"}.items():
+        assert at.query_params[param] == text
+
+
+def test_the_data_kind_and_hold_out_split_survive_other_kinds_and_pages(app_path):
+    at = go(AppTest.from_file(app_path, default_timeout=180), IVG)
+    at.number_input(key="syn_seed").set_value(3).run()
+    at.radio(key="ivg_kind").set_value("ordinal").run()
+    held = [("slider", "hold_test_share", 0.5), ("slider", "hold_label_noise", 0.2),
+            ("number_input", "hold_seed", 4)]
+    set_all(at, held)
+    # Another kind of data hides these widgets; they keep their values meanwhile.
+    at.radio(key="ivg_kind").set_value("synthetic").run()
+    assert at.number_input(key="syn_seed").value == 3
+    at.radio(key="ivg_kind").set_value("ordinal").run()
+    assert_shown(at, held)
+
+    go(at, RANKING)
+    go(at, IVG)
+    assert at.radio(key="ivg_kind").value == "ordinal"
+    assert_shown(at, held)
+    assert at.query_params["kind"] == "ordinal" and at.query_params["split_seed"] == "4"
+    bars = json.loads(next(c for c in at.get("plotly_chart") if c.key == "ivg_levels").proto.spec)
+    assert sum(bars["data"][1]["y"]) == 221  # half of the sample's 442 rows held out
+    at.radio(key="ivg_kind").set_value("synthetic").run()
+    assert at.number_input(key="syn_seed").value == 3
+
+
+def test_a_links_settings_on_impurity_vs_gini_stay_until_the_user_changes_them(app_path):
+    at = AppTest.from_file(app_path, default_timeout=180)
+    at.switch_page(IVG)
+    at.query_params.update({"kind": "synthetic", "max_depth": "2", "seed": "5", "rule6": "1"})
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="ivg_max_depth").value == 2 and at.number_input(key="syn_seed").value == 5
+    go(at, RANKING)
+    go(at, IVG)  # the link is read once: its values are the session's now, not put back over the user's
+    assert at.number_input(key="ivg_max_depth").value == 2 and at.number_input(key="syn_seed").value == 5
+    assert at.checkbox(key="ivg_rule6").value
+    at.number_input(key="ivg_max_depth").set_value(4).run()
+    go(at, RANKING)
+    go(at, IVG)
+    assert at.number_input(key="ivg_max_depth").value == 4 and at.query_params["max_depth"] == "4"

@@ -5,7 +5,8 @@ a time from the generators of :mod:`rankviz.experiments.monte_carlo`, appending 
 finished trial to ``st.session_state`` before the progress bar moves on.
 Pressing **Stop** (or any other widget) makes Streamlit interrupt the script
 at its next call, the progress update; what was appended stays, and the
-rerun shows it as a partial result.
+rerun shows it as a partial result. The panels' controls keep their values
+for the session, across the pages.
 
 References
 ----------
@@ -85,7 +86,7 @@ def _sizes(source: SyntheticSource | HoldoutSource) -> tuple[int, int]:
 
 def _stop_note(done: int, total: int, unit: str) -> None:
     if done < total:
-        st.warning(f"Stopped after {done} of {total} {unit}s: the results below are partial.",
+        st.warning(f"Stopped after {done} of {counted(total, unit)}: the results below are partial.",
                    icon=":material/pause_circle:")
 
 
@@ -113,26 +114,26 @@ def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, 
     """
     n_train, n_test = _sizes(source)
     cols = st.columns([1, 1, 2, 1, 1])
-    n_trials = int(cols[0].number_input("Trials", 1, 500, 20, key=f"{key}_trials",
+    n_trials = int(cols[0].number_input("Trials", 1, 500, 20, key=f"{key}_trials", persist_state="session",
                                         help="Monte Carlo trials, each on fresh data (Xia et al. run 20)."))
-    max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth",
+    max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth", persist_state="session",
                                          help="The curves show every depth from 0 (the root) to this."))
     selection = cols[2].radio("Depth of each tree's own prediction", list(SELECTIONS),
-                              format_func=SELECTIONS.get, key=f"{key}_selection",
+                              format_func=SELECTIONS.get, key=f"{key}_selection", persist_state="session",
                               help="Fig. 2 shows every depth either way; this picks the depth "
                                    "of the table's tree rows. Cross-validation fits five more "
                                    "trees per criterion and trial.")
-    k = int(cols[3].number_input("KNN k", 1, 50, 1, key=f"{key}_k",
+    k = int(cols[3].number_input("KNN k", 1, 50, 1, key=f"{key}_k", persist_state="session",
                                  help="Neighbours of the KNN baseline (median/mode of their levels)."))
-    seed = int(cols[4].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed",
+    seed = int(cols[4].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", persist_state="session",
                                     help="Trial t draws from the stream (seed, t): the same trial "
                                          "gives the same data whatever the number of trials."))
-    knn = st.checkbox("Include the KNN baseline", True, key=f"{key}_knn",
+    knn = st.checkbox("Include the KNN baseline", True, key=f"{key}_knn", persist_state="session",
                       help="KNN compares every test row with every training row: with tens of "
                            "thousands of training rows it takes most of the time.")
     request = (source_key, prediction, min_samples_leaf, n_trials, max_depth, selection, k, seed, knn)
     estimate = estimate_seconds(n_train, n_test, n_trials, cv=selection == "cv", knn=knn)
-    st.caption(f"Each trial: {n_train:,} training and {n_test:,} test rows. "
+    st.caption(f"Each trial: {counted(n_train, 'training row')} and {counted(n_test, 'test row')}. "
                f"Estimated time: about {format_duration(estimate)}.")
     if estimate > SLOW_SECONDS:
         st.warning(f"This run will take roughly {format_duration(estimate)} "
@@ -212,28 +213,28 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
         The per-trial records shown (possibly of earlier settings), None before any run.
     """
     noise_levels = sorted(st.multiselect(
-        "Label noise levels σ", NOISE_OPTIONS, NOISE_DEFAULT, key=f"{key}_levels",
+        "Label noise levels σ", NOISE_OPTIONS, NOISE_DEFAULT, key=f"{key}_levels", persist_state="session",
         help="Probability that a label moves to an adjacent level, in training and test data alike."))
     synthetic = isinstance(source, SyntheticSource)
     if synthetic:
         sizes = sorted(st.multiselect(
-            "Training sizes", SIZE_OPTIONS, SIZE_DEFAULT, key=f"{key}_sizes",
+            "Training sizes", SIZE_OPTIONS, SIZE_DEFAULT, key=f"{key}_sizes", persist_state="session",
             format_func="{:,}".format, help="One panel each, as in Fig. 3 (a)–(c) of Xia et al.; "
-                                            f"every trial tests on {source.n_test:,} fresh rows."))
+                                            f"every trial tests on {counted(source.n_test, 'fresh row')}."))
     else:
         sizes = [source.n_train]
         st.caption(f"Training size: this data's own, {counted(source.n_train, 'row')} per hold-out split "
                    f"({source.test_fraction:.0%} of the rows test). Only synthetic data can vary "
                    "the training size.")
     cols = st.columns([1, 1, 2, 1])
-    n_trials = int(cols[0].number_input("Trials", 1, 500, 10, key=f"{key}_trials",
+    n_trials = int(cols[0].number_input("Trials", 1, 500, 10, key=f"{key}_trials", persist_state="session",
                                         help="Trials per training size and noise level (Xia et al. run 20)."))
-    max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth"))
+    max_depth = int(cols[1].number_input("Max depth", 1, 20, 9, key=f"{key}_depth", persist_state="session"))
     selection = cols[2].radio("Tree depth", list(SELECTIONS), index=1, format_func=SELECTIONS.get,
-                              key=f"{key}_selection",
+                              key=f"{key}_selection", persist_state="session",
                               help="Xia et al. pick depths by cross-validation: a fixed deep tree "
                                    "overfits noisy labels.")
-    seed = int(cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed"))
+    seed = int(cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", persist_state="session"))
     request = (source_key, prediction, min_samples_leaf, tuple(noise_levels), tuple(sizes),
                n_trials, max_depth, selection, seed)
     units = len(sizes) * len(noise_levels) * n_trials

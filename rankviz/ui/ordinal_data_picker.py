@@ -17,7 +17,7 @@ from ..datasets.reading import read_csv_header
 from ..datasets.samples import list_samples, load_ordinal_sample, sample_info
 from ..exceptions import DataError
 from .data_picker import missing_caption
-from .text import md_escape
+from .text import counted, md_escape
 from .upload import named_buffer, receive_upload, show_problem
 
 if TYPE_CHECKING:
@@ -159,8 +159,8 @@ def _level_order(container: DeltaGenerator, key: str, digest: str, target: str, 
                  numeric: bool) -> list[object] | None:
     """The level order of the target column, lowest first; None while it is incomplete."""
     if len(values) > MANY_LEVELS:
-        container.warning(f"{md_escape(repr(target))} has {len(values)} distinct values; an ordinal target "
-                          f"usually has a few levels. Is it the right column?")
+        container.warning(f"{md_escape(repr(target))} has {counted(len(values), 'distinct value')}; an ordinal "
+                          "target usually has a few levels. Is it the right column?")
     if numeric:
         shown = [str(v) for v in values[:12]] + (["…"] if len(values) > 12 else [])
         container.caption(f"Levels of {md_escape(repr(target))} (numbers, in ascending order): "

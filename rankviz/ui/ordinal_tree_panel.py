@@ -26,7 +26,7 @@ from ..viz.graphviz import export_basename
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
 from .long_run import background, short_hash
 from .tree_panel import TreeSettings, explore_tree, fit_tree
-from .text import md_escape
+from .text import counted, md_escape
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
@@ -91,6 +91,13 @@ def synthetic_controls(container: DeltaGenerator | None = None, key: str = "syn"
         Identifies the source's settings (not the random seed), for caches and the Monte Carlo panels.
     seed : int
         The random seed of the one data set the drawn trees are fitted on.
+
+    Notes
+    -----
+    Defaults go into session state before the widgets are drawn, so values
+    restored from a link (:func:`synthetic_url_fields`) or set by the
+    threshold buttons win. Every value is kept for the session, across the
+    pages and while another kind of data is shown.
     """
     container = container or st.sidebar
     state = st.session_state
@@ -102,18 +109,21 @@ def synthetic_controls(container: DeltaGenerator | None = None, key: str = "syn"
                       "y = max{r : 10(x₁ − 0.5)(x₂ − 0.5) + ε > b_r}, ε ~ N(0, sd²).")
     cols = container.columns(2)
     n_train = cols[0].number_input("Training rows", *_SIZE_RANGE, step=100, key=f"{key}_n_train",
+                                   persist_state="session",
                                    help="Rows the two drawn trees are grown on (Xia et al.: 50,000 "
                                         "for Table I; 100, 1,000 and 10,000 for Fig. 3).")
     n_test = cols[1].number_input("Test rows", *_SIZE_RANGE, step=100, key=f"{key}_n_test",
+                                  persist_state="session",
                                   help="Fresh rows for the test rank loss (Xia et al.: 1,000).")
     noise_sd = container.number_input(
         "ε standard deviation", 0.0, 5.0, step=0.025, format="%.3f", key=f"{key}_noise_sd",
+        persist_state="session",
         help="Noise added to 10(x₁ − 0.5)(x₂ − 0.5) before thresholding (Xia et al.: 0.125).")
     label_noise = container.slider(
-        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
+        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise", persist_state="session",
         help="Each label moves to an adjacent rank with probability σ (up or down at random; "
              "ranks 1 and 5 move inwards), in training and test rows alike (Xia et al., Fig. 3).")
-    seed = container.number_input("Seed", 0, 1_000_000, key=f"{key}_seed",
+    seed = container.number_input("Seed", 0, 1_000_000, key=f"{key}_seed", persist_state="session",
                                   help="The random stream of the data the two trees are drawn for.")
 
     container.markdown("**Thresholds** b₂ … b₅ (b₁ = −∞)")
@@ -121,7 +131,8 @@ def synthetic_controls(container: DeltaGenerator | None = None, key: str = "syn"
     thresholds = [-math.inf]
     for k, name in enumerate(_THRESHOLD_KEYS):
         thresholds.append(float(cols[k % 2].number_input(
-            f"b{name[1]}", -20.0, 20.0, step=0.05, format="%.3f", key=f"{key}_{name}")))
+            f"b{name[1]}", -20.0, 20.0, step=0.05, format="%.3f", key=f"{key}_{name}",
+            persist_state="session")))
     thresholds = tuple(thresholds)
 
     def use(values: Sequence[float]) -> None:
@@ -177,20 +188,25 @@ def holdout_controls(dataset: OrdinalDataset | None, data_key: str, container: D
         None when the test share leaves no training or test rows (the problem is shown).
     source_key : str
     seed : int
+
+    Notes
+    -----
+    As for :func:`synthetic_controls`: a link's values win over the
+    defaults, and every value is kept for the session.
     """
     container = container or st.sidebar
     state = st.session_state
     for name, value in {"test_share": 0.3, "label_noise": 0.0, "seed": 0}.items():
         state.setdefault(f"{key}_{name}", value)
     test_share = container.slider(
-        "Test share", 0.05, 0.95, step=0.05, key=f"{key}_test_share",
+        "Test share", 0.05, 0.95, step=0.05, key=f"{key}_test_share", persist_state="session",
         help="Share of the rows held out to measure the test rank loss (a fresh random split "
              "per Monte Carlo trial, as for Table II of Xia et al.).")
     label_noise = container.slider(
-        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise",
+        "Label noise σ", 0.0, 1.0, step=0.01, key=f"{key}_label_noise", persist_state="session",
         help="Each label moves to an adjacent level with probability σ, in training and test rows "
              "alike (Xia et al., Fig. 3).")
-    seed = container.number_input("Split seed", 0, 1_000_000, key=f"{key}_seed",
+    seed = container.number_input("Split seed", 0, 1_000_000, key=f"{key}_seed", persist_state="session",
                                   help="The random split the two drawn trees are grown on.")
     if dataset is None:
         return None, "", int(seed)
@@ -244,14 +260,21 @@ class OrdinalSettings:
         return TreeSettings(criterion, self.gamma, self.min_samples_leaf, self.max_depth)
 
     def describe(self) -> str:
+        """The settings in words, e.g. "depth ≤ 3, at least 1 row per leaf, median leaves, no rule (6)"."""
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
         rule = "no rule (6)" if math.isinf(self.gamma) else f"rule (6) with γ = {self.gamma:.3f}"
-        return f"{depth}, at least {self.min_samples_leaf} rows per leaf, {self.prediction} leaves, {rule}"
+        rows = counted(self.min_samples_leaf, "row")
+        return f"{depth}, at least {rows} per leaf, {self.prediction} leaves, {rule}"
 
 
 def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "ivg",
                           label_ranking: bool = False) -> OrdinalSettings:
-    """Widgets of the settings both trees share; ``label_ranking`` disables the leaf rule."""
+    """Widgets of the settings both trees share; ``label_ranking`` disables the leaf rule.
+
+    Defaults go into session state before the widgets are drawn, so values
+    restored from a link (:func:`ordinal_url_fields`) win; every value is kept
+    for the session, across the pages.
+    """
     container = container or st.sidebar
     state = st.session_state
     defaults = {"max_depth": 3, "min_leaf": 1, "prediction": "median", "rule6": False, "gamma": 1.0}
@@ -259,22 +282,23 @@ def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "i
         state.setdefault(f"{key}_{name}", value)
     container.subheader("Trees (both)")
     depth = container.number_input(
-        "Maximum depth (0 = no limit)", 0, 30, key=f"{key}_max_depth",
+        "Maximum depth (0 = no limit)", 0, 30, key=f"{key}_max_depth", persist_state="session",
         help="Depth limit of the two drawn trees (the root is depth 0). Both trees are cut at the "
              "same depth, so their losses compare trees of equal size limits.")
     container.caption("The drawings start at depth 3: the depth 9 of Xia et al. gives over a hundred "
                       "leaves on 1,000 rows (hundreds on more), too many to read. The Monte Carlo "
                       "tabs grow depth-9 trees without drawing them.")
     min_leaf = container.number_input("Minimum rows per leaf", 1, 10_000, key=f"{key}_min_leaf",
+                                      persist_state="session",
                                       help="No split may leave fewer rows on either side.")
     prediction = container.radio(
         "Leaf prediction", list(PREDICTION_RULES), key=f"{key}_prediction", horizontal=True,
-        disabled=label_ranking,
+        disabled=label_ranking, persist_state="session",
         help=("Label-ranking trees predict the labels ordered by mean position." if label_ranking
               else "median: the middle level of the leaf's rows, which minimises the absolute rank "
                    "loss; mode: the most frequent level, which minimises the wrong levels."))
     rule6 = container.checkbox(
-        "Stop by rule (6)", key=f"{key}_rule6",
+        "Stop by rule (6)", key=f"{key}_rule6", persist_state="session",
         help="Off (the default): the trees grow until their leaves are pure or the limits stop "
              "them, as the CART trees of Xia et al. do and as the Monte Carlo tabs grow them. On: a node "
              "splits only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008), S being the "
@@ -282,7 +306,7 @@ def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "i
              "the two subsets.")
     gamma = container.slider(
         "γ (stopping parameter)", *GAMMA_RANGE, step=0.001, format="%.3f", key=f"{key}_gamma",
-        disabled=not rule6,
+        disabled=not rule6, persist_state="session",
         help="With rule (6) on: γ = 1 splits only where the subsets are, weighted by size, more "
              "homogeneous than their parent; lower γ asks for more, above 1 lets some splits "
              "that are not. Gini never lowers the weighted similarity, so for it γ ≥ 1 is the "
@@ -387,9 +411,9 @@ def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | Non
     else:
         loss_column = st.container()
     with loss_column:
-        st.markdown(f"**Test rank loss**: mean |ŷ − y| over the {comparison.n_test:,} test rows, "
-                    f"in levels (0 = every row right). Trees and baselines are fitted on the same "
-                    f"{comparison.n_train:,} training rows.")
+        st.markdown(f"**Test rank loss**: mean |ŷ − y| over the {counted(comparison.n_test, 'test row')}, "
+                    "in levels (0 = every row right). Trees and baselines are fitted on the same "
+                    f"{counted(comparison.n_train, 'training row')}.")
         items = list(comparison.losses.items())
         for row in (items[:2], items[2:]):
             for column, (name, loss) in zip(st.columns(2), row):
@@ -440,11 +464,11 @@ def draw_pair(trees: dict[str, tuple[Tree, str]], key: str = "ivg", levels: str 
         The levels of ordinal trees for the caption, e.g. ``"1 … 5"``; None
         for label-ranking trees.
     layout : {"side", "stacked"}, default="side"
-        The layout shown first.
+        The layout shown first; the user's choice is kept for the session.
     """
     st.session_state.setdefault(f"{key}_layout", layout)
     layout = st.radio("Tree layout", list(LAYOUTS), format_func=LAYOUTS.get, horizontal=True,
-                      key=f"{key}_layout",
+                      key=f"{key}_layout", persist_state="session",
                       help="Side by side, each tree is drawn left to right to fit half the page; "
                            "one above the other, each gets the full width, top-down with its "
                            "legend. Zoom each drawing with the wheel or its buttons.")
@@ -485,8 +509,7 @@ def _tree_signature(tree: Tree) -> str:
 
 
 def _tree_summary(name, tree):
-    leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
-    st.markdown(f"**{name}:** {leaves}, depth {tree.max_depth}.")
+    st.markdown(f"**{name}:** {counted(tree.n_leaves, 'leaf', 'leaves')}, depth {tree.max_depth}.")
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -4,7 +4,8 @@ Fig. 1 of Xia et al. is worked out for any ``a``, the three-ratings case of
 their §III is checked for any counts, and the node table gives both
 impurities of any node of the trees on the page. Every number shown comes
 from the library (:mod:`rankviz.experiments.teaching`, which uses the
-criteria the trees use), so the page teaches what the trees do.
+criteria the trees use), so the page teaches what the trees do. The
+worked examples' numbers are kept for the session, across the pages.
 
 References
 ----------
@@ -61,6 +62,7 @@ def figure1_panel(key: str = "fig1") -> None:
         "{1, 2} one way and {3, 4} the other; the *right* split sends {1, 3} and {2, 4}.")
     a = int(st.columns([1, 3])[0].number_input(
         "a (rows per rating)", min_value=1, max_value=100_000, value=10, step=1, key=f"{key}_a",
+        persist_state="session",
         help="Any positive whole number: the comparison holds for every a."))
     table = figure1_splits(a)
     parent = impurities_of_counts([[a] * 4]).iloc[0]
@@ -108,7 +110,7 @@ def three_ratings_panel(key: str = "three") -> None:
             "best split, every one of them when several tie.")
         cols = st.columns(3)
         counts = [int(col.number_input(f"N{r}", min_value=0, max_value=100_000, value=10,
-                                       key=f"{key}_n{r}"))
+                                       key=f"{key}_n{r}", persist_state="session"))
                   for r, col in zip((1, 2, 3), cols)]
         if sum(c > 0 for c in counts) < 2:
             st.info("Give at least two ratings some rows: a node of one rating has nothing to split.")

@@ -163,3 +163,33 @@ def test_bad_upload_names_the_line(app_path):
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "broken.txt, line 2" in errors[0] and "abc" in errors[0]
     assert not drawings(at)
+
+
+def test_counts_of_one_read_in_the_singular(app_path):
+    at = open_page(app_path, rounds=10)
+    at.slider(key="mpb_round").set_value(1).run()
+    ok(at)
+    helps = [m.proto.help for m in at.metric if m.label.endswith("NDCG@5")]
+    assert len(helps) == 3 and all(h.endswith("after 1 round.") for h in helps)
+    assert "Stump 1 of 1 (newest outlined in red)" in dot_of(at)
+    at.radio(key="mpb_view").set_value("additive").run()
+    ok(at)
+    assert "The score after 1 round, feature by feature" in dot_of(at)
+    # Four queries split 2/1/1: the paired comparison is over 1 test query.
+    lines = [f"{grade} qid:{q} 1:{x1} 2:{x2}" for q, grade, x1, x2 in [
+        (1, 1, 0.5, 1), (1, 0, 0.1, 0), (2, 2, 0.7, 1), (2, 0, 0.2, 3),
+        (3, 1, 0.3, 2), (3, 0, 0.9, 0), (4, 2, 0.4, 1), (4, 0, 0.6, 2)]]
+    upload(at, "\n".join(lines) + "\n", "tiny.txt")
+    ok(at)
+    at.button(key="mpb_compare").click().run()
+    ok(at)
+    assert any(m.value.startswith("**Paired over 1 test query, NDCG@5**") for m in at.markdown)
+
+
+def test_an_upload_of_one_query_is_refused_in_the_singular(app_path):
+    at = open_page(app_path, rounds=10)
+    upload(at, "2 qid:1 1:0.5 2:1\n0 qid:1 1:0.1 2:0\n", "one.txt")
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "1 query; expected at least 3 queries" in errors[0]
+    assert not drawings(at)

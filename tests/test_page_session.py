@@ -2,13 +2,15 @@
 settings across the pages of the sidebar navigation."""
 
 
+import io
 import json
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rankviz import RankingTree, load_sample
+from rankviz import RankingTree, load_sample, make_ltr_dataset
+from rankviz.datasets.svmlight import dump_svmlight
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from rankviz.ui.upload import upload_digest
 from drawings import tree_views
@@ -171,7 +173,7 @@ def test_an_evaluation_is_still_current_after_a_round_of_the_pages(app_path):
     assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]  # drawn: not stale
 
 
-# -- Ranking impurity vs Gini --------------------------------------------------------
+# -- Ranking impurity vs Gini and MPBoost --------------------------------------------
 
 def assert_shown(at, changes):
     """Each widget of ``changes`` (kind, key, value) shows its value."""
@@ -266,3 +268,64 @@ def test_a_links_settings_on_impurity_vs_gini_stay_until_the_user_changes_them(a
     go(at, RANKING)
     go(at, IVG)
     assert at.number_input(key="ivg_max_depth").value == 4 and at.query_params["max_depth"] == "4"
+
+
+MPBOOST_CHANGES = [
+    ("selectbox", "mpb_ddf", "ldd"), ("number_input", "mpb_param_ldd", 0.3), ("slider", "mpb_rounds", 20),
+    ("select_slider", "mpb_shrinkage", 0.5), ("slider", "mpb_k", 3), ("radio", "mpb_form", "mpboost"),
+    ("number_input", "mpb_last", 3), ("radio", "mpb_view", "additive"), ("toggle", "mpb_tune", False),
+]
+
+
+def test_mpboost_settings_survive_a_round_of_the_pages(app_path):
+    at = AppTest.from_file(app_path, default_timeout=180)
+    at.session_state["mpb_rounds"] = 10  # a small first ensemble
+    go(at, MPBOOST)
+    at.number_input(key="mpb_param_logdd").set_value(0.8).run()
+    set_all(at, MPBOOST_CHANGES)
+    assert_shown(at, MPBOOST_CHANGES[-2:])
+    described = "MPBoost.LDD, α = 0.3, 20 rounds, shrinkage ν = 0.5"
+    assert any(described in m.value for m in at.markdown)
+
+    go(at, RANKING)
+    go(at, MPBOOST)
+
+    shown = [change for change in MPBOOST_CHANGES if change[1] != "mpb_last"]  # the stumps view's
+    assert_shown(at, shown)
+    assert any(described in m.value for m in at.markdown)
+    assert "Test NDCG@3" in [m.label for m in at.metric]
+    assert "sum of 20 stumps" in tree_views(at)[0]["dot"]  # the additive view, at the last round
+    for param, text in {"ddf": "ldd", "ldd_param": "0.3", "logdd_param": "0.8", "rounds": "20", "nu": "0.5",
+                        "k": "3", "form": "mpboost"}.items():
+        assert at.query_params[param] == text
+    # A labelling not shown kept its own parameter, and the stumps view its count.
+    at.selectbox(key="mpb_ddf").set_value("logdd").run()
+    assert at.number_input(key="mpb_param_logdd").value == pytest.approx(0.8)
+    at.radio(key="mpb_view").set_value("stumps").run()
+    assert at.number_input(key="mpb_last").value == 3
+
+
+def test_an_ltr_upload_and_its_options_survive_other_pages(app_path):
+    data = make_ltr_dataset(n_queries=30, docs_per_query=(6, 10), n_features=5, n_informative=2, seed=3)
+    buffer = io.StringIO()
+    dump_svmlight(data, buffer)
+    content = buffer.getvalue().encode()
+    at = AppTest.from_file(app_path, default_timeout=180)
+    at.session_state["mpb_rounds"] = 10
+    go(at, MPBOOST)
+    at.selectbox(key="ltr_dataset").set_value(UPLOAD).run()
+    at.file_uploader(key="ltr_upload_file").set_value(("mine.txt", content, "text/plain")).run()
+    digest = upload_digest("mine.txt", content)
+    at.number_input(key=f"ltr_split_seed_{digest}").set_value(3).run()
+    assert not at.exception and not at.error
+    table = next(d.value for d in at.dataframe if "split" in d.value.columns)
+
+    go(at, RANKING)
+    go(at, MPBOOST)
+
+    assert at.selectbox(key="ltr_dataset").value == UPLOAD
+    assert at.radio(key=f"ltr_upload_kind_{digest}").value == "svmlight"
+    assert at.number_input(key=f"ltr_split_seed_{digest}").value == 3
+    assert any("Using **mine.txt**, uploaded earlier" in c.value.replace("\\", "") for c in at.sidebar.caption)
+    assert any(label.startswith("Data: mine.txt — 30 queries") for label in expander_labels(at))
+    assert next(d.value for d in at.dataframe if "split" in d.value.columns).equals(table)  # the same split

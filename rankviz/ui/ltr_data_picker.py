@@ -20,6 +20,7 @@ from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_ltr_sample, sample_info
 from ..datasets.svmlight import load_svmlight
 from ..exceptions import DataError
+from .text import counted
 from .upload import named_buffer, receive_upload, show_problem
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def _cached_upload(content: bytes, file_name: str, kind: str,
         dataset = load_query_csv(buffer, query_column, relevance_column, list(feature_columns), name=file_name)
     if dataset.n_queries < 3:
         raise DataError(
-            f"{file_name}: {dataset.n_queries} quer{'y' if dataset.n_queries == 1 else 'ies'}; expected at least "
+            f"{file_name}: {counted(dataset.n_queries, 'query', 'queries')}; expected at least "
             "3 queries, one each for training, validation and test"
         )
     return dict(zip(SPLITS, split_by_query(dataset, (0.6, 0.2, 0.2), seed=split_seed)))

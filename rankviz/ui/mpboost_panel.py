@@ -30,6 +30,7 @@ from .long_run import StopBar, background, take_stopped
 from .ltr_data_picker import SPLIT_TITLES
 from .export_panel import drawing_export
 from .tree_view import tree_view
+from .text import counted
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ class BoostSettings:
         symbol = PARAMETER_SYMBOLS[self.ddf]
         parameter = "" if symbol is None else f", {symbol} = {self.parameter:g}"
         nu = "" if self.shrinkage == 1 else f", shrinkage ν = {self.shrinkage:g}"
-        return f"MPBoost.{TITLES[self.ddf]}{parameter}, {self.n_rounds} rounds{nu}"
+        return f"MPBoost.{TITLES[self.ddf]}{parameter}, {counted(self.n_rounds, 'round')}{nu}"
 
 
 def _parameter_key(ddf: str, key: str = KEY) -> str:
@@ -82,7 +83,12 @@ def _parameter_key(ddf: str, key: str = KEY) -> str:
 
 
 def boost_settings(container: DeltaGenerator | None = None, key: str = KEY) -> BoostSettings:
-    """Sidebar widgets: DDF and its parameter, rounds, shrinkage, NDCG cut-off and form."""
+    """Sidebar widgets: DDF and its parameter, rounds, shrinkage, NDCG cut-off and form.
+
+    Defaults go into session state before the widgets are drawn, so values
+    restored from a link (:func:`boost_url_fields`) win; every value (each
+    labelling's own parameter too) is kept for the session, across the pages.
+    """
     container = container or st.sidebar
     defaults = {"ddf": "logdd", "rounds": 150, "shrinkage": 1.0, "k": 5, "form": "common"}
     for name, value in defaults.items():
@@ -91,23 +97,25 @@ def boost_settings(container: DeltaGenerator | None = None, key: str = KEY) -> B
         st.session_state.setdefault(_parameter_key(ddf, key), DEFAULT_PARAMETERS[ddf])
     container.subheader("MPBoost")
     ddf = container.selectbox("Directed distance (DDF)", DDF_NAMES, format_func=TITLES.get,
-                              key=f"{key}_ddf", help=DDF_HELP)
+                              key=f"{key}_ddf", persist_state="session", help=DDF_HELP)
     parameter = None
     if ddf != "binary":
         parameter = container.number_input(
             f"{PARAMETER_SYMBOLS[ddf]} ({TITLES[ddf]} parameter)", min_value=0.01, max_value=20.0,
-            step=0.05, format="%.2f", key=_parameter_key(ddf, key),
+            step=0.05, format="%.2f", key=_parameter_key(ddf, key), persist_state="session",
             help="Pick it so that |dist| stays near 1 (condition 9). Defaults: α = 0.2 and β = 0.5 as in "
                  "Fig. 2 of Zhu et al.; λ = 1 rather than Fig. 2's 3, which breaks condition (9) on grades 0–4.")
     rounds = container.slider("Boosting rounds T", 10, 500, step=10, key=f"{key}_rounds",
-                              help="How many stumps the ensemble gets.")
+                              persist_state="session", help="How many stumps the ensemble gets.")
     shrinkage = container.select_slider(
-        "Shrinkage ν", SHRINKAGES, key=f"{key}_shrinkage",
+        "Shrinkage ν", SHRINKAGES, key=f"{key}_shrinkage", persist_state="session",
         help="Each stump's height is multiplied by ν. Zhu et al. use ν = 1; smaller steps help when "
              "distances are far above 1.")
     container.subheader("NDCG")
-    k = container.slider("Cut-off k", 1, 10, key=f"{key}_k", help="NDCG@k counts the top k documents.")
+    k = container.slider("Cut-off k", 1, 10, key=f"{key}_k", persist_state="session",
+                         help="NDCG@k counts the top k documents.")
     form = container.radio("Form", list(FORMS), format_func=FORMS.get, key=f"{key}_form",
+                           persist_state="session",
                            help="The common form, or the form of Zhu et al., §5.2 (undiscounted at positions 1 and 2).")
     return BoostSettings(ddf, None if parameter is None else float(parameter), int(rounds),
                          float(shrinkage), int(k), form)
@@ -246,20 +254,21 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
     def slide() -> None:
         state[shown_key] = state[round_key]
 
+    total = counted(settings.n_rounds, "round")
     stopped = "" if n == settings.n_rounds or growth.stopped else (
-        f" It stopped after {n} of {settings.n_rounds} rounds: no stump could lower the loss further.")
+        f" It stopped after {n} of {total}: no stump could lower the loss further.")
     st.markdown(f"**{settings.describe()}** — grown in {growth.seconds:.1f} s on "
-                f"{model.n_pairs_:,} training pairs.{stopped}")
+                f"{counted(model.n_pairs_, 'training pair')}.{stopped}")
     if growth.stopped:
         cols = st.columns([4, 1.4], vertical_alignment="center")
-        cols[0].warning(f"Stopped after {n} of {settings.n_rounds} rounds: the ensemble below has "
-                        f"{n} stumps.", icon=":material/pause_circle:")
-        cols[1].button(f"Grow all {settings.n_rounds} rounds", key=f"{key}_regrow",
+        cols[0].warning(f"Stopped after {n} of {total}: the ensemble below has "
+                        f"{counted(n, 'stump')}.", icon=":material/pause_circle:")
+        cols[1].button(f"Grow all {total}", key=f"{key}_regrow",
                        icon=":material/play_arrow:", on_click=_regrow,
                        args=(key, growth.signature), width="stretch")
     rising = int((model.normalizer_ > 1.0).sum())
     if rising:
-        st.warning(f"In {rising} of {n} rounds the exponential loss **rose** (Z_t > 1): the Newton step "
+        st.warning(f"In {rising} of {counted(n, 'round')} the exponential loss **rose** (Z_t > 1): the Newton step "
                    "assumes |dist| ≈ 1 (condition 9) and overshoots here. Lower the DDF parameter or the "
                    "shrinkage ν.", icon=":material/trending_down:")
     cols = st.columns([1.2, 5], vertical_alignment="bottom")
@@ -295,7 +304,8 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     for col, split in zip(cols, ("train", "validation", "test")):
         value = at_k[split][t - 1]
         col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}",
-                   help=f"Mean over the {split} queries with a relevant document, after {t} rounds.")
+                   help=f"Mean over the {split} queries with a relevant document, after "
+                        f"{counted(t, 'round')}.")
     cols[3].metric("Best validation round", "—" if best is None else f"{best}",
                    help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
     shown = {split: values[:t] for split, values in at_k.items()}
@@ -307,20 +317,23 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
         st.plotly_chart(loss_bound_figure(curves.bound[:t], curves.misordering[:t], n_rounds=model.n_rounds_),
                         key=f"{key}_bound_chart")
     cols = st.columns([2, 1], vertical_alignment="bottom")
-    view = cols[0].radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view")
+    view = cols[0].radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view",
+                         persist_state="session")
     partial = model.truncated(t)
     if view == "stumps":
-        last = int(cols[1].number_input("Stumps drawn", 1, t, min(6, t), key=f"{key}_last",
+        last = int(cols[1].number_input("Stumps drawn", 1, t, min(6, t), key=f"{key}_last", persist_state="session",
                                         help="The newest stumps, up to every round grown so far."))
+        shown = f"Stump {t}" if last == 1 else f"Stumps {t - last + 1}–{t}"
         dot = stumps_to_dot(partial, growth.feature_names, last=last,
-                            title=f"Stumps {t - last + 1}–{t} of {t} (newest outlined in red)")
+                            title=f"{shown} of {t} (newest outlined in red)")
     else:
         used = max(1, int(np.unique(partial.feature_).size))
         features = int(cols[1].number_input("Features drawn", 1, used, min(5, used), key=f"{key}_features",
+                                            persist_state="session",
                                             help=f"The features of the largest total gain, up to all {used} "
                                                  "the stumps use."))
         dot = additive_model_to_dot(partial, growth.feature_names, max_features=features, max_steps=6,
-                                    title=f"The score after {t} rounds, feature by feature "
+                                    title=f"The score after {counted(t, 'round')}, feature by feature "
                                           "(newest stump's feature outlined)")
     tree_view(_layout(dot), key=f"{key}_drawing", layout_key=view, max_height=520,
               label="Zoom with the wheel or the buttons; drag to pan.")
@@ -346,13 +359,17 @@ def _comparisons(key: str) -> dict[Hashable, RankerComparison]:
 
 def compare_panel(splits: dict[str, QueryDataset], data_key: str, settings: BoostSettings,
                   key: str = KEY) -> None:
-    """The four labellings, tuned on validation, against the baselines on test (Figs. 3-5)."""
+    """The four labellings, tuned on validation, against the baselines on test (Figs. 3-5).
+
+    The comparisons run are kept (by data and settings), and so are the
+    panel's choices, for the session, across the pages.
+    """
     st.markdown(
         "Each labelling's parameter and the number of rounds (up to T) are chosen on the validation "
         "queries by NDCG@5, as in Zhu et al. (2009), §5.3; then every method ranks the test queries. "
         "Baselines: ordering by the single best training feature, k-nearest-neighbour regression of "
         "the grade, and random order. Error bars are ±1 standard error over test queries.")
-    tune = st.toggle("Tune on validation, as Zhu et al. do", value=True, key=f"{key}_tune",
+    tune = st.toggle("Tune on validation, as Zhu et al. do", value=True, key=f"{key}_tune", persist_state="session",
                      help="Off: the sidebar's T and the default parameters (α = 0.2, λ = 1, β = 0.5).")
     request = (data_key, settings.n_rounds, settings.shrinkage, settings.form, tune)
     comparisons = _comparisons(key)
@@ -376,9 +393,9 @@ def compare_panel(splits: dict[str, QueryDataset], data_key: str, settings: Boos
         st.warning("Stopped: the comparison was not finished; nothing is kept. Fewer rounds T are "
                    "quicker.", icon=":material/pause_circle:")
     if request not in comparisons:
-        st.info(f"Press **Run the comparison**: {len(DDF_NAMES)} MPBoost fits"
-                + (" per parameter value" if tune else "") + f" of up to {settings.n_rounds} rounds, "
-                f"and {len(BASELINES)} baselines.")
+        st.info(f"Press **Run the comparison**: {counted(len(DDF_NAMES), 'MPBoost fit')}"
+                + (" per parameter value" if tune else "") + f" of up to {counted(settings.n_rounds, 'round')}, "
+                f"and {counted(len(BASELINES), 'baseline')}.")
         return
     comparison = comparisons[request]
     summary = comparison.summary()
@@ -398,7 +415,8 @@ def paired_table(comparison: RankerComparison, k: int, key: str = KEY) -> None:
     """Each method against a reference, per test query at NDCG@k: a paired test."""
     methods = comparison.methods
     reference = st.columns([2, 3])[0].selectbox("Compare each method with", methods, index=0,
-                                                format_func=method_title, key=f"{key}_reference")
+                                                format_func=method_title, key=f"{key}_reference",
+                                                persist_state="session")
     base = comparison.matrix(reference, k)
     rows = []
     for method in methods:
@@ -411,7 +429,7 @@ def paired_table(comparison: RankerComparison, k: int, key: str = KEY) -> None:
                      "95% CI": f"{result.ci_low:+.3f} … {result.ci_high:+.3f}",
                      "Wilcoxon p": result.wilcoxon_pvalue,
                      "wins / ties / losses": f"{result.wins} / {result.ties} / {result.losses}"})
-    st.markdown(f"**Paired over {len(base)} test queries, NDCG@{k}** (difference = method − "
-                f"{method_title(reference)})")
+    queries = counted(len(base), "test query", "test queries")
+    st.markdown(f"**Paired over {queries}, NDCG@{k}** (difference = method − {method_title(reference)})")
     st.dataframe(pd.DataFrame(rows).style.format({f"mean NDCG@{k}": "{:.3f}", "difference": "{:+.3f}",
                                                   "Wilcoxon p": "{:.3g}"}), hide_index=True)

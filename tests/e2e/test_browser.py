@@ -412,6 +412,18 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
         if os.environ.get("RANKVIZ_UPDATE_SCREENSHOT") or not docs_image.exists():
             shutil.copyfile(ARTIFACTS / "impurity_vs_gini.png", docs_image)
 
+        # One above the other: new views, again at one scale once both are drawn.
+        # (Scrolled so that the first tree starts on the screen and the second below it:
+        # their views then get different heights, and the first is fitted alone first.)
+        page.set_viewport_size({"width": 1440, "height": 900})
+        page.get_by_text("Tree layout", exact=True).evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.get_by_text("one above the other").click()
+        wait_until_idle(page)
+        expect(views).to_have_count(2)
+        for k, count in enumerate(node_counts):
+            expect(views.nth(k).locator("g.node[data-node-id]")).to_have_count(count)
+        expect(scales.nth(1)).to_have_attribute("data-scale", scales.nth(0).get_attribute("data-scale"))
+
         # Fig. 1: both splits drawn, with the ranking impurity of their children for a = 10.
         page.set_viewport_size({"width": 1400, "height": 1000})
         page.get_by_role("tab", name="Teaching: Fig. 1").click()

@@ -82,11 +82,20 @@ function center(view) {
   view.y = 0;
 }
 
-function fit(view) {
+function fit(view, spread = true) {
   view.scale = groupScale(view);
   center(view);
   view.fitted = true;
   apply(view);
+  // The views of a group drawn before this one were fitted without it: while
+  // nobody has zoomed them, they take the group's scale too.
+  const name = view.data && view.data.group;
+  if (spread && name && groups.has(name)) {
+    for (const other of groups.get(name)) {
+      if (other !== view && other.svg && other.fitted && other.root.isConnected
+          && Math.abs(other.scale - view.scale) > 1e-6) fit(other, false);
+    }
+  }
 }
 
 function zoomAt(view, factor, px, py, spread = true) {
@@ -253,11 +262,20 @@ function placeCard(view) {
   const port = view.viewport.getBoundingClientRect();
   const w = view.card.offsetWidth;
   const h = view.card.offsetHeight;
-  // Right of the leaf, else left of it; always inside the view.
+  // Right of the leaf, else left of it, else below or above it: never on the
+  // leaf it describes when there is room elsewhere; always inside the view.
   let left = box.right - port.left + 8;
-  if (left + w > port.width - 4) left = box.left - port.left - w - 8;
+  let top = box.top - port.top;
+  if (left + w > port.width - 4) {
+    left = box.left - port.left - w - 8;
+    if (left < 4) {
+      left = box.left - port.left + (box.width - w) / 2;
+      top = box.bottom - port.top + 8;
+      if (top + h > port.height - 4) top = box.top - port.top - h - 8;
+    }
+  }
   view.card.style.left = `${clamp(left, 4, Math.max(4, port.width - w - 4))}px`;
-  view.card.style.top = `${clamp(box.top - port.top, 4, Math.max(4, port.height - h - 4))}px`;
+  view.card.style.top = `${clamp(top, 4, Math.max(4, port.height - h - 4))}px`;
 }
 
 function showTip(view, item, event) {
@@ -371,7 +389,9 @@ function sizeViewport(view, data) {
   const low = data.min_height || 160;
   let high = data.max_height || 560;
   const room = window.innerHeight - view.viewport.getBoundingClientRect().top - 40;
-  if (room > 0) high = Math.min(high, Math.max(room, 240));
+  // On the first screen: down to its bottom edge. Starting lower, the reader
+  // scrolls to it: then as tall as a screen shows whole.
+  high = Math.min(high, room >= 240 ? room : Math.max(240, window.innerHeight - 120));
   const height = clamp(Math.ceil(natural) + 16, low, Math.max(low, high));
   view.viewport.style.height = `${height}px`;
 }

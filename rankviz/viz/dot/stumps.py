@@ -186,7 +186,7 @@ def _feature_table(model, k, name, newest, max_steps):
     width = "2" if newest else "1"
     n_stumps = int((model.feature_ == k).sum())
     rows = [f'<TR><TD COLSPAN="2" BGCOLOR="white"><B>{escape(name)}</B>'
-            f'<FONT POINT-SIZE="9"> ({n_stumps} stump{"s" if n_stumps != 1 else ""})</FONT></TD></TR>']
+            f'<FONT POINT-SIZE="9">&#160;({n_stumps} stump{"s" if n_stumps != 1 else ""})</FONT></TD></TR>']
     intervals = []
     for i, level in enumerate(levels):
         if i == 0:

@@ -345,6 +345,9 @@ def _cases():
                error=("line 1", "n_samples = 1", "expected at least 2 examples"))
     yield Case("bench_one_label.txt", B, lines("3,2,1", "0.1,1,1", "0.2,0,1", "0.3,1,1"), "one label",
                error=("line 1", "n_labels = 1", "expected at least 2 labels"))
+    yield Case("bench_huge_header.txt", B, lines("8,2,100000000", "1,2,1,2", "2,1,2,1"),
+               "a 30-byte file whose header declares 10^8 labels: refused before anything that size is built",
+               error=("line 2", "found 4 fields", "expected 100000002 numbers", "as the header '8,2,100000000' says"))
     yield Case("bench_200_labels.txt", B, lines(*bench_big), "200 labels: loads", check=check_bench_200)
     yield Case("bench_bom.txt", B, b"\xef\xbb\xbf" + lines(*bench()), "UTF-8 BOM: ignored",
                check=check_bench_base)

@@ -258,7 +258,10 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     feature cell is a missing value (NaN); any other cell must be a number.
     The separator may also be ``;`` or a tab (then with decimal commas
     allowed), found on line 1; trailing blank lines are ignored; at most
-    :data:`MAX_UPLOAD_BYTES`.
+    :data:`MAX_UPLOAD_BYTES`. The header's sizes are checked against the data
+    lines (``d + L`` fields on every line, ``n`` lines) before anything of
+    those sizes is built, so memory stays proportional to the file whatever
+    the header declares.
 
     Parameters
     ----------
@@ -292,16 +295,6 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
         raise data_error("the file is empty; expected a header line n_samples,n_features,n_labels and data lines", source)
     sep = sniff_separator(lines[0])
     n, d, L = _parse_benchmark_header(lines[0], source, sep)
-    if label_names is None:
-        label_names = tuple(f"label_{j + 1}" for j in range(L))
-    else:
-        label_names = tuple(str(x) for x in label_names)
-        if len(label_names) != L:
-            raise data_error(
-                f"{len(label_names)} label names were given but the header says {L} labels; "
-                f"expected {L} names",
-                source,
-            )
     body = lines[1:]
     if sep != ",":  # decimal commas: 0,5 is 0.5
         body = [line.replace(",", ".") for line in body]
@@ -325,6 +318,18 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
             f"lines after the header",
             source,
         )
+    # Only now, with n and d + L matched against the data lines, is anything of
+    # the declared sizes built: a 40-byte header cannot ask for 10^8 label names.
+    if label_names is None:
+        label_names = tuple(f"label_{j + 1}" for j in range(L))
+    else:
+        label_names = tuple(str(x) for x in label_names)
+        if len(label_names) != L:
+            raise data_error(
+                f"{len(label_names)} label names were given but the header says {L} labels; "
+                f"expected {L} names",
+                source,
+            )
     try:
         # Only an empty cell reads as NaN (a missing label if it is a rank);
         # "nan", "NA" and the like stay errors.

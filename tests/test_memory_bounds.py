@@ -1,0 +1,63 @@
+"""Inputs that declare or imply sizes far beyond their own (issue 16 §2).
+
+Each hostile input is a few bytes or kilobytes that once asked for gigabytes:
+a benchmark header declaring 10^8 labels, an svmlight file whose one large
+feature index makes a huge dense matrix, Mallows trees on hundreds of
+labels. Each test builds the input, calls the loader or ``fit``, asserts the
+message, and asserts with :mod:`tracemalloc` (which sees numpy's
+allocations) that the peak stays under :data:`PEAK_BOUND`, far below what
+the declared sizes would take.
+"""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+
+from rankviz.datasets import load_benchmark
+from rankviz.exceptions import DataError
+
+#: Peak traced memory allowed while refusing a hostile input (bytes).
+PEAK_BOUND = 50 * 1024 * 1024
+
+
+def peak_memory(call):
+    """Run ``call()``; return (its exception or None, peak traced bytes)."""
+    tracemalloc.start()
+    try:
+        call()
+    except Exception as error:  # noqa: BLE001 - returned to the test
+        raised = error
+    else:
+        raised = None
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return raised, peak
+
+
+def test_a_benchmark_header_declaring_10_8_labels_is_refused_before_building_them(tmp_path):
+    path = tmp_path / "huge.txt"
+    path.write_text("8,2,100000000\n1,2,1,2\n2,1,2,1\n")  # 30 bytes
+    error, peak = peak_memory(lambda: load_benchmark(path))
+    assert isinstance(error, DataError)
+    assert str(error).startswith("huge.txt, line 2: found 4 fields; expected 100000002 numbers")
+    assert "as the header '8,2,100000000' says" in str(error)
+    assert peak < PEAK_BOUND, peak
+
+
+def test_a_benchmark_header_declaring_10_8_rows_is_refused(tmp_path):
+    path = tmp_path / "rows.txt"
+    path.write_text("100000000,1,2\n0.5,1,2\n0.7,2,1\n")
+    error, peak = peak_memory(lambda: load_benchmark(path))
+    assert isinstance(error, DataError)
+    assert "the header says 100000000 data lines but the file has 2" in str(error)
+    assert peak < PEAK_BOUND, peak
+
+
+def test_label_names_of_the_wrong_count_are_still_refused(tmp_path):
+    path = tmp_path / "ok.txt"
+    path.write_text("2,1,2\n0.5,1,2\n0.7,2,1\n")
+    with pytest.raises(DataError, match="3 label names were given but the header says 2 labels"):
+        load_benchmark(path, label_names=["a", "b", "c"])
+    assert load_benchmark(path, label_names=["a", "b"]).label_names == ("a", "b")

@@ -582,6 +582,12 @@ def _cases():
                "query ids that are not numbers: kept as strings", check=check_ltr_string_qids)
     yield Case("svm_long_value.txt", V, lines("1 qid:1 1:" + "9" * 140_000, *svm_lines()),
                "a feature value of 140,000 digits", error=("line 1", "is not a finite number", "..."))
+    wide = [f"{i % 3} qid:{i // 10} 1:0.5 2:0.25" for i in range(600)]
+    wide[3] += " 100000:1"
+    yield Case("svm_too_wide.txt", V, lines(*wide),
+               "600 short lines, one with feature 100000: a dense table of 447 MiB, refused (13 KB file)",
+               error=("line 4", "the feature index 100000", "600 documents x 100,000 features",
+                      "over the limit of 400 MiB", "expected feature indices up to 87,381"))
     sparse = svm_lines()
     sparse[0] = sparse[0].replace(" 2:1", "")
     sparse[4] = sparse[4].replace(" 1:0.2", "")

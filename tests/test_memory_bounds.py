@@ -61,3 +61,38 @@ def test_label_names_of_the_wrong_count_are_still_refused(tmp_path):
     with pytest.raises(DataError, match="3 label names were given but the header says 2 labels"):
         load_benchmark(path, label_names=["a", "b", "c"])
     assert load_benchmark(path, label_names=["a", "b"]).label_names == ("a", "b")
+
+
+def wide_svmlight(n_documents, index):
+    """Two small features per document, and feature ``index`` on line 1 only."""
+    lines = [f"{i % 3} qid:{i // 10} 1:0.5 2:0.25" for i in range(n_documents)]
+    lines[0] += f" {index}:1"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("n_documents", [2_000, 20_000])
+def test_an_svmlight_file_whose_dense_form_is_too_large_is_refused_at_its_widest_line(tmp_path, n_documents):
+    from rankviz.datasets.svmlight import MAX_DENSE_BYTES, load_svmlight
+
+    path = tmp_path / "wide.txt"
+    path.write_text(wide_svmlight(n_documents, 100_000))  # 45 KB / 470 KB; dense: 1.5 / 15 GiB
+    assert n_documents * 100_000 * 8 > MAX_DENSE_BYTES
+    error, peak = peak_memory(lambda: load_svmlight(path))
+    assert isinstance(error, DataError)
+    message = str(error)
+    assert message.startswith("wide.txt, line 1: the feature index 100000 makes the features a dense table of "
+                              f"{n_documents:,} documents x 100,000 features")
+    assert "over the limit of 400 MiB (rankviz.datasets.svmlight.MAX_DENSE_BYTES)" in message
+    assert peak < max(PEAK_BOUND, 40 * path.stat().st_size), peak
+
+
+def test_sparse_svmlight_lines_within_the_limit_load_as_their_dense_matrix(tmp_path):
+    from rankviz.datasets.svmlight import load_svmlight
+
+    path = tmp_path / "sparse.txt"
+    path.write_text(wide_svmlight(20, 500))
+    ds = load_svmlight(path)
+    assert ds.X.shape == (20, 500)
+    expected = np.zeros((20, 500))
+    expected[:, 0], expected[:, 1], expected[0, 499] = 0.5, 0.25, 1.0
+    np.testing.assert_array_equal(np.asarray(ds.X, dtype=float), expected)

@@ -17,17 +17,30 @@ from typing import IO
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 
 from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, check_query_sizes, parse_query_ids
-from .reading import file_stem, parse_number, read_text, split_lines, to_float
+from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
 
-__all__ = ["load_svmlight", "dump_svmlight", "MAX_FEATURE_INDEX"]
+__all__ = ["load_svmlight", "dump_svmlight", "MAX_FEATURE_INDEX", "MAX_DENSE_BYTES"]
 
 #: Largest feature index :func:`load_svmlight` accepts. Features are stored
 #: densely (LETOR sets have tens to a few thousand), so a stray huge index
 #: would otherwise ask for gigabytes.
 MAX_FEATURE_INDEX = 100_000
+
+#: Largest dense feature matrix (bytes of float64, documents x largest
+#: feature index x 8) :func:`load_svmlight` builds: 8 x
+#: :data:`~rankviz.datasets.reading.MAX_UPLOAD_BYTES` (400 MiB). A dense
+#: LETOR file spends at least 4 bytes (``1:0 ``) on each value it holds,
+#: i.e. at most twice its size as float64, so every dense file under the
+#: upload limit fits, and so do sparse ones with up to 4 zeros for each
+#: value written; a few bytes such as ``1 qid:1 100000:1`` on each of a few
+#: thousand lines would otherwise ask for gigabytes. The file is parsed into
+#: a sparse matrix first, so a refused file costs memory in proportion to
+#: its size.
+MAX_DENSE_BYTES = 8 * MAX_UPLOAD_BYTES
 
 _LINE_EXAMPLE = "'2 qid:10 1:0.5 2:0.13' (relevance, query id, then index:value features)"
 
@@ -161,7 +174,9 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     -------
     QueryDataset
         ``D`` features named ``f1..fD``, ``D`` the largest index seen; query
-        ids as int64 when every id is a whole number, else as strings.
+        ids as int64 when every id is a whole number, else as strings. The
+        lines are parsed into a sparse matrix, made dense only when it holds
+        at most :data:`MAX_DENSE_BYTES`.
 
     Raises
     ------
@@ -169,8 +184,9 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         For a file without documents, a relevance that is not a (finite)
         number, a missing or empty ``qid:``, a malformed feature token
         (``abc``, ``3:abc``, ``3:``, ``0:1.5``, a repeated or decreasing
-        index, a non-finite value), no feature on any line, or a query with
-        a single document. The message names the file, the line and the
+        index, a non-finite value), no feature on any line, a query with
+        a single document, or features whose dense form would exceed
+        :data:`MAX_DENSE_BYTES` (the line with the largest index is named). The message names the file, the line and the
         token, e.g. ``"train.txt, line 7: the feature index 2 in '2:0.1'
         comes after '5:0.3'; expected feature indices in increasing order"``.
         The first faulty line of the file is reported.
@@ -213,9 +229,27 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     codes, query_ids = pd.factorize(qid)
     line_numbers = np.asarray(numbers)
     check_query_sizes(codes, query_ids, source, lambda i: {"line": line_numbers[i]})
-    X = np.zeros((n, n_features))
-    X[doc_of, indices - 1] = values
+    X = _dense_features(doc_of, indices, values, n, n_features, line_numbers, source)
     return QueryDataset(X, relevance, qid, name=file_stem(source) if name is None else str(name))
+
+def _dense_features(doc_of, indices, values, n, n_features, line_numbers, source):
+    """The (documents, features) matrix, built sparse and made dense within :data:`MAX_DENSE_BYTES`.
+
+    A refused matrix names the line with the largest feature index, the
+    index, and the size the dense form would take.
+    """
+    dense_bytes = n * n_features * 8
+    if dense_bytes > MAX_DENSE_BYTES:
+        widest = int(np.argmax(indices))
+        most = MAX_DENSE_BYTES // (8 * n)
+        raise data_error(
+            f"the feature index {n_features} makes the features a dense table of {n:,} documents x "
+            f"{n_features:,} features ({dense_bytes / 2**30:.1f} GiB as 8-byte numbers), over the limit of "
+            f"{MAX_DENSE_BYTES / 2**20:,.0f} MiB (rankviz.datasets.svmlight.MAX_DENSE_BYTES); expected feature "
+            f"indices up to {most:,} for {n:,} documents",
+            source, line=line_numbers[doc_of[widest]])
+    matrix = sparse.csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
+    return matrix.toarray()
 
 def _format_number(value, significant_digits):
     """Whole numbers without a decimal point; others round-trip exactly or to ``significant_digits``."""

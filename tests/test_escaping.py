@@ -166,6 +166,50 @@ def test_md_escape_reads_back_as_the_name(name):
     assert ":material/" not in escaped and "$x$" not in escaped
 
 
+#: A crafted link's values: a backtick closing a code span, then a link, an image and HTML.
+HOSTILE_VALUES = {
+    "gamma": "1` [Click here to re-login](http://evil.example/login) `",
+    "min_leaf": "![img](http://evil.example/x.png)",
+    "criterion": "<img src=x onerror=alert(1)>",
+    "data": "``x`` [l](http://evil.example) \u202egpj.exe",
+}
+
+
+def bare(markdown):
+    """The Markdown with every backslash escape removed: what is left has its meaning."""
+    return re.sub(r"\\.", "", markdown)
+
+
+def test_link_values_are_shown_escaped_in_the_warning(app_path):
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.query_params.update(HOSTILE_VALUES)
+    at.run()
+    assert not at.exception
+    warning = next(w.value for w in at.warning if w.value.startswith("The link's settings"))
+    for param, value in HOSTILE_VALUES.items():
+        assert md_escape(value) in warning
+        assert f"`{param}`" in warning
+    meaningful = bare(warning)
+    # No link, image or HTML outside escapes; the only code spans are the parameters' names.
+    assert "](" not in meaningful and "![" not in meaningful and "<" not in meaningful
+    assert "http://" not in warning  # its colon and slashes escaped: no autolink either
+    assert sorted(re.findall(r"`[^`]*`", meaningful)) == sorted(f"`{p}`" for p in HOSTILE_VALUES)
+    assert "\u202e" not in warning and "\\u202egpj" in warning  # the override shown, not obeyed
+
+
+@pytest.mark.parametrize("name", ["a\u202ecba", "\u2066x\u2069 \u200f\u061c"])
+def test_bidi_controls_are_shown_in_markdown_and_dot(name):
+    from rankviz.safe_text import BIDI_CONTROLS, visible_controls
+    from rankviz.viz.dot.common import dot_string, escape
+
+    for shown in (md_escape(name), escape(name), dot_string(name), visible_controls(name)):
+        assert not set(shown) & set(BIDI_CONTROLS), shown
+    assert md_escape("a\u202ecba") == "a\\\\u202ecba"  # an escaped backslash: shows \u202e
+    assert visible_controls("a\u202ecba") == "a\\u202ecba"
+    assert dot_string("a\u202ecba") == '"a\\\\u202ecba"'  # DOT's backslash doubled
+    assert visible_controls("plain é 名") == "plain é 名"
+
+
 # -- pages, with an uploaded file full of specials -------------------------------------
 
 def ranking_csv():

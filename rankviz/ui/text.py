@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from rankviz.safe_text import visible_controls
+
 __all__ = ["counted", "md_escape"]
 
 # Every ASCII punctuation character may be backslash-escaped in CommonMark
@@ -30,10 +32,14 @@ _SPECIAL = re.compile(r"([\\`*_\[\]<>$~:&|/])")
 def md_escape(text: object) -> str:
     """``text`` as literal Markdown: specials backslash-escaped, line breaks as spaces.
 
+    Bidi controls (U+202E and the like) are shown as their escapes, ``\\u202e``
+    (:func:`rankviz.safe_text.visible_controls`). The result goes in running
+    text, never inside a code span, where backslash escapes do not work.
+
     >>> md_escape("a*b* <i> $x$")
     'a\\\\*b\\\\* \\\\<i\\\\> \\\\$x\\\\$'
     """
-    text = " ".join(str(text).splitlines())
+    text = visible_controls(" ".join(str(text).splitlines()))
     return _SPECIAL.sub(r"\\\1", text)
 
 

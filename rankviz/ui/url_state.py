@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from rankviz.ui.text import md_escape
+
 
 @dataclass(frozen=True)
 class UrlField:
@@ -29,7 +31,8 @@ class UrlField:
 def restore_from_url(fields: Sequence[UrlField], page: str) -> None:
     """Copy the query parameters into session state, once per session and page.
 
-    Invalid values are ignored, with one warning naming each parameter and why.
+    Invalid values are ignored, with one warning naming each parameter and why;
+    the values are shown escaped (:func:`rankviz.ui.text.md_escape`).
     """
     done = f"_url_restored_{page}"
     if st.session_state.get(done):
@@ -43,7 +46,9 @@ def restore_from_url(fields: Sequence[UrlField], page: str) -> None:
         try:
             st.session_state[field.key] = field.parse(raw)
         except ValueError as error:
-            problems.append(f"`{field.param}={raw}` ({error})")
+            # The value is the link's text, so it is escaped, never put in a code span
+            # (a backtick in it would close the span and let a link or image follow).
+            problems.append(f"`{field.param}` = {md_escape(raw)} ({md_escape(error)})")
     if problems:
         st.warning("The link's settings were used except " + "; ".join(problems)
                    + ". Those are at their defaults.", icon=":material/link_off:")

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ...safe_text import visible_controls
 from ...tree.structure import Tree, parent_array
 
 __all__ = [
@@ -125,6 +126,10 @@ def edge_id(child: int) -> str:
 def escape(text: object) -> str:
     """HTML-escape user text for an HTML-like label (quotes too: ids, attributes).
 
+    Bidi controls are written as their escapes, ``\\u202e``
+    (:func:`rankviz.safe_text.visible_controls`), so a name cannot reverse
+    the text drawn after it.
+
     Parameters
     ----------
     text : object
@@ -134,7 +139,7 @@ def escape(text: object) -> str:
     -------
     str
     """
-    return html.escape(str(text), quote=True)
+    return html.escape(visible_controls(text), quote=True)
 
 
 def dot_string(text: object) -> str:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import MEASURES, cross_validate, summarize
+from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .long_run import run_jobs
 from .stale import rerun_requested, settings_facts, stale_notice
@@ -117,7 +118,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     table = summarize(scores).drop(columns="count", level=1).T
     table.index = [f"{m} {s}" for m, s in table.index]
     st.dataframe(table.style.format("{:z.3f}"))
-    st.download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
+    st.download_button("Download per-example scores (CSV)", safe_csv(scores).encode(),
                        file_name="ranking_tree_evaluation.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return scores

@@ -11,6 +11,7 @@ import streamlit as st
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
+from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
 from .long_run import background, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
@@ -86,7 +87,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
                     key=f"{key}_curves")
     _best_gamma_buttons(curves, baselines, key, slider_key)
     table = curves.reset_index()
-    st.download_button("Download the curves (CSV)", table.to_csv(index=False).encode(),
+    st.download_button("Download the curves (CSV)", safe_csv(table).encode(),
                        file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
 

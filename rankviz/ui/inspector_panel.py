@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from ..safe_csv import safe_csv
 from ..tree.criteria import get_criterion
 from ..features import FeatureEncoder
 from ..tree.node_inspection import inspect_node, leaf_reason, ordered_rows
@@ -252,7 +253,7 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
                   if search else "")
                + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
-    st.download_button("Download all candidates (CSV)", inspection.candidates.to_csv(index=False).encode(),
+    st.download_button("Download all candidates (CSV)", safe_csv(inspection.candidates).encode(),
                        file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
                        key=f"{key}_csv", on_click="ignore", icon=":material/download:")
 

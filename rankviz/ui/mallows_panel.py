@@ -34,6 +34,7 @@ from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
 from ..label_ranking.incomplete import delete_labels
 from ..experiments.label_ranking_study import (MEASURE_ORDER, label_ranking_methods, method_summary,
                                                  missing_rate_curve, relative_tree_size)
+from ..safe_csv import safe_csv
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
@@ -328,7 +329,7 @@ def leaves_panel(tree: Tree, training: TrainingData | None, key: str = f"{KEY}_l
             "reliability": st.column_config.Column(help="θ̂ × share (Cheng et al., §6)"),
             "rule": st.column_config.Column(width="large"),
         })
-    st.download_button("Download the leaves (CSV)", table.to_csv(index=False).encode(),
+    st.download_button("Download the leaves (CSV)", safe_csv(table).encode(),
                        file_name="label_ranking_tree_leaves.csv", mime="text/csv",
                        key=f"{key}_csv", on_click="ignore", icon=":material/download:")
 
@@ -564,10 +565,10 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
     order = [c for m in MEASURE_ORDER for c in (f"{m} mean", f"{m} {suffix}")]
     st.dataframe(shown[order].style.format("{:.3f}"), key=f"{key}_table")
     cols = st.columns(2)
-    cols[0].download_button("Download per-example scores (CSV)", scores.to_csv(index=False).encode(),
+    cols[0].download_button("Download per-example scores (CSV)", safe_csv(scores).encode(),
                             file_name="label_ranking_comparison.csv", mime="text/csv",
                             key=f"{key}_csv", on_click="ignore", icon=":material/download:")
-    cols[1].download_button("Download the summary (CSV)", summary.to_csv().encode(),
+    cols[1].download_button("Download the summary (CSV)", safe_csv(summary, index=True).encode(),
                             file_name="label_ranking_comparison_summary.csv", mime="text/csv",
                             key=f"{key}_summary_csv", on_click="ignore", icon=":material/download:")
     return scores
@@ -640,7 +641,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
     table = table[[m for m in METHODS if m in table.columns]]
     table.index = [f"p = {p:g}" for p in table.index]
     st.dataframe(table.style.format("{:.3f}"), key=f"{key}_table")
-    st.download_button("Download the curve (CSV)", curve.to_csv(index=False).encode(),
+    st.download_button("Download the curve (CSV)", safe_csv(curve).encode(),
                        file_name="missing_label_curve.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return curve
@@ -729,7 +730,7 @@ def tree_size_panel(dataset: RankingDataset, data_key: str, settings: TreeSettin
         "reference size (on the top *remaining* label the class gets noisy and an unpruned tree "
         "balloons). Cheng et al. used WEKA's J48, which also **prunes**: its trees are smaller, so their ratios are larger "
         "than these.")
-    st.download_button("Download the table (CSV)", table.to_csv(index=False).encode(),
+    st.download_button("Download the table (CSV)", safe_csv(table).encode(),
                        file_name="relative_tree_size.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return table

@@ -25,6 +25,7 @@ import streamlit as st
 
 from ..experiments.monte_carlo import (HoldoutSource, SyntheticSource, TREE_METHODS, loss_summary, noise_trials,
                            ordinal_methods, run_trials)
+from ..safe_csv import safe_csv
 from ..viz.figures.ordinal import loss_by_depth, loss_by_noise, method_table, noise_table
 from .long_run import StopBar, format_duration
 from .text import counted
@@ -185,7 +186,7 @@ def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, 
                "are on each trial's own test set; with few training rows the deep trees are "
                "noisier. A training size like the paper's is slow: about "
                f"{format_duration(estimate_seconds(50_000, 1_000, 20, knn=knn))} for 20 trials.")
-    st.download_button("Download per-trial records (CSV)", records.to_csv(index=False).encode(),
+    st.download_button("Download per-trial records (CSV)", safe_csv(records).encode(),
                        file_name="monte_carlo_trials.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return records
@@ -292,7 +293,7 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
                "the tighter intervals in every panel, most clearly with 100 training rows and "
                f"high noise. Done: {counted(result['done'], 'run')} in {result['seconds']:.1f} s.")
     st.dataframe(noise_table(records), hide_index=True, key=f"{key}_table")
-    st.download_button("Download per-trial records (CSV)", records.to_csv(index=False).encode(),
+    st.download_button("Download per-trial records (CSV)", safe_csv(records).encode(),
                        file_name="noise_trials.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return records

@@ -22,6 +22,7 @@ from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES, 
 from ..experiments.statistics import paired_comparison
 from ..experiments.ltr_study import (BASELINES, GrowthCurves, RankerComparison, compare_rankers, iter_growth,
                                      method_title)
+from ..safe_csv import safe_csv
 from ..ltr.mpboost import MPBoost
 from ..viz.figures.ltr import loss_bound_figure, ndcg_by_k_figure, rounds_figure
 from ..viz.dot.stumps import additive_model_to_dot, stumps_to_dot
@@ -343,10 +344,10 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     with row[1]:
         drawing_export(dot, key=f"{key}_export", basename=f"mpboost_{settings.ddf.lower()}_{view}_t{t}")
     down = st.columns(2)
-    down[0].download_button("Stumps (CSV)", model.stumps_frame(growth.feature_names).to_csv(index=False),
+    down[0].download_button("Stumps (CSV)", safe_csv(model.stumps_frame(growth.feature_names)),
                             file_name="mpboost_stumps.csv", mime="text/csv", icon=":material/download:",
                             key=f"{key}_stumps_csv", on_click="ignore", width="stretch")
-    down[1].download_button("Curves (CSV)", curves.frame().to_csv(index=False), file_name="mpboost_curves.csv",
+    down[1].download_button("Curves (CSV)", safe_csv(curves.frame()), file_name="mpboost_curves.csv",
                             mime="text/csv", icon=":material/download:", key=f"{key}_curves_csv",
                             on_click="ignore", width="stretch")
 
@@ -405,8 +406,8 @@ def compare_panel(splits: dict[str, QueryDataset], data_key: str, settings: Boos
         "title": "method", "rounds": "rounds T", "vali_ndcg@5": "validation NDCG@5"})
     st.dataframe(chosen.style.format({"validation NDCG@5": "{:.3f}"}), hide_index=True)
     paired_table(comparison, settings.k, key)
-    st.download_button("Per-query NDCG (CSV)", comparison.per_query.assign(
-        method=comparison.per_query["method"].map(method_title)).to_csv(index=False),
+    st.download_button("Per-query NDCG (CSV)", safe_csv(comparison.per_query.assign(
+        method=comparison.per_query["method"].map(method_title))),
         file_name="mpboost_comparison.csv", mime="text/csv", icon=":material/download:",
         key=f"{key}_compare_csv", on_click="ignore")
 

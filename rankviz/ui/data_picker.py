@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from ..datasets.formats import sniff_label_ranking_format
 from ..datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_sample, sample_info, sample_tree_defaults
 from ..exceptions import DataError
+from .text import md_escape
 from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
 
@@ -115,16 +117,20 @@ def dataset_url_field() -> UrlField:
 
 def _upload(container: DeltaGenerator) -> tuple[RankingDataset | None, str | None]:
     upload = receive_upload(
-        container, "CSV file", ["csv", "txt"], "upload_file",
+        container, "Data file", None, "upload_file",
         "A CSV with a header row (separated by commas, semicolons or tabs), or the benchmark "
-        "format (first line n,d,L).")
+        "format (first line n,d,L); any file name, the content decides.")
     if upload is None:
         return None, None
     content, digest = upload.content, upload.digest
+    guess = sniff_label_ranking_format(content)
+    kinds = ["csv", "benchmark"]
     kind = container.radio(
-        "File format", ["csv", "benchmark"], key=f"upload_kind_{digest}", horizontal=True,
+        "File format", kinds, index=kinds.index(guess.format), key=f"upload_kind_{digest}", horizontal=True,
         format_func={"csv": "CSV with header", "benchmark": "Benchmark (n,d,L)"}.get, persist_state="session",
     )
+    if guess.reason and kind == guess.format:
+        container.caption(f"Detected the benchmark format: {md_escape(guess.reason)}.")
     try:
         if kind == "benchmark":
             dataset = _cached_upload(content, upload.name, "benchmark", None)

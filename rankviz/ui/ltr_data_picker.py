@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ..datasets.formats import sniff_query_format
 from ..datasets.queries import QueryDataset, load_query_csv, split_by_query
 from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_ltr_sample, sample_info
@@ -96,16 +97,19 @@ def ltr_data_picker(container: DeltaGenerator | None = None
 
 def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, str | None]:
     upload = receive_upload(
-        container, "Query-document file", ["txt", "svmlight", "csv"], "ltr_upload_file",
+        container, "Query-document file", None, "ltr_upload_file",
         "LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
-        "feature columns (separated by commas, semicolons or tabs). Queries are split 60/20/20 into "
-        "training, validation and test.")
+        "feature columns (separated by commas, semicolons or tabs); any file name, the content decides. "
+        "Queries are split 60/20/20 into training, validation and test.")
     if upload is None:
         return None, None
     content, digest = upload.content, upload.digest
-    default = 1 if upload.name.lower().endswith(".csv") else 0
-    kind = container.radio("File format", list(_FORMATS), index=default, format_func=_FORMATS.get,
-                           key=f"ltr_upload_kind_{digest}", persist_state="session")
+    # The content decides (a file may have any name, or none).
+    guess = sniff_query_format(content, upload.name)
+    kind = container.radio("File format", list(_FORMATS), index=list(_FORMATS).index(guess.format),
+                           format_func=_FORMATS.get, key=f"ltr_upload_kind_{digest}", persist_state="session")
+    if guess.format == "svmlight" and guess.reason and kind == "svmlight":
+        container.caption(f"Detected LETOR / svmlight: {guess.reason}.")
     seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}", persist_state="session",
                                   help="Which queries go to training, validation and test.")
     try:

@@ -125,7 +125,7 @@ def ordinal_data_picker(container: DeltaGenerator | None = None,
 
 def _upload(container: DeltaGenerator, key: str) -> tuple[OrdinalDataset | None, str]:
     upload = receive_upload(
-        container, "CSV file", ["csv", "txt"], f"{key}_upload_file",
+        container, "CSV file", None, f"{key}_upload_file",
         "A CSV with a header row: feature columns and one target column whose values are "
         "ordered levels (numbers such as ratings 1-5, or names such as low, medium, high); "
         "separated by commas, semicolons or tabs.")

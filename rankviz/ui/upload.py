@@ -61,9 +61,12 @@ def named_buffer(content: bytes, file_name: str) -> io.BytesIO:
     return buffer
 
 
-def receive_upload(container: DeltaGenerator, label: str, types: Sequence[str], key: str,
+def receive_upload(container: DeltaGenerator, label: str, types: Sequence[str] | None, key: str,
                    help: str) -> Upload | None:
     """A file uploader with the size limit; the accepted upload, or None (with a note why).
+
+    ``types``: file extensions accepted; None accepts any name (the content
+    decides, and a loader says what is wrong with it).
 
     ``help`` gets the limit appended. The accepted upload is kept in session
     state under ``f"{key}_kept"``; while the uploader is empty after a visit

@@ -1,0 +1,63 @@
+"""Telling file formats from their content (rankviz.datasets.formats), and the pickers that use it."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from rankviz import RankingTree, load_sample
+from rankviz.datasets.formats import sniff_label_ranking_format, sniff_query_format
+from rankviz.datasets.label_ranking import load_benchmark
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+from drawings import tree_views
+
+
+def benchmark_bytes(name="iris_nb", rows=None):
+    data = load_sample(name)
+    X, Y = np.asarray(data.X, dtype=float), np.asarray(data.Y)
+    if rows is not None:
+        X, Y = X[:rows], Y[:rows]
+    lines = [f"{len(X)},{X.shape[1]},{Y.shape[1]}"]
+    lines += [",".join([*(f"{v:g}" for v in x), *(f"{int(r)}" for r in y)]) for x, y in zip(X, Y)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_benchmark_files_are_told_from_csv():
+    content = benchmark_bytes()
+    guess = sniff_label_ranking_format(content)
+    assert guess.format == "benchmark" and "150,4,3" in guess.reason
+    # A BOM, CRLF and a trailing comma on the header change nothing.
+    crlf = b"\xef\xbb\xbf" + content.replace(b"150,4,3\n", b"150,4,3,\n").replace(b"\n", b"\r\n")
+    assert sniff_label_ranking_format(crlf).format == "benchmark"
+    # A header of names, a header whose widths do not match, an empty file: CSV.
+    assert sniff_label_ranking_format(b"a,b,c\n1,2,3\n").format == "csv"
+    assert sniff_label_ranking_format(b"3,1,2\n1,2\n").format == "csv"  # 2 fields, not 1 + 2 + ... = 3
+    assert sniff_label_ranking_format(b"16,1,2\n0.5,1,2\n0.1,2,1\n").format == "benchmark"
+    assert sniff_label_ranking_format(b"").format == "csv"
+
+
+def test_svmlight_is_told_from_csv():
+    assert sniff_query_format(b"# LETOR\n2 qid:1 1:0.5 2:0.1\n0 qid:1 1:0.2\n").format == "svmlight"
+    assert sniff_query_format(b"1 1:0.5 3:2e-3\n").format == "svmlight"  # no qid (a group file elsewhere)
+    assert sniff_query_format(b"qid,relevance,f1\n1,2,0.5\n", "data.txt").format == "csv"
+    # Content that decides nothing: the name does.
+    assert sniff_query_format(b"", "train.txt").format == "svmlight"
+    assert sniff_query_format(b"", "train.csv").format == "csv"
+
+
+def test_a_benchmark_upload_without_extension_is_detected_and_grown(app_path):
+    content = benchmark_bytes()
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.session_state["dataset"] = "__upload__"
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("iris_rankings", content, "application/octet-stream")).run()
+    assert not at.exception
+    kind = next(r for r in at.radio if (r.key or "").startswith("upload_kind_"))
+    assert kind.value == "benchmark"
+    assert any("Detected the benchmark format" in c.value for c in at.caption)
+    data = load_benchmark(io.BytesIO(content), name="iris_rankings")
+    expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(data.X, data.Y).tree_
+    (view,) = tree_views(at)
+    assert len(view["nodes"]) == expected.node_count

@@ -427,3 +427,52 @@ def test_twenty_thousand_documents_match_a_per_query_loop(form, no_relevant):
         elif np.ptp(relevance[rows]) > 0 and np.ptp(scores[rows]) > 0:
             assert cs_values[q] == pytest.approx(stats.spearmanr(relevance[rows], scores[rows]).statistic)
             assert tau_values[q] == pytest.approx(stats.kendalltau(relevance[rows], scores[rows]).statistic)
+
+
+# -- grades whose 2^r overflows a float -------------------------------------------------
+
+def test_huge_grades_give_a_finite_ndcg_not_nan():
+    """2^100000 is inf in float64: inf / inf was nan. The scaled gains keep the ratio."""
+    relevance = np.array([100000.0, 3.0, 0.0, 1500.0, 1500.0, 0.0])
+    qid = np.array([1, 1, 1, 2, 2, 2])
+    scores = np.array([0.5, 0.9, 0.1, 0.1, 0.2, 0.9])  # each query's best document second
+    with np.errstate(over="raise", invalid="raise", divide="raise"):  # no inf, no inf / inf
+        values = ndcg_at_ks(relevance, scores, qid, ks=[1, 2, 3])
+    assert np.isfinite(values).all()
+    # Query 1: only the 100000 document counts (2^3 is nothing next to it), at position 2.
+    np.testing.assert_allclose(values[0], [0.0, 1 / log2(3), 1 / log2(3)])
+    # Query 2: two equal top gains at positions 2 and 3 of the list.
+    ideal = 1 + 1 / log2(3)
+    np.testing.assert_allclose(values[1], [0.0, (1 / log2(3)) / ideal, (1 / log2(3) + 0.5) / ideal])
+    for form in ("common", "mpboost"):
+        assert np.isfinite(ndcg(relevance, scores, qid, k=None, form=form)).all()
+
+
+def test_scaled_gains_are_exactly_the_gains_for_small_integer_grades():
+    rng = np.random.default_rng(7)
+    relevance = rng.integers(0, 5, size=300).astype(float)
+    scores = rng.normal(size=300)
+    qid = np.repeat(np.arange(30), 10)
+    ks = np.arange(1, 11)
+    naive = []
+    for q in range(30):
+        rel, sc = relevance[qid == q], scores[qid == q]
+        gains = (2.0 ** rel - 1)[np.lexsort((np.arange(10), -sc))]
+        ideal = np.sort(2.0 ** rel - 1)[::-1]
+        discount = 1 / np.log2(np.arange(2, 12))
+        naive.append(np.cumsum(gains * discount) / np.cumsum(ideal * discount))
+    # Tie-breaking aside (no ties in normal scores), the scaled form is the textbook one.
+    np.testing.assert_allclose(ndcg_at_ks(relevance, scores, qid, ks=ks)[~np.isnan(naive).any(axis=1)],
+                               np.array(naive)[~np.isnan(naive).any(axis=1)], rtol=1e-12)
+
+
+def test_mpboost_scores_huge_grades():
+    from rankviz import MPBoost
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    qid = np.repeat(np.arange(6), 10)
+    y = np.where(X[:, 0] > 0, 100000, rng.integers(0, 3, 60)).astype(float)
+    model = MPBoost(n_rounds=5).fit(X, y, qid=qid)
+    assert np.isfinite(model.score(X, y, qid=qid))
+    assert model.score(X, y, qid=qid) == pytest.approx(1.0)  # the first stump splits on x0 > 0

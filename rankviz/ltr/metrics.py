@@ -42,6 +42,12 @@ sorted by decreasing relevance), computed with the same form; that is the
 :math:`Z_n` of Zhu et al. When a query has fewer than ``k`` documents, both
 sums run over all its documents.
 
+The gains of a query are computed divided by :math:`2^{m}`, with :math:`m`
+the query's largest grade, as :math:`2^{r - m} - 2^{-m}`: the ratio is the
+same, the numbers are exact for integer grades up to 52 as before, and a
+grade such as 100000, whose :math:`2^r` overflows a float, gives a finite
+NDCG instead of ``inf / inf = nan``.
+
 Ties in the scores
 ------------------
 A model that gives two documents the same score has not said which comes
@@ -364,6 +370,19 @@ def _cumulative_dcg(gains, order, positions, groups, discount, columns):
     return result
 
 
+def _scaled_gains(relevance, groups):
+    """Gains ``2^r - 1`` of each document over ``2^m``, ``m`` its query's largest grade.
+
+    Dividing every gain of a query by the same power of two leaves its NDCG
+    unchanged and keeps every gain in ``[0, 1)``, so no grade overflows.
+    """
+    top = np.zeros(groups.n_queries)
+    np.maximum.at(top, groups.codes, relevance)
+    top = top[groups.codes]
+    with np.errstate(under="ignore"):  # a gain below 2^-1074 of the top one is 0
+        return np.exp2(relevance - top) - np.exp2(-top)
+
+
 def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
                ks: Iterable[int] | int = range(1, 11), *, form: str = "common",
                random_state: int | np.random.Generator | None = 0,
@@ -433,7 +452,7 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
     n_positions = min(int(ks.max()), longest)
     discount = _discounts(form, n_positions)
     columns = np.minimum(ks, max(n_positions, 1)) - 1
-    gains = np.exp2(relevance) - 1.0
+    gains = _scaled_gains(relevance, groups)
 
     order, positions = groups.sort(scores, _tiebreak(groups.n_docs, random_state))
     dcg = _cumulative_dcg(gains, order, positions, groups, discount, columns)

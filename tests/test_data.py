@@ -9,7 +9,7 @@ import pytest
 from rankviz.datasets import reading
 from rankviz._validation import validate_rank_matrix
 from rankviz.datasets.label_ranking import RankingDataset, load_benchmark, load_csv
-from rankviz.datasets.reading import read_csv_header
+from rankviz.datasets.reading import detect_encoding, encoding_name, read_csv_header
 from rankviz.exceptions import DataError
 
 
@@ -507,11 +507,21 @@ def test_size_limit_refuses_before_reading(tmp_path, monkeypatch):
     assert stream.tell() == 11
 
 
-def test_csv_not_utf8():
-    upload = io.BytesIO("f,a,b\n1,1,2\ncaf\u00e9,2,1\n".encode("latin-1"))
-    upload.name = "latin.csv"
-    with pytest.raises(DataError, match=r"^latin\.csv, line 3: byte 0xe9 is not UTF-8 text"):
-        load_csv(upload, ["f"], "ranks", ["a", "b"])
+@pytest.mark.parametrize(("encoding", "name"), [("utf-8", "UTF-8"), ("utf-8-sig", "UTF-8 (with BOM)"),
+                                              ("utf-16", "UTF-16"), ("cp1252", "Windows-1252")])
+def test_csv_encodings_are_detected(encoding, name):
+    data = "f,a,b\n1,1,2\ncaf\u00e9 \u20ac,2,1\n".encode(encoding)
+    assert encoding_name(detect_encoding(data)) == name
+    upload = io.BytesIO(data)
+    upload.name = "excel.csv"
+    dataset = load_csv(upload, ["f"], "ranks", ["a", "b"])
+    assert "caf\u00e9 \u20ac" in set(map(str, dataset.X["f"]))
+
+
+def test_bytes_of_no_text_encoding_are_refused():
+    data = b"f,a,b\n1,1,2\n" + bytes(range(0x80, 0x100)) * 4 + b"\x00\x00\n"
+    with pytest.raises(DataError, match=r"^bin\.csv, line 3: byte 0x80 is not UTF-8 text"):
+        detect_encoding(data, "bin.csv")
 
 
 def test_csv_missing_file(tmp_path):

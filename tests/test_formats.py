@@ -61,3 +61,14 @@ def test_a_benchmark_upload_without_extension_is_detected_and_grown(app_path):
     expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(data.X, data.Y).tree_
     (view,) = tree_views(at)
     assert len(view["nodes"]) == expected.node_count
+
+
+def test_the_picker_names_an_encoding_that_is_not_utf8(app_path):
+    content = "f1,f2,a,b,c\n0.1,u,1,2,3\n0.2,v,2,1,3\n0.3,café,1,3,2\n0.4,w,3,2,1\n".encode("utf-16")
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.session_state["dataset"] = "__upload__"
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("excel.csv", content, "text/csv")).run()
+    assert not at.exception
+    assert any(c.value == "Read as UTF-16 text." for c in at.sidebar.caption)
+    assert next(r for r in at.radio if (r.key or "").startswith("upload_kind_")).value == "csv"

@@ -53,7 +53,7 @@ from ..exceptions import data_error, format_number, quote_list, show_text
 __all__ = [
     "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_MARKERS", "PANDAS_PARSES_EXACTLY", "SEPARATORS",
     "SEPARATOR_NAMES",
-    "check_upload_size", "read_text", "split_lines", "sniff_separator", "file_stem",
+    "TEXT_ENCODINGS", "check_upload_size", "detect_encoding", "encoding_name", "read_text", "split_lines", "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
     "check_unique", "missing_mask", "convert_features", "parse_number", "to_float",
     "is_supported_feature", "check_finite_features", "count_missing_features",
@@ -133,7 +133,8 @@ def check_upload_size(n_bytes: int | None, source: str = "") -> None:
 def read_text(path_or_buffer: str | os.PathLike | IO) -> tuple[str, str]:
     """Read a path or file-like object once; return ``(text, file_name)``.
 
-    Bytes are decoded as UTF-8 with a leading BOM removed; line endings are
+    Bytes are decoded in the encoding :func:`detect_encoding` finds (UTF-8
+    with or without BOM, UTF-16, Windows-1252, Latin-1); line endings are
     normalised to ``\\n``. A file larger than :data:`MAX_UPLOAD_BYTES` is
     refused before it is read (a path by its size on disk, a buffer by its
     ``size`` attribute or its length, or by reading one byte past the limit).
@@ -174,18 +175,76 @@ def read_text(path_or_buffer: str | os.PathLike | IO) -> tuple[str, str]:
     if isinstance(data, str):
         text = data[1:] if data.startswith("\ufeff") else data
     else:
-        try:
-            text = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = bytes(data)[: exc.start].count(b"\n") + 1
-            raise data_error(
-                f"byte 0x{bytes(data)[exc.start]:02x} is not UTF-8 text; expected a UTF-8 encoded file "
-                f"(save it as 'CSV UTF-8')",
-                source, line=line,
-            ) from None
+        encoding = detect_encoding(bytes(data), source)
+        text = bytes(data).decode(encoding)
+        if text.startswith("\ufeff"):
+            text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, source
+
+#: Encodings a file may be read in besides UTF-8, as a detector names them:
+#: UTF-16 (Excel's "Unicode text") and the Western single-byte code pages
+#: that Excel writes as "CSV" in many countries.
+TEXT_ENCODINGS = ("utf_16", "utf_16_le", "utf_16_be", "cp1252", "latin_1", "iso8859_15")
+
+_ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 (with BOM)", "utf_16": "UTF-16",
+                   "utf_16_le": "UTF-16 LE", "utf_16_be": "UTF-16 BE", "cp1252": "Windows-1252",
+                   "latin_1": "Latin-1", "iso8859_15": "Latin-9"}
+
+
+def detect_encoding(data: bytes, source: str = "") -> str:
+    """The text encoding of a file's bytes: UTF-8 (with or without BOM), UTF-16, or a Western code page.
+
+    A byte order mark decides; then strict UTF-8; then charset-normalizer
+    (a maintained detector) among :data:`TEXT_ENCODINGS`.
+
+    Parameters
+    ----------
+    data : bytes
+    source : str, default=""
+        The file's name, for the message.
+
+    Returns
+    -------
+    str
+        A Python codec name, e.g. ``"utf-8-sig"``, ``"utf_16"``, ``"cp1252"``
+        (see :func:`encoding_name` for a reader's name).
+
+    Raises
+    ------
+    DataError
+        If the bytes are none of these encodings, naming the first byte
+        that is not UTF-8 and its line.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf_16"
+    try:
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        first_bad = exc.start
+    from charset_normalizer import from_bytes  # imported on demand: most files are UTF-8
+
+    best = from_bytes(data[: 1 << 20], cp_isolation=list(TEXT_ENCODINGS)).best()
+    if best is not None:
+        try:
+            data.decode(best.encoding)
+            return best.encoding
+        except (UnicodeDecodeError, LookupError):
+            pass
+    line = data[:first_bad].count(b"\n") + 1
+    raise data_error(
+        f"byte 0x{data[first_bad]:02x} is not UTF-8 text, and the file is not UTF-16, Windows-1252 or "
+        "Latin-1 either; expected a text file (save it as 'CSV UTF-8')", source, line=line)
+
+
+def encoding_name(encoding: str) -> str:
+    """A reader's name of a codec :func:`detect_encoding` returns: ``"cp1252"`` → ``"Windows-1252"``."""
+    return _ENCODING_NAMES.get(encoding, encoding)
+
 
 def _buffer_size(buffer):
     """Bytes (or characters) left in a buffer, without reading it; None if unknown."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from ..datasets.reading import MAX_UPLOAD_MB, check_upload_size
+from ..datasets.reading import MAX_UPLOAD_MB, check_upload_size, detect_encoding, encoding_name
 from ..exceptions import DataError
 from .text import md_escape
 
@@ -84,6 +84,7 @@ def receive_upload(container: DeltaGenerator, label: str, types: Sequence[str] |
                               "Drop another file above to replace it.")
             container.button("Forget this file", key=f"{key}_forget", icon=":material/delete:",
                              on_click=st.session_state.pop, args=(kept_key, None))
+            _encoding_caption(container, kept)
             return kept
         container.info("Upload a file to continue.")
         return None
@@ -95,7 +96,18 @@ def receive_upload(container: DeltaGenerator, label: str, types: Sequence[str] |
     content = uploaded.getvalue()
     upload = Upload(content, uploaded.name, upload_digest(uploaded.name, content))
     st.session_state[kept_key] = upload
+    _encoding_caption(container, upload)
     return upload
+
+
+def _encoding_caption(container: DeltaGenerator, upload: Upload) -> None:
+    """Name the text encoding of a file that is not UTF-8 (a loader explains one that is no text)."""
+    try:
+        encoding = detect_encoding(upload.content, upload.name)
+    except DataError:
+        return
+    if encoding not in ("utf-8", "utf-8-sig"):
+        container.caption(f"Read as {encoding_name(encoding)} text.")
 
 
 def _forget_removed(key: str, kept_key: str) -> None:

@@ -96,3 +96,53 @@ def test_sparse_svmlight_lines_within_the_limit_load_as_their_dense_matrix(tmp_p
     expected = np.zeros((20, 500))
     expected[:, 0], expected[:, 1], expected[0, 499] = 0.5, 0.25, 1.0
     np.testing.assert_array_equal(np.asarray(ds.X, dtype=float), expected)
+
+
+def random_rankings(n_rows, n_labels, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_rows, 2))
+    Y = np.argsort(rng.random((n_rows, n_labels)), axis=1) + 1.0
+    return X, Y
+
+
+def test_a_mallows_tree_on_more_labels_than_its_limit_is_refused_with_the_limit_stated():
+    from rankviz.tree import RankingTree
+
+    X, Y = random_rankings(10, 2_000)  # once 30 GiB for a label-by-pair matrix, whatever the rows
+    error, peak = peak_memory(lambda: RankingTree(criterion="mallows").fit(X, Y))
+    assert isinstance(error, ValueError)
+    assert str(error) == (
+        "criterion 'mallows' compares every pair of labels in every row: 10 rows of 2,000 labels need 153 MiB "
+        "of pair statistics, over the limit of 64 MiB (rankviz.tree.criteria.mallows.MAX_STATISTICS_BYTES); "
+        "expected at most 1,295 labels for 10 rows")
+    assert peak < PEAK_BOUND, peak
+
+
+def test_a_mallows_tree_on_400_labels_takes_memory_in_proportion_to_its_pair_statistics():
+    from rankviz.tree import RankingTree
+    from rankviz.tree.criteria.mallows import max_labels
+
+    X, Y = random_rankings(10, 400)  # once a 51 GB pair-by-pair matrix
+    statistics = 10 * (400 * 399 // 2) * 8  # 6.4 MB
+    error, peak = peak_memory(lambda: RankingTree(criterion="mallows").fit(X, Y))
+    assert error is None
+    assert peak < 24 * statistics, peak  # measured: about 14 times
+    assert max_labels(10) == 1_295 and max_labels(1_000) == 130
+
+
+def test_the_sparse_borda_votes_give_the_centres_and_distances_of_the_definition():
+    """Summed Kendall distance to the Borda centre, from the criterion and by brute force."""
+    from rankviz.label_ranking.mallows import kendall_distance
+    from rankviz.tree.criteria.mallows import Mallows
+
+    _, Y = random_rankings(12, 6, seed=3)
+    criterion = Mallows()
+    stats = criterion.row_statistics(Y)
+    distance, held = criterion.total_distance(np.array([12.0, 5.0]),
+                                              np.stack([stats.sum(axis=0), stats[:5].sum(axis=0)]))
+    for k, rows in enumerate([Y, Y[:5]]):
+        votes = (len(Y[0]) - rows).sum(axis=0)  # Borda: higher is better
+        center = np.empty(6)
+        center[np.lexsort((np.arange(6), -votes))] = np.arange(1, 7)
+        assert distance[k] == kendall_distance(rows, center).sum()
+    np.testing.assert_array_equal(held, [6, 6])

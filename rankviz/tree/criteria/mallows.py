@@ -37,15 +37,42 @@ Choices Cheng et al. leave open, and why:
   its centre, 1 for a pure set and 0 for a uniform one.
 - *Stopping of §5.1.* A pure node is not split; neither is a node holding
   fewer than ``2 |Y|`` label occurrences (:meth:`Mallows.can_split`).
+
+Memory: the statistics are ``L (L - 1) / 2`` pair indicators per row (twice
+that, plus ``2 L``, for incomplete rankings) and the split search holds a
+few times that much (about 6 to 10 times); nothing grows with ``L^3`` or
+``L^4`` (the Borda votes come from a sparse label-by-pair matrix). Targets
+whose pair indicators would take more than :data:`MAX_STATISTICS_BYTES` are
+refused by :meth:`Mallows.check_targets`, with the largest label count that
+fits the rows given.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 
 from ...label_ranking.mallows import borda_votes, positions_from_votes, theta_from_mean_distance
 from .base import Criterion
+
+#: Largest size (bytes, 8 per number) of the pair indicators, rows x
+#: L (L - 1) / 2, the Mallows criterion accepts: 64 MiB, e.g. 10 rows of up
+#: to 1,295 labels, 1,000 rows of 130, or the 20,000 rows of 26 labels of
+#: the largest KEBI benchmark (letter). The tree's split search then peaks
+#: at about 6 to 10 times this (under 700 MiB).
+MAX_STATISTICS_BYTES = 64 * 1024 * 1024
+
+
+def max_labels(n_rows: int) -> int:
+    """The most labels whose pair indicators for ``n_rows`` rows fit :data:`MAX_STATISTICS_BYTES`."""
+    pairs = MAX_STATISTICS_BYTES // (8 * max(int(n_rows), 1))
+    labels = int((1 + np.sqrt(1 + 8 * pairs)) / 2)
+    while labels * (labels - 1) // 2 > pairs:
+        labels -= 1
+    while (labels + 1) * labels // 2 <= pairs:
+        labels += 1
+    return labels
 
 
 class Mallows(Criterion):
@@ -79,21 +106,33 @@ class Mallows(Criterion):
     columnwise_sums = True
 
     def check_targets(self, Y: np.ndarray) -> None:
-        if Y.shape[1] < 2:
+        """Refuse fewer than 2 labels, or more than :data:`MAX_STATISTICS_BYTES` allows for the rows."""
+        n_rows, n_labels = Y.shape
+        if n_labels < 2:
             raise ValueError("criterion 'mallows' needs rankings of at least 2 labels")
+        size = n_rows * (n_labels * (n_labels - 1) // 2) * 8
+        if size > MAX_STATISTICS_BYTES:
+            raise ValueError(
+                f"criterion 'mallows' compares every pair of labels in every row: {n_rows:,} rows of "
+                f"{n_labels:,} labels need {size / 2**20:,.0f} MiB of pair statistics, over the limit of "
+                f"{MAX_STATISTICS_BYTES / 2**20:.0f} MiB (rankviz.tree.criteria.mallows.MAX_STATISTICS_BYTES); "
+                f"expected at most {max_labels(n_rows):,} labels for {n_rows:,} rows")
 
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         self.n_labels_ = n = Y.shape[1]
         self._a, self._b = np.triu_indices(n, k=1)
-        # Complete rankings: the Borda votes of label l are (up to a constant)
+        # Complete rankings: the Borda votes of label l are
         # sum_k A_k [l = a_k] + (count - A_k) [l = b_k] over pairs k = (a_k, b_k)
-        # with A_k = P[a_k, b_k], so the vote margins of all pairs,
-        # votes[a_k] - votes[b_k], are one matrix product A @ margin + count * offset.
-        first, second = np.eye(n)[self._a], np.eye(n)[self._b]
-        pair_margin = (first - second).T  # (labels, pairs): label a_k minus label b_k
-        self._margin = (first - second) @ pair_margin
-        self._margin_offset = second.sum(axis=0) @ pair_margin
+        # with A_k = P[a_k, b_k], i.e. votes = V @ A + count * offset with
+        # V[l, k] = [l = a_k] - [l = b_k] (two entries per pair: sparse, so
+        # the memory is O(pairs), not O(labels x pairs)) and offset[l] the
+        # number of pairs whose second label is l.
+        n_pairs, pair = len(self._a), np.arange(len(self._a))
+        self._pair_votes = sparse.csr_matrix(
+            (np.concatenate([np.ones(n_pairs), -np.ones(n_pairs)]),
+             (np.concatenate([self._a, self._b]), np.concatenate([pair, pair]))), shape=(n, n_pairs))
+        self._votes_offset = np.bincount(self._b, minlength=n).astype(float)
         a_first = Y[:, self._a] < Y[:, self._b]  # NaN compares False: a missing label orders nothing
         # Without missing labels or ties every pair is ordered one way, so
         # P[b, a] = n - P[a, b] and the Borda votes follow from P: the pair
@@ -124,8 +163,9 @@ class Mallows(Criterion):
             # D = sum_k A_k + sum over pairs the centre orders a_k first of (c - 2 A_k).
             a_first = stats
             flat = a_first.reshape(n_pairs, -1)
-            margin = (self._margin.T @ flat).reshape(a_first.shape)
-            margin += np.multiply.outer(self._margin_offset, count)
+            votes = np.asarray(self._pair_votes @ flat).reshape((n,) + a_first.shape[1:])
+            votes += np.multiply.outer(self._votes_offset, count)
+            margin = votes[self._a] - votes[self._b]  # the vote margin of each pair
             flips = count - 2.0 * a_first
             flips *= margin >= 0
             return a_first.sum(axis=0) + flips.sum(axis=0), np.full(count.shape, n)

@@ -567,3 +567,16 @@ def test_numbers_read_from_text_are_the_nearest_floats(monkeypatch, pandas_exact
     parsed = reading.to_float(texts)
     np.testing.assert_array_equal(parsed[:-4], values)
     assert np.isnan(parsed[-4]) and np.isnan(parsed[-3]) and not np.isfinite(parsed[-2]) and parsed[-1] == 0.0
+
+
+def test_thousands_separators_read_as_numbers():
+    upload = io.BytesIO(b'f,g,a,b\n"1,000",x,1,2\n"-12,345.5",y,2,1\n7,"1,5",1,2\n')
+    upload.name = "money.csv"
+    dataset = load_csv(upload, ["f", "g"], "ranks", ["a", "b"])
+    assert dataset.X["f"].tolist() == [1000.0, -12345.5, 7.0]
+    assert dataset.X["g"].tolist() == ["x", "y", "1,5"]  # names (and 1,5 is no grouping): text
+    bad = io.BytesIO(b'f,a,b\n"1,000",1,2\n"2,500",2,1\nlots,1,2\n')
+    bad.name = "money.csv"
+    with pytest.raises(DataError, match=r"^money\.csv, line 4, column 'f': 'lots' is not a number, but the "
+                                        r"column holds numbers with thousands separators such as '1,000' \(line 2\)"):
+        load_csv(bad, ["f"], "ranks", ["a", "b"])

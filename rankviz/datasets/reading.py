@@ -535,9 +535,37 @@ def convert_features(frame: pd.DataFrame, feature_columns: Iterable[str], lines:
                     source, line=lines[i], column=name,
                 )
             X[name] = pd.Series(values, dtype=float)
-        else:
-            X[name] = column.where(~missing, np.nan)
+            continue
+        grouped = _thousands_numbers(column, values, missing, lines, source, name)
+        X[name] = grouped if grouped is not None else column.where(~missing, np.nan)
     return pd.DataFrame(X, index=pd.RangeIndex(len(frame)))
+
+
+# 1,000 or -12,345.5: digits in groups of three, as spreadsheets write numbers.
+_THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+
+
+def _thousands_numbers(column, values, missing, lines, source, name):
+    """A column of numbers written with thousands separators, as floats; None for a text column.
+
+    Cells such as ``1,000`` (quoted in a comma-separated file) are numbers,
+    not names: when every cell that is not a plain number is one, the column
+    is numeric. When only some are, the first other cell is named, rather
+    than the column silently becoming text.
+    """
+    text = ~missing & np.isnan(values)
+    grouped = column[text].str.fullmatch(_THOUSANDS).to_numpy(dtype=bool)
+    if not grouped.any():
+        return None
+    cells = np.flatnonzero(text)
+    if not grouped.all():
+        first, odd = cells[grouped][0], cells[~grouped][0]
+        raise data_error(
+            f"{show_text(column.iloc[odd])} is not a number, but the column holds numbers with thousands "
+            f"separators such as {show_text(column.iloc[first])} (line {lines[first]}); expected numbers "
+            "throughout, or names throughout", source, line=lines[odd], column=name)
+    numbers = to_float(column.str.replace(",", "", regex=False).where(~missing, None))
+    return pd.Series(numbers, dtype=float)
 
 
 def parse_number(text: str) -> float | None:

@@ -123,3 +123,24 @@ def test_method_summary_errors_are_the_standard_error_or_the_spread_over_repetit
     per_repetition = a.groupby("repetition")["LRA"].mean()
     assert repeated.loc["A", "LRA sd"] == pytest.approx(np.std(per_repetition, ddof=1))
     assert repeated.loc["A", "Kendall tau"] == pytest.approx(a["Kendall tau"].mean()) and repeated.loc["B", "n"] == 10
+
+
+def test_tree_sizes_take_finite_features_beyond_float32():
+    """scikit-learn's trees cast to float32: ±1.7e308 became inf and was refused as "infinity".
+
+    The classification tree is grown on each feature's ranks, so the same data
+    written with order-equivalent small numbers gives the same leaf counts.
+    """
+    from rankviz.experiments.label_ranking_study import column_ranks
+
+    X, Y = random_problem(3, n=60)
+    small = X.assign(num=X["num"] - 3.5)  # -3.5 ... 3.5
+    huge = X.assign(num=small["num"] * (1.7e308 / 3.5))  # up to ±1.7e308, same order
+    assert np.isfinite(huge["num"]).all() and huge["num"].abs().max() > 1e308
+    first = "num"
+    lrt = RankingTree(criterion="mallows", min_samples_leaf=2)
+    assert relative_tree_size(huge, Y, lrt, seed=1) == relative_tree_size(small, Y, lrt, seed=1)
+    ranks = column_ranks(huge[[first]].to_numpy())
+    np.testing.assert_array_equal(np.argsort(ranks[:, 0], kind="stable"),
+                                  np.argsort(huge[first].to_numpy(), kind="stable"))
+    assert np.isnan(column_ranks([[np.nan, 1.0]])[0, 0])

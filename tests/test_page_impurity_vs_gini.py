@@ -294,7 +294,7 @@ def test_settings_travel_in_the_url(app_path):
     assert at.number_input(key="ivg_max_depth").value == 2
     assert at.checkbox(key="ivg_rule6").value
     assert at.slider(key="ivg_gamma").value == pytest.approx(0.97)
-    assert any("label_noise=x" in w.value for w in at.warning)  # named, the rest used
+    assert any("`label_noise` = x" in w.value for w in at.warning)  # named, the rest used
     at.number_input(key="syn_seed").set_value(5).run()
     assert at.query_params["seed"] == "5"
     assert at.query_params["b4"] == "-0.25"

@@ -176,7 +176,7 @@ def test_settings_travel_in_the_url(app_path):
     assert at.slider(key="lrt_p").value == pytest.approx(0.4)
     assert at.number_input(key="lrt_min_leaf").value == 5
     assert at.checkbox(key="lrt_use_gamma").value
-    assert any("max_depth=x" in w.value for w in at.warning)  # named, the rest used
+    assert any("`max_depth` = x" in w.value for w in at.warning)  # named, the rest used
     dataset = load_sample("iris_nb")
     check_tree_drawn(at, library_tree(dataset.X, delete_labels(dataset.Y, 0.4, seed=3),
                                       min_samples_leaf=5, gamma=0.97))
@@ -328,3 +328,21 @@ def test_tree_size_table_is_relative_tree_size(app):
     app.radio(key="lrt_size_lrt").set_value("drawn").run()
     table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
     assert table["LRT leaves"].iloc[1] == n_leaves_shown(app)
+
+
+def test_finite_features_near_the_float_limit_grow_every_table(app):
+    """±1.7e308 is finite: the page once said the size table's trees met "infinity"."""
+    rng = np.random.default_rng(2)
+    lines = ["big,x,A,B,C"]
+    for i in range(40):
+        ranks = np.argsort(np.argsort(rng.normal(size=3))) + 1
+        lines.append(f"{('1.7e308', '-1.7e308', '1e308', '-0.5')[i % 4]},{rng.normal():.3f},"
+                     + ",".join(map(str, ranks)))
+    content = ("\n".join(lines) + "\n").encode()
+    app.selectbox(key="dataset").set_value(UPLOAD).run()
+    app.file_uploader(key="upload_file").set_value(("big.csv", content, "text/csv")).run()
+    app.multiselect(key=f"upload_labels_{upload_digest('big.csv', content)}").set_value(["A", "B", "C"]).run()
+    ok(app)
+    assert not any("infinity" in w.value for w in app.warning)
+    table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
+    assert (table["classification-tree leaves"] >= 1).all()

@@ -35,8 +35,8 @@ from ..tree.ranking_tree import RankingTree
 from .cross_validation import MEASURES, cross_validate
 from .statistics import standard_error
 
-__all__ = ["MEASURE_ORDER", "label_ranking_methods", "method_summary", "missing_rate_curve", "top_label",
-           "relative_tree_size"]
+__all__ = ["MEASURE_ORDER", "column_ranks", "label_ranking_methods", "method_summary", "missing_rate_curve",
+           "top_label", "relative_tree_size"]
 
 #: The measures of the comparison, in the order its tables and figures show them.
 MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
@@ -171,6 +171,33 @@ def top_label(Y: ArrayLike) -> np.ndarray:
     return np.where(np.isfinite(filled.min(axis=1)), top, -1)
 
 
+def column_ranks(values: ArrayLike) -> np.ndarray:
+    """Each column's values replaced by their dense rank 0, 1, ...; NaN stays NaN.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_rows, n_columns)
+        Numbers, NaN for missing.
+
+    Returns
+    -------
+    ndarray of shape (n_rows, n_columns)
+        Floats in the same order within each column, exact in float32 up to
+        2^24 distinct values.
+
+    Examples
+    --------
+    >>> column_ranks([[1.7e308, 0.5], [-1.7e308, float("nan")], [3.0, 0.5]]).tolist()
+    [[2.0, 0.0], [0.0, nan], [1.0, 0.0]]
+    """
+    values = np.asarray(values, dtype=float)
+    ranked = np.full(values.shape, np.nan)
+    for j in range(values.shape[1]):
+        present = ~np.isnan(values[:, j])
+        ranked[present, j] = np.unique(values[present, j], return_inverse=True)[1]
+    return ranked
+
+
 def relative_tree_size(X: pd.DataFrame | ArrayLike, Y: ArrayLike, lrt: RankingTree, *,
                        missing_rate: float = 0.0, seed: int = 0) -> dict[str, float]:
     """Leaves of the label ranking tree over leaves of a classification tree on the top label.
@@ -181,6 +208,11 @@ def relative_tree_size(X: pd.DataFrame | ArrayLike, Y: ArrayLike, lrt: RankingTr
     ``DecisionTreeClassifier`` with the entropy criterion and at least 2 rows
     per leaf (J48's default minimum), unpruned (J48 also prunes, so its trees
     are smaller and the ratios of Cheng et al. larger than these).
+
+    The classification tree is grown on each feature's ranks
+    (:func:`column_ranks`): a tree's splits depend only on the order of each
+    feature, and scikit-learn's trees compute in float32, which would turn a
+    finite value beyond ±3.4e38 (such as 1.7e308) into infinity and refuse it.
 
     Parameters
     ----------
@@ -208,7 +240,7 @@ def relative_tree_size(X: pd.DataFrame | ArrayLike, Y: ArrayLike, lrt: RankingTr
     model = clone(lrt).fit(X, Y_lrt)
     top = top_label(Y)
     labelled = top >= 0
-    encoded = FeatureEncoder().fit(X).transform(X)
+    encoded = column_ranks(FeatureEncoder().fit(X).transform(X))
     classifier = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=2, random_state=seed)
     classifier.fit(encoded[labelled], top[labelled])
     lrt_leaves, ct_leaves = model.tree_.n_leaves, classifier.get_n_leaves()

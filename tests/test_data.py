@@ -580,3 +580,16 @@ def test_thousands_separators_read_as_numbers():
     with pytest.raises(DataError, match=r"^money\.csv, line 4, column 'f': 'lots' is not a number, but the "
                                         r"column holds numbers with thousands separators such as '1,000' \(line 2\)"):
         load_csv(bad, ["f"], "ranks", ["a", "b"])
+
+
+def test_a_mistyped_ordering_label_is_named_with_the_closest_label():
+    upload = io.BytesIO(b"f,order\n1,a>b>c\n2,b>a>c\n3,c>A>b\n4,a>c>b\n")
+    upload.name = "orders.csv"
+    with pytest.raises(DataError, match=r"^orders\.csv, line 4, column 'order': the label 'A' differs from the "
+                                        r"label 'a' only in case or spacing \(did you mean 'a'\?\)"):
+        load_csv(upload, ["f"], "ordering", ["order"])
+    upload = io.BytesIO(b"f,order\n1,apple>banana\n2,banana>appel\n")
+    upload.name = "orders.csv"
+    with pytest.raises(DataError, match=r"line 3, column 'order': the label 'appel' .* is not one of the given "
+                                        r"labels \(did you mean 'apple'\?\)"):
+        load_csv(upload, ["f"], "ordering", ["order"], labels=["apple", "banana"])

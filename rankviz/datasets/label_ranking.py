@@ -22,6 +22,8 @@ label of an explicit label list).
 
 from __future__ import annotations
 
+import difflib
+
 import io
 import os
 import re
@@ -391,6 +393,33 @@ def _ordering_error(problem, source, line, column, ordering):
         source, line=line, column=column,
     )
 
+def _did_you_mean(name, known):
+    """``" (did you mean 'a'?)"`` for the closest known label, ignoring case; empty if none is close."""
+    folded = {str(k).casefold(): str(k) for k in known}
+    close = difflib.get_close_matches(str(name).casefold(), list(folded), n=1, cutoff=0.75)
+    return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+
+def _check_spellings(names, table_rows, label_names, text, lines, column, source):
+    """Refuse two labels that differ only in case or spacing (``A`` for ``a``): a typo, not a new label.
+
+    The spelling used in fewer rows is named, at its first line, with the other.
+    """
+    rows_of = pd.Series(table_rows).groupby(names.to_numpy()).nunique()
+    seen = {}
+    for name in label_names:
+        key = " ".join(name.casefold().split())
+        if key not in seen:
+            seen[key] = name
+            continue
+        other = seen[key]
+        rare, common = (name, other) if rows_of[name] <= rows_of[other] else (other, name)
+        r = table_rows[int(np.flatnonzero(names.eq(rare).to_numpy())[0])]
+        raise _ordering_error(
+            f"the label {rare!r} differs from the label {common!r} only in case or spacing (did you mean "
+            f"{common!r}?)", source, lines[r], column, text.iloc[r])
+
+
 def _parse_orderings(column_values, column, labels, lines, source):
     """Orderings like ``b>a=c`` to rank positions, vectorised over rows.
 
@@ -429,6 +458,7 @@ def _parse_orderings(column_values, column, labels, lines, source):
         )
     if labels is None:
         label_names = [str(x) for x in pd.unique(names)]
+        _check_spellings(names, table_rows, label_names, text, lines, column, source)
     else:
         label_names = [str(x) for x in labels]
         check_unique(label_names, "label", source)
@@ -438,7 +468,7 @@ def _parse_orderings(column_values, column, labels, lines, source):
             r = table_rows[k]
             raise data_error(
                 f"the label {names.iloc[k]!r} in the ordering {text.iloc[r]!r} is not one of the given "
-                f"labels; expected one of {quote_list(label_names)}",
+                f"labels{_did_you_mean(names.iloc[k], label_names)}; expected one of {quote_list(label_names)}",
                 source, line=lines[r], column=column,
             )
     if len(label_names) < 2:

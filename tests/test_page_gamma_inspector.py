@@ -134,9 +134,9 @@ def test_settings_come_from_and_go_to_the_url(app_path):
 def test_bad_url_values_are_named_and_ignored(app_path):
     at = make_app(app_path, gamma="abc", min_leaf="0", data="nope")
     warning = at.warning[0].value
-    assert "`gamma=abc` (not a number)" in warning
-    assert "`min_leaf=0` (outside 1…1000)" in warning
-    assert "`data=nope`" in warning
+    assert "`gamma` = abc (not a number)" in warning
+    assert "`min_leaf` = 0 (outside 1…1000)" in warning
+    assert "`data` = nope (" in warning
     assert at.slider(key="tree_gamma").value == pytest.approx(0.995)
     assert at.number_input(key="tree_min_leaf").value == DEFAULT_MIN_LEAF
 

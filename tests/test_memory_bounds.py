@@ -146,3 +146,33 @@ def test_the_sparse_borda_votes_give_the_centres_and_distances_of_the_definition
         center[np.lexsort((np.arange(6), -votes))] = np.arange(1, 7)
         assert distance[k] == kendall_distance(rows, center).sum()
     np.testing.assert_array_equal(held, [6, 6])
+
+
+def test_the_mallows_model_works_in_blocks_whatever_the_rows():
+    """40 incomplete rankings of 600 labels: once 360 MiB (rows x labels^2), now blocks of 16 MiB."""
+    from rankviz.label_ranking.mallows import BLOCK_SIZE, fit_mallows
+
+    _, Y = random_rankings(40, 600, seed=1)
+    Y[:, :300:2] = np.nan
+    error, peak = peak_memory(lambda: fit_mallows(Y))
+    assert error is None
+    assert peak < 6 * 8 * BLOCK_SIZE, peak  # measured: about 3 blocks' worth
+
+
+def test_blocks_give_the_numbers_of_the_one_shot_computation(monkeypatch):
+    from rankviz.label_ranking import mallows
+
+    _, Y = random_rankings(30, 9, seed=2)
+    Y[::3, 2] = np.nan
+    Y[1::4, 5] = np.nan
+    center = np.arange(1.0, 10.0)
+    theta = np.linspace(0.05, 5.0, 50)
+    whole = (mallows.kendall_distance(np.where(np.isnan(Y), 0, Y), center),
+             mallows.extend_rankings(Y, center), mallows.expected_distance(theta, 9),
+             mallows._expected_distance_slope(theta, 9))
+    monkeypatch.setattr(mallows, "BLOCK_SIZE", 20)  # a few rows / pairs / thetas per block
+    blocked = (mallows.kendall_distance(np.where(np.isnan(Y), 0, Y), center),
+               mallows.extend_rankings(Y, center), mallows.expected_distance(theta, 9),
+               mallows._expected_distance_slope(theta, 9))
+    for a, b in zip(whole, blocked):
+        np.testing.assert_array_equal(a, b)

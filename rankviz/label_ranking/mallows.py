@@ -49,6 +49,12 @@ __all__ = ["MallowsFit", "GroupFits", "expected_distance", "theta_from_mean_dist
 # form E_max - E = theta Var_0[D] is exact to theta^2 there.
 _LOG_THETA = np.linspace(np.log(1e-4), np.log(40.0), 8001)
 
+#: Most numbers :func:`kendall_distance` and :func:`extend_rankings` hold per
+#: temporary array (2^21, 16 MiB as float64): larger inputs are worked through
+#: in blocks of label pairs or of rows, so their memory is bounded whatever
+#: the number of labels, rather than growing with rows x labels^2.
+BLOCK_SIZE = 2 ** 21
+
 
 def expected_distance(theta: ArrayLike, n_labels: int) -> np.ndarray:
     """``E[D(sigma, pi) | theta]`` of the Mallows model with Kendall distance (§3), vectorised.
@@ -57,6 +63,8 @@ def expected_distance(theta: ArrayLike, n_labels: int) -> np.ndarray:
     ``theta = 0`` (the uniform distribution) and 0 at ``theta = inf``.
     """
     theta = np.asarray(theta, dtype=float)
+    if theta.size * n_labels > BLOCK_SIZE:
+        return _in_theta_blocks(expected_distance, theta, n_labels)
     j = np.arange(1, n_labels + 1)
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         t = np.maximum(theta, 1e-9)[..., None]
@@ -65,12 +73,22 @@ def expected_distance(theta: ArrayLike, n_labels: int) -> np.ndarray:
     return np.where(np.isinf(theta), 0.0, value)
 
 
+def _in_theta_blocks(function, theta, n_labels):
+    """``function(theta, n_labels)`` on blocks of ``theta``: at most :data:`BLOCK_SIZE` numbers at a time."""
+    flat = theta.ravel()
+    step = max(1, BLOCK_SIZE // n_labels)
+    return np.concatenate([np.atleast_1d(function(flat[k:k + step], n_labels))
+                           for k in range(0, flat.size, step)]).reshape(theta.shape)
+
+
 def _expected_distance_slope(theta, n_labels):
     """``dE[D]/dtheta`` (negative: minus the variance of the distance).
 
     ``e^x / (e^x - 1)^2`` is written ``1 / (4 sinh^2(x / 2))``, which goes to 0
     instead of inf/inf for large ``x``.
     """
+    if np.size(theta) * n_labels > BLOCK_SIZE:
+        return _in_theta_blocks(_expected_distance_slope, np.asarray(theta, dtype=float), n_labels)
     j = np.arange(1, n_labels + 1)
     t = np.asarray(theta, dtype=float)[..., None]
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -180,9 +198,25 @@ def kendall_distance(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     Pairs tied in either ranking do not count.
     """
     a, b = np.atleast_2d(a), np.atleast_2d(b)
-    i, j = np.triu_indices(a.shape[-1], k=1)
-    discordant = np.sign(a[..., i] - a[..., j]) * np.sign(b[..., i] - b[..., j]) < 0
-    return discordant.sum(axis=-1)
+    n = a.shape[-1]
+    rows = int(np.prod(np.broadcast_shapes(a.shape[:-1], b.shape[:-1])))
+    if rows * n * (n - 1) // 2 <= BLOCK_SIZE:
+        i, j = np.triu_indices(n, k=1)
+        discordant = np.sign(a[..., i] - a[..., j]) * np.sign(b[..., i] - b[..., j]) < 0
+        return discordant.sum(axis=-1)
+    # In blocks of first labels: pairs (i, j > i) for i in [start, stop).
+    total = np.zeros(np.broadcast_shapes(a.shape[:-1], b.shape[:-1]), dtype=np.intp)
+    start = 0
+    while start < n - 1:
+        stop, pairs = start, 0
+        while stop < n - 1 and (stop == start or rows * (pairs + n - 1 - stop) <= BLOCK_SIZE):
+            pairs += n - 1 - stop
+            stop += 1
+        i = np.repeat(np.arange(start, stop), n - 1 - np.arange(start, stop))
+        j = np.concatenate([np.arange(k + 1, n) for k in range(start, stop)])
+        total += (np.sign(a[..., i] - a[..., j]) * np.sign(b[..., i] - b[..., j]) < 0).sum(axis=-1)
+        start = stop
+    return total
 
 
 def borda_votes(Y: ArrayLike) -> np.ndarray:
@@ -290,7 +324,9 @@ def extend_rankings(Y: ArrayLike, centers: ArrayLike) -> np.ndarray:
     row ``r`` of ``Y`` is extended towards row ``r`` of ``centers``, with the
     same gaps and the same order inside a gap. Complete rows are returned as
     they are. O(rows x n_labels^2) numpy work and no Python loop over rows,
-    so IBLR can extend the neighbours of every query together.
+    so IBLR can extend the neighbours of every query together; rows are
+    taken in blocks of at most :data:`BLOCK_SIZE` / n_labels^2 (at least
+    one), so the memory is bounded by that, not by rows x n_labels^2.
 
     Parameters
     ----------
@@ -309,8 +345,17 @@ def extend_rankings(Y: ArrayLike, centers: ArrayLike) -> np.ndarray:
     rows = np.flatnonzero(np.isnan(Y).any(axis=1))
     if not len(rows):
         return extended
-    sigma, center = Y[rows], centers[rows]
     n_labels = Y.shape[1]
+    block = max(1, BLOCK_SIZE // (n_labels * n_labels))
+    for start in range(0, len(rows), block):
+        part = rows[start:start + block]
+        extended[part] = _extend_block(Y[part], centers[part])
+    return extended
+
+
+def _extend_block(sigma, center):
+    """:func:`extend_rankings` of incomplete rows ``sigma`` towards ``center`` (same shape)."""
+    n_labels = sigma.shape[1]
     missing = np.isnan(sigma)
     # sigma's labels best first (missing ones last), with their centre positions.
     order = np.argsort(np.where(missing, np.inf, sigma), axis=1, kind="stable")
@@ -337,8 +382,7 @@ def extend_rankings(Y: ArrayLike, centers: ArrayLike) -> np.ndarray:
     positions = np.empty(sigma.shape)
     np.put_along_axis(positions, np.argsort(key, axis=1, kind="stable"),
                       np.broadcast_to(np.arange(1.0, n_labels + 1), sigma.shape), axis=1)
-    extended[rows] = positions
-    return extended
+    return positions
 
 
 @dataclass(frozen=True)

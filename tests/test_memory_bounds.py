@@ -176,3 +176,25 @@ def test_blocks_give_the_numbers_of_the_one_shot_computation(monkeypatch):
                mallows._expected_distance_slope(theta, 9))
     for a, b in zip(whole, blocked):
         np.testing.assert_array_equal(a, b)
+
+
+def test_the_mallows_page_shows_the_label_limit_as_an_error_not_a_traceback(app_path):
+    from streamlit.testing.v1 import AppTest
+
+    from rankviz.ui.data_picker import UPLOAD
+    from rankviz.ui.upload import upload_digest
+
+    rng = np.random.default_rng(4)
+    rows = [f"{x:.3f}," + ",".join(str(int(v)) for v in rng.permutation(2_000) + 1) for x in rng.random(10)]
+    content = ("10,1,2000\n" + "\n".join(rows) + "\n").encode()
+    at = AppTest.from_file(app_path, default_timeout=180)
+    at.switch_page("pages/mallows_trees.py").run()
+    at.selectbox(key="dataset").set_value(UPLOAD).run()
+    at.sidebar.get("file_uploader")[0].set_value(("many_labels.txt", content, "text/plain")).run()
+    at.radio(key=f"upload_kind_{upload_digest('many_labels.txt', content)}").set_value("benchmark").run()
+    assert not at.exception, at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1, errors
+    assert errors[0].startswith("The label ranking tree cannot be grown on this data: criterion 'mallows' "
+                                "compares every pair of labels in every row: 10 rows of 2,000 labels")
+    assert "expected at most 1,295 labels for 10 rows" in errors[0]

@@ -452,3 +452,47 @@ def test_ltr_sample_files_are_what_the_script_builds(tmp_path, capsys):
         assert (tmp_path / name).read_bytes() == (SAMPLE_DIR / name).read_bytes(), name
 
 
+
+
+# -- group files and declared widths (LightGBM's .query, XGBoost's .group) -------------------
+
+def test_svmlight_without_qid_reads_its_queries_from_a_group_file(tmp_path):
+    from sklearn.datasets import load_svmlight_file
+
+    from rankviz.datasets.svmlight import load_svmlight, read_query_file
+
+    data = tmp_path / "train.txt"
+    data.write_text("# exported by a learning-to-rank tool\n2 1:0.5 3:1\n0 2:0.25\n1 1:1\n"
+                    "0 3:2 # a comment\n1 2:1\n")
+    groups = tmp_path / "train.txt.query"
+    groups.write_text("3\n\n2\n")
+    assert read_query_file(groups).tolist() == [3, 2]
+    dataset = load_svmlight(data, query_file=groups, n_features=4)
+    assert dataset.qid.tolist() == [1, 1, 1, 2, 2]
+    assert dataset.relevance.tolist() == [2, 0, 1, 0, 1]
+    # The same features as scikit-learn's reader of the same file and width.
+    X_sklearn, y_sklearn = load_svmlight_file(str(data), n_features=4)
+    assert np.array_equal(np.asarray(dataset.X, dtype=float), X_sklearn.toarray())
+    assert np.array_equal(dataset.relevance, y_sklearn)
+
+
+def test_group_files_and_widths_that_do_not_fit_are_named(tmp_path):
+    from rankviz.datasets.svmlight import load_svmlight, read_query_file
+    from rankviz.exceptions import DataError
+
+    data = tmp_path / "test.txt"
+    data.write_text("2 1:0.5 5:1\n0 2:0.25\n1 1:1\n")
+    with pytest.raises(DataError, match=r"^test\.txt, line 1: 'qid:' is missing: .*; or give a group file"):
+        load_svmlight(data)
+    sizes = tmp_path / "test.group"
+    sizes.write_text("2\n2\n")
+    with pytest.raises(DataError, match=r"^test\.txt: the group file's query sizes add up to 4 documents but "
+                                        r"the file has 3"):
+        load_svmlight(data, query_file=sizes)
+    sizes.write_text("3\nmany\n")
+    with pytest.raises(DataError, match=r"^test\.group, line 2: 'many' is not a number of documents"):
+        read_query_file(sizes)
+    sizes.write_text("3\n")
+    with pytest.raises(DataError, match=r"^test\.txt, line 1: the feature index 5 is above n_features=4"):
+        load_svmlight(data, query_file=sizes, n_features=4)
+    assert load_svmlight(data, query_file=sizes, n_features=7).X.shape == (3, 7)

@@ -23,7 +23,7 @@ from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, check_query_sizes, parse_query_ids
 from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
 
-__all__ = ["load_svmlight", "dump_svmlight", "MAX_FEATURE_INDEX", "MAX_DENSE_BYTES"]
+__all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "MAX_FEATURE_INDEX", "MAX_DENSE_BYTES"]
 
 #: Largest feature index :func:`load_svmlight` accepts. Features are stored
 #: densely (LETOR sets have tens to a few thousand), so a stray huge index
@@ -50,7 +50,8 @@ _FEATURE_EXAMPLE = "3:0.25"
 # A well-formed line (comment removed): relevance, qid:Q, then index:value
 # tokens with a decimal index and exactly one ':'. Lines that match go the
 # fast, vectorised way; any other line is diagnosed token by token.
-_LINE_RE = re.compile(r"\s*(\S+)\s+qid:(\S+)((?:\s+[0-9]+:[^\s:]+)*)\s*")
+# The qid may be left out when the queries come from a group file.
+_LINE_RE = re.compile(r"\s*(\S+)(?:\s+qid:(\S+))?((?:\s+[0-9]+:[^\s:]+)*)\s*")
 
 _INDEX_RE = re.compile(r"[0-9]+")
 
@@ -152,7 +153,44 @@ def _scan_lines(lines):
         features.append(m.group(3))
     return numbers, relevance, qids, features, None
 
-def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None) -> QueryDataset:
+def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
+    """Query sizes from a group file: one whole number of documents per line.
+
+    The ``.query`` file of LightGBM and the ``.group`` file of XGBoost: line
+    ``k`` says how many consecutive documents of the data file form query
+    ``k``. Blank lines are skipped.
+
+    Parameters
+    ----------
+    path_or_buffer : str, os.PathLike or file-like
+
+    Returns
+    -------
+    ndarray of int64
+
+    Raises
+    ------
+    DataError
+        For a line that is not a whole number of at least 1, or a file without sizes.
+    """
+    text, source = read_text(path_or_buffer)
+    sizes = []
+    for k, line in enumerate(split_lines(text), start=1):
+        token = line.strip()
+        if not token:
+            continue
+        if not token.isdigit() or int(token) < 1:
+            raise data_error(f"{show_text(token)} is not a number of documents; expected one whole number "
+                             "of at least 1 per line (the query's size)", source, line=k)
+        sizes.append(int(token))
+    if not sizes:
+        raise data_error("the group file has no query sizes; expected one number of documents per line", source)
+    return np.asarray(sizes, dtype=np.int64)
+
+
+def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None, *,
+                  query_file: str | os.PathLike | IO | None = None,
+                  n_features: int | None = None) -> QueryDataset:
     """Read a learning-to-rank set in the svmlight / LETOR ranking format.
 
     Each document is one line ``rel qid:Q i:v j:w ... # comment``: the graded
@@ -169,6 +207,14 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         Bytes are decoded as UTF-8.
     name : str, optional
         Dataset name; defaults to the file name without extension.
+    query_file : str, os.PathLike or file-like, optional
+        A group file (LightGBM's ``.query``, XGBoost's ``.group``,
+        :func:`read_query_file`): the documents are then in query order, the
+        first ``sizes[0]`` lines query 1 and so on, and lines need no
+        ``qid:`` (one that has it is ignored in favour of the file).
+    n_features : int, optional
+        The number of features, e.g. a training file's for its test file,
+        whose largest index may be smaller; an index above it is an error.
 
     Returns
     -------
@@ -191,6 +237,7 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         comes after '5:0.3'; expected feature indices in increasing order"``.
         The first faulty line of the file is reported.
     """
+    declared_features = n_features
     text, source = read_text(path_or_buffer)
     lines = split_lines(text)
     numbers, rel_tokens, qid_tokens, feature_parts, stop = _scan_lines(lines)
@@ -225,6 +272,25 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     if n_features == 0:
         raise data_error(f"no line has a feature; expected index:value features such as {_FEATURE_EXAMPLE} "
                      f"after the query id", source)
+    if declared_features is not None:
+        if isinstance(declared_features, bool) or not isinstance(declared_features, (int, np.integer)) \
+                or declared_features < 1:
+            raise ValueError(f"n_features must be an integer >= 1, got {declared_features!r}")
+        if n_features > declared_features:
+            widest = int(np.argmax(indices))
+            raise data_error(f"the feature index {n_features} is above n_features={declared_features}; expected "
+                             f"indices 1..{declared_features}", source, line=numbers[doc_of[widest]])
+        n_features = int(declared_features)
+    if query_file is not None:
+        sizes = read_query_file(query_file)
+        if int(sizes.sum()) != n:
+            raise data_error(f"the group file's query sizes add up to {int(sizes.sum()):,} documents but the file "
+                             f"has {n:,}; expected one size per query, in the order of the lines", source)
+        qid_tokens = [str(k) for k in np.repeat(np.arange(1, len(sizes) + 1), sizes)]
+    elif None in qid_tokens:
+        line = numbers[qid_tokens.index(None)]
+        problem = _line_problem(lines[line - 1].partition("#")[0]) or "'qid:' is missing"
+        raise data_error(f"{problem}; or give a group file of query sizes (query_file=)", source, line=line)
     qid = parse_query_ids(qid_tokens)
     codes, query_ids = pd.factorize(qid)
     line_numbers = np.asarray(numbers)

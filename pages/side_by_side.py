@@ -6,7 +6,7 @@ from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tre
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.inspector_panel import single_leaf_note
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import md_escape
+from rankviz.ui.text import counted, md_escape
 from rankviz.ui.tree_panel import explore_tree, fit_tree, tree_settings, tree_url_fields
 from rankviz.viz.graphviz import export_basename
 from rankviz.ui.url_state import publish_to_url, restore_from_url
@@ -44,8 +44,7 @@ for side, column in columns.items():
             st.error(f"{side} cannot be grown: {error}")
             continue
         fitted[side] = settings[side]
-        leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
-        st.markdown(f"**{side}:** {leaves}, depth {tree.max_depth}. {md_escape(settings[side].describe())}.")
+        st.markdown(f"**{side}:** {counted(tree.n_leaves, 'leaf', 'leaves')}, depth {tree.max_depth}. {md_escape(settings[side].describe())}.")
         if note := single_leaf_note(dataset, data_key, tree, settings[side]):  # which rule stopped the root
             st.info(note, icon=":material/info:")
         name = SIDES[side][0]

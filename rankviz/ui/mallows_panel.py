@@ -38,10 +38,10 @@ from ..safe_csv import safe_csv
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
-from .defaults import seed_defaults, user_set
+from .defaults import seed_defaults
 from .long_run import background, error_text, format_duration, run_jobs
 from .text import counted
-from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path
+from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path, limit_inputs
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
@@ -208,14 +208,9 @@ def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY,
     for name, value in defaults.items():
         st.session_state.setdefault(f"{key}_{name}", value)
     container.subheader("Tree")
-    min_leaf = container.number_input(
-        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf", persist_state="session",
-        on_change=user_set, args=(f"{key}_min_leaf",),
-        help=f"Starts where the data set suggests so that the tree fits the screen: {DEFAULT_MIN_LEAF} unless "
-             "the sample says otherwise (2 for the 16 rows of the toy set). Cheng et al. have no such limit "
-             "(its trees stop at pure nodes and below 2|Y| label occurrences).")
-    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth",
-                                   persist_state="session", on_change=user_set, args=(f"{key}_max_depth",))
+    min_leaf, depth = limit_inputs(
+        container, key, "Cheng et al. have no such limit (its trees stop at pure nodes and below 2|Y| label "
+                        "occurrences).", default_min_leaf=DEFAULT_MIN_LEAF)
     use_gamma = container.checkbox(
         "Stop early with γ", key=f"{key}_use_gamma", persist_state="session",
         help="Cheng et al. have no such rule. On: a node is split only if "
@@ -313,8 +308,7 @@ def leaves_panel(tree: Tree, training: TrainingData | None, key: str = f"{KEY}_l
     """The leaf table, sorted by reliability, with a CSV download."""
     table = leaf_table(tree, training).sort_values("reliability", ascending=False, kind="stable")
     pure = int(np.isinf(table["θ̂"]).sum())
-    leaves = "1 leaf" if len(table) == 1 else f"{len(table)} leaves"
-    st.caption(f"{leaves}, most reliable first; {pure} pure (θ̂ = ∞). *share* = n / N "
+    st.caption(f"{counted(len(table), 'leaf', 'leaves')}, most reliable first; {pure} pure (θ̂ = ∞). *share* = n / N "
                f"(N = {int(tree.n_samples[0]):,} rows); *mean τ to centre* is the mean Kendall tau "
                "of the leaf's rankings to its centre (the similarity γ judges)."
                + (" *labels observed*: labels present in the leaf's rows; the others are "

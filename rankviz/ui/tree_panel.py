@@ -18,7 +18,7 @@ from .export_panel import ScreenView, tree_export
 from .tree_view import tree_view
 from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
-from .text import md_escape
+from .text import counted, md_escape
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
@@ -122,14 +122,9 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
         help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008). "
              "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
              "Moving γ only re-cuts one maximal tree: no regrowth.")
-    min_leaf = container.number_input(
-        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf", persist_state="session",
-        on_change=user_set, args=(f"{key}_min_leaf",),
-        help=f"Starts where the data set suggests so that the tree fits the screen: {DEFAULT_MIN_LEAF} "
-             "unless the sample says otherwise (2 for the 16 rows of the toy set). The library's default "
-             "is 2 (the similarity of a single example, a mean over no pairs, is undefined).")
-    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth",
-                                   persist_state="session", on_change=user_set, args=(f"{key}_max_depth",))
+    min_leaf, depth = limit_inputs(
+        container, key, "The library's default is 2 (the similarity of a single example, a mean over no "
+                        "pairs, is undefined).")
     growth_order = "depth"
     if order:
         growth_order = container.radio(
@@ -150,6 +145,29 @@ def criterion_subtitle(name: str) -> str:
     origin = "the paper's own" if criterion.name == "mean_spearman" else f"from {criterion.source}"
     return ("Rebelo, Soares & Costa (2008): a decision tree whose leaves predict a ranking of the labels, "
             f"stopped by rule (6) with γ. Splitting criterion: **{criterion.title}**, {origin}.")
+
+
+def limit_inputs(container: DeltaGenerator, key: str, note: str,
+                 default_min_leaf: int = DEFAULT_MIN_LEAF) -> tuple[int, int]:
+    """The "Minimum examples per leaf" and "Maximum depth" inputs of a tree's settings.
+
+    Kept for the session; a value the user sets stays when the data set
+    changes (:func:`rankviz.ui.defaults.user_set`). ``note`` ends the leaf
+    size's help: what the paper or the library does.
+
+    Returns
+    -------
+    (int, int)
+        The leaf size, and the depth (0 = no limit).
+    """
+    min_leaf = container.number_input(
+        "Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf", persist_state="session",
+        on_change=user_set, args=(f"{key}_min_leaf",),
+        help=f"Starts where the data set suggests so that the tree fits the screen: {default_min_leaf} "
+             f"unless the sample says otherwise (2 for the 16 rows of the toy set). {note}")
+    depth = container.number_input("Maximum depth (0 = no limit)", 0, 100, key=f"{key}_max_depth",
+                                   persist_state="session", on_change=user_set, args=(f"{key}_max_depth",))
+    return int(min_leaf), int(depth)
 
 
 def tree_url_fields(key: str = "tree", prefix: str = "", order: bool = True) -> list[UrlField]:
@@ -289,28 +307,12 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         st.markdown(_step_caption(current, n_steps))
         grown = current.step < n_steps
         just_split = int(current.tree.node_ids[current.node]) if current.step > 0 else None
-        view_slot = st.container()  # the view above its toggles and the Export button
-        row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
-        strips, direction = view_options(tree, key, row)
-        max_labels = shown if shown < len(tree.label_names) else None
         fold_key = (data_key, settings.growth)
-        with view_slot:
-            show_tree(tree, key=f"{key}_view", layout_key=repr(signature), fold_key=fold_key,
-                      max_labels=shown, max_depth=depth, selected=inspected, current=just_split,
-                      revealed=current.tree.node_ids if grown else None,
-                      on_select=picked if on_select is not None else None,
-                      trace=trace, label=label, rank_strips=strips, direction=direction)
-        # The export is the finished tree as the settings define it unless the
-        # user asks for the view's cut, the player's step or the highlights.
-        folded = collapsed_nodes(f"{key}_view", fold_key) & {int(i) for i in tree.node_ids}
-        screen = ScreenView(max_depth=depth, collapsed=tuple(sorted(folded)), direction=direction,
-                            rank_strips=strips, max_labels=max_labels, selected=inspected,
-                            path=trace.path if trace else (), step=current.step if grown else None,
-                            n_steps=n_steps if grown else None)
-        with row:
-            tree_export(tree, key=f"{key}_export", basename=basename, tree_key=repr(signature), view=screen,
-                        partial=current.tree if grown else None,
-                        draw_options={"similarity_range": SIMILARITY_RANGE})
+        _view_with_export(
+            tree, key=key, tree_key=repr(signature), fold_key=fold_key, basename=basename, max_depth=depth,
+            max_labels=shown, partial=current if grown else None, n_steps=n_steps,
+            selected=inspected, current=just_split, revealed=current.tree.node_ids if grown else None,
+            on_select=picked if on_select is not None else None, trace=trace, label=label)
         return current
 
     return animated()
@@ -323,8 +325,7 @@ def _step_caption(current: GrowthStep, n_steps: int) -> str:
     else:
         caption = (f"Step {current.step} of {n_steps}: split node #{tree.node_ids[current.node]} on "
                    f"**{md_escape(tree.test_text(current.node))}**.")
-    leaves = "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves"
-    return f"{caption} {leaves}, depth {tree.max_depth}."
+    return f"{caption} {counted(tree.n_leaves, 'leaf', 'leaves')}, depth {tree.max_depth}."
 
 
 def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
@@ -352,20 +353,40 @@ def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, bas
         Start drawn left to right (the reader can switch).
     """
     depth = depth_control(tree, f"{key}_draw", whole_leaves=whole_leaves, cut_leaves=cut_leaves)
-    view_slot = st.container()
+    _view_with_export(tree, key=key, tree_key=tree_key, fold_key=fold_key, basename=basename, max_depth=depth,
+                      max_labels=max_labels, left_to_right=left_to_right, group=group, legend=legend,
+                      max_height=max_height)
+
+
+def _view_with_export(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
+                      max_depth: int | None, max_labels: int | None, left_to_right: bool = False,
+                      partial: GrowthStep | None = None, n_steps: int | None = None, **view: Any) -> None:
+    """The view (:func:`show_tree` with ``**view``), then its toggles and the Export button in one row.
+
+    The export offers what the view shows (depth cut, folds, direction,
+    strips, the inspected node and traced path) and, with ``partial`` (the
+    player's step when it is not at the end), the tree at that step.
+    """
+    view_slot = st.container()  # above the row, though drawn after the toggles are read
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
     strips, direction = view_options(tree, key, row, left_to_right=left_to_right)
     with view_slot:
-        show_tree(tree, key=f"{key}_view", layout_key=tree_key, fold_key=fold_key, group=group,
-                  max_depth=depth, legend=legend, max_labels=max_labels, max_height=max_height,
-                  rank_strips=strips, direction=direction)
-    folded = collapsed_nodes(f"{key}_view", fold_key) & {int(i) for i in tree.node_ids}
-    labels = max_labels if max_labels and max_labels < len(tree.label_names) else None
+        show_tree(tree, key=f"{key}_view", layout_key=tree_key, fold_key=fold_key, max_depth=max_depth,
+                  max_labels=max_labels, rank_strips=strips, direction=direction, **view)
+    trace = view.get("trace")
+    screen = ScreenView(max_depth=max_depth, collapsed=present_folds(tree, f"{key}_view", fold_key),
+                        direction=direction, rank_strips=strips, max_labels=_labels_shown(tree, max_labels),
+                        selected=view.get("selected"), path=trace.path if trace else (),
+                        step=partial.step if partial else None, n_steps=n_steps if partial else None)
     with row:
-        tree_export(tree, key=f"{key}_export", tree_key=tree_key, basename=basename,
-                    view=ScreenView(max_depth=depth, collapsed=tuple(sorted(folded)), direction=direction,
-                                    rank_strips=strips, max_labels=labels),
+        tree_export(tree, key=f"{key}_export", tree_key=tree_key, basename=basename, view=screen,
+                    partial=partial.tree if partial else None,
                     draw_options={"similarity_range": SIMILARITY_RANGE}, ordinal=tree.is_ordinal)
+
+
+def _labels_shown(tree: Tree, max_labels: int | None) -> int | None:
+    """``max_labels`` for the drawers: None when every label is written anyway."""
+    return max_labels if max_labels and max_labels < len(tree.label_names) else None
 
 
 def view_options(tree: Tree, key: str, container: DeltaGenerator | None = None, *,
@@ -457,6 +478,11 @@ def collapsed_nodes(key: str, fold_key: Hashable) -> set[int]:
     return state[folds_key][1]
 
 
+def present_folds(tree: Tree, key: str, fold_key: Hashable) -> tuple[int, ...]:
+    """The folds of the view ``key`` that are nodes of ``tree`` (another γ may lack some), sorted."""
+    return tuple(sorted(collapsed_nodes(key, fold_key) & {int(i) for i in tree.node_ids}))
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def _layout(_tree: Tree, tree_key: str, collapsed: tuple[int, ...], max_depth: int | None,
             options: tuple[tuple[str, Any], ...]) -> TreeLayout:
@@ -475,21 +501,19 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
     ``fold_key`` stays the same; the layout is cached per ``layout_key``
     (the tree's identity), folds, depth and options. Returns the layout shown.
     """
-    folded = collapsed_nodes(key, fold_key)
-    present = {int(i) for i in tree.node_ids}
     options = dict(similarity_range=SIMILARITY_RANGE, show_ids=True, direction=direction, legend=legend,
-                   max_labels=max_labels if max_labels and max_labels < len(tree.label_names) else None)
+                   max_labels=_labels_shown(tree, max_labels))
     if not tree.is_ordinal:
         options["rank_strips"] = rank_strips
-    layout = _layout(tree, layout_key, tuple(sorted(folded & present)), max_depth,
+    layout = _layout(tree, layout_key, present_folds(tree, key, fold_key), max_depth,
                      tuple(sorted(options.items())))
 
     def toggle(node_id: int) -> None:
-        folded.symmetric_difference_update({node_id})
+        collapsed_nodes(key, fold_key).symmetric_difference_update({node_id})
 
     # Another direction is another drawing: the view fits it anew.
-    tree_view(layout, key=key, layout_key=f"{layout_key}|{direction}", label=label, selected=selected, current=current,
-              revealed=revealed, path=trace.path if trace else None,
+    tree_view(layout, key=key, layout_key=f"{layout_key}|{direction}", label=label, selected=selected,
+              current=current, revealed=revealed, path=trace.path if trace else None,
               trace={"node": trace.leaf, "lines": list(trace.lines)} if trace else None,
               on_select=on_select, on_toggle=toggle, group=group, direction=direction,
               max_height=max_height)

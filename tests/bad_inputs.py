@@ -317,6 +317,14 @@ def check_ltr_base(ds):
     assert ds.n_missing_features == 0
 
 
+def check_ltr_one_doc_query(ds):
+    assert ds.n_docs == 19 and ds.n_queries == 7 and ds.n_single_document_queries == 1
+    assert ds.query_ids[-1] == 7 and ds.query_sizes[-1] == 1
+    _same(ds.X[:18], LTR_X)
+    _same(ds.X[18, :2], [0.5, 1])  # the last feature differs between the two files
+    _same(ds.relevance[:18], LTR_REL)
+
+
 def check_ltr_string_qids(ds):
     assert ds.qid.tolist() == [f"q-{q}" for q in LTR_QID] and ds.n_queries == 6
     _same(ds.X, LTR_X)
@@ -571,8 +579,7 @@ def _cases():
     yield Case("svm_comments_only.txt", V, lines("# LETOR export", "", "# nothing else"), "comments only",
                error=("the file has no documents",))
     yield Case("svm_one_doc_query.txt", V, lines(*svm_lines(), "1 qid:7 1:0.5 2:1 3:0"),
-               "a query with one document",
-               error=("line 19", "the query 7 has only 1 document", "expected at least 2 documents"))
+               "a query with one document: kept (it adds no pair)", check=check_ltr_one_doc_query)
     yield Case("svm_text_relevance.txt", V, lines(*with_row(svm_lines(), 1, "high qid:1 1:0.1 2:1 3:-1")),
                "text relevance", error=("line 2", "relevance 'high' is not a number", "expected a graded relevance"))
     yield Case("svm_bom_crlf.txt", V, b"\xef\xbb\xbf" + lines(*svm_lines(), end="\r\n"), "BOM, Windows line ends",
@@ -619,8 +626,8 @@ def _cases():
                check=check_ltr_missing)
     yield Case("qcsv_text_relevance.csv", Q, lines(*with_row(qcsv(), 3, "1,high,0.4,1,1")), "text relevance",
                q_opts, error=("line 4", "column 'rel'", "relevance 'high' is not a number", "expected a graded"))
-    yield Case("qcsv_one_doc_query.csv", Q, lines(*qcsv(), "7,1,0.5,1,1"), "a query with one document", q_opts,
-               error=("line 20", "column 'qid'", "the query 7 has only 1 document", "expected at least 2"))
+    yield Case("qcsv_one_doc_query.csv", Q, lines(*qcsv(), "7,1,0.5,1,1"),
+               "a query with one document: kept (it adds no pair)", q_opts, check=check_ltr_one_doc_query)
     yield Case("qcsv_decimal_comma.csv", Q, lines(*[r.replace(".", ",") for r in qcsv(sep=";")]),
                "';' separator, decimal commas", q_opts, check=check_ltr_base)
     yield Case("qcsv_tab_quoted.txt", Q, lines(*['"' + r.replace("\t", '"\t"') + '"' if k else r

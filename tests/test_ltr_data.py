@@ -70,7 +70,6 @@ def test_arrays_are_read_only_but_callers_arrays_are_not():
     (dict(X=np.ones((3, 2)), relevance=[0, np.nan, 2], qid=[1, 1, 1]), "row 2: the relevance nan"),
     (dict(X=[[1, 2], [1, np.inf], [0, 0]], relevance=[0, 1, 2], qid=[1, 1, 1]), "row 2, column 'f2'"),
     (dict(X=np.ones((3, 2)), relevance=[0, 1, 2], qid=[1, None, 1]), "row 2: the query id is missing"),
-    (dict(X=np.ones((3, 2)), relevance=[0, 1, 2], qid=[1, 2, 1]), "row 2: the query 2 has only 1 document"),
     (dict(X=np.ones((3, 2)), relevance=[0, 1, 2], qid=[1, 1, 1], feature_names=["a"]), "2 feature columns"),
     (dict(X=np.ones((3, 2)), relevance=[0, 1, 2], qid=[1, 1, 1], feature_names=["a", "a"]), "'a' appears twice"),
 ])
@@ -195,13 +194,23 @@ def test_svmlight_reports_the_first_faulty_line():
         load_svmlight(text_file(text))
 
 
-def test_svmlight_one_document_query_names_query_and_line():
+def test_one_document_queries_are_kept():
+    # svmlight: query 7 has one document, query 'b' too; nothing is refused
     text = "1 qid:1 1:1\n0 qid:1 1:2\n# comment\n2 qid:7 1:3\n1 qid:8 1:1\n1 qid:8 1:0\n"
-    with pytest.raises(DataError, match=r"^train.txt, line 4: the query 7 has only 1 document"):
-        load_svmlight(text_file(text))
-    text = "1 qid:a 1:1\n0 qid:b 1:2\n0 qid:a 1:2\n"
-    with pytest.raises(DataError, match=r"^train.txt, line 2: the query 'b' has only 1 document"):
-        load_svmlight(text_file(text))
+    ds = load_svmlight(text_file(text))
+    assert ds.query_ids.tolist() == [1, 7, 8] and ds.query_sizes.tolist() == [2, 1, 2]
+    assert ds.n_single_document_queries == 1 and ds.n_docs == 5
+    ds = load_svmlight(text_file("1 qid:a 1:1\n0 qid:b 1:2\n0 qid:a 1:2\n"))
+    assert ds.query_sizes.tolist() == [2, 1] and ds.n_single_document_queries == 1
+    # CSV, the dataset itself, and a split of it
+    ds = load_query_csv(text_file(CSV + "3,0,3,3\n", "docs.csv"), "qid", "rel")
+    assert ds.query_sizes.tolist() == [2, 2, 1] and ds.n_single_document_queries == 1
+    ds = QueryDataset(np.ones((3, 2)), [0, 1, 2], [1, 2, 1])
+    assert ds.n_single_document_queries == 1
+    only = QueryDataset(np.arange(8.0).reshape(4, 2), [0, 1, 2, 1], [1, 2, 3, 4])
+    parts = split_by_query(only, (0.5, 0.25, 0.25))
+    assert [p.n_docs for p in parts] == [2, 1, 1]
+    assert sum(p.n_single_document_queries for p in parts) == 4
 
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n  \n"])
@@ -264,7 +273,6 @@ CSV = "qid,rel,f1,f2\n1,2,0.5,1\n1,0,0.25,2\n2,1,1,1\n2,0,3,3\n"
     (("2,1,1,1", "NA,1,1,1"), {}, ["line 4, column 'qid': the query id 'NA' marks a missing value"]),
     (("2,1,1,1", "2,1,1,abc"), {}, ["line 4, column 'f2': the feature value 'abc' is not a number"]),
     (("2,1,1,1", "2,1,inf,1"), {}, ["line 4, column 'f1': the feature value 'inf' is not a finite number"]),
-    (("2,0,3,3\n", "2,0,3,3\n3,0,3,3\n"), {}, ["line 6, column 'qid': the query 3 has only 1 document"]),
     (("2,1,1,1", "2,1,1"), {}, ["line 4: found 3 fields; expected 4"]),
 ])
 def test_csv_errors_name_file_line_and_column(edit, kwargs, fragments):

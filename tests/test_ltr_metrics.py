@@ -476,3 +476,48 @@ def test_mpboost_scores_huge_grades():
     model = MPBoost(n_rounds=5).fit(X, y, qid=qid)
     assert np.isfinite(model.score(X, y, qid=qid))
     assert model.score(X, y, qid=qid) == pytest.approx(1.0)  # the first stump splits on x0 > 0
+
+
+# ---------------------------------------------------------------------------
+# Queries with a single document
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["common", "mpboost"])
+def test_a_single_document_query_scores_one_when_relevant(form):
+    relevance = [2, 0, 1, 3, 0]
+    scores = [0.1, 0.9, 0.5, -4.0, 7.0]
+    qid = ["a", "a", "a", "lone", "empty"]  # "lone": one relevant document; "empty": one irrelevant one
+    values = ndcg_at_ks(relevance, scores, qid, ks=[1, 3, 10], form=form)
+    np.testing.assert_array_equal(values[1], [1.0, 1.0, 1.0])
+    assert np.isnan(values[2]).all()   # no relevant document: left out by default
+    np.testing.assert_array_equal(ndcg_at_ks(relevance, scores, qid, ks=[1, 3], form=form, no_relevant="one")[2],
+                                  [1.0, 1.0])
+    np.testing.assert_array_equal(ndcg_at_ks(relevance, scores, qid, ks=[1, 3], form=form, no_relevant="zero")[2],
+                                  [0.0, 0.0])
+    # the mean counts the lone query and leaves out the empty one
+    mean = mean_ndcg(relevance, scores, qid, ks=[3], form=form)[0]
+    assert mean == pytest.approx((values[0, 1] + 1.0) / 2)
+    assert np.isnan(query_rank_scores(relevance, scores, qid, "cs")[1:]).all()
+
+
+def test_single_document_queries_match_lightgbm():
+    lgb = pytest.importorskip("lightgbm")
+    rng = np.random.default_rng(31)
+    sizes = np.array([1, 5, 1, 3, 1, 7, 2, 1, 4, 6, 1, 9])
+    qid = np.repeat(np.arange(sizes.size), sizes)
+    relevance = rng.integers(0, 4, qid.size).astype(float)
+    relevance[qid == 4] = 0     # a single document that is not relevant
+    relevance[qid == 3] = 0     # a longer query without a relevant document
+    relevance[qid == 0] = 2     # a single relevant document
+    scores = rng.normal(size=qid.size)  # no ties: LightGBM and rankviz break them differently
+    # A constant feature: LightGBM cannot split, so its scores keep the order of init_score.
+    data = lgb.Dataset(np.zeros((qid.size, 1)), relevance, group=sizes, init_score=scores)
+    record = {}
+    ks = [1, 3, 5, 10]
+    lgb.train(dict(objective="lambdarank", metric="ndcg", eval_at=ks, verbosity=-1,
+                   min_data_in_leaf=qid.size + 1, learning_rate=1e-10),
+              data, num_boost_round=1, valid_sets=[data], valid_names=["train"],
+              callbacks=[lgb.record_evaluation(record)])
+    lightgbm = [record["train"][f"ndcg@{k}"][0] for k in ks]
+    np.testing.assert_allclose(mean_ndcg(relevance, scores, qid, ks=ks, no_relevant="one"), lightgbm, rtol=1e-12)

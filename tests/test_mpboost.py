@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from rankviz import MPBoost
+from rankviz import MPBoost, make_ltr_dataset
 from rankviz.ltr.ddf import DDF_NAMES, condition_9_note, directed_distance, distance_range
 from rankviz.ltr.mpboost import misordering_loss, preference_pairs, query_codes
 from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
@@ -299,3 +299,20 @@ def test_wide_histograms_are_filled_feature_by_feature_with_the_same_sums(monkey
     for a, b in zip(row_by_row.sums(weights), by_feature.sums(weights)):
         np.testing.assert_allclose(a, b, atol=1e-9)
     assert row_by_row.best(weights) == by_feature.best(weights)
+
+
+def test_single_document_queries_add_no_pair_and_fit():
+    data = make_ltr_dataset(n_queries=12, docs_per_query=(4, 7), n_features=4, n_informative=2, seed=5)
+    rng = np.random.default_rng(5)
+    X = np.vstack([data.X, rng.normal(size=(6, 4))])
+    y = np.concatenate([data.relevance, [0, 1, 2, 3, 4, 2]])
+    qid = np.concatenate([data.qid, 1000 + np.arange(6)])  # six queries of one document
+    first, second = preference_pairs(y, qid)
+    expected = preference_pairs(data.relevance, data.qid)
+    np.testing.assert_array_equal(first, expected[0])
+    np.testing.assert_array_equal(second, expected[1])
+    model = MPBoost(n_rounds=10).fit(X, y, qid=qid)
+    assert model.n_pairs_ == expected[0].size and np.isfinite(model.predict(X)).all()
+    # only single documents: nothing to learn, said in one sentence
+    with pytest.raises(ValueError, match="a query with a single document adds no pair"):
+        MPBoost(n_rounds=5).fit(X[-6:], y[-6:], qid=qid[-6:])

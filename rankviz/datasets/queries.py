@@ -3,9 +3,18 @@
 A learning-to-rank set (Zhu et al. 2009; LETOR) is a list of query–document
 pairs: every document has a feature vector, the id of the query it was
 retrieved for and a relevance grade (0 = not relevant, higher = more
-relevant). Only documents of the same query are ever compared, so a query
-needs at least two documents; the rows of one query need not be next to
-each other.
+relevant). Only documents of the same query are ever compared; the rows of
+one query need not be next to each other.
+
+A query with a single document is kept: it adds no pair to a pairwise
+learner (MPBoost trains on the other queries) and its ranking is trivially
+perfect, so its NDCG@k is 1 when the document is relevant, and when it is
+not it counts as any query without a relevant document does
+(:mod:`rankviz.ltr.metrics`: left out by default; LightGBM scores it 1).
+Real sets have such queries (a judged query with one retrieved document, or
+the tail of a random split), and refusing the whole file for them would
+refuse the data as people have it. :attr:`QueryDataset.n_single_document_queries`
+counts them.
 
 :func:`load_query_csv` reads a CSV with a query column, a relevance column
 and feature columns, as :mod:`rankviz.datasets.reading` describes; a missing
@@ -19,7 +28,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -33,7 +42,7 @@ from .reading import (
 )
 
 __all__ = ["QueryDataset", "split_by_query", "load_query_csv", "parse_query_ids", "query_text",
-           "check_query_sizes", "RELEVANCE_EXPECTED"]
+           "RELEVANCE_EXPECTED"]
 
 RELEVANCE_EXPECTED = "expected a graded relevance such as 0, 1, 2"
 
@@ -70,23 +79,6 @@ def _readonly(array):
     view = array.view()
     view.flags.writeable = False
     return view
-
-def check_query_sizes(codes: np.ndarray, query_ids: Sequence[Any] | np.ndarray, source: str,
-                      place: Callable[[int], dict[str, int]]) -> None:
-    """Every query needs two documents; name the first lone document.
-
-    ``place(i)`` gives the ``data_error`` keywords (``line=`` / ``row=``...) of row ``i``.
-    """
-    sizes = np.bincount(codes, minlength=len(query_ids))
-    lone = np.flatnonzero(sizes[codes] < 2)
-    if len(lone):
-        i = int(lone[0])
-        raise data_error(
-            f"the query {query_text(query_ids[codes[i]])} has only 1 document; expected at least 2 "
-            f"documents per query, since a ranking compares documents of the same query",
-            source, **place(i),
-        )
-
 
 # --------------------------------------------------------------------------- #
 # dataset
@@ -129,12 +121,13 @@ class QueryDataset:
     ------
     DataError
         If the shapes disagree, a feature value is infinite, a relevance is
-        not finite, a query id is missing, there is no feature, feature names
-        repeat, or a query has fewer than 2 documents.
+        not finite, a query id is missing, there is no document or no
+        feature, or feature names repeat.
 
     Notes
     -----
-    The arrays are read-only views; instances compare by identity.
+    The arrays are read-only views; instances compare by identity. A query
+    may have a single document (see :attr:`n_single_document_queries`).
     """
 
     X: np.ndarray
@@ -158,7 +151,7 @@ class QueryDataset:
                          f"(documents x features)", source)
         n_docs, n_features = X.shape
         if n_docs == 0:
-            raise data_error("there are no documents; expected at least one query with 2 documents", source)
+            raise data_error("there are no documents; expected at least one document of a query", source)
         if n_features == 0:
             raise data_error("there are no features; expected at least 1 feature column", source)
         if relevance.shape != (n_docs,):
@@ -178,7 +171,6 @@ class QueryDataset:
             raise data_error(f"the feature value {X[i, j]} is not a finite number; expected finite "
                          f"feature values (NaN for a missing one)", source, row=i + 1, column=feature_names[j])
         codes, query_ids = pd.factorize(qid)
-        check_query_sizes(codes, query_ids, source, lambda i: {"row": i + 1})
 
         for key, value in (("X", _readonly(X)), ("relevance", _readonly(relevance)),
                            ("qid", _readonly(qid)), ("feature_names", feature_names),
@@ -260,6 +252,11 @@ class QueryDataset:
     def query_sizes(self) -> np.ndarray:
         """Documents per query, aligned with :attr:`query_ids` (ndarray of int)."""
         return np.bincount(self._codes, minlength=self.n_queries)
+
+    @property
+    def n_single_document_queries(self) -> int:
+        """Number of queries with a single document: kept, though they add no pair to learn from."""
+        return int((self.query_sizes == 1).sum())
 
     def subset_queries(self, query_ids: Any) -> QueryDataset:
         """The documents of some queries, as a new dataset.
@@ -489,8 +486,8 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
         the wrong number of fields, an empty query id or relevance, a
         relevance or feature value that is not a finite number (a missing
         feature value is NaN), a file over
-        :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, or a query with a single
-        document. Messages name the
+        :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`. A query with a single
+        document is kept. Messages name the
         file, the line (header = line 1) and the column, e.g. ``"docs.csv,
         line 4, column 'rel': relevance 'high' is not a number; expected a
         graded relevance such as 0, 1, 2"``.
@@ -522,6 +519,4 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
     qid = _query_column(frame, query_column, lines, source)
     relevance = _relevance_column(frame, relevance_column, lines, source)
     X = _feature_matrix(frame, feature_columns, lines, source)
-    codes, query_ids = pd.factorize(qid)
-    check_query_sizes(codes, query_ids, source, lambda i: {"line": lines[i], "column": query_column})
     return QueryDataset(X, relevance, qid, feature_columns, name=file_stem(source) if name is None else str(name))

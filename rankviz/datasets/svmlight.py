@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
-import pandas as pd
 from scipy import sparse
 
 from ..exceptions import data_error, show_text
-from .queries import RELEVANCE_EXPECTED, QueryDataset, check_query_sizes, parse_query_ids
+from .queries import RELEVANCE_EXPECTED, QueryDataset, parse_query_ids
 from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
 
 __all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "MAX_FEATURE_INDEX", "MAX_DENSE_BYTES"]
@@ -198,7 +197,8 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     strictly increasing indices. Features left out are 0 (as in svmlight),
     so lines may be sparse. Blank lines, lines starting with ``#`` and
     everything after a ``#`` are ignored. The documents of a query need not
-    be contiguous.
+    be contiguous. A query with a single document is kept (it adds no pair;
+    see :mod:`rankviz.datasets.queries`).
 
     Parameters
     ----------
@@ -230,8 +230,7 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         For a file without documents, a relevance that is not a (finite)
         number, a missing or empty ``qid:``, a malformed feature token
         (``abc``, ``3:abc``, ``3:``, ``0:1.5``, a repeated or decreasing
-        index, a non-finite value), no feature on any line, a query with
-        a single document, or features whose dense form would exceed
+        index, a non-finite value), no feature on any line, or features whose dense form would exceed
         :data:`MAX_DENSE_BYTES` (the line with the largest index is named). The message names the file, the line and the
         token, e.g. ``"train.txt, line 7: the feature index 2 in '2:0.1'
         comes after '5:0.3'; expected feature indices in increasing order"``.
@@ -292,9 +291,7 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         problem = _line_problem(lines[line - 1].partition("#")[0]) or "'qid:' is missing"
         raise data_error(f"{problem}; or give a group file of query sizes (query_file=)", source, line=line)
     qid = parse_query_ids(qid_tokens)
-    codes, query_ids = pd.factorize(qid)
     line_numbers = np.asarray(numbers)
-    check_query_sizes(codes, query_ids, source, lambda i: {"line": line_numbers[i]})
     X = _dense_features(doc_of, indices, values, n, n_features, line_numbers, source)
     return QueryDataset(X, relevance, qid, name=file_stem(source) if name is None else str(name))
 

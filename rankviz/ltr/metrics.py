@@ -73,6 +73,20 @@ about a model; scoring it 0 or 1 only moves every model's mean towards that
 value (and with 0, a perfect ranking would average below 1). Use
 ``no_relevant="zero"`` or ``"one"`` to reproduce the other tools.
 
+Queries with a single document
+------------------------------
+A query with one document (kept by the loaders of
+:mod:`rankviz.datasets`) has only one ranking, which is also the ideal one:
+its NDCG@k is 1 at every cut-off and in both forms when the document is
+relevant (relevance > 0), and when it is not, the query has no relevant
+document and gets the ``no_relevant`` value above (``NaN``, left out, by
+default). This is LightGBM's convention too: with ``no_relevant="one"``
+:func:`mean_ndcg` equals LightGBM's ``ndcg@k`` on data with such queries.
+Such a query adds nothing to compare models by, but it is counted, so a
+mean over queries moves towards 1 as their share grows. Its rank
+correlations (:func:`query_rank_scores`) are ``NaN``: there is no pair to
+order.
+
 Rank correlations per query
 ---------------------------
 :func:`query_rank_scores` scores each query's predicted order against its

@@ -274,7 +274,8 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         if first.size == 0:
             raise ValueError(
                 "No two documents of one query have different grades, so there is no "
-                "preference to learn; every query needs at least two grades."
+                "preference to learn; expected at least one query with two documents of different grades "
+                "(a query with a single document adds no pair)."
             )
         distance = directed_distance(y[first], y[second], ddf, parameter)
         bins = FeatureBins(X, self.max_bins)

@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator
 
 from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
-from .aggregation import mean_from_sums, mean_ranks, rank_by_mean
+from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
 
 __all__ = ["DefaultRanker", "KNNRanker"]
@@ -30,6 +30,15 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
 
     The features are checked (a 2-D table, at least one row and one
     feature; any kind of column) but do not change the prediction.
+
+    Parameters
+    ----------
+    tie_tolerance : float or None, default=None
+        None predicts strict rankings (labels with equal mean positions in
+        label order), as Rebelo, Soares & Costa (2008) do. A number >= 0
+        predicts partial rankings: neighbouring labels whose mean positions
+        differ by at most this much are tied and share the average of their
+        positions (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
 
     Attributes
     ----------
@@ -53,6 +62,9 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
        Machine Learning, vol. 50, no. 3, pp. 251-277, 2003.
     """
 
+    def __init__(self, tie_tolerance: float | None = None) -> None:
+        self.tie_tolerance = tie_tolerance
+
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Compute the default ranking of ``Y``.
 
@@ -75,10 +87,11 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         TypeError
             If ``X`` is sparse.
         """
+        check_tie_tolerance(self.tie_tolerance)
         X = check_feature_input(self, X, Y, reset=True)
         Y = check_rankings(Y, n_rows=len(X))
         self.mean_rank_ = mean_ranks(Y)
-        self.ranking_ = rank_by_mean(self.mean_rank_)
+        self.ranking_ = rank_by_mean(self.mean_rank_, self.tie_tolerance)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -119,6 +132,12 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     Parameters
     ----------
     n_neighbors : int, default=1
+    tie_tolerance : float or None, default=None
+        None predicts strict rankings (labels with equal mean positions in
+        label order), as Rebelo, Soares & Costa (2008) do. A number >= 0
+        predicts partial rankings: neighbouring labels whose mean positions
+        differ by at most this much are tied and share the average of their
+        positions (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
 
     Attributes
     ----------
@@ -140,8 +159,9 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
        Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
-    def __init__(self, n_neighbors: int = 1) -> None:
+    def __init__(self, n_neighbors: int = 1, tie_tolerance: float | None = None) -> None:
         self.n_neighbors = n_neighbors
+        self.tie_tolerance = tie_tolerance
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings.
@@ -167,6 +187,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         TypeError
             If ``X`` is sparse.
         """
+        check_tie_tolerance(self.tie_tolerance)
         X = check_feature_input(self, X, Y, reset=True)
         self._index = NeighbourIndex(X, self.n_neighbors)
         self.Y_ = check_rankings(Y, n_rows=len(self._index.points))
@@ -203,7 +224,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_rows, n_labels)
-            Each row a permutation of ``1..n_labels``.
+            Each row a permutation of ``1..n_labels``; with
+            ``tie_tolerance``, tied labels share the average of their positions.
 
         Raises
         ------
@@ -215,4 +237,4 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         neighbours = self.kneighbors(X)
         present = ~np.isnan(self.Y_)
         position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
-        return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)))
+        return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)), self.tie_tolerance)

@@ -35,6 +35,7 @@ from sklearn.base import BaseEstimator
 from .._validation import check_feature_input, check_rankings
 from ..model_selection import fold_indices
 from ..neighbours import NeighbourIndex
+from .aggregation import check_tie_tolerance, tie_close_labels
 from .base import LabelRankerMixin
 from .mallows import fit_mallows_groups
 from .metrics import kendall_tau
@@ -104,6 +105,8 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
     -------
     centers : ndarray of shape (n_queries, n_labels)
     theta : ndarray of shape (n_queries,)
+    mean_position : ndarray of shape (n_queries, n_labels)
+        The weighted mean Borda position of each label, which the centre sorts by.
     """
     n_queries, k = neighbours.shape
     n_labels = Y.shape[1]
@@ -115,6 +118,7 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
     empty = weights.sum(axis=1) <= 0
     weights[empty] = fraction[neighbours[empty]]
     centers = np.empty((n_queries, n_labels))
+    mean_position = np.empty((n_queries, n_labels))
     theta = np.empty(n_queries)
     # Blocks of queries keep the EM's (rows, labels, labels) arrays bounded;
     # within a block every neighbourhood is fitted by the same numpy calls.
@@ -125,8 +129,9 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
                                  np.repeat(np.arange(stop - start), k), stop - start,
                                  weights[start:stop].ravel())
         centers[start:stop] = fit.center
+        mean_position[start:stop] = fit.mean_position
         theta[start:stop] = fit.theta
-    return centers, theta
+    return centers, theta, mean_position
 
 
 class IBLR(LabelRankerMixin, BaseEstimator):
@@ -151,6 +156,13 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
         Seed of the inner folds' shuffle (:func:`rankviz.model_selection.fold_indices`).
+    tie_tolerance : float or None, default=None
+        None predicts the Mallows centre, a strict ranking, as Cheng, Hühn &
+        Hüllermeier (2009) do. A number >= 0 predicts partial rankings:
+        neighbouring labels of the centre whose weighted mean Borda
+        positions (what the centre is sorted by) differ by at most this much
+        are tied and share the average of their positions
+        (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
 
     Attributes
     ----------
@@ -191,12 +203,13 @@ class IBLR(LabelRankerMixin, BaseEstimator):
 
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
                  k_grid: Sequence[int] | None = None, inner_folds: int = 5,
-                 random_state: int = 0) -> None:
+                 random_state: int = 0, tie_tolerance: float | None = None) -> None:
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.k_grid = k_grid
         self.inner_folds = inner_folds
         self.random_state = random_state
+        self.tie_tolerance = tie_tolerance
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings, choosing ``k`` if "auto".
@@ -269,7 +282,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         rankings : ndarray of shape (n_rows, n_labels)
-            Rank positions, each row a permutation of ``1..n_labels``.
+            Rank positions, each row a permutation of ``1..n_labels``; with
+            ``tie_tolerance``, tied labels share the average of their positions.
         theta : ndarray of shape (n_rows,)
             The spread MLE of each neighbourhood (``inf`` when the weighted
             neighbours all agree with the prediction).
@@ -282,7 +296,10 @@ class IBLR(LabelRankerMixin, BaseEstimator):
             If ``X`` has other features than in ``fit``.
         """
         neighbours, distances = self.kneighbors(X, return_distance=True)
-        return _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
+        centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
+        if self.tie_tolerance is not None:
+            centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
+        return centers, theta
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted rankings; see :meth:`predict_with_reliability`.
@@ -294,7 +311,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_rows, n_labels)
-            Each row a permutation of ``1..n_labels``.
+            Each row a permutation of ``1..n_labels``; with
+            ``tie_tolerance``, tied labels share the average of their positions.
 
         Raises
         ------
@@ -332,8 +350,10 @@ class IBLR(LabelRankerMixin, BaseEstimator):
             index = NeighbourIndex(_rows(X, train), grid[-1])
             neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
             for g, k in enumerate(grid):
-                centers, _ = _fit_neighbourhoods(Y[train], neighbours[:, :k],
-                                                 self._distance_weights(distances[:, :k]))
+                centers, _, mean_position = _fit_neighbourhoods(Y[train], neighbours[:, :k],
+                                                                self._distance_weights(distances[:, :k]))
+                if self.tie_tolerance is not None:  # k is chosen for the predictions made
+                    centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
                 tau = kendall_tau(Y[test], centers)
                 tau_sum[g] += np.nansum(tau)
                 tau_count[g] += np.count_nonzero(~np.isnan(tau))
@@ -348,6 +368,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         if not (k == "auto" if isinstance(k, str) else
                 isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
             raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+        check_tie_tolerance(self.tie_tolerance)
         if self.weights not in _WEIGHTS:
             raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")
         if k == "auto":

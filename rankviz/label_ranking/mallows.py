@@ -402,6 +402,12 @@ class GroupFits:
         Labels the centre ranks (all of them unless ``only_present``).
     iterations : int
         EM rounds until every centre was stable.
+    mean_position : ndarray of shape (n_groups, n_labels)
+        The Borda count the centre sorts by, as a weighted mean position of
+        each label over the group's extended rankings (``n + 1`` minus the
+        mean votes; for complete rankings the plain mean position); NaN
+        where the centre is. Labels whose mean positions are close can be
+        predicted tied (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
     """
 
     center: np.ndarray
@@ -409,6 +415,7 @@ class GroupFits:
     mean_distance: np.ndarray
     n_present: np.ndarray
     iterations: int
+    mean_position: np.ndarray
 
 
 def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = None,
@@ -475,8 +482,11 @@ def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = No
             break
     if len(incomplete):
         extended = extend_rankings(Y, center[group])
-    distance = _group_sum((w * kendall_distance(extended, center[group]))[:, None], group, n_groups)[:, 0]
     total = _group_sum(w[:, None], group, n_groups)[:, 0]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_votes = _group_sum(w[:, None] * borda_votes(extended), group, n_groups) / total[:, None]
+    mean_position = np.where(held, Y.shape[1] + 1 - mean_votes, np.nan)
+    distance = _group_sum((w * kendall_distance(extended, center[group]))[:, None], group, n_groups)[:, 0]
     with np.errstate(invalid="ignore", divide="ignore"):
         mean_distance = np.where(total > 0, distance / total, np.nan)
     n_present = held.sum(axis=1)
@@ -485,7 +495,8 @@ def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = No
         at = (n_present == m) & (total > 0)
         theta[at] = theta_from_mean_distance(mean_distance[at], int(m))
     return GroupFits(center=np.where(held, center, np.nan), theta=theta,
-                     mean_distance=mean_distance, n_present=n_present, iterations=iterations)
+                     mean_distance=mean_distance, n_present=n_present, iterations=iterations,
+                     mean_position=mean_position)
 
 
 def _group_sum(values, group, n_groups):

@@ -23,8 +23,8 @@ from .structure import Tree, parent_array
 __all__ = ["node_models", "complete_from_ancestors"]
 
 
-def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Centre rankings (completed from ancestors) and θ of every node of ``tree``.
+def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Centre rankings (completed from ancestors), θ and Borda positions of every node of ``tree``.
 
     Parameters
     ----------
@@ -40,10 +40,15 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
         Each node's predicted ranking, a permutation of ``1..n_labels``.
     theta : ndarray of shape (node_count,)
         The spread MLE of each node's rankings (``inf`` for a pure node).
+    mean_position : ndarray of shape (node_count, n_labels)
+        The mean Borda position the node's own centre sorts its labels by
+        (:attr:`rankviz.label_ranking.mallows.GroupFits.mean_position`);
+        NaN for a label the node borrows from an ancestor.
     """
     parent = parent_array(tree.children_left, tree.children_right)
     if not np.isnan(Y).any():
-        return _complete_node_models(tree, parent, tree.apply(X_encoded), Y)
+        # The Borda count of complete rankings sorts by the plain mean position.
+        return (*_complete_node_models(tree, parent, tree.apply(X_encoded), Y), tree.mean_rank)
     paths = tree.decision_paths(X_encoded)
     # Each row belongs to every node on its path; a path repeats its leaf to
     # the end, so keep a node only where it first appears.
@@ -51,7 +56,7 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
     new[:, 1:] = paths[:, 1:] != paths[:, :-1]
     row = np.broadcast_to(np.arange(len(paths))[:, None], paths.shape)[new]
     fits = fit_mallows_groups(Y[row], paths[new], tree.node_count, only_present=True)
-    return complete_from_ancestors(fits.center, parent), fits.theta
+    return complete_from_ancestors(fits.center, parent), fits.theta, fits.mean_position
 
 
 def _complete_node_models(tree, parent, leaf_of_row, Y):

@@ -15,6 +15,7 @@ from .builder import grow_tree
 from .criteria import Criterion, get_criterion
 from .._validation import check_feature_input, check_growth_params, check_rankings
 from ..features import FeatureEncoder
+from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
 from .gamma_path import GammaPath
 from .mallows_nodes import node_models
@@ -54,6 +55,17 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
         overfits).
     max_depth : int or None, default=None
         Maximum depth; None for no limit.
+    tie_tolerance : float or None, default=None
+        None: every leaf predicts a strict ranking (labels with equal mean
+        positions in label order), as both papers do. A number >= 0: leaves
+        predict partial rankings, in which neighbouring labels whose
+        aggregated positions differ by at most this much are tied and share
+        the average of their positions (``a > b = c`` is ``1, 2.5, 2.5``;
+        :func:`rankviz.label_ranking.aggregation.tie_close_labels`). The
+        aggregated position is the leaf's mean rank, and with
+        ``criterion="mallows"`` the mean Borda position its centre is
+        sorted by (a label a leaf borrows from an ancestor ties with none).
+        It changes the leaves' rankings, never the splits.
 
     Attributes
     ----------
@@ -94,11 +106,13 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
     """
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", gamma: float = 0.995,
-                 min_samples_leaf: int = 2, max_depth: int | None = None) -> None:
+                 min_samples_leaf: int = 2, max_depth: int | None = None,
+                 tie_tolerance: float | None = None) -> None:
         self.criterion = criterion
         self.gamma = gamma
         self.min_samples_leaf = min_samples_leaf
         self.max_depth = max_depth
+        self.tie_tolerance = tie_tolerance
 
     def fit(self, X: Any, Y: ArrayLike, label_names: Sequence[str] | None = None) -> Self:
         """Grow the tree on features ``X`` and rank positions ``Y``.
@@ -146,8 +160,13 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
         )
         if criterion.name == "mallows":
             # Label ranking trees (Cheng, Hühn & Hüllermeier 2009) predict each leaf's Mallows centre.
-            ranking, theta = node_models(self.tree_, X_encoded, Y)
+            ranking, theta, mean_position = node_models(self.tree_, X_encoded, Y)
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
+        else:
+            mean_position = self.tree_.mean_rank
+        if self.tie_tolerance is not None:
+            self.tree_ = replace(self.tree_, ranking=tie_close_labels(self.tree_.ranking, mean_position,
+                                                                      self.tie_tolerance))
         self.n_labels_ = Y.shape[1]
         return self
 
@@ -183,7 +202,8 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_samples, n_labels)
-            Each row a permutation of ``1..n_labels`` (1 = first).
+            Each row a permutation of ``1..n_labels`` (1 = first); with
+            ``tie_tolerance``, tied labels share the average of their positions.
 
         Raises
         ------
@@ -246,3 +266,4 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
 
     def _check_params(self) -> None:
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
+        check_tie_tolerance(self.tie_tolerance)

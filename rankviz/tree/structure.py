@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from ..ordinal.levels import predict_level
 
-__all__ = ["Tree", "TREE_LEAF", "parent_array", "ranking_text"]
+__all__ = ["Tree", "TREE_LEAF", "parent_array", "ranking_order", "ranking_text"]
 
 TREE_LEAF = -1
 
@@ -196,7 +196,7 @@ class Tree:
                           self.split_feature[node], self.split_threshold[node], False)
 
     def ranking_text(self, node: int, separator: str = " > ") -> str:
-        """The node's predicted ranking as ordered label names, ``a3 > a1 > a2``."""
+        """The node's predicted ranking as ordered label names, ``a3 > a1 > a2`` (ties ``a1 = a2``)."""
         return ranking_text(self.ranking[node], self.label_names, separator)
 
     def subtree_sizes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -278,24 +278,51 @@ class Tree:
         return sub, keep
 
 
-def ranking_text(ranks: ArrayLike, label_names: Sequence[Any], separator: str = " > ") -> str:
-    """Label names from most to least preferred, ``a3 > a1 > a2``.
+def ranking_order(ranks: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Labels from most to least preferred, and which of them tie with the one before.
 
     Parameters
     ----------
     ranks : array-like of shape (n_labels,)
-        Each label's position (1 = best); ties keep the label order and
+        Each label's position (1 = best); equal positions are a tie, kept
+        in label order; missing labels (NaN) are left out.
+
+    Returns
+    -------
+    order : ndarray of int
+        Label indices, best first.
+    tied : ndarray of bool, same length
+        ``tied[k]``: label ``order[k]`` shares its position with ``order[k - 1]``.
+    """
+    ranks = np.asarray(ranks, dtype=float)
+    order = np.argsort(ranks, kind="stable")
+    order = order[~np.isnan(ranks[order])]
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] = np.abs(np.diff(ranks[order])) <= 1e-9
+    return order, tied
+
+
+def ranking_text(ranks: ArrayLike, label_names: Sequence[Any], separator: str = " > ",
+                 tie: str = " = ") -> str:
+    """Label names from most to least preferred, ``a3 > a1 = a2``.
+
+    Parameters
+    ----------
+    ranks : array-like of shape (n_labels,)
+        Each label's position (1 = best); tied labels (equal positions,
+        e.g. ``2.5, 2.5``) are joined by ``tie`` in label order, and
         missing labels (NaN) are left out.
     label_names : sequence
     separator : str, default=" > "
+    tie : str, default=" = "
 
     Returns
     -------
     str
     """
-    ranks = np.asarray(ranks, dtype=float)
-    order = [j for j in np.argsort(ranks, kind="stable") if not np.isnan(ranks[j])]
-    return separator.join(str(label_names[j]) for j in order)
+    order, tied = ranking_order(ranks)
+    return "".join((tie if t else separator) * (k > 0) + str(label_names[j])
+                   for k, (j, t) in enumerate(zip(order, tied)))
 
 
 def test_text(feature_names: Sequence[str], categories: Sequence[Sequence[Any] | None],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...tree.structure import Tree
+from ...tree.structure import Tree, ranking_order
 from .common import MISSING_FILL, RANK_PALETTE, TreeDrawer, escape, node_label
 
 __all__ = ["RANKING_LINE_CHARS", "RankingTreeDrawer", "rank_strip", "ranking_lines"]
@@ -33,19 +33,21 @@ def ranking_lines(tree: Tree, node: int, max_labels: int | None = None) -> list[
     Returns
     -------
     list of str
-        ``["a3 > a1 > a2"]``; continuation lines start with ``>`` so the order reads on.
+        ``["a3 > a1 = a2"]`` (``=`` joins tied labels); continuation lines
+        start with ``>`` or ``=`` so the order reads on.
     """
     # Same order as Tree.ranking_text: positions ascending, ties by label order.
-    order = np.argsort(tree.ranking[node], kind="stable")
+    order, tied = ranking_order(tree.ranking[node])
     names = [str(tree.label_names[j]) for j in order]
+    signs = ["=" if t else ">" for t in tied]
     if max_labels is not None and len(names) > max_labels:
-        names = names[:max_labels] + ["…"]
+        names, signs = names[:max_labels] + ["…"], signs[:max_labels] + [">"]
     rows, current = [], ""
-    for name in names:
-        piece = name if not current else f"{current} > {name}"
+    for name, sign in zip(names, signs):
+        piece = name if not current else f"{current} {sign} {name}"
         if current and len(piece) > RANKING_LINE_CHARS:
             rows.append(current)
-            current = f"> {name}"
+            current = f"{sign} {name}"
         else:
             current = piece
     rows.append(current)

@@ -3,7 +3,8 @@
 Feature tables (:func:`check_feature_input`, the one entry check of every
 estimator's ``fit`` and of every method that takes ``X`` after fitting, and
 :func:`check_features` for the numeric-only estimators), rank matrices
-(:func:`validate_rank_matrix`, :func:`check_rankings`), growth parameters of
+(:func:`validate_rank_matrix`, :func:`check_rankings`, which convert any
+finite positions to average positions with :func:`rank_rows`), growth parameters of
 the trees (:func:`check_growth_params`), and query-document data
 (:func:`check_query_data`). Problems in data raise
 :class:`rankviz.exceptions.DataError` (a ``ValueError``) with a located
@@ -25,18 +26,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .exceptions import ColumnLabel, data_error, format_number, join_and, show_text
 
-__all__ = ["validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
+__all__ = ["rank_rows", "validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
            "check_two_present", "check_query_data", "check_features", "check_feature_input"]
 
-_TOLERANCE = 1e-9
-
-
-def _tie_example(m):
-    """Example ranking of ``m`` labels with a tie: ``1.5, 1.5, 3`` (``..., 200`` when long)."""
-    example = [1.5, 1.5] + list(range(3, m + 1)) if m >= 2 else [1]
-    if len(example) > 6:
-        example = example[:4] + ["...", m]
-    return ", ".join(v if isinstance(v, str) else format_number(v) for v in example)
 
 def _row_place(i, line_numbers):
     """``{"line": ...}`` or ``{"row": ...}`` for the ``i``-th row (0-based)."""
@@ -91,49 +83,54 @@ def _label_columns(indices, label_names, column_offset):
         return ColumnLabel(f"column {numbers} (rank of {names})")
     return ColumnLabel(f"columns {numbers} (ranks of {names})")
 
-def _row_text(row, limit=12):
-    """``1, 1, 3`` (long rows shortened)."""
-    shown = [format_number(v) for v in row[:limit]]
-    if len(row) > limit:
-        shown.append(f"... ({len(row)} positions)")
-    return ", ".join(shown)
+def rank_rows(Y: np.ndarray, method: str = "average") -> np.ndarray:
+    """Rank the present values of every row of ``Y`` (NaN stays NaN), all rows at once.
 
-def _rank_row_problem(row, label_names):
-    """Why a row of positions is not a ranking: ``(detail, label indices at fault)``."""
-    present = np.flatnonzero(~np.isnan(row))
-    m = len(present)
-    values = row[present]
-    for k, j in enumerate(present):
-        v = values[k]
-        if v < 1 or v > m:
-            return f"label {show_text(label_names[j], 40)} has position {format_number(v)}, outside 1..{m}", [j]
-    for k, j in enumerate(present):
-        v = values[k]
-        if abs(v * 2 - round(v * 2)) > _TOLERANCE:
-            return (f"label {show_text(label_names[j], 40)} has position {format_number(v)}, neither a whole position "
-                    f"nor the average of tied ones"), [j]
-    expected = rankdata(values, method="average")
-    wrong = np.flatnonzero(np.abs(expected - values) > _TOLERANCE)
-    tied = [k for k in wrong if (np.abs(values - values[k]) <= _TOLERANCE).sum() > 1]
-    k = tied[0] if tied else wrong[0]  # a wrong tie explains the row better than a label it shifts
-    same = present[np.abs(values - values[k]) <= _TOLERANCE]
-    if len(same) > 1:
-        names = join_and([show_text(label_names[j], 40) for j in same])
-        return (f"labels {names} share position {format_number(values[k])}, but {len(same)} tied labels take the "
-                f"average of the {len(same)} positions they fill (here {format_number(expected[k])})"), list(same)
-    j = present[k]
-    return (f"label {show_text(label_names[j], 40)} has position {format_number(values[k])}, but by its place among the "
-            f"others it would be {format_number(expected[k])}"), [j]
+    ``scipy.stats.rankdata(Y, axis=1, method=method, nan_policy="omit")``;
+    with ``"average"`` (the default) this is the internal form of a ranking:
+    the present labels of a row at positions ``1..m`` in the order of their
+    values (lower = preferred), tied labels at the average of the positions
+    they fill.
+
+    Parameters
+    ----------
+    Y : numpy.ndarray of float, shape (n, L)
+        Finite numbers or NaN.
+    method : {"average", "dense", "min", ...}, default="average"
+        How ties are ranked, as for :func:`scipy.stats.rankdata`.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n, L)
+
+    References
+    ----------
+    Kendall, M. G., & Gibbons, J. D. (1990). *Rank Correlation Methods* (5th
+    ed.). Edward Arnold. §3.1 (tied ranks as the mean of the ranks they fill).
+    """
+    if Y.size == 0:
+        return np.array(Y, dtype=float)
+    if not np.isnan(Y).any():
+        return rankdata(Y, axis=1, method=method).astype(float)
+    return rankdata(Y, axis=1, method=method, nan_policy="omit").astype(float)
+
 
 def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str = "", *,
                          line_numbers: ArrayLike | None = None, allow_short_rows: bool = False,
                          column_offset: int | None = None) -> np.ndarray:
-    """Check that every row of ``Y`` holds valid rank positions.
+    """Check a matrix of rank positions and convert it to average positions.
 
-    The present (non-NaN) values of a row must be a ranking ``1..m`` of its
-    ``m`` present labels with ties as average positions, i.e. they must equal
-    ``scipy.stats.rankdata(present, method="average")``; a row needs at least
-    two present labels unless ``allow_short_rows``.
+    Any finite numbers are accepted as the positions of a row's present
+    (non-NaN) labels: lower = preferred, equal numbers = tied. Every
+    convention of writing ties (average positions ``1, 2.5, 2.5, 4``, dense
+    ranks ``1, 2, 2, 3``, competition ranks ``1, 2, 2, 4``) and positions
+    with gaps (``4, NaN, NaN, NaN, 1, 5``, as deleting labels from complete
+    rankings leaves them, or ``10, 20, 30``) are read the same way: only the
+    order of the present labels is kept, since that is all any model here
+    uses. The result is the internal form, :func:`rank_rows` with
+    ``"average"``: positions ``1..m`` of the ``m`` present labels, ties as
+    average positions. Which convention a matrix was written in is told by
+    :func:`rankviz.label_ranking.conventions.rank_convention`.
 
     Parameters
     ----------
@@ -160,21 +157,26 @@ def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str =
 
     Returns
     -------
-    numpy.ndarray
-        ``Y`` as a float array.
+    numpy.ndarray of float, shape (n, L)
+        The average positions of every row's present labels, NaN where a
+        label is missing; equal to ``Y`` when ``Y`` is in that form already.
 
     Raises
     ------
     DataError
-        If ``Y`` is not 2-D, its width differs from ``len(label_names)``, or a
-        row is not a ranking. The message names the first such row and the
-        columns at fault (a position out of range, not a whole or half
-        number, or repeated without being a proper tie), e.g. ``"iris.csv,
-        line 7, columns 'a' and 'b': the rank positions (1, 1, 3) are not a
-        ranking of 3 labels: labels 'a' and 'b' share position 1, but 2 tied
-        labels take the average of the 2 positions they fill (here 1.5);
-        expected the positions 1..3, ties as average positions (e.g. 1.5,
-        1.5, 3)"``.
+        If ``Y`` is not numeric, not 2-D, its width differs from
+        ``len(label_names)``, a position is infinite, or (unless
+        ``allow_short_rows``) a row has fewer than two present labels. The
+        message names the first such row and the column, e.g. ``"iris.csv,
+        line 7, column 'b': label 'b' has the infinite position inf; expected
+        finite numbers (lower = preferred, equal = tied), NaN for a missing
+        label"``.
+
+    References
+    ----------
+    Cheng, W., Hühn, J., & Hüllermeier, E. (2009). Decision tree and
+    instance-based learning for label ranking. *Proceedings of the 26th
+    International Conference on Machine Learning (ICML)*, 161-168.
     """
     try:
         Y = np.asarray(Y, dtype=float)
@@ -190,28 +192,18 @@ def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str =
         )
     if Y.shape[0] == 0:
         return Y
-    present = ~np.isnan(Y)
-    if not allow_short_rows:
-        check_two_present(present, source, line_numbers, "a rank position")
-    if present.all():
-        ranks = rankdata(Y, axis=1, method="average")
-    else:
-        ranks = rankdata(Y, axis=1, method="average", nan_policy="omit")
-    matches = np.where(present, np.abs(ranks - Y) <= _TOLERANCE, True)
-    bad = np.flatnonzero(~matches.all(axis=1))
-    if len(bad):
-        i = bad[0]
-        row = Y[i]
-        m = int(present[i].sum())
-        of = f"{m} labels" if m == Y.shape[1] else f"the {m} present labels"
-        detail, columns = _rank_row_problem(row, label_names)
+    infinite = np.isinf(Y)
+    if infinite.any():
+        i, j = np.argwhere(infinite)[0]
         raise data_error(
-            f"the rank positions ({_row_text(row)}) are not a ranking of {of}: {detail}; "
-            f"expected positions 1..{m}, ties as average positions (e.g. {_tie_example(m)})",
-            source, **_row_place(i, line_numbers),
-            column=_label_columns(columns, label_names, column_offset),
+            f"label {show_text(label_names[j], 40)} has the infinite position {format_number(Y[i, j])}; "
+            f"expected finite numbers (lower = preferred, equal = tied), or "
+            f"{'NaN' if line_numbers is None else 'an empty cell'} for a missing label",
+            source, **_row_place(i, line_numbers), column=_label_columns([j], label_names, column_offset),
         )
-    return Y
+    if not allow_short_rows:
+        check_two_present(~np.isnan(Y), source, line_numbers, "a rank position")
+    return rank_rows(Y)
 
 
 def check_growth_params(gamma: float, min_samples_leaf: int, max_depth: int | None) -> None:
@@ -232,30 +224,45 @@ def check_growth_params(gamma: float, min_samples_leaf: int, max_depth: int | No
 
 
 def check_rankings(Y: ArrayLike, n_rows: int | None = None) -> np.ndarray:
-    """Validate a rank-position matrix and return it as a 2-D float array.
+    """Validate a rank-position matrix and return it in average positions, a 2-D float array.
 
-    Every row must be a ranking of its present labels (positions ``1..m``,
-    ties as average positions); the error names the first row that is not.
-    Rows with fewer than two present labels are accepted: deleting labels at
-    random (the protocol of Cheng, Hühn & Hüllermeier 2009) makes them, and
-    they simply order no pair.
+    The one check of ``Y`` in every label ranker's ``fit`` (and ``score``).
+    Any finite numbers are accepted as the positions of a row's present
+    labels, lower = preferred, equal = tied: average positions, dense ranks
+    (``1, 2, 2, 3``), competition ranks (``1, 2, 2, 4``) and positions with
+    gaps (``4, NaN, NaN, NaN, 1, 5``) alike. They are converted to the
+    internal form (positions ``1..m`` of the ``m`` present labels, ties as
+    average positions; :func:`validate_rank_matrix`), which keeps only the
+    order of the present labels, all the models use; so fitting ``Y``
+    equals fitting the converted matrix. Rows with fewer than two present
+    labels are accepted: deleting labels at random (the protocol of Cheng,
+    Hühn & Hüllermeier 2009) makes them, and they simply order no pair.
 
     Parameters
     ----------
     Y : array-like of shape (n_samples, n_labels)
-        Rank positions, 1 = most preferred, NaN for a missing label.
+        Rank positions, lower = more preferred, NaN for a missing label.
     n_rows : int, optional
         The number of rows ``Y`` must have (those of ``X``).
 
     Returns
     -------
     ndarray of shape (n_samples, n_labels)
+        Average positions ``1..m`` per row, NaN where a label is missing.
 
     Raises
     ------
     ValueError
         If ``Y`` is not 2-D, has another number of rows than ``n_rows``,
-        fewer than 2 labels or no row, or a row is not a ranking.
+        fewer than 2 labels or no row; a :class:`rankviz.exceptions.DataError`
+        (a ``ValueError``) naming the row and label if a position is
+        infinite or ``Y`` is not numeric.
+
+    References
+    ----------
+    Cheng, W., Hühn, J., & Hüllermeier, E. (2009). Decision tree and
+    instance-based learning for label ranking. *Proceedings of the 26th
+    International Conference on Machine Learning (ICML)*, 161-168.
     """
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2:

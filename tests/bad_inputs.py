@@ -211,6 +211,63 @@ def check_ties(ds):
     _same(ds.Y, expected)
 
 
+def check_converted(row, positions, kind, example):
+    """A check: the rows of RANK_ROWS, the ``row``-th (0-based) read as ``positions``.
+
+    ``kind`` is the convention found and ``example`` a fragment of its text
+    (the example line as given and as converted).
+    """
+    def check(ds):
+        expected = RANK_Y.copy()
+        expected[row] = positions
+        _same(ds.Y, expected)
+        convention = ds.rank_convention
+        assert convention.kind == kind and convention.n_converted == 1, convention
+        assert example in convention.text and "1 of 8 rows converted" in convention.text, convention.text
+    return check
+
+
+def check_not_converted(ds):
+    """Average positions as given: the dataset says nothing was converted."""
+    assert ds.rank_convention.kind == "average positions" and not ds.rank_convention.converted
+
+
+def check_ties_as_given(ds):
+    check_ties(ds)
+    check_not_converted(ds)
+
+
+#: Partial rankings of five labels as the KEBI benchmark files write them: dense ranks.
+DENSE_ROWS = [("0.1", "1", "1,2,2,2,2"), ("0.2", "0", "2,1,2,2,2"), ("0.3", "1", "1,2,3,3,3"),
+              ("0.4", "0", "3,3,1,2,3"), ("0.5", "1", "1,2,3,4,5"), ("0.6", "0", "2,2,2,1,2")]
+DENSE_Y = np.array([[1, 3.5, 3.5, 3.5, 3.5], [3.5, 1, 3.5, 3.5, 3.5], [1, 2, 4, 4, 4],
+                    [4, 4, 1, 2, 4], [1, 2, 3, 4, 5], [3.5, 3.5, 3.5, 1, 3.5]])
+
+
+def check_dense_partial(ds):
+    _same(ds.Y, DENSE_Y)
+    convention = ds.rank_convention
+    assert convention.kind == "dense ranks" and convention.n_converted == 5, convention
+    assert convention.text.startswith("Rank positions read as dense or competition ranks (tied labels share one "
+                                      "position; line 2: 1, 2, 2, 2, 2 read as 1, 3.5, 3.5, 3.5, 3.5); "
+                                      "5 of 6 rows converted"), convention.text
+
+
+#: Rankings of six labels with labels deleted, positions left as they were (gaps).
+GAP_ROWS = [("0.1", "4,,,,1,5"), ("0.2", "1,2,3,4,5,6"), ("0.3", ",6,,2,,4"), ("0.4", "6,5,4,3,2,1")]
+GAP_Y = np.array([[2, np.nan, np.nan, np.nan, 1, 3], [1, 2, 3, 4, 5, 6], [np.nan, 3, np.nan, 1, np.nan, 2],
+                  [6, 5, 4, 3, 2, 1]])
+GAP_LABELS = ["a", "b", "c", "d", "e", "f"]
+
+
+def check_gaps(ds):
+    _same(ds.Y, GAP_Y)
+    convention = ds.rank_convention
+    assert convention.kind == "other positions" and convention.n_converted == 2, convention
+    assert ("positions with gaps or on another scale (line 2: 4, missing, missing, missing, 1, 5 read as 2, "
+            "missing, missing, missing, 1, 3); 2 of 4 rows converted") in convention.text, convention.text
+
+
 def check_quoted(ds):
     assert ds.X["f2"].tolist() == ["u, north", "v"] * 4
     assert ds.feature_names == ["f1", "f2"] and ds.label_names == ("a", "b", "c")
@@ -383,16 +440,23 @@ def _cases():
                lines(*with_row(with_row(bench(), 3, ",1,1,3,2"), 6, "0.7,,3,2,1")),
                "empty feature cells: NaN, counted", check=check_bench_missing)
     yield Case("bench_rank_repeat.txt", B, lines(*with_row(bench(), 4, "0.4,0,1,1,2")),
-               "a rank position repeated",
-               error=("line 5", "columns 3 and 4", "'label_1' and 'label_2' share position 1", "1.5"))
+               "a rank position repeated, the next one following (a dense-rank tie): read as 1.5, 1.5, 3",
+               check=check_converted(3, [1.5, 1.5, 3], "dense ranks", "line 5: 1, 1, 2 read as 1.5, 1.5, 3"))
     yield Case("bench_rank_out_of_range.txt", B, lines(*with_row(bench(), 5, "0.6,1,1,2,4")),
-               "a rank position above the number of labels",
-               error=("line 6", "column 5 (rank of 'label_3')", "position 4", "expected positions 1..3"))
+               "a rank position above the number of labels (a gap): only the order is kept",
+               check=check_converted(4, [1, 2, 3], "other positions", "line 6: 1, 2, 4 read as 1, 2, 3"))
     yield Case("bench_rank_zero.txt", B, lines(*with_row(bench(), 2, "0.2,0,0,1,2")),
-               "rank positions from 0",
-               error=("line 3", "column 3 (rank of 'label_1')", "position 0", "expected positions 1..3"))
+               "rank positions from 0: only the order is kept",
+               check=check_converted(1, [1, 2, 3], "other positions", "line 3: 0, 1, 2 read as 1, 2, 3"))
     yield Case("bench_ties.txt", B, lines(*with_row(with_row(bench(), 2, "0.2,0,1.5,1.5,3"), 5, "0.6,1,2,2,2")),
-               "ties as average positions: loaded", check=check_ties)
+               "ties as average positions: loaded as given", check=check_ties_as_given)
+    yield Case("bench_dense_partial.txt", B,
+               lines("6,2,5", *[f"{x},{b},{r}" for x, b, r in DENSE_ROWS]),
+               "partial rankings in dense ranks, as the KEBI files write them (1,2,2,2,2): read as average "
+               "positions, the convention named", check=check_dense_partial)
+    yield Case("bench_rank_inf.txt", B, lines(*with_row(bench(), 3, "0.3,1,1,inf,2")),
+               "an infinite rank position",
+               error=("line 4", "column 4 (rank of 'label_2')", "infinite position inf", "expected finite numbers"))
     yield Case("bench_all_missing_labels.txt", B, lines(*with_row(bench(), 6, "0.7,0,,,")),
                "a row without any rank", error=("line 7", "none of the 3 labels has a rank position"))
     yield Case("bench_label_never_ranked.txt", B,
@@ -442,13 +506,21 @@ def _cases():
     yield Case("ranks_missing_features.csv", R, lines(*missing),
                "empty / NA / ? feature cells: NaN (numeric) or missing (nominal), counted", CSV_OPTIONS,
                check=check_csv_missing)
-    yield Case("ranks_repeat.csv", R, lines(*with_row(rank_csv(), 4, "0.4,v,1,1,2")), "a rank repeated",
-               CSV_OPTIONS, error=("line 5", "columns 'a' and 'b'", "share position 1", "1.5"))
+    yield Case("ranks_repeat.csv", R, lines(*with_row(rank_csv(), 4, "0.4,v,1,1,2")),
+               "a rank repeated, the next one following (a dense-rank tie): read as 1.5, 1.5, 3", CSV_OPTIONS,
+               check=check_converted(3, [1.5, 1.5, 3], "dense ranks", "line 5: 1, 1, 2 read as 1.5, 1.5, 3"))
     yield Case("ranks_out_of_range.csv", R, lines(*with_row(rank_csv(), 5, "0.6,u,1,2,5")),
-               "a rank above the number of labels", CSV_OPTIONS,
-               error=("line 6", "column 'c'", "position 5", "expected positions 1..3"))
+               "a rank above the number of labels (a gap): only the order is kept", CSV_OPTIONS,
+               check=check_converted(4, [1, 2, 3], "other positions", "line 6: 1, 2, 5 read as 1, 2, 3"))
     yield Case("ranks_ties.csv", R, lines(*with_row(with_row(rank_csv(), 2, "0.2,v,1.5,1.5,3"), 5, "0.6,u,2,2,2")),
-               "ties as average positions: loaded", CSV_OPTIONS, check=check_ties)
+               "ties as average positions: loaded as given", CSV_OPTIONS, check=check_ties_as_given)
+    yield Case("ranks_gaps.csv", R, lines("f1,a,b,c,d,e,f", *[f"{x},{r}" for x, r in GAP_ROWS]),
+               "labels deleted from complete rankings, positions left with gaps (4,,,,1,5): only the order kept",
+               dict(feature_columns=["f1"], target_columns=GAP_LABELS), check=check_gaps)
+    yield Case("ranks_rank_inf.csv", R, lines(*with_row(rank_csv(), 6, "0.7,v,3,-inf,1")),
+               "an infinite rank position", CSV_OPTIONS,
+               error=("line 7", "column 'b'", "'-inf' is not a finite number (an infinite position)",
+                      "expected a rank position"))
     yield Case("ranks_all_missing_labels.csv", R, lines(*with_row(rank_csv(), 6, "0.7,v,,,")),
                "a row without any rank", CSV_OPTIONS, error=("line 7", "none of the 3 labels has a rank position"))
     yield Case("ranks_label_never_ranked.csv", R,

@@ -24,6 +24,15 @@ judged):
 * 5 files over the size limit (there was none): all read whole (about 1 GB
   of memory for 50 MB), then 3 crashed with ``_csv.Error`` and 2 raised a
   message of 200 million characters (the whole file, escaped).
+
+Issue 16 §1 (rank conventions): five rank files that were refused now load,
+since any finite positions are read as average positions keeping the order
+(``bench/ranks_rank_repeat``, a dense-rank tie ``1, 1, 2``;
+``bench/ranks_out_of_range`` and ``bench_rank_zero``, gaps); each check
+asserts the converted row and the dataset's ``rank_convention`` text. New:
+``bench_dense_partial.txt`` (KEBI-style dense ranks ``1,2,2,2,2``),
+``ranks_gaps.csv`` (``4,,,,1,5``), and an infinite position in each format
+(still refused).
 """
 
 import io

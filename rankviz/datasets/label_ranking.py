@@ -13,11 +13,18 @@ load_csv
     (higher = better) or as one column of orderings such as ``b>a=c``.
 
 Files are read as :mod:`rankviz.datasets.reading` describes. Rank positions
-must be a ranking of the labels present in the row, ties as average
-positions (``1.5, 1.5, 3``); a repeated or out-of-range position is an error
-naming the line and the columns. Every row needs two ranked labels; a rank
-or score column empty in every row is refused (an ordering may leave out a
-label of an explicit label list).
+may be any finite numbers, lower = preferred and equal = tied: average
+positions (``1.5, 1.5, 3``), dense ranks (``1, 2, 2, 3``, as in the KEBI
+benchmark files of partial rankings), competition ranks (``1, 2, 2, 4``) or
+positions with gaps (``4, , , , 1, 5``, what deleting labels from complete
+rankings leaves). Only the order of a row's present labels is kept, since
+that is all any model here uses, so every convention reads the same way: the
+row becomes the average positions ``1..m`` of its ``m`` present labels, and
+the dataset's :attr:`RankingDataset.rank_convention` says which convention
+was met and what was converted (see :mod:`rankviz.label_ranking.conventions`).
+An infinite position is an error naming the line and the column. Every row
+needs two ranked labels; a rank or score column empty in every row is
+refused (an ordering may leave out a label of an explicit label list).
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .._validation import check_labels_used, check_two_present, validate_rank_matrix
+from ..label_ranking.conventions import RankConvention, rank_convention
 from ..exceptions import ColumnLabel, count_phrase, data_error, format_number, quote_list, show_text
 from ..features import is_nominal_column
 from .reading import (
@@ -71,21 +79,31 @@ class RankingDataset:
         category and bool columns are nominal. A missing value is NaN
         (numeric) or NaN/None (nominal); infinite numbers are refused.
     Y : numpy.ndarray, shape (n, L)
-        Rank positions (1 = most preferred, NaN = label missing, ties as
-        average positions).
+        Rank positions (lower = preferred, NaN = label missing), in any
+        convention: stored as average positions (positions ``1..m`` of the
+        ``m`` present labels, ties at the average of the positions they
+        fill), which keep the order of every row's labels.
     label_names : tuple of str
         The ``L`` label names, in the column order of ``Y``.
     name : str, optional
         Short name shown in the app and used in error messages.
     description : str, optional
         Free text describing the data.
+    rank_convention : RankConvention, optional
+        How the given rank positions were written (average positions, dense
+        or competition ranks, positions with gaps) and what converting them
+        to average positions changed; its ``text`` is the sentence to show
+        the user. The loaders set it with the file's line numbers; by default
+        it is found from ``Y`` (rows numbered from 1) by
+        :func:`rankviz.label_ranking.conventions.rank_convention`.
 
     Raises
     ------
     DataError
         If the parts do not fit together (row or label counts), there are
         fewer than 2 examples, 2 labels or 1 feature, names repeat, a numeric
-        feature value is infinite, or a row of ``Y`` is not a ranking.
+        feature value is infinite, a rank position is infinite, or a row of
+        ``Y`` has fewer than 2 present labels.
 
     Notes
     -----
@@ -98,6 +116,7 @@ class RankingDataset:
     label_names: tuple[str, ...]
     name: str = ""
     description: str = ""
+    rank_convention: RankConvention | None = None
 
     def __post_init__(self) -> None:
         source = self.name
@@ -158,7 +177,10 @@ class RankingDataset:
                     source, column=column,
                 )
         check_finite_features(X, source)
-        validate_rank_matrix(Y, label_names, source)
+        positions = validate_rank_matrix(Y, label_names, source)
+        if self.rank_convention is None:
+            object.__setattr__(self, "rank_convention", rank_convention(Y))
+        object.__setattr__(self, "Y", positions)
 
     @property
     def n_samples(self) -> int:
@@ -255,9 +277,11 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     Line 1 is ``n_samples,n_features,n_labels``; each of the following
     ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
     rank position of label ``j``. An empty rank cell marks a missing label
-    (an incomplete ranking, as in Cheng, Hühn & Hüllermeier 2009): the
-    present positions must then rank the present labels ``1..m``. An empty
-    feature cell is a missing value (NaN); any other cell must be a number.
+    (an incomplete ranking, as in Cheng, Hühn & Hüllermeier 2009). The
+    positions of a row's present labels may be any finite numbers in any
+    convention (dense ranks ``1,2,2,2,2`` as in the KEBI partial rankings,
+    gaps ``4,,,,1,5``); they are read as average positions, keeping the
+    order (see :attr:`RankingDataset.rank_convention`). An empty feature cell is a missing value (NaN); any other cell must be a number.
     The separator may also be ``;`` or a tab (then with decimal commas
     allowed), found on line 1; trailing blank lines are ignored; at most
     :data:`MAX_UPLOAD_BYTES`. The header's sizes are checked against the data
@@ -286,8 +310,9 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
         three positive integers (with ``n >= 2``, ``L >= 2``), a line has
         other than ``d + L`` fields, a cell is not a number, a feature is
         infinite, the number of data lines is not ``n``, a label is ranked in
-        no row, or a row is not a ranking; the message names the line (the
-        header is line 1) and the column.
+        no row, a rank position is infinite, or a row has fewer than two
+        ranked labels; the message names the line (the header is line 1) and
+        the column.
     """
     text, source = read_text(path_or_buffer)
     lines = split_lines(text)
@@ -356,10 +381,11 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
             source, line=i + 2, column=_benchmark_column_label(j, d, label_names),
         )
     check_labels_used(~np.isnan(values[:, d:]), label_names, source, "rank position", column_offset=d)
-    Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=np.arange(2, n + 2),
-                             column_offset=d)
+    line_numbers = np.arange(2, n + 2)
+    Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=line_numbers, column_offset=d)
     X = pd.DataFrame(features, columns=[f"x{j + 1}" for j in range(d)])
-    return RankingDataset(X, Y, label_names, name=file_stem(source) if name is None else name)
+    return RankingDataset(X, Y, label_names, name=file_stem(source) if name is None else name,
+                          rank_convention=rank_convention(values[:, d:], line_numbers))
 
 
 # --------------------------------------------------------------------------- #
@@ -377,7 +403,8 @@ def _numeric_targets(frame, target_columns, lines, source, noun):
         bad = np.flatnonzero((np.isnan(values) & ~missing) | np.isinf(values))
         if len(bad):
             i = bad[0]
-            problem = "is not a finite number" if np.isinf(values[i]) else "is not a number"
+            problem = f"is not a finite number (an infinite {noun.split()[-1]})" if np.isinf(values[i]) \
+                else "is not a number"
             raise data_error(
                 f"{show_text(column.iloc[i])} {problem}; expected a {noun} (a finite number) or an empty cell "
                 f"for a missing label",
@@ -504,6 +531,10 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
 
         * ``"ranks"``: ``target_columns`` hold rank positions, one column per
           label (the column name is the label name); empty = label missing.
+          Any finite numbers, lower = preferred, equal = tied: average
+          positions, dense or competition ranks, positions with gaps; read
+          as average positions, keeping the order (see
+          :attr:`RankingDataset.rank_convention`).
         * ``"scores"``: ``target_columns`` hold scores, higher = better; each
           row becomes ``rankdata(-scores, "average")``; empty = label missing.
         * ``"ordering"``: ``target_columns`` is one column of orderings such
@@ -530,7 +561,7 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
         labels, a row with the wrong number of fields, a quote never closed,
         an infinite feature value, a rank/score cell that is not a finite
         number, a malformed ordering, a rank/score column empty in every row,
-        or a row that is not a ranking. Messages name the line as numbered in the file
+        or a row with fewer than two ranked labels. Messages name the line as numbered in the file
         (header = line 1, first data row = line 2) and the column.
     """
     if target not in TARGET_KINDS:
@@ -555,5 +586,6 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
         Y = _numeric_targets(frame, target_columns, lines, source, "rank position")
         check_labels_used(~np.isnan(Y), target_columns, source, "rank position")
         label_names = tuple(target_columns)
-    Y = validate_rank_matrix(Y, label_names, source, line_numbers=lines)
-    return RankingDataset(X, Y, label_names, name=file_stem(source) if name is None else name)
+    positions = validate_rank_matrix(Y, label_names, source, line_numbers=lines)
+    return RankingDataset(X, positions, label_names, name=file_stem(source) if name is None else name,
+                          rank_convention=rank_convention(Y, lines))

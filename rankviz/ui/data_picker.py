@@ -4,7 +4,9 @@ An upload larger than :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES` is
 uploader itself and, should one arrive anyway, before its bytes are parsed;
 a file that cannot be read shows one sentence naming the line and column
 (``st.error``), never a traceback. Under the chosen data set a caption says
-how many feature values are missing, if any. The choice, an upload and its
+how many feature values are missing, if any, and another which convention
+the rank positions were written in when they were not average positions
+(dense or competition ranks, gaps: ``RankingDataset.rank_convention``). The choice, an upload and its
 options are kept for the session, across the pages that share the picker;
 :func:`picked_tree_defaults` gives the tree settings the picked sample
 suggests.
@@ -82,6 +84,7 @@ def dataset_picker(container: DeltaGenerator | None = None) -> tuple[RankingData
         dataset, key = _upload(container)
     if dataset is not None:
         missing_caption(container, dataset.n_missing_features, dataset.X.size)
+        convention_caption(container, dataset)
     return dataset, key
 
 
@@ -107,6 +110,17 @@ def missing_caption(container: DeltaGenerator, n_missing: int, n_cells: int) -> 
     text = describe_missing_features(n_missing, n_cells)
     if text:
         container.caption(text)
+
+
+def convention_caption(container: DeltaGenerator, dataset: RankingDataset) -> None:
+    """A caption such as "Rank positions read as dense ranks (...)"; nothing when none was converted.
+
+    See :class:`rankviz.label_ranking.conventions.RankConvention`: only
+    the order of each row's labels is kept, whatever the convention.
+    """
+    convention = dataset.rank_convention
+    if convention is not None and convention.converted:
+        container.caption(md_escape(convention.text))
 
 
 def dataset_url_field() -> UrlField:

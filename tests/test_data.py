@@ -42,52 +42,49 @@ def test_validate_accepts_permutations_ties_and_missing():
     np.testing.assert_array_equal(out, Y)
 
 
-def test_validate_message_names_source_row_and_positions():
-    Y = np.array([[1, 2, 3]] * 6 + [[1, 1, 3]], dtype=float)
-    expected = ("iris.csv, row 7, columns 'a' and 'b': the rank positions (1, 1, 3) are not a ranking of "
-                "3 labels: labels 'a' and 'b' share position 1, but 2 tied labels take the average of the 2 "
-                "positions they fill (here 1.5); expected positions 1..3, ties as average positions "
-                "(e.g. 1.5, 1.5, 3)")
-    with pytest.raises(DataError) as info:
-        validate_rank_matrix(Y, ["a", "b", "c"], source="iris.csv")
-    assert str(info.value) == expected
-
-
-def test_validate_uses_line_numbers_when_given():
-    Y = np.array([[1, 2, 3], [1, 2, 4]], dtype=float)
-    with pytest.raises(DataError, match=r"^f\.csv, line 9, column 'c': the rank positions \(1, 2, 4\)"):
-        validate_rank_matrix(Y, ["a", "b", "c"], "f.csv", line_numbers=[8, 9])
-
-
-@pytest.mark.parametrize("row, columns, detail", [
-    ([1, np.nan, 3], "column 'c'", "label 'c' has position 3, outside 1..2"),
-    ([0, 1, np.nan], "column 'a'", "label 'a' has position 0, outside 1..2"),
-    ([2, 3, 4], "column 'c'", "label 'c' has position 4, outside 1..3"),
-    ([1, 1, 2], "columns 'a' and 'b'", "labels 'a' and 'b' share position 1, but 2 tied labels take the "
-                                       "average of the 2 positions they fill (here 1.5)"),
-    ([1.5, 1.5, 4], "column 'c'", "label 'c' has position 4, outside 1..3"),
-    ([1, 2.25, 3], "column 'b'", "label 'b' has position 2.25, neither a whole position nor the average"),
-    ([1, 3, 3], "columns 'b' and 'c'", "labels 'b' and 'c' share position 3, but 2 tied labels take the "
-                                       "average of the 2 positions they fill (here 2.5)"),
-    ([2, 3, 3], "columns 'b' and 'c'", "labels 'b' and 'c' share position 3, but 2 tied labels take the "
-                                       "average of the 2 positions they fill (here 2.5)"),
-    ([2, 2.5, 2.5], "column 'a'", "label 'a' has position 2, but by its place among the others it would be 1"),
+# Rows that were refused before issue 16 §1, and what they are read as now: only
+# the order of the present labels is kept (average positions 1..m, ties as the
+# average of the positions they fill).
+@pytest.mark.parametrize("row, positions, convention", [
+    ([1, np.nan, 3], [1, np.nan, 2], "other positions"),             # a gap
+    ([0, 1, np.nan], [1, 2, np.nan], "other positions"),             # from 0
+    ([2, 3, 4], [1, 2, 3], "other positions"),                       # shifted
+    ([1, 1, 2], [1.5, 1.5, 3], "dense ranks"),                       # dense tie
+    ([1.5, 1.5, 4], [1.5, 1.5, 3], "other positions"),
+    ([1, 2.25, 3], [1, 2, 3], "other positions"),                    # any numbers
+    ([1, 1, 3], [1.5, 1.5, 3], "competition ranks"),                 # competition tie
+    ([1, 3, 3], [1, 2.5, 2.5], "other positions"),                   # neither (1, 2, 2 would be both)
+    ([2, 3, 3], [1, 2.5, 2.5], "other positions"),
+    ([2, 2.5, 2.5], [1, 2.5, 2.5], "other positions"),
+    ([1, 1, 1], [2, 2, 2], "dense ranks"),                           # all tied, dense or competition
+    ([4, np.nan, np.nan], [1, np.nan, np.nan], "other positions"),   # a lone label (estimators only)
+    ([-5, 10, 1e300], [1, 2, 3], "other positions"),
 ])
-def test_validate_rejects_non_rankings_naming_the_columns(row, columns, detail):
+def test_validate_reads_any_finite_positions_keeping_the_order(row, positions, convention):
+    from rankviz.label_ranking.conventions import rank_convention
+
     Y = np.array([[1, 2, 3], row], dtype=float)
+    out = validate_rank_matrix(Y, ["a", "b", "c"], allow_short_rows=True)
+    np.testing.assert_array_equal(out, [[1, 2, 3], positions])
+    found = rank_convention(Y)
+    assert found.kind == convention and found.n_converted == 1
+    assert found.examples[0].place == "row 2"
+
+
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_validate_refuses_an_infinite_position_naming_row_and_column(value):
+    Y = np.array([[1, 2, 3], [1, value, 2]], dtype=float)
     with pytest.raises(DataError) as info:
-        validate_rank_matrix(Y, ["a", "b", "c"])
-    message = str(info.value)
-    assert message.startswith(f"Row 2, {columns}: the rank positions") or \
-        message.startswith(f"row 2, {columns}: the rank positions"), message
-    assert f": {detail}" in message and "; expected positions 1.." in message
+        validate_rank_matrix(Y, ["a", "b", "c"], source="iris.csv", line_numbers=[8, 9])
+    shown = format(value)
+    assert str(info.value) == (
+        f"iris.csv, line 9, column 'b': label 'b' has the infinite position {shown}; expected finite numbers "
+        f"(lower = preferred, equal = tied), or an empty cell for a missing label")
 
 
-def test_validate_incomplete_row_message_counts_present_labels():
-    Y = np.array([[1, np.nan, 3]], dtype=float)
-    with pytest.raises(DataError, match=r"\(1, missing, 3\) are not a ranking of the 2 present labels: "
-                                        r"label 'c' has position 3, outside 1\.\.2; expected positions 1\.\.2"):
-        validate_rank_matrix(Y, ["a", "b", "c"])
+def test_validate_refuses_text():
+    with pytest.raises(DataError, match=r"^f\.csv: the rank matrix is not numeric .*; expected numbers or NaN"):
+        validate_rank_matrix([["1", "x"]], ["a", "b"], "f.csv")
 
 
 def test_validate_rejects_row_with_fewer_than_two_labels():
@@ -140,13 +137,27 @@ def test_dataset_is_frozen():
          r"^toy, row 2, column 'a': the feature value inf is not a finite number; expected a finite number, "
          r"or an empty cell for a missing value"),
         ({"X": pd.DataFrame({"p": [1.0, 2.0, 3.0]})}, r"'p' is both a feature name and a label name"),
-        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, 1, 1]])},
-         r"^toy, row 3, columns 'p', 'q' and 'r': the rank positions \(1, 1, 1\)"),
+        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, -np.inf, 1]])},
+         r"^toy, row 3, column 'q': label 'q' has the infinite position -inf"),
+        ({"Y": np.array([[1.0, 2, 3], [2, 1, 3], [1, np.nan, np.nan]])},
+         r"^toy, row 3: only 1 of the 3 labels has a rank position"),
     ],
 )
 def test_dataset_validation_errors(overrides, pattern):
     with pytest.raises(DataError, match=pattern):
         make_dataset(**overrides)
+
+
+def test_dataset_converts_y_and_records_the_convention():
+    ds = make_dataset(Y=np.array([[1.0, 2, 3], [1, 2, 2], [10, np.nan, 30]]))
+    np.testing.assert_array_equal(ds.Y, [[1, 2, 3], [1, 2.5, 2.5], [1, np.nan, 2]])
+    assert ds.rank_convention.kind == "other positions" and ds.rank_convention.n_converted == 2
+    assert ds.rank_convention.text == (
+        "Rank positions read as positions with gaps or on another scale (dense ranks, row 2: 1, 2, 2 read as "
+        "1, 2.5, 2.5; row 3: 10, missing, 30 read as 1, missing, 2); 2 of 3 rows converted to average "
+        "positions, which keep only the order of the labels.")
+    plain = make_dataset()
+    assert plain.rank_convention.kind == "average positions" and not plain.rank_convention.converted
 
 
 def test_dataset_needs_two_rows_and_two_labels():
@@ -219,18 +230,17 @@ def test_benchmark_calhousing_shape(benchmark_data):
          r"\(leave the cell empty for a missing value\)"),
         ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-inf,0,1,3,2\n",
          r"^t\.csv, line 4, column 1 \(feature x1\): the feature value -inf is not a finite number"),
-        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,3,,1\n",
-         r"^t\.csv, line 4, column 3 \(rank of 'label_1'\): the rank positions \(3, missing, 1\) are not a "
-         r"ranking of the 2 present labels"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,3,inf,1\n",
+         r"^t\.csv, line 4, column 4 \(rank of 'label_2'\): label 'label_2' has the infinite position inf; "
+         r"expected finite numbers"),
         ("2,1,3\n0.5,1,2,\n1.5,2,1,\n",
          r"^t\.csv, column 4 \(rank of 'label_3'\): the label 'label_3' has no rank position in any row"),
         ("1,2,3\n0.5,-1,1,2,3\n", r"^t\.csv, line 1: the header says n_samples = 1; expected at least 2"),
         ("2,2,1\n0.5,-1,1\n0.5,-1,1\n", r"^t\.csv, line 1: the header says n_labels = 1; expected at least 2"),
         ("4,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv: the header says 4 data lines but the file has 3"),
-        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,3\n",
-         r"^t\.csv, line 4, columns 4 and 5 \(ranks of 'label_2' and 'label_3'\): the rank positions "
-         r"\(2, 3, 3\) are not a ranking of 3 labels"),
+        ("3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,,\n",
+         r"^t\.csv, line 4: only 1 of the 3 labels has a rank position; expected at least 2"),
         ("3,2,3\n0.5,inf,1,2,3\n1.5,2,3,1,2\n-0.25,0,2,3,1\n",
          r"^t\.csv, line 2, column 2 \(feature x2\): the feature value inf is not a finite number"),
     ],
@@ -238,6 +248,19 @@ def test_benchmark_calhousing_shape(benchmark_data):
 def test_benchmark_errors(text, pattern):
     with pytest.raises(DataError, match=pattern):
         load_benchmark(as_file(text))
+
+
+def test_benchmark_reads_gaps_and_dense_ties_and_names_the_convention():
+    text = "3,2,3\n0.5,-1,1,2,3\n1.5,2,3,1,2\n-0.25,0,3,,1\n"
+    ds = load_benchmark(as_file(text))
+    np.testing.assert_array_equal(ds.Y, [[1, 2, 3], [3, 1, 2], [2, np.nan, 1]])
+    assert "line 4: 3, missing, 1 read as 2, missing, 1" in ds.rank_convention.text
+    dense = load_benchmark(as_file("3,1,3\n0.5,1,2,2\n1.5,2,1,2\n-0.25,1,2,3\n"))
+    np.testing.assert_array_equal(dense.Y, [[1, 2.5, 2.5], [2.5, 1, 2.5], [1, 2, 3]])
+    assert dense.rank_convention.kind == "dense ranks" and dense.rank_convention.also == ("competition ranks",)
+    assert dense.rank_convention.text.startswith(
+        "Rank positions read as dense or competition ranks (tied labels share one position; line 2: 1, 2, 2 "
+        "read as 1, 2.5, 2.5); 2 of 3 rows converted")
 
 
 def test_benchmark_wrong_number_of_label_names():
@@ -289,9 +312,12 @@ def test_csv_quoted_fields_keep_line_numbers():
 
 
 def test_csv_blank_lines_are_skipped_but_counted():
-    text = "f,a,b\n1,1,2\n\n2,2,1\n3,1,1\n"
-    with pytest.raises(DataError, match=r"^t\.csv, line 5, columns 'a' and 'b': the rank positions \(1, 1\)"):
+    text = "f,a,b\n1,1,2\n\n2,2,1\n3,1,inf\n"
+    with pytest.raises(DataError, match=r"^t\.csv, line 5, column 'b': 'inf' is not a finite number"):
         load_csv(as_file(text), ["f"], "ranks", ["a", "b"])
+    ds = load_csv(as_file(text.replace("inf", "1")), ["f"], "ranks", ["a", "b"])
+    np.testing.assert_array_equal(ds.Y, [[1, 2], [2, 1], [1.5, 1.5]])
+    assert "line 5: 1, 1 read as 1.5, 1.5" in ds.rank_convention.text
 
 
 def test_csv_round_trip_through_to_frame():
@@ -385,15 +411,13 @@ def test_csv_ordering_single_label_overall():
         ("f,a,b\n1,1,2\n2,2,1,5\n3,1,2\n", r"^t\.csv, line 3: found 4 fields; expected 3"),
         ("f,a,b\n1,1,2\n2,2\n3,1,2\n", r"^t\.csv, line 3: found 2 fields; expected 3"),
         ("f,a,b\n1,1,2\n-inf,2,1\n", r"^t\.csv, line 3, column 'f': the feature value '-inf' is not a finite"),
-        ("f,a,b\n1,1,inf\n2,2,1\n", r"^t\.csv, line 2, column 'b': 'inf' is not a finite number; expected a "
-                                     r"rank position"),
+        ("f,a,b\n1,1,inf\n2,2,1\n", r"^t\.csv, line 2, column 'b': 'inf' is not a finite number \(an infinite "
+                                     r"position\); expected a rank position"),
         ("f,a,b\n1,1,2\n2,,\n3,2,1\n", r"^t\.csv, line 3: none of the 2 labels has a rank position"),
         ("f,a,b\n1,1,\n2,2,\n", r"^t\.csv, column 'b': the label 'b' has no rank position in any row"),
         ('f,a,b\n1,1,2\n"2,2,1\n3,1,2\n', r"^t\.csv, line 3: a quote '\"' opened on this line is never closed "
                                            r"\(the quoted field runs on to line 4\)"),
         ("f,a,b\n1,1,2\n2,x,1\n", r"^t\.csv, line 3, column 'a': 'x' is not a number; expected a rank position"),
-        ("f,a,b\n1,1,2\n2,2,3\n",
-         r"^t\.csv, line 3, column 'b': the rank positions \(2, 3\) are not a ranking of 2 labels"),
         ("f,a,b\n1,1,2\n2,,1\n", r"^t\.csv, line 3: only 1 of the 2 labels has a rank position"),
     ],
 )

@@ -6,6 +6,7 @@ model's stumps, the comparison chart against ``compare_rankers``.
 """
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -193,3 +194,132 @@ def test_an_upload_of_one_query_is_refused_in_the_singular(app_path):
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and "1 query; expected at least 3 queries" in errors[0]
     assert not drawings(at)
+
+
+# --------------------------------------------------------------------------- #
+# uploads as people have them: group files, one's own test file, lone documents
+# --------------------------------------------------------------------------- #
+def svmlight_text(data, qid=True):
+    """``data`` as svmlight lines, with or without ``qid:`` (rows in query order)."""
+    buffer = io.StringIO()
+    dump_svmlight(data, buffer)
+    text = buffer.getvalue()
+    return text if qid else re.sub(r" qid:\S+", "", text)
+
+
+def group_text(data):
+    """The group file of ``data``: one query size per line, queries in order of first appearance."""
+    return "".join(f"{n}\n" for n in data.query_sizes)
+
+
+def put_file(at, key, text, name):
+    at.file_uploader(key=key).set_value((name, text.encode(), "text/plain")).run()
+    return at
+
+
+def split_rows(at):
+    table = next(d.value for d in at.dataframe if "split" in d.value.columns)
+    return table.set_index("split")
+
+
+@pytest.fixture(scope="module")
+def ltr_files():
+    def make(n_queries, seed, n_features=5):
+        return make_ltr_dataset(n_queries=n_queries, docs_per_query=(6, 10), n_features=n_features,
+                                n_informative=2, seed=seed)
+    return {"train": make(30, 3), "test": make(9, 4), "vali": make(7, 5), "wide": make(9, 6, n_features=7)}
+
+
+def test_svmlight_without_qid_asks_for_its_group_file_then_trains(app_path, ltr_files):
+    train = ltr_files["train"]
+    at = open_page(app_path, rounds=10)
+    upload(at, svmlight_text(train, qid=False), "train.txt")
+    assert not at.exception
+    warnings = [w.value for w in at.warning if "group file" in w.value]
+    assert len(warnings) == 1 and "The lines of **train.txt** have no `qid:`" in warnings[0]
+    assert not at.error and not drawings(at)
+    put_file(at, "ltr_group_file", group_text(train), "train.txt.query")
+    ok(at)
+    assert not any("group file" in w.value for w in at.warning)
+    rows = split_rows(at)
+    assert rows["queries"].sum() == train.n_queries and rows["documents"].sum() == train.n_docs
+    assert metric(at, "Test NDCG@5") and "round 10" in dot_of(at)
+    # a group file that does not add up is one located message
+    put_file(at, "ltr_group_file", "6\n6\n", "bad.query")
+    errors = [e.value for e in at.error]
+    assert not at.exception and len(errors) == 1
+    assert "train.txt" in errors[0] and f"has {train.n_docs:,}" in errors[0]
+
+
+def test_own_test_file_is_used_and_validation_split_off(app_path, ltr_files):
+    train, test, vali = ltr_files["train"], ltr_files["test"], ltr_files["vali"]
+    at = open_page(app_path, rounds=10)
+    upload(at, svmlight_text(train), "train.txt")
+    at.radio(key="ltr_test_mode").set_value("own").run()
+    assert not at.exception and not drawings(at)  # waiting for the test file
+    put_file(at, "ltr_test_file", svmlight_text(test), "test.txt")
+    ok(at)
+    rows = split_rows(at)
+    assert rows.loc["test", "documents"] == test.n_docs and rows.loc["test", "queries"] == test.n_queries
+    # no validation file: a quarter of the training queries, by query
+    assert rows.loc["validation", "queries"] == round(0.25 * train.n_queries)
+    assert rows.loc["train", "documents"] + rows.loc["validation", "documents"] == train.n_docs
+    assert any("a quarter of the queries of **train.txt**" in c.value for c in at.sidebar.caption)
+    assert metric(at, "Test NDCG@5")
+    # with a validation file every training query trains
+    at.checkbox(key="ltr_vali_add").check().run()
+    put_file(at, "ltr_vali_file", svmlight_text(vali), "vali.txt")
+    ok(at)
+    rows = split_rows(at)
+    assert rows.loc["train", "documents"] == train.n_docs
+    assert rows.loc["validation", "documents"] == vali.n_docs and rows.loc["test", "documents"] == test.n_docs
+    model = MPBoost(ddf="logdd", parameter=1.0, n_rounds=10).fit(train.X, train.relevance, qid=train.qid)
+    expected = mean_ndcg(test.relevance, model.predict(test.X), test.qid, ks=[5])[0]
+    assert metric(at, "Test NDCG@5") == f"{expected:.3f}"
+
+
+def test_a_test_file_wider_than_training_is_one_located_message(app_path, ltr_files):
+    at = open_page(app_path, rounds=10)
+    upload(at, svmlight_text(ltr_files["train"]), "train.txt")
+    at.radio(key="ltr_test_mode").set_value("own").run()
+    put_file(at, "ltr_test_file", svmlight_text(ltr_files["wide"]), "wide.txt")
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "wide.txt, line 1" in errors[0] and "n\\_features=5" in errors[0]
+    assert not drawings(at)
+
+
+def test_own_csv_test_file_needs_the_same_columns(app_path, ltr_files):
+    train, test = ltr_files["train"], ltr_files["test"]
+    at = open_page(app_path, rounds=10)
+    upload(at, train.to_frame().to_csv(index=False), "train.csv")
+    at.radio(key="ltr_test_mode").set_value("own").run()
+    put_file(at, "ltr_test_file", test.to_frame().to_csv(index=False), "test.csv")
+    ok(at)
+    assert split_rows(at).loc["test", "documents"] == test.n_docs
+    put_file(at, "ltr_test_file", test.to_frame().drop(columns="f3").to_csv(index=False), "short.csv")
+    errors = [e.value for e in at.error]
+    assert not at.exception and len(errors) == 1 and "short.csv" in errors[0] and "f3" in errors[0]
+
+
+def test_one_document_queries_are_kept_and_counted(app_path, ltr_files):
+    lone = "".join(f"{g} qid:{900 + q} 1:{q / 7:.3f} 2:0.5 3:1\n" for q, g in enumerate([2, 0, 1, 3]))
+    at = open_page(app_path, rounds=10)
+    upload(at, svmlight_text(ltr_files["train"]) + lone, "lone.txt")
+    ok(at)
+    assert split_rows(at)["queries"].sum() == ltr_files["train"].n_queries + 4
+    assert any(c.value.startswith("4 queries with a single document kept") for c in at.sidebar.caption)
+    assert metric(at, "Test NDCG@5")
+
+
+def test_a_test_file_of_lone_irrelevant_documents_says_ndcg_is_undefined(app_path, ltr_files):
+    at = open_page(app_path, rounds=10)
+    upload(at, svmlight_text(ltr_files["train"]), "train.txt")
+    at.radio(key="ltr_test_mode").set_value("own").run()
+    put_file(at, "ltr_test_file", "".join(f"0 qid:{q} 1:0.5 2:1\n" for q in range(4)), "lone.txt")
+    ok(at)
+    assert metric(at, "Test NDCG@5") == "—"
+    at.toggle(key="mpb_tune").set_value(False).run()
+    at.button(key="mpb_compare").click().run()
+    ok(at)
+    assert any("No test query has a relevant document" in i.value for i in at.info)

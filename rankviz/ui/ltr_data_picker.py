@@ -1,4 +1,11 @@
-"""Choosing query-document data: a sample's train/validation/test files or an upload split by query.
+"""Choosing query-document data: a sample's train/validation/test files, or uploads.
+
+An upload is split 60/20/20 by query, or tested on the user's own test file
+(and validation file, else a quarter of the training queries validate). An
+svmlight file without ``qid:`` takes its queries from a group file
+(LightGBM ``.query``, XGBoost ``.group``); svmlight test and validation
+files are read at the training file's width, CSV ones with its columns.
+Queries with a single document are kept and counted in a caption.
 
 Uploads follow the rules of :mod:`rankviz.ui.data_picker`: at most
 :data:`rankviz.datasets.label_ranking.MAX_UPLOAD_BYTES`, one sentence for a file that cannot
@@ -8,6 +15,7 @@ empty cells; svmlight files have none, a left-out feature being 0).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,8 +29,8 @@ from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_ltr_sample, sample_info
 from ..datasets.svmlight import load_svmlight
 from ..exceptions import DataError
-from .text import counted
-from .upload import named_buffer, receive_upload, show_problem
+from .text import counted, md_escape
+from .upload import Upload, named_buffer, receive_upload, show_problem
 
 if TYPE_CHECKING:
     from streamlit.delta_generator import DeltaGenerator
@@ -39,21 +47,72 @@ def _cached_sample(name: str) -> dict[str, QueryDataset]:
     return load_ltr_sample(name)
 
 
-@st.cache_data(show_spinner=False, max_entries=8)
-def _cached_upload(content: bytes, file_name: str, kind: str,
-                   options: tuple[str, str, tuple[str, ...]] | None, split_seed: int) -> dict[str, QueryDataset]:
-    buffer = named_buffer(content, file_name)
+#: One uploaded file as the cache sees it: (name, content, group file name, group file content).
+FileParts = tuple[str, bytes, str | None, bytes | None]
+
+# A data line, and a data line whose second token is qid: (a BOM or CR is harmless to both).
+_DATA_LINE = re.compile(rb"^[ \t]*[^#\s]", re.MULTILINE)
+_QID_LINE = re.compile(rb"^[ \t]*[^#\s]\S*[ \t]+qid:", re.MULTILINE)
+_SPLIT_MODES = {"split": "Split my file 60/20/20 by query",
+                "own": "Use my own test file (and optional validation file)"}
+_GROUP_HELP = ("LightGBM's .query or XGBoost's .group file: one whole number per line, the number of documents "
+               "of each query, in the order of the lines of the data file.")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _without_qid(digest: str, _content: bytes) -> bool:
+    """Whether an svmlight file has data lines but none with ``qid:`` (keyed by the upload's digest).
+
+    Such a file (LightGBM's and XGBoost's own) takes its queries from a
+    group file; a file where only some lines lack ``qid:`` is malformed, and
+    the loader names the first such line.
+    """
+    return _DATA_LINE.search(_content) is not None and _QID_LINE.search(_content) is None
+
+
+def _read(parts: FileParts, kind: str, options: tuple[str, str, tuple[str, ...]] | None,
+          n_features: int | None = None) -> QueryDataset:
+    """One uploaded file (and its group file) as a dataset; svmlight at ``n_features`` when given."""
+    name, content, group_name, group = parts
+    buffer = named_buffer(content, name)
     if kind == "svmlight":
-        dataset = load_svmlight(buffer, name=file_name)
-    else:
-        query_column, relevance_column, feature_columns = options
-        dataset = load_query_csv(buffer, query_column, relevance_column, list(feature_columns), name=file_name)
-    if dataset.n_queries < 3:
+        query_file = None if group is None else named_buffer(group, group_name or "group file")
+        return load_svmlight(buffer, name=name, query_file=query_file, n_features=n_features)
+    query_column, relevance_column, feature_columns = options
+    return load_query_csv(buffer, query_column, relevance_column, list(feature_columns), name=name)
+
+
+def _renamed(part: QueryDataset, name: str) -> QueryDataset:
+    return QueryDataset(part.X, part.relevance, part.qid, part.feature_names, name=name,
+                        description=part.description)
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _cached_upload(train: FileParts, kind: str, options: tuple[str, str, tuple[str, ...]] | None,
+                   split_seed: int, test: FileParts | None = None,
+                   vali: FileParts | None = None) -> dict[str, QueryDataset]:
+    dataset = _read(train, kind, options)
+    name = train[0]
+    if test is None:
+        if dataset.n_queries < 3:
+            raise DataError(
+                f"{name}: {counted(dataset.n_queries, 'query', 'queries')}; expected at least "
+                "3 queries, one each for training, validation and test"
+            )
+        return dict(zip(SPLITS, split_by_query(dataset, (0.6, 0.2, 0.2), seed=split_seed)))
+    # A test (or validation) file is read at the training file's width: its largest index may be smaller.
+    width = dataset.n_features if kind == "svmlight" else None
+    test_set = _read(test, kind, options, width)
+    if vali is not None:
+        return {"train": dataset, "vali": _read(vali, kind, options, width), "test": test_set}
+    if dataset.n_queries < 2:
         raise DataError(
-            f"{file_name}: {counted(dataset.n_queries, 'query', 'queries')}; expected at least "
-            "3 queries, one each for training, validation and test"
+            f"{name}: {counted(dataset.n_queries, 'query', 'queries')}; expected at least 2 queries, "
+            "one each for training and validation, or a validation file"
         )
-    return dict(zip(SPLITS, split_by_query(dataset, (0.6, 0.2, 0.2), seed=split_seed)))
+    fit, held_out = split_by_query(dataset, (0.75, 0.25), seed=split_seed)
+    return {"train": _renamed(fit, f"{name}: train"), "vali": _renamed(held_out, f"{name}: vali"),
+            "test": test_set}
 
 
 def ltr_data_picker(container: DeltaGenerator | None = None
@@ -73,6 +132,14 @@ def ltr_data_picker(container: DeltaGenerator | None = None
     key : str or None
         Identifies the data for caching fitted models; None while ``splits``
         is None.
+
+    Notes
+    -----
+    An upload is split 60/20/20 by query, or the user gives a test file
+    (and a validation file, else a quarter of the training file's queries
+    is split off for validation). An svmlight file whose lines have no
+    ``qid:`` asks for its group file. Queries with a single document are
+    kept, and counted in a caption.
     """
     container = container or st.sidebar
     names = list_samples("query")
@@ -92,15 +159,43 @@ def ltr_data_picker(container: DeltaGenerator | None = None
                                          sum(s.X.size for s in splits.values()))
         if text:
             container.caption(text)
+        single = sum(s.n_single_document_queries for s in splits.values())
+        if single:
+            container.caption(
+                f"{counted(single, 'query', 'queries')} with a single document kept: "
+                f"{'it adds' if single == 1 else 'they add'} no pair to learn from, and NDCG counts "
+                f"{'it' if single == 1 else 'each'} as 1 when the document is relevant "
+                "(left out when it is not).")
     return splits, key
+
+
+def _with_group(container: DeltaGenerator, upload: Upload, kind: str, key: str
+                ) -> tuple[FileParts | None, str]:
+    """An upload, with its group file when it is svmlight without ``qid:``; None while that is missing.
+
+    Returns the file's parts for :func:`_cached_upload` and a digest of
+    them for the cache key of fitted models.
+    """
+    if kind != "svmlight" or not _without_qid(upload.digest, upload.content):
+        return (upload.name, upload.content, None, None), upload.digest
+    name = md_escape(upload.name)
+    group = receive_upload(container, f"Group file for {name}", None, key,
+                           f"The lines of {name} have no qid:, so its queries come from a group file. {_GROUP_HELP}")
+    if group is None:
+        st.warning(f"The lines of **{name}** have no `qid:`, so its queries are unknown. Upload its group file "
+                   f"(LightGBM .query / XGBoost .group: one query size per line, in the order of its lines) "
+                   f"under **Group file for {name}** in the sidebar.")
+        return None, ""
+    return (upload.name, upload.content, group.name, group.content), f"{upload.digest}+{group.digest}"
 
 
 def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, str | None]:
     upload = receive_upload(
         container, "Query-document file", None, "ltr_upload_file",
-        "LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …', or a CSV with query, relevance and "
-        "feature columns (separated by commas, semicolons or tabs); any file name, the content decides. "
-        "Queries are split 60/20/20 into training, validation and test.")
+        "LETOR / svmlight lines 'relevance qid:Q 1:v 2:v …' (without qid: a group file gives the queries), or a "
+        "CSV with query, relevance and feature columns (separated by commas, semicolons or tabs); any file name, "
+        "the content decides. Queries are split 60/20/20 into training, validation and test, or you give "
+        "your own test file.")
     if upload is None:
         return None, None
     content, digest = upload.content, upload.digest
@@ -110,8 +205,30 @@ def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, 
                            format_func=_FORMATS.get, key=f"ltr_upload_kind_{digest}", persist_state="session")
     if guess.format == "svmlight" and guess.reason and kind == "svmlight":
         container.caption(f"Detected LETOR / svmlight: {guess.reason}.")
-    seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}", persist_state="session",
-                                  help="Which queries go to training, validation and test.")
+    train, train_digest = _with_group(container, upload, kind, "ltr_group_file")
+    mode = container.radio("Test data", list(_SPLIT_MODES), format_func=_SPLIT_MODES.get, key="ltr_test_mode",
+                           persist_state="session",
+                           help="Split the queries of your file into training, validation and test, or test on a "
+                                "file of your own in the same format (CSV files: the same columns).")
+    test = vali = None
+    digests = [train_digest]
+    if mode == "own":
+        files = _own_files(container, kind)
+        if files is None:
+            return None, None
+        (test, test_digest), vali_part = files
+        digests.append(test_digest)
+        if vali_part is not None:
+            vali, vali_digest = vali_part
+            digests.append(vali_digest)
+    seed = 0
+    if vali is None:
+        seed = container.number_input("Split seed", 0, 10_000, 0, key=f"ltr_split_seed_{digest}",
+                                      persist_state="session",
+                                      help="Which queries go to training, validation and test." if mode == "split"
+                                      else "Which queries of the training file go to validation.")
+    if train is None:
+        return None, None
     try:
         options = None
         if kind == "csv":
@@ -129,11 +246,41 @@ def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, 
                 container.info("Choose different query and relevance columns and at least one feature.")
                 return None, None
             options = (query_column, relevance_column, tuple(features))
-        splits = _cached_upload(content, upload.name, kind, options, int(seed))
-        return splits, f"upload:{digest}:{kind}:{options!r}:{int(seed)}"
+        splits = _cached_upload(train, kind, options, int(seed), test, vali)
     except DataError as error:
         show_problem(container, error)
         return None, None
+    if test is not None:
+        name = md_escape(upload.name)
+        where = (f"validation: **{md_escape(vali[0])}**" if vali is not None else
+                 f"validation: a quarter of the queries of **{name}**, split off by query (no validation file)")
+        container.caption(f"Training: **{name}**; {where}; test: **{md_escape(test[0])}**.")
+    return splits, f"upload:{':'.join(digests)}:{kind}:{options!r}:{mode}:{int(seed)}"
+
+
+def _own_files(container: DeltaGenerator, kind: str
+               ) -> tuple[tuple[FileParts, str], tuple[FileParts, str] | None] | None:
+    """The test file and, when asked for, the validation file (each with its group file); None while missing."""
+    test_upload = receive_upload(
+        container, "Test file", None, "ltr_test_file",
+        "Documents to test on, in the training file's format: svmlight is read with the training file's "
+        "features (an index above them is an error), a CSV needs the same columns.")
+    test = None if test_upload is None else _with_group(container, test_upload, kind, "ltr_test_group_file")
+    with_vali = container.checkbox("I have a validation file too", key="ltr_vali_add", persist_state="session",
+                                   help="Without one, a quarter of the training file's queries are split off "
+                                        "for validation (choosing the number of rounds).")
+    vali = None
+    if with_vali:
+        vali_upload = receive_upload(container, "Validation file", None, "ltr_vali_file",
+                                     "Documents to pick the number of rounds on, in the training file's format.")
+        if vali_upload is None:
+            return None
+        vali = _with_group(container, vali_upload, kind, "ltr_vali_group_file")
+        if vali[0] is None:
+            return None
+    if test is None or test[0] is None:
+        return None
+    return test, vali
 
 
 def _guess(header: Sequence[str], names: Sequence[str]) -> int:

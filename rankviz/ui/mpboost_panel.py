@@ -304,9 +304,10 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     cols = st.columns(4)
     for col, split in zip(cols, ("train", "validation", "test")):
         value = at_k[split][t - 1]
-        col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}",
+        col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}" if np.isfinite(value) else "—",
                    help=f"Mean over the {split} queries with a relevant document, after "
-                        f"{counted(t, 'round')}.")
+                        f"{counted(t, 'round')}." if np.isfinite(value) else
+                        f"No {split} query has a relevant document, so NDCG is undefined on every one.")
     cols[3].metric("Best validation round", "—" if best is None else f"{best}",
                    help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
     shown = {split: values[:t] for split, values in at_k.items()}
@@ -430,6 +431,10 @@ def paired_table(comparison: RankerComparison, k: int, key: str = KEY) -> None:
                      "95% CI": f"{result.ci_low:+.3f} … {result.ci_high:+.3f}",
                      "Wilcoxon p": result.wilcoxon_pvalue,
                      "wins / ties / losses": f"{result.wins} / {result.ties} / {result.losses}"})
+    if not len(base):
+        st.info(f"No test query has a relevant document, so NDCG@{k} is undefined on every one and there "
+                "is nothing to compare.")
+        return
     queries = counted(len(base), "test query", "test queries")
     st.markdown(f"**Paired over {queries}, NDCG@{k}** (difference = method − {method_title(reference)})")
     st.dataframe(pd.DataFrame(rows).style.format({f"mean NDCG@{k}": "{:.3f}", "difference": "{:+.3f}",

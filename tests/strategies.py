@@ -4,7 +4,9 @@ Small sizes throughout: the properties are about structure (ties, missing
 labels, extreme floats, odd names), not about volume.
 
 Conventions as in docs/design.md: rankings are rank *positions*, 1 = best, ties
-as average positions, NaN = label missing.
+as average positions, NaN = label missing; :func:`position_matrices` draws
+positions in any other convention (dense or competition ties, gaps, any
+finite numbers), which the library converts to that form.
 """
 
 import numpy as np
@@ -73,6 +75,32 @@ def rank_matrices(draw, min_rows=2, max_rows=12, min_labels=2, max_labels=6, tie
     Y = np.array(rows, dtype=float).reshape(n_rows, n_labels)
     if every_label and missing and n_rows and np.isnan(Y).all(axis=0).any():
         Y[draw(st.integers(0, n_rows - 1))] = draw(rank_rows(n_labels, ties=ties, missing=False))
+    return Y
+
+
+#: A rank position in some convention: small whole numbers often (ties, gaps, 0, negatives), any finite float.
+any_positions = st.one_of(st.integers(-3, 6).map(float), extreme_floats)
+
+
+@st.composite
+def position_matrices(draw, min_rows=1, max_rows=10, min_labels=2, max_labels=6, files=False):
+    """Rank positions in any convention, as files and callers write them (issue 16 §1).
+
+    Finite numbers, lower = preferred, equal = tied, NaN = missing: dense
+    and competition ties, gaps, zero and negative positions, huge and tiny
+    floats. With ``files``, every row has at least two present labels and a
+    random row is complete (so that every label is ranked somewhere), as
+    the loaders require.
+    """
+    n_labels = draw(st.integers(min_labels, max_labels))
+    n_rows = draw(st.integers(min_rows, max_rows))
+    cells = st.one_of(any_positions, st.just(np.nan))
+    Y = np.array(draw(st.lists(cells, min_size=n_rows * n_labels, max_size=n_rows * n_labels)),
+                 dtype=float).reshape(n_rows, n_labels)
+    if files and n_rows:
+        short = np.flatnonzero((~np.isnan(Y)).sum(axis=1) < 2).tolist() + [draw(st.integers(0, n_rows - 1))]
+        for i in short:
+            Y[i] = draw(st.lists(any_positions, min_size=n_labels, max_size=n_labels))
     return Y
 
 

@@ -22,6 +22,11 @@ Loaders
     without the label list), with missing feature values too; load_benchmark
     round trip; svmlight dump/load round trip (dense and sparse); query
     CSV round trip via QueryDataset.to_frame.
+Rank conventions (issue 16 §1)
+    positions in any convention (ties, gaps, any finite numbers, NaN)
+    convert to valid average positions keeping every pairwise order of the
+    present labels; converting twice is the identity; check_rankings and
+    load_benchmark read them as that conversion.
 Label-ranking measures (rankviz.label_ranking.metrics)
     bounds; symmetry of cs and kendall_tau; identical -> 1; reversed -> -1;
     invariance to renaming labels; agreement with scipy's spearmanr/kendalltau.
@@ -58,7 +63,9 @@ from scipy import stats
 from scipy.stats import rankdata
 
 from rankviz import DefaultRanker, KNNRanker, MPBoost, OrdinalTree, RankingTree
+from rankviz._validation import check_rankings, rank_rows
 from rankviz.datasets.label_ranking import load_benchmark, load_csv
+from rankviz.label_ranking.conventions import rank_convention
 from rankviz.datasets.queries import QueryDataset, load_query_csv
 from rankviz.datasets.svmlight import dump_svmlight, load_svmlight
 from rankviz.ltr.metrics import ndcg_at_ks, query_ids, query_rank_scores
@@ -70,6 +77,7 @@ from strategies import (
     feature_tables,
     finite_floats,
     ltr_data,
+    position_matrices,
     rank_matrices,
     ranking_pairs,
     tree_problems,
@@ -296,6 +304,45 @@ def test_query_csv_round_trip(ds, data):
     got = load_query_csv(upload(text, "docs.csv"), "qid", "relevance", feature_columns=chosen)
     assert_same_queries(got, ds)
     assert got.feature_names == names
+
+
+def pairwise_order(Y):
+    """``sign(Y[i, a] - Y[i, b])`` for every row and pair of labels, by comparison (no overflow)."""
+    a, b = Y[:, :, None], Y[:, None, :]
+    return (a > b).astype(int) - (a < b).astype(int)
+
+
+@props(120)
+@given(position_matrices(max_rows=8))
+@example(np.array([[4, np.nan, np.nan, np.nan, 1, 5]]))
+@example(np.array([[1, 2, 2, 2, 2], [-1e308, 5e-324, 0, -0.0, 1.7976931348623157e308]]))
+def test_positions_in_any_convention_keep_their_order_as_average_positions(P):
+    C = rank_rows(P)
+    present = ~np.isnan(P)
+    np.testing.assert_array_equal(np.isnan(C), ~present)
+    both = present[:, :, None] & present[:, None, :]
+    np.testing.assert_array_equal(pairwise_order(C)[both], pairwise_order(P)[both])
+    # valid internal form: the m present labels fill the positions 1..m (sum m(m+1)/2), ties averaged ...
+    m = present.sum(axis=1)
+    np.testing.assert_allclose(np.nansum(C, axis=1), m * (m + 1) / 2)
+    assert ((C[present] >= 1) & (C[present] <= np.repeat(m, m))).all()
+    # ... so converting again changes nothing, and the convention found says so
+    np.testing.assert_array_equal(rank_rows(C), C)
+    assert not rank_convention(C).converted and rank_convention(C).kind == "average positions"
+    np.testing.assert_array_equal(check_rankings(P), C)
+    assert rank_convention(P).converted == bool((np.abs(np.nan_to_num(C - P)) > 1e-9).any())
+
+
+@props(60)
+@given(position_matrices(min_rows=2, max_rows=6, max_labels=5, files=True), st.data())
+def test_load_benchmark_reads_positions_in_any_convention_as_their_order(P, data):
+    n, L = P.shape
+    cells = [["" if np.isnan(v) else repr(float(v)) for v in row] for row in P]
+    text = "\n".join([f"{n},1,{L}"] + [",".join([str(i)] + row) for i, row in enumerate(cells)]) + "\n"
+    ds = load_benchmark(upload(text))
+    np.testing.assert_array_equal(ds.Y, rank_rows(P))
+    found = rank_convention(P, line_numbers=np.arange(2, n + 2))
+    assert (ds.rank_convention.kind, ds.rank_convention.text) == (found.kind, found.text)
 
 
 # =========================================================================== #

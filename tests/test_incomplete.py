@@ -118,6 +118,16 @@ def test_rows_may_keep_fewer_than_two_labels_at_the_expected_rate():
     np.testing.assert_array_equal(check_rankings(Y_del), Y_del)
 
 
+@pytest.mark.parametrize("ties", [False, True])
+def test_blanking_without_re_ranking_is_read_as_delete_labels(ties):
+    # Issue 16 §1: the gaps deleting leaves (4, -, -, -, 1, 5) need no re-ranking by the user;
+    # the estimators' validation reads them as delete_labels' re-ranked positions.
+    Y = random_rankings(300, 6, seed=4, ties=ties)
+    blanked = Y.copy()
+    blanked[np.random.default_rng(9).random(Y.shape) < 0.4] = np.nan
+    np.testing.assert_array_equal(check_rankings(blanked), delete_labels(Y, 0.4, seed=9))
+
+
 @pytest.mark.parametrize("p", [-0.1, 1.5, np.nan, "0.5", None, True])
 def test_p_must_be_a_probability(p):
     with pytest.raises(ValueError, match="p must be a probability"):

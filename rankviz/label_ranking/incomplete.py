@@ -5,6 +5,20 @@ rankings: "A biased coin was flipped for every label in a ranking to decide
 whether to keep or delete that label; the probability for a deletion is
 specified by a parameter p in [0, 1]. Hence, p x 100% of the labels will be
 missing on average."
+
+The labels that remain keep their positions' *order*, and that is all any
+model in rankviz uses: :func:`delete_labels` re-ranks them ``1..m``, but a
+matrix with the deleted positions simply blanked, gaps and all (``4, NaN,
+NaN, NaN, 1, 5``, what one gets from a file of complete rankings by removing
+labels), is accepted as well and read the same way
+(:func:`rankviz._validation.check_rankings` converts it to average
+positions; see :mod:`rankviz.label_ranking.conventions`).
+
+References
+----------
+Cheng, W., Hühn, J., & Hüllermeier, E. (2009). Decision tree and
+instance-based learning for label ranking. *Proceedings of the 26th
+International Conference on Machine Learning (ICML)*, 161-168.
 """
 
 from __future__ import annotations
@@ -26,7 +40,8 @@ def delete_labels(Y: ArrayLike, p: float,
     Parameters
     ----------
     Y : array-like of shape (n_rankings, n_labels)
-        Rank positions, 1 = most preferred, ties as average positions, NaN
+        Rank positions, lower = more preferred, equal = tied (average
+        positions, dense or competition ranks, or any finite numbers), NaN
         for a label already missing. Not modified.
     p : float in [0, 1]
         Probability that a label is deleted.
@@ -40,7 +55,9 @@ def delete_labels(Y: ArrayLike, p: float,
         The rankings with deleted labels set to NaN and the remaining labels
         of each row re-ranked to positions ``1..m`` (``m`` labels left) in
         their original order; tied labels that both remain stay tied (average
-        positions, as :func:`scipy.stats.rankdata`).
+        positions, as :func:`scipy.stats.rankdata`). Re-ranking changes no
+        result: the estimators read ``Y`` with the deleted cells blanked but
+        not re-ranked the same way (only the order counts).
 
     Raises
     ------
@@ -59,10 +76,14 @@ def delete_labels(Y: ArrayLike, p: float,
     The protocol of Cheng, Hühn & Hüllermeier (2009) is followed exactly:
     nothing prevents a row from keeping fewer than two labels. Such a row (a
     lone label at position 1, or all NaN) orders no pair, so it carries no
-    information, but
-    :func:`rankviz.tree.ranking_tree.check_rankings` accepts it (and so do the
-    estimators that validate with it). The expected share of such rows is
+    information, but :func:`rankviz._validation.check_rankings` accepts it
+    (and so do the estimators, which all validate with it). The expected share of such rows is
     ``p^L + L (1 - p) p^(L - 1)``, e.g. 65 % for 3 labels at ``p = 0.6``.
+
+    References
+    ----------
+    Cheng, W., Hühn, J., & Hüllermeier, E. (2009). Decision tree and
+    instance-based learning for label ranking. *ICML*, 161-168, §6.2.
 
     Examples
     --------

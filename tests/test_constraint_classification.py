@@ -7,6 +7,8 @@ check what the weights are for: recovering linear utilities, incomplete
 rankings, reproducibility and the output format.
 """
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -173,14 +175,18 @@ def test_rows_with_fewer_than_two_labels_are_accepted_and_skipped():
     assert np.mean(kendall_tau(Y, model.predict(X))) > 0.8
 
 
-def test_a_lone_label_must_be_at_position_one():
-    Y = np.array([[1.0, 2.0, 3.0], [np.nan, 2.0, np.nan]])
-    with pytest.raises(ValueError, match="row 2.*1 present label"):
-        ConstraintClassifier().fit(np.zeros((2, 1)), Y)
+def test_a_lone_label_at_any_position_gives_no_constraint():
+    # positions in any convention are read (issue 16): a lone label is a lone label
+    X = np.array([[0.0], [1.0], [2.0]])
+    Y = np.array([[1.0, 2.0, 3.0], [np.nan, 2.0, np.nan], [3.0, 2.0, 1.0]])
+    lone_first = Y.copy()
+    lone_first[1, 1] = 1.0
+    np.testing.assert_array_equal(ConstraintClassifier().fit(X, Y).coef_,
+                                  ConstraintClassifier().fit(X, lone_first).coef_)
 
 
 def test_invalid_rankings_are_rejected_with_their_row_number():
-    Y = np.array([[1.0, 2.0, np.nan], [np.nan, np.nan, np.nan], [1.0, 1.0, 3.0]])
+    Y = np.array([[1.0, 2.0, np.nan], [np.nan, np.nan, np.nan], [1.0, np.inf, 3.0]])
     with pytest.raises(ValueError, match="row 3"):
         ConstraintClassifier().fit(np.zeros((3, 1)), Y)
 
@@ -242,3 +248,40 @@ def test_invalid_parameters_are_rejected(kwargs):
     name = next(iter(kwargs))
     with pytest.raises(ValueError, match=name):
         ConstraintClassifier(**kwargs).fit(np.zeros((2, 1)), [[1, 2], [2, 1]])
+
+
+# --------------------------------------------------------------------------- #
+# finite features near the float limit
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("batch_size, alpha", [(1, 0.0), (8, 5.0)])
+def test_features_near_the_float_limit_neither_overflow_nor_change_the_fit(batch_size, alpha):
+    X, Y, _ = linear_problem(120, n_features=3, n_labels=4, seed=3)
+    big = X.copy()
+    big[:, 0] = np.where(X[:, 0] > 0, 1.7e308, -1.7e308)   # finite, at the float limit
+    small = X.copy()
+    small[:, 0] = np.where(X[:, 0] > 0, 1.0, -1.0)          # the same column, 1.7e308 times smaller
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                       # no overflow, no invalid value
+        model = ConstraintClassifier(batch_size=batch_size, alpha=alpha).fit(big, Y)
+        utilities = model.decision_function(big)
+        extreme = model.decision_function([[1.7e308, 1e300, -1e300], [-1.7e308, 0.0, np.nan]])
+    assert np.isfinite(model.coef_).all() and np.isfinite(model.mean_).all() and np.isfinite(model.scale_).all()
+    assert np.isfinite(utilities).all() and np.isfinite(extreme).all()
+    # standardising is scale-free: the fit is the one on the small column
+    reference = ConstraintClassifier(batch_size=batch_size, alpha=alpha).fit(small, Y)
+    np.testing.assert_allclose(model.coef_, reference.coef_, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(model.predict(big), reference.predict(small))
+
+
+def test_dividing_by_the_magnitude_changes_no_number():
+    X, Y, _ = linear_problem(80, n_features=3, n_labels=4, seed=4)
+    X = X * np.array([1e-3, 7.0, 3e5])
+    model = ConstraintClassifier().fit(X, Y)
+    np.testing.assert_array_equal(model.magnitude_, [2.0 ** np.floor(np.log2(np.abs(X[:, j]).max()))
+                                                     for j in range(3)])
+    np.testing.assert_allclose(model.mean_, X.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(model.scale_, X.std(axis=0), rtol=1e-13)
+    # the magnitudes are powers of two: the utilities are those of the plain standardised features
+    plain = (X - X.mean(axis=0)) / X.std(axis=0)
+    np.testing.assert_allclose(model.decision_function(X), plain @ model.coef_.T + model.intercept_,
+                               rtol=1e-12, atol=1e-12)

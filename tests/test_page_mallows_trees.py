@@ -330,6 +330,7 @@ def test_tree_size_table_is_relative_tree_size(app):
     assert table["LRT leaves"].iloc[1] == n_leaves_shown(app)
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # an overflow in a method is a message on the page
 def test_finite_features_near_the_float_limit_grow_every_table(app):
     """±1.7e308 is finite: the page once said the size table's trees met "infinity"."""
     rng = np.random.default_rng(2)
@@ -346,3 +347,9 @@ def test_finite_features_near_the_float_limit_grow_every_table(app):
     assert not any("infinity" in w.value for w in app.warning)
     table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
     assert (table["classification-tree leaves"] >= 1).all()
+    # The comparison too: constraint classification standardises the column without overflowing.
+    app.number_input(key="lrt_cmp_folds").set_value(3).run()
+    app.button(key="lrt_cmp_run").click().run()
+    ok(app)
+    bars = {bar["name"]: plotly_array(bar["y"]) for bar in figure(app, "lrt_cmp_bars")["data"]}
+    assert "CC" in bars and all(np.isfinite(values).all() for values in bars.values())

@@ -28,7 +28,13 @@ from .base import LabelRankerMixin
 from ..features import FeatureEncoder
 from .._validation import check_feature_input, check_rankings
 
-__all__ = ["ConstraintClassifier"]
+__all__ = ["ConstraintClassifier", "MAX_STANDARD_SCORE"]
+
+#: Largest |standardised value| the classifier uses: a new value further from
+#: the training mean (in standard deviations) counts as this far, so that
+#: utilities stay finite. Training values are never clipped: a column of
+#: ``n`` values lies within ``sqrt(n)`` standard deviations of its mean.
+MAX_STANDARD_SCORE = 1e6
 
 
 class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
@@ -101,8 +107,15 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         Biases ``b_j``.
     encoder_ : FeatureEncoder
     mean_, scale_ : ndarray of shape (n_numeric_features,)
-        Training mean and standard deviation of the numeric columns (scale 1
-        for a constant column).
+        Training mean and standard deviation of the numeric columns (for a
+        constant column the scale is ``magnitude_``: the column is centred to 0).
+    magnitude_ : ndarray of shape (n_numeric_features,)
+        Per numeric column, the largest power of two at most its largest
+        training |value| (1 for a column of zeros). Columns are divided by it
+        before they are standardised, which changes no number (a power of
+        two divides exactly) but keeps finite values near the float limit,
+        such as ±1.7e308, from overflowing: their mean and standard
+        deviation are computed in ``(-2, 2)``.
     n_labels_ : int
     n_updates_ : int
         Example visits, over all epochs, with at least one violated
@@ -187,11 +200,15 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         encoded = self.encoder_.transform(X)
         Y = check_rankings(Y, n_rows=len(encoded))
         numeric = encoded[:, ~self.encoder_.nominal]
+        self.magnitude_ = _magnitudes(numeric)
+        unit = numeric / self.magnitude_  # in (-2, 2): no sum below overflows
         with warnings.catch_warnings():  # an all-missing column has no mean: 0
             warnings.simplefilter("ignore", RuntimeWarning)
-            self.mean_ = np.nan_to_num(np.nanmean(numeric, axis=0))
-            std = np.nan_to_num(np.nanstd(numeric, axis=0))
-        self.scale_ = np.where(std > 0, std, 1.0)  # a constant column is centred to 0 instead
+            mean = np.nan_to_num(np.nanmean(unit, axis=0))
+            std = np.nan_to_num(np.nanstd(unit, axis=0))
+        # Both are at most the largest |value| of their column, so finite.
+        self.mean_ = mean * self.magnitude_
+        self.scale_ = np.where(std > 0, std, 1.0) * self.magnitude_  # a constant column is centred to 0 instead
         self.n_labels_ = Y.shape[1]
         weights, self.n_updates_ = _train(self._design(encoded), Y, n_epochs=self.n_epochs,
                                           margin=float(self.margin), alpha=float(self.alpha),
@@ -250,12 +267,19 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         """Standardised numeric columns, then 0/1 indicators of each nominal column's categories.
 
         An unseen category (code -1) sets no indicator, so it only gets the
-        bias; a missing numeric value counts as the training mean. Indicators are not standardised: scaling a rare category by
+        bias; a missing numeric value counts as the training mean, and a
+        value more than :data:`MAX_STANDARD_SCORE` standard deviations from it
+        as that many (only new values can be: a training column's are within
+        ``sqrt(n_samples)``). Indicators are not standardised: scaling a rare category by
         1/std would make its examples dominate the perceptron's updates.
         """
-        standardised = (encoded[:, ~self.encoder_.nominal] - self.mean_) / self.scale_
+        # Divided by the power of two first: exact, and x - mean cannot overflow (±1.7e308 - ∓1.7e308).
+        magnitude = self.magnitude_
+        standardised = ((encoded[:, ~self.encoder_.nominal] / magnitude - self.mean_ / magnitude)
+                        / (self.scale_ / magnitude))
         # a missing numeric value is the training mean: 0 once standardised
-        parts = [np.nan_to_num(standardised, nan=0.0)]
+        standardised = np.clip(np.nan_to_num(standardised, nan=0.0), -MAX_STANDARD_SCORE, MAX_STANDARD_SCORE)
+        parts = [standardised]
         for j in np.flatnonzero(self.encoder_.nominal):
             parts.append(encoded[:, [j]] == np.arange(len(self.encoder_.categories[j]))[None, :])
         return np.hstack(parts).astype(float)
@@ -274,6 +298,23 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Real) and np.isfinite(value) and value >= 0):
                 raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+
+
+def _magnitudes(numeric):
+    """Per column, the largest power of two <= its largest |value| (1 for a column of zeros or NaN).
+
+    Divided by it, the column lies in (-2, 2); the power above could be
+    2^1024, which is not a float.
+
+    Dividing by a power of two is exact, so standardising ``x / m`` instead
+    of ``x`` gives the same numbers, without overflow near the float limit.
+    """
+    with warnings.catch_warnings():  # an all-missing column has no maximum
+        warnings.simplefilter("ignore", RuntimeWarning)
+        largest = np.nan_to_num(np.nanmax(np.abs(numeric), axis=0, initial=0.0)) if numeric.size else \
+            np.zeros(numeric.shape[1])
+    _, exponent = np.frexp(largest)  # largest = f * 2**exponent, 0.5 <= f < 1
+    return np.where(largest > 0, np.ldexp(1.0, exponent - 1), 1.0)
 
 
 def _train(design, Y, *, n_epochs, margin, alpha, average, batch_size, rng):

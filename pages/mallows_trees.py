@@ -48,7 +48,7 @@ except ValueError as error:
 grown_on = ("the complete rankings" if rate == 0 else
             f"rankings with {training.deleted:,} of {training.present:,} labels deleted "
             f"(p = {rate:g})")
-limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.gamma)
+limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.gamma, settings.tie_tolerance)
 st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
 growth_player(tree, settings, training.key, key=KEY)
 st.caption(LRT_EXPLANATION)

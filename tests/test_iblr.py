@@ -255,8 +255,8 @@ def test_invalid_parameters_are_rejected(params, message):
 
 def test_rankings_are_validated():
     X, _ = problem(16, n=3)
-    with pytest.raises(ValueError):
-        IBLR().fit(X, np.array([[1, 1, 3], [1, 2, 3], [1, 2, 3]]))
+    with pytest.raises(ValueError, match="infinite"):
+        IBLR().fit(X, np.array([[1, np.inf, 3], [1, 2, 3], [1, 2, 3]]))
     with pytest.raises(ValueError):
         IBLR().fit(X, np.array([[1, 2], [1, 2]]))
 

@@ -353,3 +353,33 @@ def test_finite_features_near_the_float_limit_grow_every_table(app):
     ok(app)
     bars = {bar["name"]: plotly_array(bar["y"]) for bar in figure(app, "lrt_cmp_bars")["data"]}
     assert "CC" in bars and all(np.isfinite(values).all() for values in bars.values())
+
+
+def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
+    """"Predict ties": leaves tie labels whose mean Borda positions are close; every method compared ties alike."""
+    app.selectbox(key="dataset").set_value("wine_nb").run()
+    app.checkbox(key="lrt_ties").check().run()
+    app.number_input(key="lrt_tie_tolerance").set_value(0.3).run()
+    ok(app)
+    dataset = load_sample("wine_nb")
+    min_leaf = sample_tree_defaults("wine_nb").get("min_samples_leaf", DEFAULT_MIN_LEAF)
+    tree = RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf, tie_tolerance=0.3).fit(
+        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    leaves = next(d.value for d in app.dataframe if "centre ranking" in d.value.columns)
+    expected = sorted(tree.ranking_text(i) for i in np.flatnonzero(tree.is_leaf))
+    assert sorted(leaves["centre ranking"]) == expected
+    assert any(" = " in text for text in expected)
+    app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN (k=1)", "Default"]).run()
+    app.number_input(key="lrt_cmp_folds").set_value(3).run()
+    app.button(key="lrt_cmp_run").click().run()
+    ok(app)
+    methods = label_ranking_methods(
+        lrt=RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf, tie_tolerance=0.3),
+        tie_tolerance=0.3)
+    methods = {name: methods[name] for name in ("LRT", "KNN (k=1)", "Default")}
+    means = cross_validate(methods, dataset.X, dataset.Y, cv=3, seed=0).groupby(
+        "method", sort=False)["Kendall tau"].mean()
+    table = next(d.value for d in app.dataframe if "Kendall tau mean" in d.value.columns)
+    for name in methods:
+        assert table.loc[name, "Kendall tau mean"] == pytest.approx(means[name])
+    assert any("ties within 0.3 positions" in c.value for c in app.caption)

@@ -13,6 +13,7 @@ from rankviz.datasets.samples import list_samples, sample_tree_defaults
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from drawings import drawings, tree_views
+from rankviz.viz.dot.ranking_tree import ranking_lines
 
 
 @pytest.fixture
@@ -165,3 +166,36 @@ def test_a_heat_map_row_is_traced_through_the_tree(app):
     (view,) = tree_views(app)
     assert tuple(view["path"]) == path and path[0] == 0 and 2 in path
     assert view["trace"]["node"] == path[-1]
+
+
+def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
+    """"Predict ties" makes leaves rank close labels as ties (a > b = c) and scores them as the library does."""
+    app.selectbox(key="dataset").set_value("toy").run()
+    app.number_input(key="tree_min_leaf").set_value(4).run()
+    dataset = load_sample("toy")
+    strict = RankingTree(min_samples_leaf=4).fit(dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    assert all(line in dot_of(app) for leaf in np.flatnonzero(strict.is_leaf) for line in ranking_lines(strict, leaf))
+    app.checkbox(key="tree_ties").check().run()
+    app.number_input(key="tree_tie_tolerance").set_value(0.5).run()
+    assert not app.exception
+    model = RankingTree(min_samples_leaf=4, tie_tolerance=0.5).fit(dataset.X, dataset.Y,
+                                                                 label_names=dataset.label_names)
+    tied_leaves = [i for i in np.flatnonzero(model.tree_.is_leaf) if " = " in model.tree_.ranking_text(i)]
+    assert tied_leaves  # the toy set has leaves whose mean ranks are this close
+    dot = dot_of(app)
+    for leaf in tied_leaves:
+        assert all(line in dot for line in ranking_lines(model.tree_, leaf))
+    assert app.query_params.get("ties") == "1" and app.query_params.get("tie_tol") == "0.5"
+    app.radio(key="eval_protocol").set_value("kfold").run()
+    app.number_input(key="eval_folds").set_value(4).run()
+    app.button(key="eval_run").click().run()
+    assert not app.exception
+    expected = cross_validate({"Ranking tree": RankingTree(min_samples_leaf=4, tie_tolerance=0.5),
+                               "KNN (k=1)": KNNRanker(tie_tolerance=0.5),
+                               "Default ranking": DefaultRanker(tie_tolerance=0.5)},
+                              dataset.X, dataset.Y, cv=4, seed=0)
+    means = expected.groupby("method", sort=False)["CS"].mean()
+    table = app.dataframe[-1].value
+    for method in means.index:
+        assert table.loc["CS mean", method] == pytest.approx(means[method])
+    assert any("ties within 0.5 positions" in c.value for c in app.caption)

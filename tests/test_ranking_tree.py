@@ -105,8 +105,10 @@ def test_sklearn_conventions():
     assert model.set_params(max_depth=2).max_depth == 2
     with pytest.raises(ValueError, match="gamma"):
         RankingTree(gamma=-1).fit(np.zeros((3, 1)), [[1, 2], [1, 2], [2, 1]])
-    with pytest.raises(ValueError, match="row 2.*not a ranking"):
-        RankingTree().fit(np.zeros((2, 1)), [[1, 2], [0.3, 0.9]])  # scores, not positions
+    # Any positions keep only their order: 0.3 < 0.9 is the ranking 1, 2.
+    assert RankingTree().fit(np.zeros((2, 1)), [[1, 2], [0.3, 0.9]]).tree_.mean_rank[0].tolist() == [1, 2]
+    with pytest.raises(ValueError, match="row 2"):
+        RankingTree().fit(np.zeros((2, 1)), [[1, 2], [np.inf, 1]])
     with pytest.raises(ValueError, match="complete rankings"):
         RankingTree().fit(np.zeros((2, 1)), [[1, 2, 3], [1, np.nan, 2]])
 

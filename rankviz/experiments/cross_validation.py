@@ -114,7 +114,7 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
 
 def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *,
                      criterion: str | Criterion = "mean_spearman", min_samples_leaf: int = 2,
-                     max_depth: int | None = None,
+                     max_depth: int | None = None, tie_tolerance: float | None = None,
                      progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
     """Leave-one-out scores of the ranking tree at every γ of a grid, from n growths.
 
@@ -128,7 +128,7 @@ def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLik
     X : DataFrame of shape (n_samples, n_features)
     Y : ndarray of shape (n_samples, n_labels)
     gammas : array-like of float
-    criterion, min_samples_leaf, max_depth :
+    criterion, min_samples_leaf, max_depth, tie_tolerance :
         As for :class:`rankviz.RankingTree`.
     progress : callable, optional
         ``progress(done, total)`` after each held-out example; returning
@@ -146,7 +146,7 @@ def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLik
     gammas = np.asarray(gammas, dtype=float)
     n = len(Y)
     model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
-                        max_depth=max_depth)
+                        max_depth=max_depth, tie_tolerance=tie_tolerance)
     predicted = np.empty((n, len(gammas), Y.shape[1]))
     leaves = np.empty((n, len(gammas)))
     done = 0

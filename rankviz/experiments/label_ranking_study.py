@@ -43,7 +43,8 @@ MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
 
 
 def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = None,
-                          cc: ConstraintClassifier | None = None) -> dict[str, BaseEstimator]:
+                          cc: ConstraintClassifier | None = None,
+                          tie_tolerance: float | None = None) -> dict[str, BaseEstimator]:
     """The methods compared by Cheng, Hühn & Hüllermeier (2009) plus this project's two baselines.
 
     Parameters
@@ -51,6 +52,10 @@ def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = No
     lrt, iblr, cc : estimators, optional
         Configured ``RankingTree(criterion="mallows")``, ``IBLR`` and
         ``ConstraintClassifier``; defaults when None.
+    tie_tolerance : float or None, default=None
+        The tie tolerance of the default LRT and IBLR and of the two
+        baselines (see :class:`rankviz.RankingTree`); None predicts strict
+        rankings. Constraint classification always ranks strictly.
 
     Returns
     -------
@@ -60,11 +65,11 @@ def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = No
     """
     return {
         "LRT": lrt if lrt is not None else RankingTree(criterion="mallows", gamma=np.inf,
-                                                       min_samples_leaf=2),
-        "IBLR": iblr if iblr is not None else IBLR(n_neighbors="auto"),
+                                                       min_samples_leaf=2, tie_tolerance=tie_tolerance),
+        "IBLR": iblr if iblr is not None else IBLR(n_neighbors="auto", tie_tolerance=tie_tolerance),
         "CC": cc if cc is not None else ConstraintClassifier(),
-        "KNN (k=1)": KNNRanker(n_neighbors=1),
-        "Default": DefaultRanker(),
+        "KNN (k=1)": KNNRanker(n_neighbors=1, tie_tolerance=tie_tolerance),
+        "Default": DefaultRanker(tie_tolerance=tie_tolerance),
     }
 
 

@@ -9,11 +9,12 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
+from sklearn.base import BaseEstimator
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import MEASURES, cross_validate, summarize
@@ -74,7 +75,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     state = st.session_state
     if st.button("Run evaluation", type="primary", key=f"{key}_run") or rerun_requested(key):
         methods = {name: tree.estimator() for name, tree in trees.items()}
-        methods.update({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()})
+        methods.update(baseline_rankers(trees.values()))
         # One job per method: Stop keeps the methods already evaluated.
         result = state[f"{key}_result"] = {"request": request, "facts": facts, "scores": [], "errors": {},
                                            "complete": False, "seconds": 0.0}
@@ -122,6 +123,14 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
                        file_name="ranking_tree_evaluation.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
     return scores
+
+
+def baseline_rankers(trees: Iterable[TreeSettings]) -> dict[str, BaseEstimator]:
+    """KNN (k=1) and the default ranking, predicting ties as the trees do (strictly if they differ)."""
+    tolerances = {tree.tie_tolerance for tree in trees}
+    ties = tolerances.pop() if len(tolerances) == 1 else None
+    return {"KNN (k=1)": KNNRanker(n_neighbors=1, tie_tolerance=ties),
+            "Default ranking": DefaultRanker(tie_tolerance=ties)}
 
 
 def _facts(dataset: RankingDataset, trees: dict[str, TreeSettings], cv: int | str, seed: int) -> dict[str, str]:

@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
+from .evaluation_panel import baseline_rankers
 from .long_run import background, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
@@ -101,11 +101,10 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings,
         curves = loo_gamma_curves(
             dataset.X, dataset.Y, GAMMA_GRID, criterion=settings.criterion,
             min_samples_leaf=settings.min_samples_leaf, max_depth=settings.max_depth,
-            progress=lambda done, total: progress(
+            tie_tolerance=settings.tie_tolerance, progress=lambda done, total: progress(
                 done / (total + 2), f"ranking tree: held-out example {done} of {total}"))
         progress(n / (n + 2), "KNN (k=1) and the default ranking")
-        scores = cross_validate({"KNN (k=1)": KNNRanker(n_neighbors=1),
-                                 "Default ranking": DefaultRanker()}, dataset.X, dataset.Y, cv="loo")
+        scores = cross_validate(baseline_rankers([settings]), dataset.X, dataset.Y, cv="loo")
         return curves, scores
 
     try:

@@ -41,8 +41,9 @@ from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
 from .defaults import seed_defaults
 from .long_run import background, error_text, format_duration, run_jobs
 from .text import counted
-from .tree_panel import GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, fit_gamma_path, limit_inputs
-from .url_state import UrlField, choice, number
+from .tree_panel import (GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, describe_ties, fit_gamma_path,
+                         limit_inputs, tie_input, tie_url_fields)
+from .url_state import UrlField, choice, flag, number
 
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
@@ -220,11 +221,12 @@ def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY,
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
         step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", disabled=not use_gamma, persist_state="session",
         help="Lower γ stops earlier. Moving γ only re-cuts one maximal tree: no regrowth.")
+    tie_tolerance = tie_input(container, key, "mean Borda positions")
     order = container.radio("Growth order", list(GROWTH_ORDERS), key=f"{key}_order", persist_state="session",
                             horizontal=True, format_func=GROWTH_ORDERS.get,
                             help="The order in which the player reveals the splits.")
     return TreeSettings("mallows", float(gamma) if use_gamma else float("inf"), int(min_leaf),
-                        int(depth) or None, order)
+                        int(depth) or None, order, tie_tolerance)
 
 
 def lrt_url_fields(key: str = KEY) -> list[UrlField]:
@@ -234,24 +236,19 @@ def lrt_url_fields(key: str = KEY) -> list[UrlField]:
         UrlField("p_seed", f"{key}_p_seed", number(0, 1_000_000, integer=True)),
         UrlField("min_leaf", f"{key}_min_leaf", number(1, 1000, integer=True)),
         UrlField("max_depth", f"{key}_max_depth", number(0, 100, integer=True)),
-        UrlField("gamma_stop", f"{key}_use_gamma", _flag, show=lambda on: "1" if on else None),
+        UrlField("gamma_stop", f"{key}_use_gamma", flag, show=lambda on: "1" if on else None),
         UrlField("gamma", f"{key}_gamma", number(*GAMMA_RANGE, decimals=3),
                  show=lambda g: f"{g:.3f}"),
+        *tie_url_fields(key),
         UrlField("order", f"{key}_order", choice(GROWTH_ORDERS)),
     ]
 
 
-def _flag(text):
-    """URL parser of a switch: ``1`` or ``0``."""
-    if text not in ("0", "1"):
-        raise ValueError("expected 1 (on) or 0 (off)")
-    return text == "1"
-
-
-def describe_lrt(min_samples_leaf: int, max_depth: int | None, gamma: float) -> str:
+def describe_lrt(min_samples_leaf: int, max_depth: int | None, gamma: float,
+                 tie_tolerance: float | None = None) -> str:
     depth = "no depth limit" if max_depth is None else f"depth ≤ {max_depth}"
     stop = "no γ stop" if np.isinf(gamma) else f"γ = {gamma:.3f}"
-    return f"≥ {counted(min_samples_leaf, 'row')} per leaf, {depth}, {stop}"
+    return f"≥ {counted(min_samples_leaf, 'row')} per leaf, {depth}, {stop}{describe_ties(tie_tolerance)}"
 
 
 def fit_lrt(training: TrainingData, settings: TreeSettings) -> Tree:
@@ -339,16 +336,17 @@ class Protocol:
     folds: int
     repetitions: int
     seed: int
-    #: The LRT's (min_samples_leaf, max_depth, gamma).
+    #: The LRT's (min_samples_leaf, max_depth, gamma, tie_tolerance); the tie
+    #: tolerance applies to IBLR and the baselines too.
     lrt: tuple
 
     def estimators(self) -> dict[str, BaseEstimator]:
         """The chosen methods, configured, in :data:`METHODS` order."""
-        min_leaf, depth, gamma = self.lrt
+        min_leaf, depth, gamma, ties = self.lrt
         every = label_ranking_methods(
             lrt=RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
-                            max_depth=depth),
-            iblr=IBLR(n_neighbors=self.iblr_k))
+                            max_depth=depth, tie_tolerance=ties),
+            iblr=IBLR(n_neighbors=self.iblr_k, tie_tolerance=ties), tie_tolerance=ties)
         return {name: every[name] for name in METHODS if name in self.methods}
 
     def describe(self) -> str:
@@ -361,8 +359,8 @@ class Protocol:
 
 def _lrt_parameters(choice_, settings):
     if choice_ == "unpruned":
-        return (2, None, float("inf"))
-    return (settings.min_samples_leaf, settings.max_depth, settings.gamma)
+        return (2, None, float("inf"), settings.tie_tolerance)
+    return (settings.min_samples_leaf, settings.max_depth, settings.gamma, settings.tie_tolerance)
 
 
 def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Protocol:
@@ -654,15 +652,15 @@ def _curve_done(result):
     return "; ".join(parts)
 
 
-def tree_sizes(X: pd.DataFrame, Y: ArrayLike, data_key: str, lrt: tuple[int, int | None, float],
+def tree_sizes(X: pd.DataFrame, Y: ArrayLike, data_key: str, lrt: tuple[int, int | None, float, float | None],
                rates: Sequence[float], seed: int, key: str = f"{KEY}_size") -> pd.DataFrame | None:
     """:func:`relative_tree_size` at each rate, one row each, or None if the user stopped it.
 
     Grown in a worker thread with progress and Stop past a moment
     (:func:`rankviz.ui.long_run.background`); kept by data key and settings.
     """
-    min_leaf, depth, gamma = lrt
-    signature = ("tree_sizes", data_key, lrt, tuple(rates), seed)
+    min_leaf, depth, gamma, _ = lrt  # the size of a tree does not depend on its leaves' ties
+    signature = ("tree_sizes", data_key, lrt[:3], tuple(rates), seed)
 
     def grow(progress: Callable[..., None]) -> pd.DataFrame:
         model = RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
@@ -717,7 +715,7 @@ def tree_size_panel(dataset: RankingDataset, data_key: str, settings: TreeSettin
         "ratio": st.column_config.NumberColumn(format="%.2f", help="LRT leaves / classification-tree leaves"),
     })
     st.caption(
-        f"LRT: {describe_lrt(*lrt)}; labels deleted from all rows with the sidebar's deletion seed "
+        f"LRT: {describe_lrt(*lrt[:3])}; labels deleted from all rows with the sidebar's deletion seed "
         f"({training.seed}), so the row p = {training.rate:g} is grown on the rankings of the tree "
         "above. Classification tree: scikit-learn's DecisionTreeClassifier (entropy, ≥ 2 rows per "
         "leaf, unpruned) on each ranking's true top label, the same tree at every p: a fixed "

@@ -36,6 +36,8 @@ def settings_facts(settings: TreeSettings, prefix: str = "", gamma: bool = True)
         facts[f"{prefix}γ"] = f"{settings.gamma:.3f}"
     facts[f"{prefix}minimum examples per leaf"] = str(settings.min_samples_leaf)
     facts[f"{prefix}maximum depth"] = "none" if settings.max_depth is None else str(settings.max_depth)
+    facts[f"{prefix}predicted ties"] = ("none" if settings.tie_tolerance is None
+                                        else f"within {settings.tie_tolerance:g} positions")
     return facts
 
 

@@ -19,7 +19,7 @@ from .tree_view import tree_view
 from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
 from .text import counted, md_escape
-from .url_state import UrlField, choice, number
+from .url_state import UrlField, choice, flag, number
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -62,22 +62,30 @@ class TreeSettings:
     # How the player replays the splits; it does not change the tree, so it
     # takes no part in comparisons (evaluation results stay current).
     order: str = field(default="depth", compare=False)
+    #: Predict partial rankings: labels whose aggregated positions are this close tie.
+    tie_tolerance: float | None = None
 
     def estimator(self) -> RankingTree:
         """An unfitted :class:`rankviz.RankingTree` with these settings."""
         return RankingTree(criterion=self.criterion, gamma=self.gamma,
-                           min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth)
+                           min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
+                           tie_tolerance=self.tie_tolerance)
 
     @property
-    def growth(self) -> tuple[str, int, int | None]:
-        """The settings that change the maximal tree (all but γ and the order)."""
-        return (self.criterion, self.min_samples_leaf, self.max_depth)
+    def growth(self) -> tuple[str, int, int | None, float | None]:
+        """The settings of the maximal tree and its leaves' rankings (all but γ and the order)."""
+        return (self.criterion, self.min_samples_leaf, self.max_depth, self.tie_tolerance)
 
     def describe(self) -> str:
-        """The settings in words: criterion (its readable name), γ and limits."""
+        """The settings in words: criterion (its readable name), γ, limits and ties."""
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
         return (f"{get_criterion(self.criterion).title}, γ = {self.gamma:.3f}, at least "
-                f"{self.min_samples_leaf} per leaf, {depth}")
+                f"{self.min_samples_leaf} per leaf, {depth}{describe_ties(self.tie_tolerance)}")
+
+
+def describe_ties(tie_tolerance: float | None) -> str:
+    """``", ties within 0.1 positions"``, or ``""`` for strict rankings."""
+    return "" if tie_tolerance is None else f", ties within {tie_tolerance:g} positions"
 
 
 def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", order: bool = True,
@@ -125,13 +133,14 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
     min_leaf, depth = limit_inputs(
         container, key, "The library's default is 2 (the similarity of a single example, a mean over no "
                         "pairs, is undefined).")
+    tie_tolerance = tie_input(container, key, "mean ranks")
     growth_order = "depth"
     if order:
         growth_order = container.radio(
             "Growth order", list(GROWTH_ORDERS), key=f"{key}_order", horizontal=True,
             format_func=GROWTH_ORDERS.get, persist_state="session",
             help="The order in which the player reveals the splits. The final tree is the same.")
-    return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order)
+    return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order, tie_tolerance)
 
 
 def criterion_label(name: str) -> str:
@@ -170,6 +179,32 @@ def limit_inputs(container: DeltaGenerator, key: str, note: str,
     return int(min_leaf), int(depth)
 
 
+#: The tie tolerance a user starts from: a tenth of a position.
+DEFAULT_TIE_TOLERANCE = 0.1
+
+
+def tie_input(container: DeltaGenerator, key: str, aggregate: str) -> float | None:
+    """The "Predict ties" switch and its tolerance; None while off (strict rankings, as the papers).
+
+    ``aggregate`` names what the leaves sort their labels by, for the help
+    text (``"mean ranks"``, ``"mean Borda positions"``).
+    """
+    st.session_state.setdefault(f"{key}_ties", False)
+    st.session_state.setdefault(f"{key}_tie_tolerance", DEFAULT_TIE_TOLERANCE)
+    on = container.checkbox(
+        "Predict ties (partial rankings)", key=f"{key}_ties", persist_state="session",
+        help=f"Off: every leaf ranks all labels strictly, as the papers do (equal {aggregate} in label order). "
+             f"On: labels next to each other whose {aggregate} differ by at most the tolerance are tied, "
+             "shown a > b = c, and scored as ties (Spearman's coefficient as Pearson's correlation of the "
+             "positions, eq. 2 of Rebelo et al. 2008; Kendall's tau-b). The baselines tie the same way.")
+    tolerance = container.number_input(
+        "Tie tolerance (positions)", 0.0, 100.0, step=0.05, format="%.2f", key=f"{key}_tie_tolerance",
+        persist_state="session", disabled=not on,
+        help=f"Largest difference of {aggregate} of two neighbouring labels that still ties them; "
+             "0 ties only equal ones. Ties chain: a ~ b and b ~ c tie all three.")
+    return float(tolerance) if on else None
+
+
 def tree_url_fields(key: str = "tree", prefix: str = "", order: bool = True) -> list[UrlField]:
     """The URL fields of :func:`tree_settings` (see :mod:`rankviz.ui.url_state`)."""
     fields = [
@@ -178,14 +213,23 @@ def tree_url_fields(key: str = "tree", prefix: str = "", order: bool = True) -> 
                  show=lambda g: f"{g:.3f}"),
         UrlField(f"{prefix}min_leaf", f"{key}_min_leaf", number(1, 1000, integer=True)),
         UrlField(f"{prefix}max_depth", f"{key}_max_depth", number(0, 100, integer=True)),
+        *tie_url_fields(key, prefix),
     ]
     if order:
         fields.append(UrlField(f"{prefix}order", f"{key}_order", choice(GROWTH_ORDERS)))
     return fields
 
 
+def tie_url_fields(key: str, prefix: str = "") -> list[UrlField]:
+    """The URL fields of :func:`tie_input`: ``ties=0.1`` while ties are predicted."""
+    return [UrlField(f"{prefix}ties", f"{key}_ties", flag, show=lambda on: "1" if on else None),
+            UrlField(f"{prefix}tie_tol", f"{key}_tie_tolerance", number(0.0, 100.0, decimals=2),
+                     show=lambda t: None if t == DEFAULT_TIE_TOLERANCE else f"{t:g}")]
+
+
 def fit_gamma_path(dataset: RankingDataset | SimpleNamespace, data_key: str, criterion: str,
-                   min_samples_leaf: int, max_depth: int | None) -> GammaPath:
+                   min_samples_leaf: int, max_depth: int | None,
+                   tie_tolerance: float | None = None) -> GammaPath:
     """Grow the maximal tree once per data set and limits; every γ is cut from it.
 
     The tree grows in a worker thread (:func:`rankviz.ui.long_run.background`):
@@ -202,16 +246,18 @@ def fit_gamma_path(dataset: RankingDataset | SimpleNamespace, data_key: str, cri
     criterion : str
     min_samples_leaf : int
     max_depth : int or None
+    tie_tolerance : float or None, default=None
+        The leaves' tie tolerance (:class:`rankviz.RankingTree`).
 
     Returns
     -------
     GammaPath
     """
-    signature = ("gamma_path", data_key, criterion, min_samples_leaf, max_depth)
+    signature = ("gamma_path", data_key, criterion, min_samples_leaf, max_depth, tie_tolerance)
 
     def grow(progress: Callable[..., None]) -> GammaPath:
         model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
-                            max_depth=max_depth)
+                            max_depth=max_depth, tie_tolerance=tie_tolerance)
         model.fit(dataset.X, dataset.Y, label_names=dataset.label_names)
         return model.gamma_path()
 

@@ -80,6 +80,13 @@ def choice(options: Iterable[object]) -> Callable[[str], object]:
     return parse
 
 
+def flag(text: str) -> bool:
+    """Parser of a switch: ``1`` (on) or ``0`` (off)."""
+    if text not in ("0", "1"):
+        raise ValueError("expected 1 (on) or 0 (off)")
+    return text == "1"
+
+
 def number(low: float, high: float, decimals: int | None = None,
            integer: bool = False) -> Callable[[str], float]:
     """Parser of a number in ``[low, high]``, rounded to ``decimals`` places if given."""

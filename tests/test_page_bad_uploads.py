@@ -4,7 +4,9 @@ For each upload: no exception; a file the loader refuses shows exactly one
 ``st.error``, the loader's own message (``**Upload problem.** <message>``),
 and nothing is drawn from stale data; a file that loads is the data the page
 then shows (its name and size, or its level counts), with a caption saying
-how many feature values are missing when some are. After the uploads the
+how many feature values are missing when some are, and another which rank
+convention was read when the positions were not average positions (issue
+16 §1: dense or competition ties, gaps). After the uploads the
 page goes back to a sample and draws exactly what it drew before them.
 
 What a page should show is computed from the library with the options the
@@ -50,9 +52,10 @@ OVERSIZE = "oversize.csv"
 #: An upload whose columns cannot be chosen as the case's; the picker waits for a choice.
 NOT_CHOSEN = (None, None)
 #: Files of each kind for the pages that share the label-ranking picker with ranking_trees.
-LR_SAMPLE = ["ranks_bom.csv", "ranks_missing_features.csv", "ranks_repeat.csv", "ranks_duplicate_columns.csv",
-             "bench_decimal_comma.txt", "bench_rank_out_of_range.txt", "scores_decimal_comma.csv",
-             "ordering_ties.csv", "ordering_spaces.csv", "ranks_latin1.csv"]
+LR_SAMPLE = ["ranks_bom.csv", "ranks_missing_features.csv", "ranks_rank_inf.csv", "ranks_duplicate_columns.csv",
+             "bench_decimal_comma.txt", "bench_rank_inf.txt", "scores_decimal_comma.csv",
+             "ordering_ties.csv", "ordering_spaces.csv", "ranks_latin1.csv", "bench_dense_partial.txt",
+             "ranks_repeat.csv", "bench_rank_out_of_range.txt"]
 
 
 def family(name):
@@ -98,6 +101,10 @@ def missing_captions(at):
     return [c.value for c in at.sidebar.caption if "feature value" in c.value and "missing" in c.value]
 
 
+def convention_captions(at):
+    return [c.value for c in at.sidebar.caption if c.value.startswith("Rank positions")]
+
+
 def check_outcome(at, name, expected, shows, page_errors=()):
     """The page after an upload: the message of a refused file, or the loaded data.
 
@@ -122,6 +129,9 @@ def check_outcome(at, name, expected, shows, page_errors=()):
     shows(at, dataset)
     caption = describe_missing_features(dataset.n_missing_features, dataset.X.size)
     assert missing_captions(at) == ([caption] if caption else []), name
+    convention = getattr(dataset, "rank_convention", None)  # label-ranking data: positions converted, if so
+    shown = [md_escape(convention.text)] if convention is not None and convention.converted else []
+    assert convention_captions(at) == shown, (name, convention_captions(at))
 
 
 def expander_labels(at):
@@ -223,6 +233,21 @@ def test_label_ranking_pages_take_every_upload(app_path, page):
     no_exception(at)
     assert not errors(at)
     assert trees(at) == before
+
+
+def test_dense_rank_benchmark_upload_names_the_convention_on_ranking_trees(app_path):
+    """KEBI-style partial rankings (1,2,2,2,2): loaded, one caption says how they were read, a tree is drawn."""
+    at = open_page(app_path, "ranking_trees")
+    at.selectbox(key="dataset").set_value(UPLOAD).run()
+    dataset, message = lr_upload(at, "bench_dense_partial.txt")
+    assert message is None and dataset.rank_convention.kind == "dense ranks"
+    no_exception(at)
+    assert errors(at) == [] and drawings(at)
+    assert convention_captions(at) == [md_escape(dataset.rank_convention.text)]
+    shown = convention_captions(at)[0].replace("\\", "")  # md_escape's backslashes
+    assert shown.startswith("Rank positions read as dense or competition ranks (tied labels share one position; "
+                            "line 2: 1, 2, 2, 2, 2 read as 1, 3.5, 3.5, 3.5, 3.5)"), shown
+    expander_shows(at, dataset)
 
 
 # --------------------------------------------------------------------------- #

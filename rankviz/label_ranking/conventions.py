@@ -3,7 +3,7 @@
 Everything in rankviz keeps a ranking in one internal form: the present
 labels of a row hold the positions ``1..m`` (``m`` labels present), tied
 labels the average of the positions they fill (``1, 2.5, 2.5, 4``), and a
-missing label is NaN; :func:`rankviz._validation.to_average_positions`
+missing label is NaN; :func:`rankviz._validation.rank_rows`
 converts to it. Files and callers write rankings in other ways too, and
 every one of them is accepted, since the models here use only the *order*
 of the present labels of a row (lower number = preferred, equal numbers =
@@ -23,8 +23,11 @@ competition ranks
     "standard competition ranking").
 other positions
     Anything else: positions with gaps, as deleting labels from complete
-    rankings leaves them (``4, NaN, NaN, NaN, 1, 5``), scores on another
-    scale (``10, 20, 30``), or several conventions in one matrix.
+    rankings leaves them (``4, NaN, NaN, NaN, 1, 5``), or numbers on another
+    scale (``10, 20, 30``, ``0, 1, 2``).
+mixed conventions
+    Rows in different tie conventions, each row fitting one of them
+    (``1, 2, 2, 3`` dense and ``1, 1, 3, 4`` competition in one matrix).
 
 A row without ties and gaps (a permutation of ``1..m``) is written the same
 way in all three tie conventions. A row such as ``1, 2, 2`` is both dense

@@ -411,3 +411,41 @@ def test_rank_heatmap_escapes_label_names():
     shown = list(fig.data[0].x)
     assert "&lt;b&gt;bold&lt;/b&gt;" in shown and "a&amp;b" in shown
     assert "<b>bold</b>" not in shown
+
+
+# -- plotly figures: bidi controls in user names are shown, not obeyed ------------------
+
+BIDI_NAME = "x\u202egpj.exe"
+
+
+def bidi_figures():
+    """Every figure that takes a user's name, built with a name holding U+202E (and a tag)."""
+    from rankviz.viz.figures.ordinal import level_count_chart
+    from rankviz.viz.figures.ranking_trees import rank_heatmap, threshold_curve
+
+    names = [BIDI_NAME, "<b>\u2067b\u2069</b>"]
+    yield "rank_heatmap", rank_heatmap(np.array([[1.0, 2.0], [2.0, 1.0]]), names, np.array([1.0, 2.0]),
+                                       np.array([1.5, 1.5]), groups=[f"#1 {BIDI_NAME}", "#2"])
+    yield "level_count_chart", level_count_chart([BIDI_NAME, "b"], ["b", BIDI_NAME], [BIDI_NAME, "b"],
+                                                 title=f"Rows per {BIDI_NAME}", axis=BIDI_NAME)
+    # the candidate table of rankviz.tree.node_inspection.candidate_splits, for one numeric attribute
+    table = pd.DataFrame({"attribute": BIDI_NAME, "feature": 0, "kind": "numeric", "threshold": [0.5, 1.5, 2.5],
+                          "score": [0.1, 0.3, 0.2], "similarity_meet": [0.2, 0.4, 0.1],
+                          "similarity_rest": [0.0, 0.2, 0.3], "n_meet": [2, 4, 6], "n_rest": [6, 4, 2]})
+    for feature in (BIDI_NAME, 0):
+        yield f"threshold_curve({feature!r})", threshold_curve(table, feature, chosen_threshold=1.5,
+                                                               similarity_parent=0.2, gamma=0.98)
+
+
+def test_plotly_figures_show_bidi_controls_in_user_names():
+    from rankviz.safe_text import BIDI_CONTROLS
+
+    checked = 0
+    for what, fig in bidi_figures():
+        text = json.loads(fig.to_json())
+        dumped = json.dumps(text, ensure_ascii=False)
+        assert not set(dumped) & set(BIDI_CONTROLS), what
+        assert "x\\\\u202egpj.exe" in dumped, what  # shown as its escape, one backslash in the figure
+        assert "<b>" not in dumped.replace("<b>bold", ""), what  # tags in names are escaped too
+        checked += 1
+    assert checked == 4

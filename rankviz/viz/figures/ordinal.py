@@ -12,7 +12,6 @@ Streamlit here.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,7 +22,8 @@ from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from ...experiments.monte_carlo import TREE_METHODS, loss_summary
-from .style import METHOD_COLOURS, other_colour, translucent
+from ...safe_text import visible_controls
+from .style import METHOD_COLOURS, other_colour, translucent, user_text
 
 __all__ = ["LEVEL_CHART_COLOURS", "LOSS_AXIS_TITLE", "TREE_STYLES", "format_loss", "level_count_chart", "level_counts",
            "loss_by_depth", "loss_by_noise", "method_table", "noise_table"]
@@ -254,7 +254,8 @@ def level_count_chart(y_train: ArrayLike, y_test: ArrayLike, levels: Sequence, *
 
     Level and target names are user text: plotly reads ``<b>``, ``<a href>`` and
     ``%{...}`` in titles, ticks and hover templates, so they are shown escaped
-    (the bars' ``x`` keeps the names themselves).
+    (:func:`rankviz.viz.figures.style.user_text`); the bars' ``x`` keeps the
+    names themselves, with bidi controls made visible.
 
     Parameters
     ----------
@@ -270,9 +271,10 @@ def level_count_chart(y_train: ArrayLike, y_test: ArrayLike, levels: Sequence, *
     -------
     plotly.graph_objects.Figure
     """
-    names = [str(level) for level in levels]
-    shown = [html.escape(name) for name in names]
-    axis_text = html.escape(str(axis))
+    # the bars' categories: the names with bidi controls made visible; ticks and hover text escaped
+    names = [visible_controls(level) for level in levels]
+    shown = [user_text(level) for level in levels]
+    axis_text = user_text(axis)
     fig = go.Figure()
     for name, y in (("training", y_train), ("test", y_test)):
         counts = level_counts(y, levels)
@@ -284,7 +286,7 @@ def level_count_chart(y_train: ArrayLike, y_test: ArrayLike, levels: Sequence, *
                     hovertemplate=f"%{{customdata[1]}} %{{customdata[0]}}: %{{y}} {name} %{{customdata[2]}}"
                                   "<extra></extra>")
     fig.update_layout(
-        barmode="group", title=dict(text=html.escape(title), font=dict(size=13)),
+        barmode="group", title=dict(text=user_text(title), font=dict(size=13)),
         template="plotly_white", height=260, margin=dict(t=44, l=56, r=8, b=44), bargap=0.2,
         uniformtext=dict(minsize=8),
         xaxis=dict(title=axis_text, type="category", tickvals=names, ticktext=shown),

@@ -5,7 +5,6 @@ No Streamlit here; colours shared with the other figures are in :mod:`rankviz.vi
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -15,7 +14,7 @@ from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
 from ...experiments.statistics import t_interval
-from .style import METHOD_COLOURS, method_colour, other_colour, translucent
+from .style import METHOD_COLOURS, method_colour, other_colour, translucent, user_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -133,7 +132,8 @@ def threshold_curve(candidates: pd.DataFrame, feature: int | str, *, chosen_thre
         rows = rows.sort_values(["threshold", "score", "missing_meet"], ascending=[True, False, True])
         rows = rows.drop_duplicates("threshold")
     rows = rows.sort_values("threshold")
-    name = feature if by_name else (rows["attribute"].iloc[0] if len(rows) else f"attribute {feature}")
+    # The attribute's name is user text: escaped for plotly (tags, bidi controls).
+    name = user_text(feature if by_name else (rows["attribute"].iloc[0] if len(rows) else f"attribute {feature}"))
     t = rows["threshold"].to_numpy()
 
     fig = go.Figure()
@@ -143,7 +143,8 @@ def threshold_curve(candidates: pd.DataFrame, feature: int | str, *, chosen_thre
             fig.add_scatter(
                 x=t, y=rows[column].to_numpy(), mode="lines", name=f"rows with {name} {side} t",
                 line=dict(color=colour, dash="dot", width=1.5),
-                hovertemplate=f"t = %{{x:.4g}}: %{{y:.3f}}<extra>{name} {side} t</extra>",
+                # no <extra>: plotly shows the trace's name there, not read as a template
+                hovertemplate="t = %{x:.4g}: %{y:.3f}",
             )
     fig.add_scatter(
         x=t, y=rows["score"].to_numpy(), mode="lines+markers", name="S_split (weighted mean)",
@@ -220,8 +221,8 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
     mean_rank = np.asarray(mean_rank, dtype=float)
     n, n_labels = Y_node.shape
     order = np.argsort(ranking, kind="stable")
-    # plotly reads tags such as <b> in tick text: user names are escaped
-    labels = [html.escape(str(label_names[j])) for j in order]
+    # plotly reads tags such as <b> in tick text: user names are escaped (user_text)
+    labels = [user_text(label_names[j]) for j in order]
     ids = [str(e) for e in (example_ids if example_ids is not None else range(1, n + 1))]
 
     # The examples' rows thin out past ~40 examples instead of the figure growing on.
@@ -239,7 +240,7 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
         groups = [str(g) for g in groups]
         if len(groups) != n:
             raise ValueError(f"groups must name the group of each of the {n} rows, got {len(groups)}")
-        extra["customdata"] = [[html.escape(g)] * n_labels for g in groups]
+        extra["customdata"] = [[user_text(g)] * n_labels for g in groups]
         where = " (leaf %{customdata})"
     fig.add_heatmap(
         z=Y_node[:, order], x=labels, y=ids, coloraxis="coloraxis", xgap=1, ygap=1 if n <= 60 else 0,
@@ -284,7 +285,7 @@ def _group_bands(fig: go.Figure, groups: Sequence[str]) -> None:
     if len(starts) > 30:
         return
     for start, end in zip(starts, ends):
-        fig.add_annotation(text=html.escape(groups[start]), xref="x domain", x=1.0, xanchor="left",
+        fig.add_annotation(text=user_text(groups[start]), xref="x domain", x=1.0, xanchor="left",
                            yref="y domain", y=1 - (start + end) / (2 * n), showarrow=False, font=dict(size=10))
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["METHOD_COLOURS", "OTHER_COLOURS", "method_colour", "other_colour", "translucent"]
+from ..dot.common import escape
+
+__all__ = ["METHOD_COLOURS", "OTHER_COLOURS", "method_colour", "other_colour", "translucent", "user_text"]
 
 #: Figures 3-4 of Rebelo, Soares & Costa (2008): ranking trees black, KNN grey,
 #: default ranking white. The ordinal figures keep the ranking tree's black.
@@ -25,3 +27,32 @@ def translucent(colour: str, alpha: float = 0.3) -> str:
     """``rgba(r,g,b,alpha)`` of a ``#rrggbb`` colour, e.g. for a filled area or faint whiskers."""
     red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return f"rgba({red},{green},{blue},{alpha})"
+
+
+def user_text(text: object) -> str:
+    """A user's name (label, feature, level, target) as a plotly figure shows it, literally.
+
+    Every name a figure of :mod:`rankviz.viz.figures` takes passes through
+    here before it becomes a tick, legend entry, hover text, annotation or
+    title. Plotly reads tags such as ``<b>`` and ``<a href>`` in all of
+    them, so the text is HTML-escaped; and bidi controls (U+202E and the
+    like), which would reverse the text drawn after them, are written as
+    their escapes, ``\\u202e``, as in Markdown, DOT and CSV
+    (:func:`rankviz.safe_text.visible_controls`). The same escaping as the
+    tree drawings' :func:`rankviz.viz.dot.common.escape`.
+
+    Parameters
+    ----------
+    text : object
+        Any value; it is converted with ``str`` first.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> print(user_text("<b>x\u202ey</b>"))
+    &lt;b&gt;x\\u202ey&lt;/b&gt;
+    """
+    return escape(text)

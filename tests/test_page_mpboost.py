@@ -238,6 +238,7 @@ def test_svmlight_without_qid_asks_for_its_group_file_then_trains(app_path, ltr_
     warnings = [w.value for w in at.warning if "group file" in w.value]
     assert len(warnings) == 1 and "The lines of **train.txt** have no `qid:`" in warnings[0]
     assert not at.error and not drawings(at)
+    assert any("without qid:, as LightGBM and XGBoost write them" in c.value for c in at.sidebar.caption)
     put_file(at, "ltr_group_file", group_text(train), "train.txt.query")
     ok(at)
     assert not any("group file" in w.value for w in at.warning)

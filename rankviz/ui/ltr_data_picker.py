@@ -204,7 +204,9 @@ def _upload(container: DeltaGenerator) -> tuple[dict[str, QueryDataset] | None, 
     kind = container.radio("File format", list(_FORMATS), index=list(_FORMATS).index(guess.format),
                            format_func=_FORMATS.get, key=f"ltr_upload_kind_{digest}", persist_state="session")
     if guess.format == "svmlight" and guess.reason and kind == "svmlight":
-        container.caption(f"Detected LETOR / svmlight: {guess.reason}.")
+        container.caption("Detected svmlight lines 'relevance index:value …' without qid:, as LightGBM and "
+                          "XGBoost write them." if _without_qid(digest, content) else
+                          f"Detected LETOR / svmlight: {guess.reason}.")
     train, train_digest = _with_group(container, upload, kind, "ltr_group_file")
     mode = container.radio("Test data", list(_SPLIT_MODES), format_func=_SPLIT_MODES.get, key="ltr_test_mode",
                            persist_state="session",

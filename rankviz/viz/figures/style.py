@@ -44,11 +44,12 @@ def user_text(text: object) -> str:
     Parameters
     ----------
     text : object
-        Any value; it is converted with ``str`` first.
+        The name; a number or other value is shown as ``str`` gives it.
 
     Returns
     -------
     str
+        Text for any string property of a figure, shown as the name reads.
 
     Examples
     --------

@@ -20,10 +20,9 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree, cross_validate, load_sample
-from rankviz.datasets.label_ranking import load_benchmark
 from rankviz.experiments.cross_validation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
-from common import add_data_option, median_time  # benchmarks/common.py, beside this script
+from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
 
 GAMMAS = np.round(np.arange(0.90, 1.0505, 0.001), 3)  # the app's slider
 
@@ -49,18 +48,17 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     add_data_option(parser)
     args = parser.parse_args()
-    calhousing = args.data / "calhousing.csv"
 
     print("One γ slider move (median of", args.repeats, "runs, mean over 4 γ values)\n")
     print(f"{'data':<14} {'leaves':>7} {'cut [ms]':>10} {'regrow [ms]':>12} {'sklearn [ms]':>12} "
           f"{'regrow/cut':>11}")
     meta = load_sample("metalearning")
     slider_moves("metalearning", meta.X, meta.Y, 10, args.repeats)
-    if calhousing.is_file():
-        cal = load_benchmark(calhousing)
+    cal = load_label_ranking(args.data, "calhousing", required=False)
+    if cal is not None:
         slider_moves("calhousing", cal.X.to_numpy(), cal.Y, 20, args.repeats)
     else:
-        print(f"(calhousing skipped: {calhousing} not found; give the benchmark folder with --data)")
+        print(f"(calhousing skipped: not in the data home {args.data} and not downloadable; give it with --data)")
 
     print(f"\nLeave-one-out curves on metalearning, {len(GAMMAS)} γ values, leaf >= 10\n")
     start = time.perf_counter()

@@ -45,10 +45,10 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 import rankviz.tree.ranking_tree as ranking_tree
-from rankviz import IBLR, RankingTree, load_benchmark
+from rankviz import IBLR, RankingTree
 from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.metrics import kendall_tau
-from common import add_data_option, median_time  # benchmarks/common.py, beside this script
+from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
 
 #: Cheng, Hühn & Hüllermeier (2009), Table 2, complete rankings: (LRT, IBLR) Kendall tau.
 PUBLISHED = {
@@ -195,7 +195,7 @@ def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_dep
     print("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|")
     total = time.perf_counter()
     for name in names:
-        dataset = load_benchmark(data / f"{name}.csv")
+        dataset = load_label_ranking(data, name)
         n = len(dataset.Y)
         reps, grid = (1, large_leaf_grid) if n > LARGE else (repetitions, leaf_grid)
         tau, seconds, chosen = evaluate(dataset, reps, seed, grid, max_depth)
@@ -246,7 +246,7 @@ class StepTimer:
 
 
 def speed(data, repeats):
-    dataset = load_benchmark(data / "calhousing.csv")
+    dataset = load_label_ranking(data, "calhousing")
     X, Y = dataset.X.to_numpy(), np.asarray(dataset.Y, dtype=float)
     print(f"(b) fit time on calhousing ({X.shape[0]:,} rows, {X.shape[1]} attributes, {Y.shape[1]} "
           f"labels as a multi-output target for scikit-learn): median of {repeats} runs after a "
@@ -296,9 +296,6 @@ def main():
     parser.add_argument("--skip-accuracy", action="store_true", help="speed part only")
     add_data_option(parser)
     args = parser.parse_args()
-    if not args.data.is_dir():
-        raise SystemExit(f"benchmark data not found: {args.data} (give the folder of the benchmark files "
-                         f"with --data)")
     names = args.datasets or (SMALL if args.quick else list(PUBLISHED))
     repetitions = args.repetitions or (1 if args.quick else 5)
     repeats = args.repeats or (3 if args.quick else 5)

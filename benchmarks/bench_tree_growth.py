@@ -16,8 +16,7 @@ import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
-from rankviz.datasets.label_ranking import load_benchmark
-from common import add_data_option, median_time  # benchmarks/common.py, beside this script
+from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
 
 
 def main():
@@ -25,12 +24,9 @@ def main():
     add_data_option(parser)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    path = args.data / "calhousing.csv"
-    if not path.is_file():
-        raise SystemExit(f"benchmark data not found: {path} (give the folder of the benchmark files with --data)")
-    dataset = load_benchmark(path)
+    dataset = load_label_ranking(args.data, "calhousing")
     X, Y = dataset.X.to_numpy(), dataset.Y
-    print(f"{path.name}: {X.shape[0]} examples, {X.shape[1]} attributes, {Y.shape[1]} labels; "
+    print(f"calhousing.csv: {X.shape[0]} examples, {X.shape[1]} attributes, {Y.shape[1]} labels; "
           f"median of {args.repeats} runs\n")
     print(f"{'setting':<40} {'nodes (ours/sk)':>16} {'ours [s]':>9} {'sklearn [s]':>12} {'ratio':>7}")
     settings = [

@@ -1,10 +1,13 @@
 """What the benchmark scripts share: timing, and where the public benchmark files are.
 
 The label-ranking benchmark files (the collection Cheng, Hühn & Hüllermeier
-2009 used, one ``n,d,L`` file per data set) are not part of the repository.
-Scripts read them from ``--data DIR``; the default is ``$RANKVIZ_BENCHMARK_DATA``,
-else the folder ``shared/data/label_ranking`` beside the checkout. This file
-prints nothing when run.
+2009 used) are not part of the repository. Scripts read them through
+:func:`rankviz.datasets.fetch_label_ranking`, from the data home ``--data
+DIR`` (``DIR/label_ranking/<name>.csv``; a set not there is downloaded once
+into it). The default is ``$RANKVIZ_DATA``, else ``$RANKVIZ_BENCHMARK_DATA``
+(the older variable naming the ``label_ranking`` folder itself), else the
+folder ``shared/data`` beside the checkout when it exists, else
+``~/rankviz_data``. This file prints nothing when run.
 """
 
 import argparse
@@ -14,16 +17,56 @@ from pathlib import Path
 
 import numpy as np
 
-#: Default folder of the label-ranking benchmark files.
-DEFAULT_DATA = Path(os.environ.get("RANKVIZ_BENCHMARK_DATA",
-                                   Path(__file__).resolve().parents[2] / "shared" / "data" / "label_ranking"))
+from rankviz.datasets import FetchError, RankingDataset, fetch_label_ranking, get_data_home
+
+#: The folder beside the checkout that holds the shared benchmark files (label_ranking/*.csv).
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def data_home_of(folder: Path) -> Path:
+    """The data home for ``folder``: its parent when it is a data home's ``label_ranking`` folder."""
+    folder = Path(folder).expanduser()
+    if folder.name == "label_ranking" and not (folder / "label_ranking").is_dir():
+        return folder.parent
+    return folder
+
+
+def default_data_home() -> Path:
+    """``$RANKVIZ_DATA``, else ``$RANKVIZ_BENCHMARK_DATA``, else ``shared/data`` if present, else ``~/rankviz_data``."""
+    if os.environ.get("RANKVIZ_DATA"):
+        return get_data_home()
+    if os.environ.get("RANKVIZ_BENCHMARK_DATA"):
+        return data_home_of(Path(os.environ["RANKVIZ_BENCHMARK_DATA"]))
+    if (SHARED_DATA / "label_ranking").is_dir():
+        return SHARED_DATA
+    return get_data_home()
+
+
+#: Default data home of the benchmark files.
+DEFAULT_DATA = default_data_home()
 
 
 def add_data_option(parser: argparse.ArgumentParser) -> None:
-    """The ``--data DIR`` option: the folder of the benchmark files."""
+    """The ``--data DIR`` option: the data home of the benchmark files."""
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
-                        help="folder of the label-ranking benchmark files (n,d,L format, e.g. iris.csv); "
-                             "default: $RANKVIZ_BENCHMARK_DATA, else %(default)s")
+                        help="data home of the label-ranking benchmark files (DIR/label_ranking/iris.csv ...; "
+                             "a missing set is downloaded into it); default: $RANKVIZ_DATA, else "
+                             "$RANKVIZ_BENCHMARK_DATA, else %(default)s")
+
+
+def load_label_ranking(data: Path, name: str, required: bool = True) -> RankingDataset | None:
+    """The benchmark set ``name`` from the data home ``data``, through the fetcher.
+
+    When it can be had neither from the data home nor by download, exits
+    with the fetcher's message (naming the URL and where to save a copy),
+    or returns None if ``required`` is False.
+    """
+    try:
+        return fetch_label_ranking(name, data_home=data_home_of(data))
+    except FetchError as exc:
+        if not required:
+            return None
+        raise SystemExit(f"benchmark data not available: {exc}") from None
 
 
 def median_time(run, repeats, warm_up=False):

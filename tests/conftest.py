@@ -33,9 +33,12 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-#: Where the public label-ranking benchmark files are read from (a default that can be changed).
-BENCHMARK_DATA = Path(os.environ.get("RANKVIZ_BENCHMARK_DATA",
-                                     REPO_ROOT.parent / "shared" / "data" / "label_ranking"))
+#: Where the public label-ranking benchmark files are read from (a default that can be changed):
+#: $RANKVIZ_BENCHMARK_DATA, else the label_ranking folder of the data home $RANKVIZ_DATA.
+BENCHMARK_DATA = Path(os.environ.get("RANKVIZ_BENCHMARK_DATA")
+                      or (Path(os.environ["RANKVIZ_DATA"]).expanduser() / "label_ranking"
+                          if os.environ.get("RANKVIZ_DATA") else
+                          REPO_ROOT.parent / "shared" / "data" / "label_ranking"))
 
 SERVER_START_TIMEOUT = 60.0
 

@@ -333,9 +333,12 @@ def test_the_registry_names_the_whole_collection():
         commit = entry.remote.url.split("/")[5]
         assert len(commit) == 40 and int(commit, 16) >= 0  # pinned to a commit
         assert entry.remote.sha256 is None or len(entry.remote.sha256) == 64
+        assert (entry.format == "benchmark") == (entry.remote.sha256 is not None)
         assert all(len(sha) == 64 for sha in entry.known_copies)
     for file, remote in LETOR_EXAMPLE_FILES.items():
         assert remote.url.endswith(f"/v4.6.0/examples/lambdarank/{file}")
+    known = {name for name, entry in LABEL_RANKING_SETS.items() if entry.remote.sha256}
+    assert known == {"authorship", "calhousing", "glass", "housing", "iris", "stock", "vehicle", "wine"}
     assert fetchers.MAX_DOWNLOAD_BYTES > 0
 
 
@@ -345,4 +348,13 @@ def test_the_shared_benchmark_iris_reads_offline_and_matches_the_registry(benchm
     iris = fetch_label_ranking("iris", data_home=benchmark_data.parent, download_if_missing=False)
     assert iris.n_samples == 150 and iris.n_labels == 3
     assert iris.label_names == ("setosa", "versicolor", "virginica")
-    assert sha256((benchmark_data / "iris.csv").read_bytes()) in LABEL_RANKING_SETS["iris"].known_copies
+    assert sha256((benchmark_data / "iris.csv").read_bytes()) == LABEL_RANKING_SETS["iris"].remote.sha256
+
+
+def test_every_shared_benchmark_file_has_the_registry_checksum(benchmark_data):
+    present = sorted(p.stem for p in benchmark_data.glob("*.csv") if p.stem in LABEL_RANKING_SETS)
+    if not present:
+        pytest.skip(f"no registry set in {benchmark_data}")
+    for name in present:
+        assert sha256((benchmark_data / f"{name}.csv").read_bytes()) == LABEL_RANKING_SETS[name].remote.sha256, name
+        assert LABEL_RANKING_SETS[name].format == "benchmark"

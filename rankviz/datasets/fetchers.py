@@ -31,16 +31,15 @@ Checksums
 Each file's registry entry (:class:`RemoteFile`) records the SHA-256 of
 the bytes its URL serves when it is known. When it is known, a download
 with other bytes is deleted and :class:`ChecksumError` names both hashes.
-When it is not known (``sha256=None``, which this module says of every URL
-whose bytes could not be obtained when the registry was written), the
+When it is not known (``sha256=None``, which the registry says of every
+URL whose bytes could not be obtained when it was written), the
 first download is trusted: its SHA-256 is written beside it as
 ``<file>.sha256`` (the ``sha256sum`` format) and the cached file is held to
 it from then on. A label-ranking entry may also list the checksums of
 other known copies of the same set (:attr:`LabelRankingSet.known_copies`,
-e.g. the benchmark-format files in ``n,d,L`` form that
-:func:`~rankviz.datasets.load_benchmark` reads), which a cache may hold
-instead. Unlike scikit-learn, a cached file is checked on every fetch
-(hashing a few megabytes takes milliseconds): when a checksum is known for
+e.g. a copy with other line endings), which a cache may hold instead.
+Unlike scikit-learn, a cached file is checked on every fetch (hashing a
+few megabytes takes milliseconds): when a checksum is known for
 what its URL serves (in the registry or in the ``.sha256`` beside it), the
 file must have it or be a known copy, else :class:`ChecksumError`; when
 none is known (e.g. a file placed by hand for a URL whose checksum is
@@ -155,12 +154,13 @@ class LabelRankingSet:
         ``"complete"``: every row ranks all labels strictly; ``"partial"``:
         rows have ties (bucket orders, written as dense ranks ``1,2,2``).
     format : str
-        The format the URL serves: ``"scikit-lr"``, a first line
-        ``n,d,L,<d feature names>,<L label names>`` and then ``n`` lines of
-        ``d`` features and ``L`` rank positions (ties as dense ranks). A
-        cached file may also be in the ``"benchmark"`` format, whose first
-        line is ``n,d,L`` alone (:func:`~rankviz.datasets.load_benchmark`);
-        the first line tells which.
+        The format the URL serves, as far as it is known: ``"benchmark"``,
+        a first line ``n,d,L`` alone and then ``n`` lines of ``d`` features
+        and ``L`` rank positions (:func:`~rankviz.datasets.load_benchmark`);
+        ``"scikit-lr"``, the same with the ``d`` feature and ``L`` label
+        names after ``n,d,L`` on the first line (ties as dense ranks
+        ``1,2,2``); ``"benchmark or scikit-lr"`` where the bytes were not
+        seen. The fetcher reads either, whichever the first line shows.
     label_names : tuple of str or None
         Label names for a cached file whose format has none (the benchmark
         format); None leaves ``label_1..label_L``.
@@ -174,7 +174,7 @@ class LabelRankingSet:
     name: str
     remote: RemoteFile
     rankings: str
-    format: str = "scikit-lr"
+    format: str = "benchmark or scikit-lr"
     label_names: tuple[str, ...] | None = None
     known_copies: Mapping[str, str] = field(default_factory=dict)
     description: str = ""
@@ -195,25 +195,25 @@ _5311 = "5311a496112bed21e213dbe7a6fa9b7788e860e4"
 _4AC4 = "4ac4e5aec0258f326dffea6a365ba1b9e5d07463"
 _DD20 = "dd20ce9bacb1f695810d53b7356747dacd1504b9"
 
-_BENCHMARK_COPY = ("the benchmark-format copy (first line n,d,L, CRLF lines, five decimals) of the "
-                   "collection of Cheng et al. 2009, as in the project's shared benchmark folder")
-
-
 def _classes(n):
     return tuple(f"class_{j}" for j in range(n))
 
 
-# name, file, commit, kind of set, label names of the benchmark-format copy, its SHA-256
+# name, file, commit, kind of set, label names (for files without them), SHA-256 of the URL's bytes.
+# The eight checksums are those of the benchmark-format files (first line n,d,L alone, CRLF lines, five
+# decimals) that the project's shared benchmark folder holds; the stored copies of these URLs have the
+# same length, CRLF included, and the same lines (iris and glass read line by line), so they are these
+# files. The other URLs' bytes were not available: None.
 _COMPLETE = [
-    ("authorship", "authorship", _C030, "semi-synthetic", ("austen", "london", "milton", "shakespeare"),
+    ("authorship", "authorship", _5311, "semi-synthetic", ("austen", "london", "milton", "shakespeare"),
      "9b418484945778a82f088077b98a6157b72e1f15f39cf1b536023334091d9621"),
     ("bodyfat", "bodyfat", _EFF5, "semi-synthetic", None, None),
-    ("calhousing", "calhousing", _251A, "semi-synthetic", _classes(4),
+    ("calhousing", "calhousing", _4AC4, "semi-synthetic", _classes(4),
      "2648e480e567df38994b2e80bc565a993a9219b079ea8c0e2baba6e87298ef8b"),
     ("cpu-small", "cpu", _251A, "semi-synthetic", None, None),
     ("elevators", "elevators", _4AC4, "semi-synthetic", None, None),
     ("fried", "fried", _5311, "semi-synthetic", None, None),
-    ("glass", "glass", _DD20, "semi-synthetic", None,
+    ("glass", "glass", _5311, "semi-synthetic", None,
      "dc69d19c4178da4e5765920e0e766026dbd39347bc5a48d7118a6708afe6d796"),
     ("housing", "housing", _4AC4, "semi-synthetic", _classes(6),
      "2046a0e63e81c6a38e571d63bac10fc4fbb55a7cd1bd780bb6905359ed533cd7"),
@@ -223,10 +223,10 @@ _COMPLETE = [
     ("segment", "segment", _C030, "semi-synthetic", None, None),
     ("stock", "stock", _4AC4, "semi-synthetic", _classes(5),
      "ce420bd1b62151ac9664b54182e802dd106f3c2cec4d53019ee2f5c943d35a55"),
-    ("vehicle", "vehicle", _C030, "semi-synthetic", ("opel", "saab", "bus", "van"),
+    ("vehicle", "vehicle", _5311, "semi-synthetic", ("opel", "saab", "bus", "van"),
      "6cef189afb88816bbc3bf17d7719833ebc893501c965828e1f8b222448d05d58"),
     ("vowel", "vowel", _DD20, "semi-synthetic", None, None),
-    ("wine", "wine", _DD20, "semi-synthetic", _classes(3),
+    ("wine", "wine", _4AC4, "semi-synthetic", _classes(3),
      "27d0560470b01827e16d4ad698723a223fbfac596a08689f5b202fc0a53d15b1"),
     ("wisconsin", "wisconsin", _5311, "semi-synthetic", None, None),
     ("cold", "cold", _251A, "real-world biological", None, None),
@@ -247,13 +247,13 @@ _PARTIAL = [
 
 def _registry() -> dict[str, LabelRankingSet]:
     sets = {}
-    for name, file, commit, kind, label_names, copy_sha in _COMPLETE:
+    for name, file, commit, kind, label_names, sha256 in _COMPLETE:
         sets[name] = LabelRankingSet(
             name=name,
-            remote=RemoteFile(_SCIKIT_LR.format(commit=commit, folder="label_ranking", file=file)),
+            remote=RemoteFile(_SCIKIT_LR.format(commit=commit, folder="label_ranking", file=file), sha256),
             rankings="complete",
+            format="benchmark" if sha256 else "benchmark or scikit-lr",
             label_names=label_names,
-            known_copies={copy_sha: _BENCHMARK_COPY} if copy_sha else {},
             description=(f"The {kind} label-ranking set {name!r} of the collection of Cheng, Hühn & "
                          f"Hüllermeier (2009): complete rankings."),
         )
@@ -272,10 +272,11 @@ def _registry() -> dict[str, LabelRankingSet]:
 #: The label-ranking registry, by name: the 21 complete-ranking sets of
 #: Cheng et al. (2009) and Hüllermeier et al. (2008) and the 16
 #: partial-ranking sets of Alfaro et al. (2018), named ``<set>-partial``.
-#: Every URL is a raw GitHub file of scikit-lr pinned to a commit; the
-#: SHA-256 of those bytes could not be established when this was written
-#: (``sha256=None``: the first download's is recorded). Eight complete sets
-#: list the checksum of their benchmark-format copy in ``known_copies``.
+#: Every URL is a raw GitHub file of scikit-lr pinned to a commit. The
+#: SHA-256 is recorded for the eight sets whose bytes are known (authorship,
+#: calhousing, glass, housing, iris, stock, vehicle, wine: the benchmark
+#: files of Cheng et al.); for the others it could not be established when
+#: this was written (``sha256=None``: the first download's is recorded).
 LABEL_RANKING_SETS: dict[str, LabelRankingSet] = _registry()
 
 _LIGHTGBM = "https://raw.githubusercontent.com/microsoft/LightGBM/v4.6.0/examples/lambdarank/{}"

@@ -130,7 +130,7 @@ def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str =
     uses. The result is the internal form, :func:`rank_rows` with
     ``"average"``: positions ``1..m`` of the ``m`` present labels, ties as
     average positions. Which convention a matrix was written in is told by
-    :func:`rankviz.label_ranking.conventions.rank_convention`.
+    :func:`rankviz.datasets.rank_conventions.rank_convention`.
 
     Parameters
     ----------

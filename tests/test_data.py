@@ -61,7 +61,7 @@ def test_validate_accepts_permutations_ties_and_missing():
     ([-5, 10, 1e300], [1, 2, 3], "other positions"),
 ])
 def test_validate_reads_any_finite_positions_keeping_the_order(row, positions, convention):
-    from rankviz.label_ranking.conventions import rank_convention
+    from rankviz.datasets.rank_conventions import rank_convention
 
     Y = np.array([[1, 2, 3], row], dtype=float)
     out = validate_rank_matrix(Y, ["a", "b", "c"], allow_short_rows=True)

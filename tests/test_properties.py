@@ -65,7 +65,7 @@ from scipy.stats import rankdata
 from rankviz import DefaultRanker, KNNRanker, MPBoost, OrdinalTree, RankingTree
 from rankviz._validation import check_rankings, rank_rows
 from rankviz.datasets.label_ranking import load_benchmark, load_csv
-from rankviz.label_ranking.conventions import rank_convention
+from rankviz.datasets.rank_conventions import rank_convention
 from rankviz.datasets.queries import QueryDataset, load_query_csv
 from rankviz.datasets.svmlight import dump_svmlight, load_svmlight
 from rankviz.ltr.metrics import ndcg_at_ks, query_ids, query_rank_scores

@@ -3,7 +3,7 @@
 Dense ranks (``1, 2, 2, 3``), competition ranks (``1, 2, 2, 4``) and
 positions with gaps (``4, NaN, NaN, NaN, 1, 5``) are read as the average
 positions of their order (:func:`rankviz._validation.rank_rows`);
-:func:`rankviz.label_ranking.conventions.rank_convention` says which
+:func:`rankviz.datasets.rank_conventions.rank_convention` says which
 convention a matrix was in. Fitting any estimator on such a matrix equals
 fitting the converted one.
 """
@@ -15,7 +15,7 @@ from scipy.stats import rankdata
 from rankviz import IBLR, ConstraintClassifier, DefaultRanker, KNNRanker, RankingTree
 from rankviz._validation import check_rankings, rank_rows
 from rankviz.exceptions import DataError
-from rankviz.label_ranking.conventions import (AVERAGE, COMPETITION, DENSE, MIXED, OTHER, RankConvention,
+from rankviz.datasets.rank_conventions import (AVERAGE, COMPETITION, DENSE, MIXED, OTHER, RankConvention,
                                                rank_convention)
 
 

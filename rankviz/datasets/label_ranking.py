@@ -21,7 +21,7 @@ rankings leaves). Only the order of a row's present labels is kept, since
 that is all any model here uses, so every convention reads the same way: the
 row becomes the average positions ``1..m`` of its ``m`` present labels, and
 the dataset's :attr:`RankingDataset.rank_convention` says which convention
-was met and what was converted (see :mod:`rankviz.label_ranking.conventions`).
+was met and what was converted (see :mod:`rankviz.datasets.rank_conventions`).
 An infinite position is an error naming the line and the column. Every row
 needs two ranked labels; a rank or score column empty in every row is
 refused (an ordering may leave out a label of an explicit label list).
@@ -43,9 +43,9 @@ import pandas as pd
 from scipy.stats import rankdata
 
 from .._validation import check_labels_used, check_two_present, validate_rank_matrix
-from ..label_ranking.conventions import RankConvention, rank_convention
 from ..exceptions import ColumnLabel, count_phrase, data_error, format_number, quote_list, show_text
 from ..features import is_nominal_column
+from .rank_conventions import RankConvention, rank_convention
 from .reading import (
     MISSING_MARKERS, PANDAS_PARSES_EXACTLY, SEPARATOR_NAMES, as_name_list, check_columns,
     check_finite_features, check_unique, convert_features, count_missing_features, file_stem,
@@ -95,7 +95,7 @@ class RankingDataset:
         to average positions changed; its ``text`` is the sentence to show
         the user. The loaders set it with the file's line numbers; by default
         it is found from ``Y`` (rows numbered from 1) by
-        :func:`rankviz.label_ranking.conventions.rank_convention`.
+        :func:`rankviz.datasets.rank_conventions.rank_convention`.
 
     Raises
     ------

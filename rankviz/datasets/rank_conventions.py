@@ -213,7 +213,7 @@ def rank_convention(Y: ArrayLike, line_numbers: ArrayLike | None = None) -> Rank
     Examples
     --------
     >>> import numpy as np
-    >>> from rankviz.label_ranking.conventions import rank_convention
+    >>> from rankviz.datasets.rank_conventions import rank_convention
     >>> found = rank_convention([[1, 2, 2, 2, 2], [1, 2, 3, 4, 5]], line_numbers=[2, 3])
     >>> found.kind, found.also, found.n_converted
     ('dense ranks', ('competition ranks',), 1)

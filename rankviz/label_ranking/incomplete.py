@@ -12,7 +12,7 @@ matrix with the deleted positions simply blanked, gaps and all (``4, NaN,
 NaN, NaN, 1, 5``, what one gets from a file of complete rankings by removing
 labels), is accepted as well and read the same way
 (:func:`rankviz._validation.check_rankings` converts it to average
-positions; see :mod:`rankviz.label_ranking.conventions`).
+positions; see :mod:`rankviz.datasets.rank_conventions`).
 
 References
 ----------

@@ -115,7 +115,7 @@ def missing_caption(container: DeltaGenerator, n_missing: int, n_cells: int) -> 
 def convention_caption(container: DeltaGenerator, dataset: RankingDataset) -> None:
     """A caption such as "Rank positions read as dense ranks (...)"; nothing when none was converted.
 
-    See :class:`rankviz.label_ranking.conventions.RankConvention`: only
+    See :class:`rankviz.datasets.rank_conventions.RankConvention`: only
     the order of each row's labels is kept, whatever the convention.
     """
     convention = dataset.rank_convention

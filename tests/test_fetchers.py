@@ -126,7 +126,7 @@ def test_first_fetch_downloads_and_caches_then_works_offline(server, tmp_path, m
     assert server.requests == ["/iris.csv"]
     cached = tmp_path / "label_ranking" / "iris.csv"
     assert cached.read_bytes() == SCIKIT_LR
-    assert files_in(cached.parent) == ["iris.csv", "iris.csv.sha256"]  # no temporary file left
+    assert files_in(cached.parent) == ["iris.csv"]  # no temporary file left, no checksum to record
 
     server.stop()
     again = fetch_label_ranking("iris", data_home=tmp_path)
@@ -169,7 +169,7 @@ def test_letor_example_downloads_train_and_test_and_matches_load_svmlight(server
     splits = fetch_letor_example(data_home=tmp_path)
     assert list(splits) == ["train", "test"]
     folder = tmp_path / "letor" / "lightgbm_lambdarank"
-    assert files_in(folder) == sorted([*bodies, *(f"{f}.sha256" for f in bodies)])
+    assert files_in(folder) == sorted(bodies)
 
     train = load_svmlight(io.BytesIO(RANK_TRAIN), query_file=io.BytesIO(RANK_TRAIN_QUERY))
     test = load_svmlight(io.BytesIO(RANK_TEST), query_file=io.BytesIO(RANK_TEST_QUERY), n_features=3)
@@ -209,6 +209,10 @@ def test_first_download_without_a_known_checksum_is_recorded_and_held_to(server,
     cached.write_bytes(SCIKIT_LR.replace(b"0.1,1.5", b"0.9,1.5"))
     with pytest.raises(ChecksumError, match="delete it"):
         fetch_label_ranking("iris", data_home=tmp_path)
+
+    # A checksum in the registry is the one that counts, whatever was recorded.
+    point(monkeypatch, "iris", server.base + "/iris.csv", sha256(cached.read_bytes()))
+    assert fetch_label_ranking("iris", data_home=tmp_path).X.iloc[0, 0] == 0.9
 
 
 def test_a_cached_file_with_other_bytes_than_the_registry_says_is_refused(tmp_path, monkeypatch):

@@ -40,7 +40,7 @@ other known copies of the same set (:attr:`LabelRankingSet.known_copies`,
 e.g. a copy with other line endings), which a cache may hold instead.
 Unlike scikit-learn, a cached file is checked on every fetch (hashing a
 few megabytes takes milliseconds): when a checksum is known for
-what its URL serves (in the registry or in the ``.sha256`` beside it), the
+what its URL serves (the registry's, else the ``.sha256`` beside it), the
 file must have it or be a known copy, else :class:`ChecksumError`; when
 none is known (e.g. a file placed by hand for a URL whose checksum is
 unknown), the file is read as it is. A cached file is never deleted.
@@ -404,10 +404,11 @@ def _download(remote: RemoteFile, path: Path, data_home: Path) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    try:
-        _sidecar(path).write_text(f"{actual}  {path.name}\n", encoding="ascii")
-    except OSError:
-        pass
+    if remote.sha256 is None:  # trust on first download: record what was fetched
+        try:
+            _sidecar(path).write_text(f"{actual}  {path.name}\n", encoding="ascii")
+        except OSError:
+            pass
 
 
 def _cached_bytes(path: Path, remote: RemoteFile, data_home: Path, download_if_missing: bool,
@@ -416,7 +417,8 @@ def _cached_bytes(path: Path, remote: RemoteFile, data_home: Path, download_if_m
     if not path.is_file():
         if not download_if_missing:
             raise FetchError(f"{path} is not in the data home {data_home} and download_if_missing=False; "
-                             f"{_how_to_place(path, remote, data_home)}, or call again with download_if_missing=True")
+                             f"{_how_to_place(path, remote, data_home)}, or call again with "
+                             f"download_if_missing=True")
         _download(remote, path, data_home)
     limit = MAX_DOWNLOAD_BYTES if remote.max_bytes is None else remote.max_bytes
     try:
@@ -429,13 +431,13 @@ def _cached_bytes(path: Path, remote: RemoteFile, data_home: Path, download_if_m
     except OSError as exc:
         raise FetchError(f"cannot read {path} ({exc.strerror or exc})") from exc
     # The file is held to a checksum only when one is known for what the URL
-    # serves (recorded in the registry or at the first download); known copies
-    # are then accepted too. Without either, nothing says what the bytes should be.
+    # serves: the registry's, else the one recorded at the first download;
+    # known copies are then accepted too. Without either, nothing says what
+    # the bytes should be.
     accepted = {}
     if remote.sha256:
         accepted[remote.sha256.lower()] = f"the file {remote.url} serves"
-    recorded = _recorded_sha256(path)
-    if recorded:
+    elif recorded := _recorded_sha256(path):
         accepted[recorded] = f"its first download, recorded in {_sidecar(path).name}"
     if accepted:
         accepted.update(also_accepted or {})

@@ -74,7 +74,8 @@ def test_a_traced_row_ends_in_the_leaf_apply_gives_and_is_scored_by_the_metrics(
 def test_ranking_text_orders_by_position_and_skips_missing_labels():
     assert ranking_text([2, 3, 1], ["a", "b", "c"]) == "c > a > b"
     assert ranking_text([2, np.nan, 1], ["a", "b", "c"]) == "c > a"
-    assert ranking_text([1, 1, 2], ["a", "b", "c"], ", ") == "a, b, c"  # ties keep the label order
+    assert ranking_text([1.5, 1.5, 3], ["a", "b", "c"]) == "a = b > c"  # a tie, in label order
+    assert ranking_text([1, 2, 3], ["a", "b", "c"], ", ") == "a, b, c"
 
 
 # -- figures for papers: rankviz.viz.export -------------------------------------------------

@@ -27,10 +27,13 @@ What the loaders accept (the same rules for every text loader of rankviz):
 * **Feature kinds.** A column whose every present cell is a number is
   numeric (float); any other column, e.g. numbers mixed with text, is
   nominal and kept as (stripped) text.
-* **Rankings.** Rank positions must be a ranking of the labels present in
-  the row, ties as average positions (``1.5, 1.5, 3``); a repeated or
-  out-of-range position is an error naming the line and the columns. Every
-  row needs two ranked labels; a rank or score column empty in every row is
+* **Rankings.** Rank positions may follow any convention (lower =
+  preferred, equal = tied): average positions (``1.5, 1.5, 3``), dense or
+  competition ranks, gaps left by deleted labels (``4, , , , 1, 5``) or any
+  finite numbers; only each row's order is kept, as average positions
+  (:mod:`rankviz.datasets.rank_conventions` names what was read). An
+  infinite position is an error naming the line and the column. Every row
+  needs two ranked labels; a rank or score column empty in every row is
   refused (an ordering may leave out a label of an explicit label list).
 """
 

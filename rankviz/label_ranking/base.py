@@ -54,8 +54,8 @@ class LabelRankerMixin:
         X : DataFrame or array-like of shape (n_samples, n_features)
             Features, as in ``fit``.
         Y : array-like of shape (n_samples, n_labels)
-            True rank positions, 1 = most preferred, ties as average
-            positions, NaN for a missing label.
+            True rank positions, lower = preferred, equal = tied, NaN for a
+            missing label; any convention (read as in ``fit``).
 
         Returns
         -------

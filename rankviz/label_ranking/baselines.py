@@ -73,7 +73,8 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
             Features; only their shape is used.
         Y : array-like of shape (n_samples, n_labels)
-            Rank positions, 1 = most preferred, NaN for a missing label.
+            Rank positions, lower = preferred, equal = tied, NaN for a
+            missing label; any convention, only each row's order is used.
 
         Returns
         -------
@@ -172,7 +173,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
             Numeric and nominal (string, category, bool) attributes; NaN
             (or None) marks a missing value.
         Y : array-like of shape (n_samples, n_labels)
-            Rank positions, 1 = most preferred, NaN for a missing label.
+            Rank positions, lower = preferred, equal = tied, NaN for a
+            missing label; any convention, only each row's order is used.
 
         Returns
         -------

@@ -178,8 +178,8 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
             Numeric and nominal (string, category, bool) attributes.
         Y : array-like of shape (n_samples, n_labels)
-            Rank positions, 1 = most preferred, ties as average positions,
-            NaN = label missing.
+            Rank positions, lower = preferred, equal = tied, NaN = label
+            missing; any convention (see :func:`rankviz._validation.check_rankings`).
 
         Returns
         -------

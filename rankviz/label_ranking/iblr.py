@@ -219,7 +219,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
             Numeric and nominal attributes, as :class:`rankviz.KNNRanker` takes.
         Y : array-like of shape (n_samples, n_labels)
-            Rank positions (1 = best), NaN for labels a ranking lacks.
+            Rank positions, lower = preferred, equal = tied, NaN for labels a
+            ranking lacks; any convention, only each row's order is used.
 
         Returns
         -------

@@ -123,7 +123,10 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
             Numeric and nominal (string, category, bool) attributes; NaN
             (or None) marks a missing value.
         Y : array-like of shape (n_samples, n_labels)
-            Rank positions, 1 = most preferred.
+            Rank positions, lower = preferred, equal = tied: average
+            positions (``1, 2.5, 2.5, 4``), dense or competition ranks, or any
+            finite numbers; only each row's order is used
+            (:func:`rankviz._validation.check_rankings` converts them).
         label_names : list of str, optional
             Names shown in the tree; ``label_1..`` by default.
 

@@ -125,3 +125,54 @@ def test_neighbours_by_partition_equal_a_stable_full_sort(k, monkeypatch):
         sq = ((queries[:, None, :] - points[None, :, :]) ** 2).sum(axis=2).round(12)
         expected = np.argsort(sq, axis=1, kind="stable")[:, :min(k, n)]
         np.testing.assert_array_equal(model.kneighbors(Q), expected)
+
+
+# --- KNN with k chosen by inner cross-validation ----------------------------------
+
+
+def test_knn_auto_cv_scores_equal_a_manual_inner_cross_validation():
+    from rankviz.label_ranking.metrics import kendall_tau
+
+    X, Y = problem(12, n=70)
+    grid = (1, 2, 4, 9, 30)
+    model = KNNRanker(n_neighbors="auto", k_grid=grid, inner_folds=4, random_state=3).fit(X, Y)
+    assert list(model.cv_scores_) == list(grid)
+    for k in grid:
+        taus = []
+        for test in fold_indices(len(Y), 4, 3):
+            train = np.setdiff1d(np.arange(len(Y)), test)
+            fitted = KNNRanker(n_neighbors=k).fit(X.iloc[train], Y[train])
+            taus.append(kendall_tau(Y[test], fitted.predict(X.iloc[test])))
+        assert model.cv_scores_[k] == pytest.approx(np.nanmean(np.concatenate(taus)), abs=1e-12)
+    best = max(grid, key=lambda k: (model.cv_scores_[k], -k))
+    assert model.n_neighbors_ == best
+    np.testing.assert_array_equal(model.predict(X), KNNRanker(n_neighbors=best).fit(X, Y).predict(X))
+
+
+def test_knn_auto_chooses_a_small_k_for_sharp_local_structure_and_a_large_one_for_noise():
+    perms = np.array([np.argsort(p) + 1.0 for p in np.random.default_rng(1).permuted(
+        np.tile(np.arange(4), (24, 1)), axis=1)])
+    rng = np.random.default_rng(0)
+    x = rng.uniform(size=240)
+    Y = perms[(np.floor(x * 40).astype(int) * 7) % 24]
+    assert KNNRanker(n_neighbors="auto").fit(x[:, None], Y).n_neighbors_ <= 5
+    centre = np.array([2.0, 1.0, 4.0, 3.0])
+    noisy = np.where(rng.random(240)[:, None] < 0.35, centre, perms[rng.integers(24, size=240)])
+    assert KNNRanker(n_neighbors="auto").fit(rng.uniform(size=(240, 2)), noisy).n_neighbors_ >= 21
+
+
+def test_knn_auto_grid_is_capped_and_a_fixed_k_fit_drops_the_scores():
+    X, Y = problem(13, n=20)
+    model = KNNRanker(n_neighbors="auto").fit(X, Y)  # 5 inner folds of 4: 16 training rows
+    assert list(model.cv_scores_) == [1, 3, 5, 7, 9, 11, 15, 16]
+    model.set_params(n_neighbors=3).fit(X, Y)
+    assert not hasattr(model, "cv_scores_") and model.n_neighbors_ == 3
+
+
+@pytest.mark.parametrize("params", [{"n_neighbors": 0}, {"n_neighbors": "best"},
+                                    {"n_neighbors": "auto", "inner_folds": 1},
+                                    {"n_neighbors": "auto", "k_grid": []}])
+def test_knn_rejects_bad_parameters(params):
+    X, Y = problem(1, n=20)
+    with pytest.raises(ValueError):
+        KNNRanker(**params).fit(X, Y)

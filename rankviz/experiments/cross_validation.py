@@ -3,25 +3,37 @@
 Every method is scored on every held-out example with the measures CS, WRC
 and LRA of Rebelo, Soares & Costa (2008) and with Kendall's tau, so the app
 can show both means and per-example distributions.
+
+* :func:`cross_validate` -- per-example scores of estimators;
+* :func:`gamma_curves` -- the ranking tree's scores at every γ of a grid,
+  one maximal tree per fold (leave-one-out, k-fold or repeated k-fold);
+* :func:`summarize`, :func:`mean_intervals` -- means with standard
+  deviations, or with 95 % Student-t intervals over examples or repetitions;
+* :func:`paired_scores` -- one method against each other on the same
+  held-out examples (:func:`rankviz.experiments.statistics.paired_comparison`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from scipy import stats
 from sklearn.base import clone
 
 from ..model_selection import fold_indices
+from .statistics import paired_comparison, t_interval
 from ..label_ranking import metrics
 from ..label_ranking.incomplete import delete_labels
 from ..tree.criteria import Criterion
 from ..tree.ranking_tree import RankingTree
 
-__all__ = ["MEASURES", "best_gamma", "cross_validate", "loo_gamma_curves", "summarize"]
+__all__ = ["MEASURES", "best_gamma", "cross_validate", "gamma_curves", "loo_gamma_curves", "mean_intervals",
+           "paired_scores", "summarize"]
 
 #: Measures reported for every held-out example, by column name.
 MEASURES = {
@@ -112,16 +124,209 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     return table.loc[order]
 
 
+def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, *,
+                   over: str = "example", confidence: float = 0.95) -> pd.DataFrame:
+    """Mean of each measure per method with the half-width of its Student-t interval.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The output of :func:`cross_validate`.
+    measures : sequence of str, optional
+        Default: every measure of :data:`MEASURES`.
+    over : {"example", "repetition"}, default="example"
+        "example": the interval of the mean over the held-out rows (each
+        example's scores first averaged over repetitions, so an example
+        counts once). "repetition": the interval over the per-repetition
+        means (how much a whole cross-validation varies); NaN with one
+        repetition.
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    DataFrame
+        Index: method (first-seen order); columns: each measure (its mean
+        over all scored rows), then ``<measure> ci`` (the half-width), then
+        ``n`` (the examples or repetitions the interval is over).
+    """
+    if over not in ("example", "repetition"):
+        raise ValueError(f"over must be 'example' or 'repetition', got {over!r}")
+    measures = list(MEASURES if measures is None else measures)
+    rows = {}
+    for method, group in scores.groupby("method", sort=False):
+        units = group.groupby(over, sort=True)[measures].mean()
+        halves = {f"{m} ci": t_interval(units[m].to_numpy(), confidence)[1] for m in measures}
+        rows[method] = {**group[measures].mean(), **halves, "n": len(units)}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
+                  confidence: float = 0.95) -> pd.DataFrame:
+    """``reference`` against every other method on the same held-out examples.
+
+    Each example's score is first averaged over repetitions, so the pairs
+    are the examples both methods were scored on
+    (:func:`rankviz.experiments.statistics.paired_comparison`: mean
+    difference with its t interval, Wilcoxon signed-rank test, wins, ties and
+    losses of ``reference``).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        The output of :func:`cross_validate` (or the baseline scores of
+        :func:`gamma_curves`), holding ``reference``.
+    reference : str
+        The method compared with every other, e.g. the tree.
+    measure : str, default="CS"
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    DataFrame
+        One row per other method (first-seen order): ``method``, ``examples``
+        (pairs), ``mean <reference>``, ``mean <method>`` as ``mean other``,
+        ``difference`` (reference − other), ``ci low``, ``ci high``,
+        ``Wilcoxon p``, ``wins``, ``ties``, ``losses``.
+    """
+    per_example = scores.groupby(["method", "example"], sort=False)[measure].mean()
+    methods = list(dict.fromkeys(scores["method"]))
+    if reference not in methods:
+        raise ValueError(f"{reference!r} is not among the scored methods {methods}")
+    base = per_example.loc[reference]
+    rows = []
+    for method in methods:
+        if method == reference:
+            continue
+        other = per_example.loc[method]
+        common = base.index.intersection(other.index)
+        result = paired_comparison(base.loc[common].to_numpy(), other.loc[common].to_numpy(),
+                                   confidence=confidence)
+        rows.append({"method": method, "examples": result.n_queries, "mean reference": result.mean_a,
+                     "mean other": result.mean_b, "difference": result.mean_difference,
+                     "ci low": result.ci_low, "ci high": result.ci_high,
+                     "Wilcoxon p": result.wilcoxon_pvalue, "wins": result.wins, "ties": result.ties,
+                     "losses": result.losses})
+    return pd.DataFrame(rows, columns=["method", "examples", "mean reference", "mean other", "difference",
+                                       "ci low", "ci high", "Wilcoxon p", "wins", "ties", "losses"])
+
+
+def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *,
+                 cv: str | int = "loo", repetitions: int = 1, seed: int = 0,
+                 criterion: str | Criterion = "mean_spearman", min_samples_leaf: int = 2,
+                 max_depth: int | None = None, tie_tolerance: float | None = None,
+                 baselines: Mapping[str, Any] | None = None,
+                 progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
+    """Held-out scores of the ranking tree at every γ of a grid, one growth per fold.
+
+    For each fold one maximal tree (``gamma=np.inf``) is grown on the other
+    examples; the prediction at every γ is read off its γ path
+    (:class:`rankviz.tree.gamma_path.GammaPath`), so the cost does not grow
+    with the number of γ values. Leave-one-out grows ``n`` trees, k-fold
+    ``k`` (times ``repetitions``).
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n_samples, n_features)
+    Y : ndarray of shape (n_samples, n_labels)
+    gammas : array-like of float
+    cv : "loo" or int, default="loo"
+        Leave-one-out or the number of folds (:func:`rankviz.model_selection.fold_indices`).
+    repetitions : int, default=1
+        Repeat the k-fold split with new shuffles (repetition ``r`` uses
+        ``seed + r``, as :func:`cross_validate`).
+    seed : int, default=0
+    criterion, min_samples_leaf, max_depth, tie_tolerance :
+        As for :class:`rankviz.RankingTree`.
+    baselines : dict of str -> estimator, optional
+        Other rankers scored on the same folds (cloned per fold); their
+        per-example scores, as :func:`cross_validate` returns them, are in
+        ``attrs["baselines"]``.
+    progress : callable, optional
+        ``progress(done, total)`` after each fold; returning False stops
+        early: the result then covers the folds done and is marked partial.
+
+    Returns
+    -------
+    DataFrame
+        Index ``gamma``; one column per measure in :data:`MEASURES` (mean over
+        the held-out examples scored, NaN scores left out), ``<measure> ci``
+        (half-width of the 95 % Student-t interval of that mean, over the
+        held-out examples) and ``leaves`` (mean leaf count of the fold trees).
+        ``attrs``: ``n_examples`` (held-out rows scored, counted once per
+        repetition), ``folds_done``, ``folds_total``, ``partial`` (stopped
+        early), ``cv``, ``repetitions``, ``seconds`` (per finished fold, a
+        list) and ``baselines`` (a DataFrame, empty without baselines).
+    """
+    X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    Y = np.asarray(Y, dtype=float)
+    gammas = np.asarray(gammas, dtype=float)
+    if not (isinstance(repetitions, (int, np.integer)) and repetitions >= 1):
+        raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
+    if cv == "loo":
+        repetitions = 1  # leave-one-out has no shuffle to repeat
+    n, n_gammas = len(Y), len(gammas)
+    splits = [(r, f, test) for r in range(repetitions)
+              for f, test in enumerate(fold_indices(n, cv, seed + r))]
+    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
+                        max_depth=max_depth, tie_tolerance=tie_tolerance)
+    # Running sums per γ: memory does not grow with n (20,000 rows × 151 γ × labels would).
+    total = {m: np.zeros(n_gammas) for m in MEASURES}
+    square = {m: np.zeros(n_gammas) for m in MEASURES}
+    count = {m: np.zeros(n_gammas) for m in MEASURES}
+    leaves = np.zeros(n_gammas)
+    records, seconds = [], []
+    done = scored = 0
+    for repetition, fold, test in splits:
+        started = time.perf_counter()
+        train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+        model.fit(X.iloc[train], Y[train])
+        path = model.gamma_path()
+        predicted = path.predict(model.encoder_.transform(X.iloc[test]), gammas)  # (m, G, L)
+        truth = np.repeat(Y[test], n_gammas, axis=0)
+        for measure, score in MEASURES.items():
+            values = score(truth, predicted.reshape(-1, Y.shape[1])).reshape(len(test), n_gammas)
+            present = ~np.isnan(values)
+            total[measure] += np.where(present, values, 0.0).sum(axis=0)
+            square[measure] += np.where(present, values * values, 0.0).sum(axis=0)
+            count[measure] += present.sum(axis=0)
+        leaves += path.n_leaves(gammas)
+        for name, method in (baselines or {}).items():
+            fitted = clone(method).fit(X.iloc[train], Y[train])
+            row = {"method": name, "example": test, "fold": fold, "repetition": repetition}
+            guess = fitted.predict(X.iloc[test])
+            for measure, score in MEASURES.items():
+                row[measure] = score(Y[test], guess)
+            records.append(pd.DataFrame(row))
+        done += 1
+        scored += len(test)
+        seconds.append(time.perf_counter() - started)
+        if progress is not None and progress(done, len(splits)) is False:
+            break
+    columns = {}
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for measure in MEASURES:
+            m = count[measure]
+            mean = total[measure] / m
+            variance = np.maximum(square[measure] - m * mean * mean, 0.0) / (m - 1)
+            columns[measure] = mean
+            columns[f"{measure} ci"] = np.where(
+                m >= 2, stats.t.ppf(0.975, np.maximum(m - 1, 1)) * np.sqrt(variance / m), np.nan)
+    curves = pd.DataFrame(columns, index=pd.Index(gammas, name="gamma"))
+    curves = curves[list(MEASURES) + [f"{m} ci" for m in MEASURES]]
+    curves["leaves"] = leaves / max(done, 1)
+    curves.attrs.update(
+        n_examples=scored, folds_done=done, folds_total=len(splits), partial=done < len(splits),
+        cv=cv, repetitions=repetitions, seconds=seconds,
+        baselines=(pd.concat(records, ignore_index=True) if records else
+                   pd.DataFrame(columns=["method", "example", "fold", "repetition", *MEASURES])))
+    return curves
+
+
 def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *,
                      criterion: str | Criterion = "mean_spearman", min_samples_leaf: int = 2,
                      max_depth: int | None = None, tie_tolerance: float | None = None,
                      progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
-    """Leave-one-out scores of the ranking tree at every γ of a grid, from n growths.
-
-    For each held-out example one maximal tree (``gamma=np.inf``) is grown on
-    the other examples; the prediction at every γ is read off its γ path
-    (:class:`rankviz.tree.gamma_path.GammaPath`), so the cost does not grow with
-    the number of γ values.
+    """Leave-one-out scores of the ranking tree at every γ: :func:`gamma_curves` with ``cv="loo"``.
 
     Parameters
     ----------
@@ -137,37 +342,11 @@ def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLik
     Returns
     -------
     DataFrame
-        Index ``gamma``; one column per measure in :data:`MEASURES` (mean over
-        held-out examples) and ``leaves`` (mean leaf count of the trees).
-        ``attrs["n_examples"]`` is the number of held-out examples scored.
+        As :func:`gamma_curves`; ``attrs["n_examples"]`` is the number of
+        held-out examples scored.
     """
-    X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    Y = np.asarray(Y, dtype=float)
-    gammas = np.asarray(gammas, dtype=float)
-    n = len(Y)
-    model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
-                        max_depth=max_depth, tie_tolerance=tie_tolerance)
-    predicted = np.empty((n, len(gammas), Y.shape[1]))
-    leaves = np.empty((n, len(gammas)))
-    done = 0
-    for i in range(n):
-        train = np.r_[0:i, i + 1:n]
-        model.fit(X.iloc[train], Y[train])
-        path = model.gamma_path()
-        predicted[i] = path.predict(model.encoder_.transform(X.iloc[[i]]), gammas)[0]
-        leaves[i] = path.n_leaves(gammas)
-        done = i + 1
-        if progress is not None and progress(done, n) is False:
-            break
-    truth = np.repeat(Y[:done], len(gammas), axis=0)
-    flat = predicted[:done].reshape(-1, Y.shape[1])
-    curves = pd.DataFrame(
-        {name: np.nanmean(score(truth, flat).reshape(done, len(gammas)), axis=0)
-         for name, score in MEASURES.items()},
-        index=pd.Index(gammas, name="gamma"))
-    curves["leaves"] = leaves[:done].mean(axis=0)
-    curves.attrs["n_examples"] = done
-    return curves
+    return gamma_curves(X, Y, gammas, cv="loo", criterion=criterion, min_samples_leaf=min_samples_leaf,
+                        max_depth=max_depth, tie_tolerance=tie_tolerance, progress=progress)
 
 
 def best_gamma(curves: pd.DataFrame, measure: str) -> tuple[float, float]:
@@ -176,7 +355,7 @@ def best_gamma(curves: pd.DataFrame, measure: str) -> tuple[float, float]:
     Parameters
     ----------
     curves : DataFrame
-        The output of :func:`loo_gamma_curves`.
+        The output of :func:`gamma_curves`.
     measure : str
 
     Returns

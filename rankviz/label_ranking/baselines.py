@@ -11,6 +11,8 @@ aggregated, not how.
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Sequence
 from typing import Any, Self
 
 import numpy as np
@@ -18,9 +20,12 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
 from .._validation import check_feature_input, check_rankings
+from ..model_selection import fold_indices
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
+from .iblr import DEFAULT_K_GRID
+from .metrics import kendall_tau
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
@@ -132,7 +137,19 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_neighbors : int, default=1
+    n_neighbors : int or "auto", default=1
+        Neighbourhood size ``k``, or ``"auto"`` to choose it by
+        cross-validation on the training set as :class:`rankviz.IBLR` does:
+        ``inner_folds``-fold CV over ``k_grid``, maximising the mean Kendall
+        tau of the predictions (the smallest ``k`` among equals).
+    k_grid : sequence of int, optional
+        Candidate ``k`` for ``"auto"``, default
+        :data:`rankviz.label_ranking.iblr.DEFAULT_K_GRID`; values above the
+        smallest inner training set are cut to its size.
+    inner_folds : int, default=5
+        Folds of the inner cross-validation (``"auto"`` only).
+    random_state : int, default=0
+        Seed of the inner folds' shuffle (``"auto"`` only).
     tie_tolerance : float or None, default=None
         None predicts strict rankings (labels with equal mean positions in
         label order), as Rebelo, Soares & Costa (2008) do. A number >= 0
@@ -144,6 +161,11 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     ----------
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
+    n_neighbors_ : int
+        The ``k`` used (the chosen one with ``"auto"``; at most the training rows).
+    cv_scores_ : dict of int -> float
+        Mean inner-CV Kendall tau of every candidate ``k``; only after a fit
+        with ``n_neighbors="auto"`` (a fit with a fixed ``k`` removes it).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
@@ -160,9 +182,13 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
        Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
     """
 
-    def __init__(self, n_neighbors: int = 1, tie_tolerance: float | None = None) -> None:
+    def __init__(self, n_neighbors: int | str = 1, tie_tolerance: float | None = None, *,
+                 k_grid: Sequence[int] | None = None, inner_folds: int = 5, random_state: int = 0) -> None:
         self.n_neighbors = n_neighbors
         self.tie_tolerance = tie_tolerance
+        self.k_grid = k_grid
+        self.inner_folds = inner_folds
+        self.random_state = random_state
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings.
@@ -183,16 +209,25 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            If ``n_neighbors`` is not an integer >= 1, ``X`` is not a 2-D
-            table of at least one row and one feature, or ``Y`` is not a
-            rank matrix with one row per row of ``X``.
+            If ``n_neighbors`` is neither an integer >= 1 nor "auto" (or
+            ``k_grid`` or ``inner_folds`` are invalid for "auto"), ``X`` is
+            not a 2-D table of at least one row and one feature, or ``Y`` is
+            not a rank matrix with one row per row of ``X``.
         TypeError
             If ``X`` is sparse.
         """
-        check_tie_tolerance(self.tie_tolerance)
+        self._check_params()
         X = check_feature_input(self, X, Y, reset=True)
-        self._index = NeighbourIndex(X, self.n_neighbors)
-        self.Y_ = check_rankings(Y, n_rows=len(self._index.points))
+        Y = check_rankings(Y, n_rows=len(X))
+        # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
+        self.__dict__.pop("cv_scores_", None)
+        if self.n_neighbors == "auto":
+            k, self.cv_scores_ = self._select_k(X, Y)
+        else:
+            k = int(self.n_neighbors)
+        self.n_neighbors_ = min(k, len(Y))
+        self._index = NeighbourIndex(X, self.n_neighbors_)
+        self.Y_ = Y
         return self
 
     def kneighbors(self, X: Any) -> np.ndarray:
@@ -204,7 +239,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
 
         Returns
         -------
-        ndarray of int, shape (n_rows, min(n_neighbors, n_training_rows))
+        ndarray of int, shape (n_rows, n_neighbors_)
 
         Raises
         ------
@@ -236,7 +271,56 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
-        neighbours = self.kneighbors(X)
-        present = ~np.isnan(self.Y_)
-        position_sum = np.where(present, self.Y_, 0.0)[neighbours].sum(axis=1)
+        return self._combine(self.Y_, self.kneighbors(X))
+
+    def _combine(self, Y, neighbours):
+        """Mean-rank ranking of each row's neighbours (rows of ``Y``)."""
+        present = ~np.isnan(Y)
+        position_sum = np.where(present, Y, 0.0)[neighbours].sum(axis=1)
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)), self.tie_tolerance)
+
+    def _select_k(self, X, Y):
+        """Choose ``k`` by inner cross-validation; returns (k, {k: mean tau}).
+
+        Per fold the neighbours are found once for the largest ``k``; the
+        first ``k`` of them are exactly the ``k`` nearest (same distances,
+        same tie-break by row), so each candidate only slices them.
+        """
+        n = len(Y)
+        if self.inner_folds > n:
+            raise ValueError(f"inner_folds={self.inner_folds} exceeds the number of training rows "
+                             f"(n_samples={n}); use at most n_samples folds, or a fixed n_neighbors")
+        folds = fold_indices(n, self.inner_folds, self.random_state)
+        smallest_train = n - max(len(test) for test in folds)
+        grid = sorted({min(int(k), smallest_train) for k in
+                       (DEFAULT_K_GRID if self.k_grid is None else self.k_grid)})
+        tau_sum = np.zeros(len(grid))
+        tau_count = np.zeros(len(grid))
+        for test in folds:
+            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+            rows = X.iloc[train] if hasattr(X, "iloc") else X[train]
+            held = X.iloc[test] if hasattr(X, "iloc") else X[test]
+            neighbours = NeighbourIndex(rows, grid[-1]).kneighbors(held)
+            for g, k in enumerate(grid):
+                tau = kendall_tau(Y[test], self._combine(Y[train], neighbours[:, :k]))
+                tau_sum[g] += np.nansum(tau)
+                tau_count[g] += np.count_nonzero(~np.isnan(tau))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scores = tau_sum / tau_count
+        # The first maximum: among equally good k the smallest, the most local model.
+        best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
+        return best, {k: float(s) for k, s in zip(grid, scores)}
+
+    def _check_params(self):
+        k = self.n_neighbors
+        if not (k == "auto" if isinstance(k, str) else
+                isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
+            raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+        check_tie_tolerance(self.tie_tolerance)
+        if k == "auto":
+            if not (isinstance(self.inner_folds, numbers.Integral) and self.inner_folds >= 2):
+                raise ValueError(f"inner_folds must be an integer >= 2, got {self.inner_folds!r}")
+            grid = DEFAULT_K_GRID if self.k_grid is None else self.k_grid
+            if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)
+                                         and g >= 1 for g in grid):
+                raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")

@@ -7,11 +7,14 @@ scores of label rankers, leave-one-out curves over γ),
 Cheng, Hühn & Hüllermeier 2009), :mod:`~rankviz.experiments.ltr_study` (the
 comparison of Zhu et al. 2009), :mod:`~rankviz.experiments.teaching` (Fig. 1
 of Xia et al. as worked numbers) and :mod:`~rankviz.experiments.statistics`
-(standard errors, t intervals and paired tests on :mod:`scipy.stats`).
+(standard errors, t intervals and paired tests on :mod:`scipy.stats`);
+:mod:`~rankviz.experiments.grid` runs benchmark grids (methods × data sets ×
+folds), resumably, serially, in local processes or on a Dask cluster.
 """
 
 from .cross_validation import MEASURES, best_gamma, cross_validate, loo_gamma_curves, summarize
+from .grid import HIGHER_IS_BETTER, Protocol, read_results, run_grid
 from .statistics import paired_comparison, standard_error, t_interval
 
-__all__ = ["MEASURES", "best_gamma", "cross_validate", "loo_gamma_curves", "paired_comparison",
-           "standard_error", "summarize", "t_interval"]
+__all__ = ["HIGHER_IS_BETTER", "MEASURES", "Protocol", "best_gamma", "cross_validate", "loo_gamma_curves",
+           "paired_comparison", "read_results", "run_grid", "standard_error", "summarize", "t_interval"]

@@ -1,0 +1,78 @@
+"""Running a grid's cells through joblib: serially, in local processes, or on a Dask cluster.
+
+One option chooses where cells run; results come back as each cell finishes
+(``return_as="generator_unordered"``), so the caller can write them down at
+once. Cells are independent and carry their own seeds, so where and in what
+order they run does not change the results.
+
+References
+----------
+.. [1] joblib, "Parallel": https://joblib.readthedocs.io/en/stable/parallel.html
+.. [2] Dask, "Joblib integration" (``joblib.parallel_config(backend="dask")``):
+       https://ml.dask.org/joblib.html
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import joblib
+
+__all__ = ["BACKENDS", "run_tasks"]
+
+#: Where cells can run.
+BACKENDS = ("serial", "processes", "dask")
+
+
+def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: str = "processes",
+              n_jobs: int = -1, scheduler: Any = None) -> Iterator[Any]:
+    """``function(task)`` for every task, yielded in the order they finish.
+
+    Parameters
+    ----------
+    function : callable
+        Module-level (picklable) function of one task.
+    tasks : iterable
+    backend : {"serial", "processes", "dask"}, default="processes"
+        In this process one after the other; in local worker processes
+        (joblib's loky); or on a Dask cluster.
+    n_jobs : int, default=-1
+        Local processes (-1 = one per core); ignored by "serial"; with
+        "dask" the cluster's workers decide.
+    scheduler : str or distributed.Client, optional
+        With "dask": the scheduler's address (``"tcp://host:8786"``) or a
+        connected client; None starts a local cluster for the run.
+
+    Yields
+    ------
+    object
+        Each task's result, as soon as it is done.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "serial":
+        for task in tasks:
+            yield function(task)
+        return
+    if backend == "processes":
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", backend="loky")
+        yield from parallel(joblib.delayed(function)(task) for task in tasks)
+        return
+    with _dask_client(scheduler), joblib.parallel_config(backend="dask"):
+        parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
+        yield from parallel(joblib.delayed(function)(task) for task in tasks)
+
+
+@contextlib.contextmanager
+def _dask_client(scheduler: Any) -> Iterator[Any]:
+    """A client of the given scheduler; a client passed in is used as it is and left open."""
+    from distributed import Client  # an optional dependency: imported only when asked for
+
+    if isinstance(scheduler, Client):
+        with scheduler.as_current():
+            yield scheduler
+        return
+    with Client(scheduler) if scheduler is not None else Client(processes=True) as client:
+        yield client

@@ -96,10 +96,10 @@ def read_results(path: str | os.PathLike, measures: Sequence[str] | None = None)
     path = Path(path)
     frame = tidy(_read_parquet(path) if _is_parquet(path) else _read_csv(path))
     if measures is not None:
-        wanted = set(measures)
-        complete = frame.groupby("cell")["measure"].agg(lambda m: wanted <= set(m))
-        frame = frame[frame["cell"].isin(complete.index[complete])]
-        frame = frame[frame["measure"].isin(wanted)].reset_index(drop=True)
+        wanted = frame[frame["measure"].isin(set(measures))]
+        counts = wanted.groupby("cell")["measure"].nunique()
+        complete = set(counts.index[counts.to_numpy() == len(set(measures))])
+        frame = wanted[wanted["cell"].isin(complete)].reset_index(drop=True)
     return frame
 
 

@@ -1,0 +1,186 @@
+"""The ``rankviz`` command line: ``rankviz benchmark`` runs a benchmark grid.
+
+Example::
+
+    rankviz benchmark --datasets iris_nb fetch:wine --methods lrt iblr knn \\
+        --cv 10 --repetitions 5 --jobs 2 --results results.csv
+
+Cells already in the results file are skipped, so the same command resumes
+a stopped run. ``--scheduler tcp://host:8786`` runs the cells on a Dask
+cluster. Errors in the options or the data print one line and exit with
+status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from .exceptions import DataError
+
+__all__ = ["ProgressBar", "main"]
+
+EXIT_USAGE = 2
+
+
+def _duration(seconds: float) -> str:
+    if seconds != seconds:  # NaN: nothing measured yet
+        return "?"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+class ProgressBar:
+    """Cells done, elapsed time and the estimated time left, on one line of a stream.
+
+    On a terminal the line is redrawn in place (carriage return); otherwise
+    (a log file, CI) a plain line is written about every tenth of the run.
+
+    Parameters
+    ----------
+    stream : text stream, default=sys.stderr
+    width : int, default=30
+        Characters of the bar.
+    """
+
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self._last_tenth = -1
+
+    def __call__(self, done: int, total: int, elapsed: float, remaining: float) -> None:
+        """Show the state after ``done`` of ``total`` cells (the signature ``run_grid`` calls)."""
+        share = done / total if total else 1.0
+        filled = int(round(share * self.width))
+        text = (f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} cells, "
+                f"{_duration(elapsed)} elapsed, ~{_duration(remaining)} left")
+        if self.stream.isatty():
+            self.stream.write("\r" + text + ("\n" if done == total else ""))
+        else:
+            tenth = int(share * 10)
+            if tenth == self._last_tenth and done != total:
+                return
+            self._last_tenth = tenth
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rankviz", description="rankviz command line tools")
+    commands = parser.add_subparsers(dest="command", required=True)
+    bench = commands.add_parser(
+        "benchmark", help="run a benchmark grid (methods × data sets × folds)",
+        description="Score label rankers on data sets by cross-validation, one resumable cell at a time.")
+    bench.add_argument("--datasets", nargs="+", required=True, metavar="DATA",
+                       help="sample:NAME (bundled), fetch:NAME (public set, downloaded once), a benchmark-format "
+                            "file, or a bare sample or public set name")
+    bench.add_argument("--methods", nargs="+", default=["lrt", "iblr", "cc", "knn", "default"], metavar="METHOD",
+                       help="lrt, iblr, cc, knn, default, rt (default: all but rt)")
+    split = bench.add_mutually_exclusive_group()
+    split.add_argument("--cv", default="10", metavar="K",
+                       help="folds of the cross-validation, or 'loo' for leave-one-out (default 10)")
+    split.add_argument("--holdout", type=float, default=None, metavar="SHARE",
+                       help="one random hold-out split per repetition with this test share, e.g. 0.2")
+    bench.add_argument("--repetitions", type=int, default=1, help="repetitions with new splits (default 1)")
+    bench.add_argument("--missing-rate", type=float, default=0.0, metavar="P",
+                       help="delete each training label with probability P (default 0)")
+    bench.add_argument("--seed", type=int, default=0, help="seed of the splits and the cells (default 0)")
+    bench.add_argument("--jobs", type=int, default=-1, help="local worker processes (default: all cores)")
+    bench.add_argument("--backend", choices=["serial", "processes", "dask"], default=None,
+                       help="where cells run (default processes; dask with --scheduler)")
+    bench.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask scheduler's address, e.g. tcp://host:8786 (implies --backend dask)")
+    bench.add_argument("--results", default="benchmark_results.csv", metavar="PATH",
+                       help="results file, .csv or .parquet (a directory); finished cells in it are skipped "
+                            "(default benchmark_results.csv)")
+    bench.add_argument("--report", default=None, metavar="PATH", help="also write a report of the table here")
+    bench.add_argument("--data-home", default=None, metavar="DIR", help="cache folder of the public sets")
+    return parser
+
+
+def _protocol(args: argparse.Namespace):
+    from .experiments.grid.protocol import Protocol
+
+    common = dict(missing_rate=args.missing_rate, seed=args.seed)
+    if args.holdout is not None:
+        return Protocol("holdout", n_repeats=args.repetitions, test_size=args.holdout, **common)
+    if args.cv == "loo":
+        if args.repetitions != 1:
+            raise ValueError("leave-one-out has one repetition; drop --repetitions")
+        return Protocol("loo", **common)
+    try:
+        k = int(args.cv)
+    except ValueError:
+        raise ValueError(f"--cv must be a number of folds or 'loo', got {args.cv!r}") from None
+    kind = "kfold" if args.repetitions == 1 else "repeated_kfold"
+    return Protocol(kind, n_splits=k, n_repeats=args.repetitions, **common)
+
+
+def _report_writer(path: str | None):
+    """The report package's ``write_report``, imported only when a report is asked for."""
+    if path is None:
+        return None
+    try:
+        from .experiments.report import write_report
+    except ImportError:
+        raise ValueError("--report needs rankviz.experiments.report, which this installation lacks") from None
+    return write_report
+
+
+def _benchmark(args: argparse.Namespace) -> int:
+    from .experiments.grid.catalog import resolve_datasets, resolve_methods
+    from .experiments.grid.runner import run_grid
+
+    backend = args.backend or ("dask" if args.scheduler else "processes")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler runs on Dask; drop --backend or use --backend dask")
+    if args.jobs == 0 or args.jobs < -1:
+        raise ValueError(f"--jobs must be a positive number or -1 (all cores), got {args.jobs}")
+    protocol = _protocol(args)
+    write_report = _report_writer(args.report)
+    methods = resolve_methods(args.methods)
+    datasets = resolve_datasets(args.datasets, data_home=args.data_home)
+    print(f"{len(methods)} methods × {len(datasets)} data sets, {protocol.tag}, on {backend}; "
+          f"results in {args.results}", file=sys.stderr)
+    start = time.perf_counter()
+    try:
+        table = run_grid(methods, datasets, protocol, results=args.results, backend=backend, n_jobs=args.jobs,
+                         scheduler=args.scheduler, progress=ProgressBar())
+    except KeyboardInterrupt:
+        print(f"\nstopped; the finished cells are in {args.results}. Run the same command again to finish "
+              "the rest.", file=sys.stderr)
+        return 130
+    print(f"done in {_duration(time.perf_counter() - start)}: {table['cell'].nunique()} cells, "
+          f"{len(table)} rows in {args.results}", file=sys.stderr)
+    summary = table.groupby(["dataset", "method", "measure"], sort=True)["value"].mean().unstack("measure")
+    print(summary.round(3).to_string())
+    if write_report is not None:
+        write_report(table, args.report)
+        print(f"report written to {args.report}", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 2 for a bad option, name or file, 130
+        when stopped by Ctrl-C.
+    """
+    args = _parser().parse_args(argv)
+    try:
+        return _benchmark(args)
+    except (ValueError, DataError, OSError) as error:
+        print(f"rankviz {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE

@@ -185,7 +185,7 @@ def run_cell(task: CellTask) -> list[dict]:
     predict_seconds = time.perf_counter() - start
     params = json.dumps(dict(getattr(model, "best_params_", {})), sort_keys=True, default=_json_default)
     truth = task.Y[task.test]
-    from ... import __version__  # here, not at the top: rankviz/__init__ is still loading when this module is
+    import rankviz  # here, not at the top: rankviz/__init__ is still loading when this module is
     rows = []
     for name in task.measures:
         values = np.asarray(MEASURES[name](truth, predicted), dtype=float)
@@ -194,5 +194,5 @@ def run_cell(task: CellTask) -> list[dict]:
                      "fold": cell.fold, "measure": name, "value": value, "n_train": len(task.train),
                      "n_test": len(task.test), "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
                      "params": params, "missing_rate": cell.missing_rate, "seed": seed, "cell": cell.id,
-                     "rankviz_version": __version__})
+                     "rankviz_version": rankviz.__version__})
     return rows

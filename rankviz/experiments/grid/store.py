@@ -23,10 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from ...datasets.reading import PANDAS_PARSES_EXACTLY
 from .cells import COLUMNS
 
 __all__ = ["ResultStore", "finished_cells", "read_results", "tidy"]
 
+# Values must read back bit for bit, or a resumed table would differ from an uninterrupted one.
+_EXACT_FLOATS = {} if PANDAS_PARSES_EXACTLY else {"float_precision": "round_trip"}
 _INTEGER_COLUMNS = ("repetition", "fold", "n_train", "n_test", "seed")
 _FLOAT_COLUMNS = ("value", "fit_seconds", "predict_seconds", "missing_rate")
 
@@ -66,7 +69,7 @@ def _read_csv(path: Path) -> pd.DataFrame:
         return pd.DataFrame(columns=list(COLUMNS))
     return pd.read_csv(io.BytesIO(data), dtype={"params": str, "cell": str, "rankviz_version": str},
                        keep_default_na=False, na_values={"value": ["NaN", "nan", ""]},
-                       float_precision="round_trip")
+                       **_EXACT_FLOATS)
 
 
 def _read_parquet(path: Path) -> pd.DataFrame:

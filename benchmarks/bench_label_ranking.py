@@ -32,22 +32,33 @@
     size 1) and the defaults (γ = 0.995, leaf size 2), scikit-learn with the
     same leaf size, unlimited and limited to the depth our tree reached.
 
+Every (file, method, repetition, outer fold) is one cell of
+:func:`rankviz.experiments.grid.run_grid`: run serially, on local processes
+(default, --jobs) or on a Dask cluster (--scheduler tcp://host:8786), each
+cell with its own seed; --results FILE keeps finished cells, so a stopped run
+resumes. --compare-workers also times the same grid on 1 and 2 local workers.
+
 Run: .venv/bin/python benchmarks/bench_label_ranking.py [--data DIR] [--quick]
-     [--datasets iris wine] [--repetitions 5] [--seed 0]
+     [--datasets iris wine] [--repetitions 5] [--seed 0] [--jobs N]
+     [--backend serial|processes|dask] [--scheduler ADDRESS] [--results FILE] [--compare-workers]
 Prints numbers only; nothing here asserts on accuracy or timing.
 """
 
 import argparse
+import json
 import time
 from collections import Counter
 
 import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeRegressor
 
 import rankviz.tree.ranking_tree as ranking_tree
 from rankviz import IBLR, RankingTree
+from rankviz.cli import ProgressBar
+from rankviz.experiments.grid import Protocol, run_grid
 from rankviz.model_selection import fold_indices
-from rankviz.label_ranking.metrics import kendall_tau
 from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
 
 #: Cheng, Hühn & Hüllermeier (2009), Table 2, complete rankings: (LRT, IBLR) Kendall tau.
@@ -115,51 +126,86 @@ def select_lrt(X, Y, leaf_grid, seed, max_depth=None):
     return leaf, gamma, model, {"leaves": int(model.gamma_path().n_leaves(gamma)), "full": full}
 
 
-def evaluate(dataset, repetitions, seed, leaf_grid, max_depth=None, run_iblr=True):
-    """Outer repeated 10-fold CV of LRT (inner-CV settings), the unpruned LRT and IBLR."""
-    X, Y = dataset.X, np.asarray(dataset.Y, dtype=float)
-    if np.isnan(Y).any():
-        raise ValueError("this benchmark scores complete rankings only (tau_complete)")
-    n = len(Y)
-    methods = ["lrt", "unpruned"] + (["iblr"] if run_iblr else [])
-    tau = {m: np.empty((repetitions, n)) for m in methods}
-    seconds = Counter()
-    chosen = {"leaf": [], "gamma": [], "leaves": [], "k": []}
-    for rep in range(repetitions):
-        for f, test in enumerate(fold_indices(n, OUTER_FOLDS, seed + rep)):
-            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
-            X_train, Y_train, X_test = X.iloc[train], Y[train], X.iloc[test]
-            start = time.perf_counter()
-            leaf, gamma, model, info = select_lrt(X_train, Y_train, leaf_grid,
-                                                  seed=1000 * (seed + rep) + f, max_depth=max_depth)
-            tau["lrt"][rep, test] = kendall_tau(Y[test], model.predict_at(X_test, [gamma])[:, 0])
-            seconds["lrt"] += time.perf_counter() - start
-            chosen["leaf"].append(leaf)
-            chosen["gamma"].append(gamma)
-            chosen["leaves"].append(info["leaves"])
-            # Cheng et al.'s LRT: leaf size 1, γ = ∞ (grown above as part of the grid, or here).
-            unpruned = info["full"][1] if 1 in info["full"] else RankingTree(
-                criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=max_depth).fit(X_train, Y_train)
-            tau["unpruned"][rep, test] = kendall_tau(Y[test], unpruned.predict(X_test))
-            if run_iblr:
-                start = time.perf_counter()
-                iblr = IBLR(n_neighbors="auto").fit(X_train, Y_train)
-                tau["iblr"][rep, test] = kendall_tau(Y[test], iblr.predict(X_test))
-                seconds["iblr"] += time.perf_counter() - start
-                chosen["k"].append(iblr.n_neighbors_)
-    return tau, seconds, chosen
+class TunedLRT(BaseEstimator):
+    """The LRT with (leaf size, γ) chosen by :func:`select_lrt` on the training rows: one grid method.
+
+    ``random_state`` seeds the inner folds; the grid sets it to each cell's
+    seed. ``best_params_`` (leaf size, γ, leaves) goes into the table's
+    ``params`` column.
+    """
+
+    def __init__(self, leaf_grid=LEAF_GRID, max_depth=None, random_state=0):
+        self.leaf_grid = leaf_grid
+        self.max_depth = max_depth
+        self.random_state = random_state
+
+    def fit(self, X, Y):
+        Y = np.asarray(Y, dtype=float)
+        if np.isnan(Y).any():
+            raise ValueError("this benchmark scores complete rankings only (tau_complete)")
+        leaf, gamma, self.model_, info = select_lrt(X, Y, tuple(self.leaf_grid), seed=self.random_state,
+                                                    max_depth=self.max_depth)
+        self.gamma_ = gamma
+        self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma, "leaves": info["leaves"]}
+        return self
+
+    def predict(self, X):
+        return self.model_.predict_at(X, [self.gamma_])[:, 0]
 
 
-def mean_std(values):
-    """'0.123 ± 0.004' from a (repetitions, rows) array: mean of all, sd of the repetition means."""
-    text = f"{values.mean():.3f}"
-    if len(values) > 1:
-        text += f" ± {values.mean(axis=1).std(ddof=1):.3f}"
+class ReportingIBLR(IBLR):
+    """IBLR with its own inner CV over k; ``best_params_`` records the k it chose."""
+
+    def fit(self, X, Y):
+        super().fit(X, Y)
+        self.best_params_ = {"k": int(self.n_neighbors_)}
+        return self
+
+
+def grid_methods(leaf_grid, max_depth, run_iblr=True):
+    """The methods of the comparison: the tuned LRT, Cheng et al.'s unpruned LRT (§5.1) and IBLR."""
+    methods = {"lrt": TunedLRT(leaf_grid=tuple(leaf_grid), max_depth=max_depth),
+               "unpruned": RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=max_depth)}
+    if run_iblr:
+        methods["iblr"] = ReportingIBLR(n_neighbors="auto")
+    return methods
+
+
+def run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution):
+    """The tidy table of the comparison: small files with ``repetitions``, large ones with 1 and the large grid."""
+    small = {name: d for name, d in datasets.items() if len(d.Y) <= LARGE}
+    large = {name: d for name, d in datasets.items() if len(d.Y) > LARGE}
+    tables = []
+    for group, reps, grid in [(small, repetitions, leaf_grid), (large, 1, large_leaf_grid)]:
+        if not group:
+            continue
+        kind = "kfold" if reps == 1 else "repeated_kfold"
+        protocol = Protocol(kind, n_splits=OUTER_FOLDS, n_repeats=reps, seed=seed)
+        tables.append(run_grid(grid_methods(grid, max_depth), group, protocol, measures=["Kendall tau"],
+                               progress=ProgressBar(), **execution))
+    return pd.concat(tables, ignore_index=True)
+
+
+def row_weighted(cells):
+    """Mean over held-out rows of all folds, and per-repetition means, from a method's cells."""
+    weights = cells["n_test"].to_numpy(dtype=float)
+    overall = float(np.average(cells["value"], weights=weights))
+    per_rep = cells.groupby("repetition").apply(lambda c: np.average(c["value"], weights=c["n_test"]),
+                                                include_groups=False)
+    return overall, per_rep.to_numpy()
+
+
+def mean_std(cells):
+    """'0.123 ± 0.004': mean over held-out rows, sd of the repetition means."""
+    overall, per_rep = row_weighted(cells)
+    text = f"{overall:.3f}"
+    if len(per_rep) > 1:
+        text += f" ± {per_rep.std(ddof=1):.3f}"
     return text
 
 
-def reached(values, published):
-    difference = round(float(values.mean()), 3) - published
+def reached(cells, published):
+    difference = round(row_weighted(cells)[0], 3) - published
     return f"{'yes' if difference >= -1e-9 else 'no'} ({difference:+.3f})"
 
 
@@ -172,39 +218,60 @@ def spread(values, fmt="{:g}"):
     return f"{text} ({low}–{high})"
 
 
-def settings_summary(chosen):
-    leaf_counts = Counter(chosen["leaf"])
+def settings_summary(lrt_cells, iblr_cells):
+    chosen = [json.loads(p) for p in lrt_cells["params"]]
+    leaf_counts = Counter(c["min_samples_leaf"] for c in chosen)
     leaf_text = "/".join(f"{leaf}:{leaf_counts[leaf]}" for leaf in sorted(leaf_counts))
-    text = (f"leaf {leaf_text}; γ {spread(chosen['gamma'], '{:.4f}')}; "
-            f"{np.median(chosen['leaves']):.0f} leaves")
-    if chosen["k"]:
-        text += f"; k {spread(chosen['k'], '{:.0f}')}"
+    gammas = [float(c["gamma"]) if c["gamma"] != "inf" else np.inf for c in chosen]
+    text = (f"leaf {leaf_text}; γ {spread(gammas, '{:.4f}')}; "
+            f"{np.median([c['leaves'] for c in chosen]):.0f} leaves")
+    if len(iblr_cells):
+        text += f"; k {spread([json.loads(p)['k'] for p in iblr_cells['params']], '{:.0f}')}"
     return text
 
 
-def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution):
     print(f"(a) Kendall tau, {OUTER_FOLDS}-fold CV × repetitions (1 above {LARGE:,} rows); "
           f"± = sd over repetitions; LRT leaf size from {list(leaf_grid)} ({list(large_leaf_grid)} above "
           f"{LARGE:,} rows) and γ from its γ path by "
           f"inner {INNER_FOLDS}-fold CV; IBLR k by its own inner CV; unpruned = LRT leaf 1, γ = ∞ "
-          "(the §5.1 tree of Cheng et al.)" + (f"; max_depth {max_depth}" if max_depth is not None else "")
-          + "\n")
+          "(the §5.1 tree of Cheng et al.); every (file, method, repetition, fold) one cell of "
+          "rankviz.experiments.grid" + (f"; max_depth {max_depth}" if max_depth is not None else "") + "\n")
+    datasets = {name: load_label_ranking(data, name) for name in names}
+    total = time.perf_counter()
+    table = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution)
+    wall = time.perf_counter() - total
     print("| dataset | rows | reps | LRT ours | LRT published | LRT reached | LRT unpruned | IBLR ours "
           "| IBLR published | IBLR reached | settings chosen (per outer fold: leaf counts, γ and k "
           "median (range), median leaves) | time LRT / IBLR [s] |")
     print("|---|---:|---:|---:|---:|---|---:|---:|---:|---|---|---:|")
-    total = time.perf_counter()
     for name in names:
-        dataset = load_label_ranking(data, name)
-        n = len(dataset.Y)
-        reps, grid = (1, large_leaf_grid) if n > LARGE else (repetitions, leaf_grid)
-        tau, seconds, chosen = evaluate(dataset, reps, seed, grid, max_depth)
+        cells = {method: group for method, group in table[table.dataset == name].groupby("method")}
+        n = len(datasets[name].Y)
         lrt_pub, iblr_pub = PUBLISHED[name]
-        print(f"| {name} | {n:,} | {reps} | {mean_std(tau['lrt'])} | {lrt_pub:.3f} | "
-              f"{reached(tau['lrt'], lrt_pub)} | {mean_std(tau['unpruned'])} | {mean_std(tau['iblr'])} | "
-              f"{iblr_pub:.3f} | {reached(tau['iblr'], iblr_pub)} | {settings_summary(chosen)} | "
+        seconds = {m: (c["fit_seconds"] + c["predict_seconds"]).sum() for m, c in cells.items()}
+        print(f"| {name} | {n:,} | {cells['lrt']['repetition'].nunique()} | {mean_std(cells['lrt'])} | "
+              f"{lrt_pub:.3f} | {reached(cells['lrt'], lrt_pub)} | {mean_std(cells['unpruned'])} | "
+              f"{mean_std(cells['iblr'])} | {iblr_pub:.3f} | {reached(cells['iblr'], iblr_pub)} | "
+              f"{settings_summary(cells['lrt'], cells['iblr'])} | "
               f"{seconds['lrt']:.1f} / {seconds['iblr']:.1f} |", flush=True)
-    print(f"\n(accuracy part: {time.perf_counter() - total:.0f} s)\n")
+    where = execution["backend"] + (f", {execution['n_jobs']} jobs" if execution["backend"] == "processes" else "")
+    print(f"\n(accuracy part: wall time {wall:.1f} s on {where})\n")
+    return datasets
+
+
+def compare_workers(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+    """Wall time of the same accuracy grid on 1 and on 2 local worker processes (no results file)."""
+    print("| local worker processes | wall time [s] |")
+    print("|---:|---:|")
+    times = {}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth,
+                          {"backend": "processes", "n_jobs": jobs, "scheduler": None, "results": None})
+        times[jobs] = time.perf_counter() - start
+        print(f"| {jobs} | {times[jobs]:.1f} |", flush=True)
+    print(f"\n(speed-up with 2 workers: {times[1] / times[2]:.2f}x)\n")
 
 
 class StepTimer:
@@ -294,19 +361,32 @@ def main():
                         help="timing repeats (default 5, or 3 with --quick)")
     parser.add_argument("--skip-speed", action="store_true", help="accuracy part only")
     parser.add_argument("--skip-accuracy", action="store_true", help="speed part only")
+    parser.add_argument("--jobs", type=int, default=-1, help="local worker processes (default: all cores)")
+    parser.add_argument("--backend", choices=["serial", "processes", "dask"], default=None,
+                        help="where the cells run (default processes; dask with --scheduler)")
+    parser.add_argument("--scheduler", default=None, help="a Dask scheduler address, e.g. tcp://host:8786")
+    parser.add_argument("--results", default=None,
+                        help="results file (.csv or .parquet); its finished cells are not run again")
+    parser.add_argument("--compare-workers", action="store_true",
+                        help="also time the accuracy grid on 1 and on 2 local worker processes")
     add_data_option(parser)
     args = parser.parse_args()
+    execution = {"backend": args.backend or ("dask" if args.scheduler else "processes"), "n_jobs": args.jobs,
+                 "scheduler": args.scheduler, "results": args.results}
     names = args.datasets or (SMALL if args.quick else list(PUBLISHED))
     repetitions = args.repetitions or (1 if args.quick else 5)
     repeats = args.repeats or (3 if args.quick else 5)
     start = time.perf_counter()
     if not args.skip_accuracy:
-        accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
-                 args.max_depth)
+        datasets = accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid),
+                            tuple(args.large_leaf_grid), args.max_depth, execution)
+        if args.compare_workers:
+            compare_workers(datasets, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
+                            args.max_depth)
     if not args.skip_speed:
         speed(args.data, repeats)
         print()
-    print(f"(total {time.perf_counter() - start:.0f} s)")
+    print(f"(total wall time {time.perf_counter() - start:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ SIDES = {"Tree A": ("a", 0.995), "Tree B": ("b", 0.985)}
 
 st.title("Side by side")
 st.caption("Two settings — criterion, γ and limits — on the same data: both trees, and their "
-           "held-out scores with KNN (k=1) and the default ranking in one chart.")
+           "held-out scores with KNN (k = 1 by default, or chosen by inner cross-validation) and the default "
+           "ranking in one chart, and a paired test of each tree against them.")
 
 url_fields = [dataset_url_field()]
 for side, (key, _) in SIDES.items():

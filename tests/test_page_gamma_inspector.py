@@ -7,7 +7,7 @@ from drawings import tree_views
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
-from rankviz.experiments.cross_validation import best_gamma, loo_gamma_curves
+from rankviz.experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
 from rankviz.features import FeatureEncoder
 from rankviz.tree.node_inspection import inspect_node
 from rankviz.ui.gamma_panel import GAMMA_GRID
@@ -152,3 +152,51 @@ def test_every_node_of_every_sample_can_be_inspected(app_path, name):
         assert not at.exception and not at.error
         examples = next(m.value for m in at.metric if m.label == "Examples")
         assert int(examples) == tree.n_samples[node]
+
+
+def test_k_fold_and_repeated_k_fold_curves_match_the_library(app_path):
+    from rankviz.experiments.cross_validation import gamma_curves
+    from rankviz.ui.evaluation_panel import baseline_rankers
+
+    at = make_app(app_path, data="metalearning", min_leaf="4")
+    dataset = load_sample("metalearning")
+    # A small data set starts on leave-one-out, and the caption says why k-fold is the default above a few thousand rows.
+    assert at.radio(key="gamma_protocol").value == "loo"
+    assert any("leave-one-out grows one tree per row" in c.value for c in at.caption)
+    for protocol, repetitions in (("kfold", 1), ("repeated", 3)):
+        at.radio(key="gamma_protocol").set_value(protocol).run()
+        at.number_input(key="gamma_folds").set_value(5).run()
+        if protocol == "repeated":
+            at.number_input(key="gamma_repetitions").set_value(3).run()
+        at.number_input(key="gamma_seed").set_value(2).run()
+        at.button(key="gamma_run").click().run()
+        assert not at.exception
+        expected = gamma_curves(dataset.X, dataset.Y, GAMMA_GRID, cv=5, repetitions=repetitions, seed=2,
+                                min_samples_leaf=4)
+        figure = chart(at, "gamma_curves")
+        tree_lines = [trace for trace in figure.data if trace.name == "Ranking tree"]
+        for trace, measure in zip(tree_lines, ("CS", "WRC", "LRA")):
+            np.testing.assert_allclose(plotly_array(trace.y), expected[measure].to_numpy())
+        # The bands are the 95% intervals of the library.
+        band = next(trace for trace in figure.data if trace.name == "95% CI")
+        upper = plotly_array(band.y)[:len(GAMMA_GRID)]
+        np.testing.assert_allclose(upper, (expected["CS"] + expected["CS ci"]).to_numpy())
+        assert "95% CI" in figure.layout.annotations[0].text
+        title = figure.layout.title.text
+        assert (f"{repetitions} × 5-fold" if repetitions > 1 else "5-fold") in title and "partial" not in title
+        # The baselines' lines are their means on the same folds.
+        scores = cross_validate(baseline_rankers([]), dataset.X, dataset.Y, cv=5, seed=2,
+                                repetitions=repetitions)
+        knn = next(trace for trace in figure.data if trace.name == "KNN (k=1)")
+        assert plotly_array(knn.y)[0] == pytest.approx(scores[scores["method"] == "KNN (k=1)"]["CS"].mean())
+        assert any("estimate after the first fold" in c.value for c in at.caption)
+
+
+def test_a_large_data_set_starts_on_ten_fold(app_path, monkeypatch):
+    import rankviz.ui.gamma_panel as gamma_panel
+
+    monkeypatch.setattr(gamma_panel, "LOO_ROWS", 50)  # the metalearning sample then counts as large
+    at = make_app(app_path, data="metalearning", min_leaf="4")
+    assert at.radio(key="gamma_protocol").value == "kfold"
+    assert at.number_input(key="gamma_folds").value == 10
+    assert any("k-fold is the default above 50 rows" in c.value for c in at.caption)

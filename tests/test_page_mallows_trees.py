@@ -15,12 +15,13 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from rankviz import IBLR, RankingTree, delete_labels, load_benchmark, load_sample
+from rankviz import IBLR, KNNRanker, RankingTree, delete_labels, load_benchmark, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.experiments.label_ranking_study import MEASURE_ORDER
+from rankviz.experiments.statistics import paired_comparison, t_interval
 from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF
 from rankviz.ui.upload import upload_digest
 from drawings import drawings
@@ -221,13 +222,24 @@ def test_compare_tab_shows_the_means_of_cross_validate(app):
     for bar in bars["data"]:
         assert list(bar["x"]) == list(MEASURE_ORDER)
         np.testing.assert_allclose(plotly_array(bar["y"]), means.loc[bar["name"]].to_numpy())
-        # One repetition: whiskers are standard errors over the held-out rankings.
+        # One repetition: whiskers are 95% Student-t intervals over the held-out rankings.
         scores = expected[expected["method"] == bar["name"]][list(MEASURE_ORDER)]
         np.testing.assert_allclose(plotly_array(bar["error_y"]["array"]),
-                                   (scores.std(ddof=1) / np.sqrt(len(scores))).to_numpy())
+                                   [t_interval(scores[m].to_numpy())[1] for m in MEASURE_ORDER])
     layout = bars["layout"]
-    assert layout["title"]["text"] and layout["xaxis"]["title"]["text"]
-    assert layout["yaxis"]["title"]["text"]
+    assert "95% CI" in layout["title"]["text"] and "held-out rankings" in layout["title"]["text"]
+    assert layout["xaxis"]["title"]["text"] and "95% CI" in layout["yaxis"]["title"]["text"]
+    # The paired table: the LRT against every other method, as the statistics module computes it.
+    paired = next(d.value for d in app.dataframe if "wins / ties / losses" in d.value.columns)
+    lrt = expected[expected["method"] == "LRT"].set_index("example")["CS"].sort_index()
+    assert list(paired["method"]) == ["IBLR", "CC", "KNN (k=1)", "Default"]
+    for row in paired.to_dict("records"):
+        other = expected[expected["method"] == row["method"]].set_index("example")["CS"].sort_index()
+        result = paired_comparison(lrt.to_numpy(), other.to_numpy())
+        assert row["difference"] == pytest.approx(result.mean_difference)
+        assert row["Wilcoxon p"] == pytest.approx(result.wilcoxon_pvalue)
+        assert row["95% CI"] == f"{result.ci_low:+.3f} … {result.ci_high:+.3f}"
+        assert row["wins / ties / losses"] == f"{result.wins} / {result.ties} / {result.losses}"
     table = next(d.value for d in app.dataframe if "Kendall tau mean" in d.value.columns)
     assert table.loc["IBLR", "Kendall tau mean"] == pytest.approx(means.loc["IBLR", "Kendall tau"])
     assert any("p = 0.3" in c.value for c in app.caption)
@@ -241,7 +253,7 @@ def test_compare_tab_shows_the_means_of_cross_validate(app):
     np.testing.assert_allclose(plotly_array(again["data"][0]["y"]), means.loc["LRT"].to_numpy())
 
 
-def test_five_repetitions_whiskers_are_the_spread_over_repetitions(app):
+def test_five_repetitions_whiskers_are_95_percent_intervals_over_repetitions(app):
     app.selectbox(key="dataset").set_value("toy").run()
     app.number_input(key="lrt_min_leaf").set_value(2).run()
     app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "Default"]).run()
@@ -258,9 +270,10 @@ def test_five_repetitions_whiskers_are_the_spread_over_repetitions(app):
     assert "repetitions" in bars["layout"]["title"]["text"]
     for bar in bars["data"]:
         group = expected[expected["method"] == bar["name"]]
-        sd = group.groupby("repetition")[list(MEASURE_ORDER)].mean().std(ddof=1)
+        per_repetition = group.groupby("repetition")[list(MEASURE_ORDER)].mean()
         np.testing.assert_allclose(plotly_array(bar["y"]), group[list(MEASURE_ORDER)].mean())
-        np.testing.assert_allclose(plotly_array(bar["error_y"]["array"]), sd.to_numpy())
+        np.testing.assert_allclose(plotly_array(bar["error_y"]["array"]),
+                                   [t_interval(per_repetition[m].to_numpy())[1] for m in MEASURE_ORDER])
 
 
 def test_a_failing_method_gives_a_message_and_the_others_still_run(app, monkeypatch):
@@ -369,7 +382,7 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
     expected = sorted(tree.ranking_text(i) for i in np.flatnonzero(tree.is_leaf))
     assert sorted(leaves["centre ranking"]) == expected
     assert any(" = " in text for text in expected)
-    app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN (k=1)", "Default"]).run()
+    app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN", "Default"]).run()
     app.number_input(key="lrt_cmp_folds").set_value(3).run()
     app.button(key="lrt_cmp_run").click().run()
     ok(app)
@@ -383,3 +396,22 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
     for name in methods:
         assert table.loc[name, "Kendall tau mean"] == pytest.approx(means[name])
     assert any("ties within 0.3 positions" in c.value for c in app.caption)
+
+
+def test_knn_k_chosen_by_inner_cv_reaches_the_comparison(app):
+    app.selectbox(key="dataset").set_value("iris_nb").run()
+    app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN"]).run()
+    app.selectbox(key="lrt_cmp_knn_k").set_value("auto").run()
+    app.number_input(key="lrt_cmp_folds").set_value(3).run()
+    app.button(key="lrt_cmp_run").click().run()
+    ok(app)
+    dataset = load_sample("iris_nb")
+    min_leaf = sample_tree_defaults("iris_nb").get("min_samples_leaf", DEFAULT_MIN_LEAF)
+    methods = {"LRT": RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf),
+               "KNN (k=auto)": KNNRanker(n_neighbors="auto")}
+    expected = cross_validate(methods, dataset.X, dataset.Y, cv=3, seed=0)
+    means = expected.groupby("method", sort=False)[list(MEASURE_ORDER)].mean()
+    bars = figure(app, "lrt_cmp_bars")
+    assert [bar["name"] for bar in bars["data"]] == ["LRT", "KNN (k=auto)"]
+    for bar in bars["data"]:
+        np.testing.assert_allclose(plotly_array(bar["y"]), means.loc[bar["name"]].to_numpy())

@@ -199,3 +199,47 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     for method in means.index:
         assert table.loc["CS mean", method] == pytest.approx(means[method])
     assert any("ties within 0.5 positions" in c.value for c in app.caption)
+
+
+@pytest.mark.parametrize("k", [3, "auto"])
+def test_knn_k_reaches_the_evaluation_with_95_percent_intervals_and_a_paired_table(app, k):
+    from rankviz.experiments.statistics import paired_comparison, t_interval
+
+    app.selectbox(key="dataset").set_value("metalearning").run()
+    app.radio(key="eval_protocol").set_value("kfold").run()
+    app.number_input(key="eval_folds").set_value(5).run()
+    app.selectbox(key="eval_knn_k").set_value(k).run()
+    app.button(key="eval_run").click().run()
+    assert not app.exception
+    dataset = load_sample("metalearning")
+    knn = f"KNN (k={k})"
+    methods = {"Ranking tree": RankingTree(min_samples_leaf=page_min_leaf("metalearning")),
+               knn: KNNRanker(n_neighbors=k), "Default ranking": DefaultRanker()}
+    expected = cross_validate(methods, dataset.X, dataset.Y, cv=5, seed=0)
+    figure = plotly.io.from_json(next(c for c in app.get("plotly_chart") if c.key == "eval_bars").proto.spec)
+    assert [bar.name for bar in figure.data] == list(methods)
+    assert "95% CI" in figure.layout.title.text
+    for bar in figure.data:
+        group = expected[expected["method"] == bar.name]
+        np.testing.assert_allclose(plotly_array(bar.y), group[["CS", "WRC", "LRA"]].mean().to_numpy())
+        # Whiskers: the 95% Student-t interval of the mean over the held-out examples.
+        np.testing.assert_allclose(plotly_array(bar.error_y.array),
+                                   [t_interval(group[m].to_numpy())[1] for m in ("CS", "WRC", "LRA")])
+    paired = next(d.value for d in app.dataframe if "wins / ties / losses" in d.value.columns)
+    assert list(paired["method"]) == [knn, "Default ranking"]
+    tree = expected[expected["method"] == "Ranking tree"].set_index("example")["CS"].sort_index()
+    for row in paired.to_dict("records"):
+        other = expected[expected["method"] == row["method"]].set_index("example")["CS"].sort_index()
+        result = paired_comparison(tree.to_numpy(), other.to_numpy())
+        assert row["difference"] == pytest.approx(result.mean_difference)
+        assert row["95% CI"] == f"{result.ci_low:+.3f} … {result.ci_high:+.3f}"
+        assert row["Wilcoxon p"] == pytest.approx(result.wilcoxon_pvalue)
+        assert row["wins / ties / losses"] == f"{result.wins} / {result.ties} / {result.losses}"
+    # Another measure: the table follows.
+    app.selectbox(key="eval_paired_measure").set_value("LRA").run()
+    paired = next(d.value for d in app.dataframe if "wins / ties / losses" in d.value.columns)
+    other = expected[expected["method"] == "Default ranking"].set_index("example")["LRA"].sort_index()
+    tree = expected[expected["method"] == "Ranking tree"].set_index("example")["LRA"].sort_index()
+    assert paired["difference"].iloc[1] == pytest.approx(
+        paired_comparison(tree.to_numpy(), other.to_numpy()).mean_difference)
+    assert any(b.label == "Download the paired comparison (CSV)" for b in app.get("download_button"))

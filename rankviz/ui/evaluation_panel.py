@@ -1,4 +1,9 @@
-"""Comparing the tree with KNN (k=1) and the default ranking, as in Rebelo, Soares & Costa (2008).
+"""Comparing the tree with KNN and the default ranking, as in Rebelo, Soares & Costa (2008).
+
+KNN's k is 1 by default (the paper's baseline), a number, or chosen by inner
+cross-validation ("auto", as IBLR's). Every chart's whiskers are 95 %
+Student-t intervals; a paired table tests the tree against each baseline
+(:func:`paired_table`).
 
 References
 ----------
@@ -9,7 +14,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
@@ -17,12 +22,12 @@ import streamlit as st
 from sklearn.base import BaseEstimator
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
-from ..experiments.cross_validation import MEASURES, cross_validate, summarize
+from ..experiments.cross_validation import MEASURES, cross_validate, paired_scores, summarize
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .long_run import run_jobs
 from .stale import rerun_requested, settings_facts, stale_notice
-from .text import counted
+from .text import counted, md_escape
 
 if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
@@ -30,8 +35,15 @@ if TYPE_CHECKING:
 
 # Past this many examples leave-one-out means that many fits: k-fold is offered first.
 LOO_LIMIT = 500
+#: KNN's k on offer: 1 (Rebelo et al.'s baseline), a few numbers, or "auto" (inner 5-fold CV).
+KNN_K_OPTIONS = [1, 3, 5, 7, 9, 11, 15, 21, "auto"]
 # Rough share of the time of each method (the trees: any other name), for the progress bar.
-_METHOD_WEIGHTS = {"KNN (k=1)": 0.3, "Default ranking": 0.05}
+_METHOD_WEIGHTS = {"Default ranking": 0.05}
+
+
+def knn_name(k: int | str) -> str:
+    """The label of KNN with ``k`` neighbours in charts and tables: "KNN (k=1)", "KNN (k=auto)"."""
+    return f"KNN (k={k})"
 
 
 def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, TreeSettings],
@@ -48,7 +60,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         the evaluation again (:mod:`rankviz.ui.stale`).
     trees : dict of str -> TreeSettings
         The ranking trees to evaluate, by the name shown in the charts; KNN
-        (k=1) and the default ranking are always added.
+        (k chosen here, 1 by default) and the default ranking are always added.
     key : str, default="eval"
         Prefix of the widget and session-state keys.
 
@@ -59,7 +71,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         yet, or only for earlier settings).
     """
     n = dataset.n_samples
-    cols = st.columns([2, 1, 1])
+    cols = st.columns([2, 1, 1, 1])
     protocol = cols[0].radio(
         "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol", persist_state="session",
         index=0 if n <= LOO_LIMIT else 1,
@@ -69,13 +81,19 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
                                  disabled=protocol == "loo")
     seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed", persist_state="session",
                                 disabled=protocol == "loo")
+    knn_k = cols[3].selectbox(
+        "KNN neighbours k", KNN_K_OPTIONS, key=f"{key}_knn_k", persist_state="session",
+        format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else
+        ("1, as Rebelo et al." if k == 1 else str(k)),
+        help="1 is the baseline of Rebelo et al. (2008). auto picks k from 1…101 by 5-fold "
+             "cross-validation on each training fold, maximising the mean Kendall tau, as IBLR does.")
     cv = "loo" if protocol == "loo" else int(folds)
-    request = (data_key, tuple(trees.items()), cv, int(seed))
-    facts = _facts(dataset, trees, cv, int(seed))
+    request = (data_key, tuple(trees.items()), cv, int(seed), knn_k)
+    facts = _facts(dataset, trees, cv, int(seed), knn_k)
     state = st.session_state
     if st.button("Run evaluation", type="primary", key=f"{key}_run") or rerun_requested(key):
         methods = {name: tree.estimator() for name, tree in trees.items()}
-        methods.update(baseline_rankers(trees.values()))
+        methods.update(baseline_rankers(trees.values(), n_neighbors=knn_k))
         # One job per method: Stop keeps the methods already evaluated.
         result = state[f"{key}_result"] = {"request": request, "facts": facts, "scores": [], "errors": {},
                                            "complete": False, "seconds": 0.0}
@@ -84,12 +102,13 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
             def run(progress: Callable[[int, int], None], name: str = name, method: Any = method) -> None:
                 result["scores"].append(cross_validate({name: method}, dataset.X, dataset.Y, cv=cv,
                                                        seed=int(seed), progress=progress))
-            jobs.append((name, name, _METHOD_WEIGHTS.get(name, 1.0), run))
+            weight = _METHOD_WEIGHTS.get(name, (3.0 if knn_k == "auto" else 0.3) if name.startswith("KNN") else 1.0)
+            jobs.append((name, name, weight, run))
         run_jobs(jobs, result, f"{key}_jobs",
                  help="Stops after the current fold; the methods evaluated so far stay.")
     result = state.get(f"{key}_result")
     if result is None:
-        st.info(f"Press **Run evaluation** to compare {' and '.join(trees)} with KNN (k=1) and "
+        st.info(f"Press **Run evaluation** to compare {' and '.join(trees)} with {knn_name(knn_k)} and "
                 "the default ranking on held-out examples.")
         return None
     done_request = result["request"]
@@ -112,6 +131,9 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     described = "; ".join(f"{name}: {tree.describe()}" for name, tree in done_request[1])
     st.caption(f"{protocol} over {counted(scores['example'].nunique(), 'example')}. {described}.")
     st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
+    tree_names = [name for name, _ in done_request[1] if name in set(scores["method"])]
+    if tree_names:
+        paired_table(scores, tree_names, key=key)
     measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure",
                            persist_state="session")
     st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")
@@ -125,18 +147,86 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     return scores
 
 
-def baseline_rankers(trees: Iterable[TreeSettings]) -> dict[str, BaseEstimator]:
-    """KNN (k=1) and the default ranking, predicting ties as the trees do (strictly if they differ)."""
+def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str) -> pd.DataFrame | None:
+    """A reference method (a tree) against every other, paired per held-out example, with a CSV download.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        Per-example scores (:func:`rankviz.experiments.cross_validation.cross_validate`).
+    references : sequence of str
+        Methods that may be the reference (the first is the default).
+    key : str
+        Prefix of the widget keys: ``f"{key}_paired_measure"``,
+        ``f"{key}_paired_reference"``, ``f"{key}_paired"`` (the table) and
+        ``f"{key}_paired_csv"``.
+
+    Returns
+    -------
+    DataFrame or None
+        The numbers shown (:func:`rankviz.experiments.cross_validation.paired_scores`),
+        None when there is nothing to compare.
+    """
+    if len(set(scores["method"])) < 2:
+        return None
+    cols = st.columns([1, 1, 2])
+    measure = cols[0].selectbox("Paired comparison by", list(MEASURES), key=f"{key}_paired_measure",
+                                persist_state="session")
+    reference = (cols[1].selectbox("Reference", list(references), key=f"{key}_paired_reference",
+                                   persist_state="session") if len(references) > 1 else references[0])
+    table = paired_scores(scores, reference, measure)
+    if table.empty:
+        return None
+    st.markdown(f"**{md_escape(reference)} against each method, paired per held-out example ({measure})** "
+                f"— difference = {md_escape(reference)} − method; 95% CI: Student-t interval of the mean "
+                "difference; p: two-sided Wilcoxon signed-rank test; wins / ties / losses: examples where "
+                f"{md_escape(reference)} scores higher / the same / lower.")
+    shown = pd.DataFrame({
+        "method": table["method"], "examples": table["examples"],
+        f"mean {reference}": table["mean reference"], "mean method": table["mean other"],
+        "difference": table["difference"],
+        "95% CI": [f"{low:+.3f} … {high:+.3f}" for low, high in zip(table["ci low"], table["ci high"])],
+        "Wilcoxon p": table["Wilcoxon p"],
+        "wins / ties / losses": [f"{w} / {t} / {l}" for w, t, l in
+                                 zip(table["wins"], table["ties"], table["losses"])]})
+    st.dataframe(shown.style.format({f"mean {reference}": "{:.3f}", "mean method": "{:.3f}",
+                                     "difference": "{:+.3f}", "Wilcoxon p": "{:.3g}"}),
+                 hide_index=True, key=f"{key}_paired")
+    st.download_button("Download the paired comparison (CSV)",
+                       safe_csv(table.assign(reference=reference, measure=measure)).encode(),
+                       file_name="paired_comparison.csv", mime="text/csv", key=f"{key}_paired_csv",
+                       on_click="ignore", icon=":material/download:")
+    return table
+
+
+def baseline_rankers(trees: Iterable[TreeSettings], n_neighbors: int | str = 1) -> dict[str, BaseEstimator]:
+    """KNN and the default ranking, predicting ties as the trees do (strictly if they differ).
+
+    Parameters
+    ----------
+    trees : iterable of TreeSettings
+        Their common tie tolerance, if any, is the baselines'.
+    n_neighbors : int or "auto", default=1
+        KNN's k (1: the baseline of Rebelo et al.); "auto" chooses it by
+        inner 5-fold cross-validation (:class:`rankviz.KNNRanker`).
+
+    Returns
+    -------
+    dict of str -> estimator
+        ``knn_name(n_neighbors)`` and ``"Default ranking"``.
+    """
     tolerances = {tree.tie_tolerance for tree in trees}
     ties = tolerances.pop() if len(tolerances) == 1 else None
-    return {"KNN (k=1)": KNNRanker(n_neighbors=1, tie_tolerance=ties),
+    return {knn_name(n_neighbors): KNNRanker(n_neighbors=n_neighbors, tie_tolerance=ties),
             "Default ranking": DefaultRanker(tie_tolerance=ties)}
 
 
-def _facts(dataset: RankingDataset, trees: dict[str, TreeSettings], cv: int | str, seed: int) -> dict[str, str]:
+def _facts(dataset: RankingDataset, trees: dict[str, TreeSettings], cv: int | str, seed: int,
+           knn_k: int | str = 1) -> dict[str, str]:
     """What the results depend on, in words, for the note on results of earlier settings."""
     facts = {"data set": dataset.name,
-             "protocol": "leave-one-out" if cv == "loo" else f"{cv}-fold cross-validation, seed {seed}"}
+             "protocol": "leave-one-out" if cv == "loo" else f"{cv}-fold cross-validation, seed {seed}",
+             "KNN neighbours": str(knn_k)}
     for name, tree in trees.items():
         facts.update(settings_facts(tree, prefix=f"{name} " if len(trees) > 1 else ""))
     return facts

@@ -1,7 +1,9 @@
-"""γ tuning: leaf count and leave-one-out scores against γ, and a button to the best γ."""
+"""γ tuning: leaf count and held-out scores against γ (leave-one-out, k-fold or repeated k-fold), best-γ buttons."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -9,11 +11,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
+from ..experiments.cross_validation import best_gamma, gamma_curves
 from ..safe_csv import safe_csv
-from ..viz.figures.ranking_trees import gamma_curves, leaf_count_curve
+from ..viz.figures.ranking_trees import gamma_curves as gamma_curves_figure
+from ..viz.figures.ranking_trees import leaf_count_curve
 from .evaluation_panel import baseline_rankers
-from .long_run import background, take_stopped
+from .long_run import Cancelled, background, format_duration, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
@@ -25,17 +28,26 @@ if TYPE_CHECKING:
 
 CURVE_MEASURES = ("CS", "WRC", "LRA")
 #: The curves are computed on the slider's own grid, so "best γ" is a slider value.
+#: Above this many rows the γ panel starts on 10-fold rather than leave-one-out (n growths).
+LOO_ROWS = 2_000
+PROTOCOLS = {"loo": "Leave-one-out", "kfold": "k-fold", "repeated": "Repeated k-fold"}
+#: After Stop, how long the page waits for the fold under way before giving up on it.
+STOP_WAIT_SECONDS = 120.0
 GAMMA_GRID = np.round(np.arange(GAMMA_RANGE[0], GAMMA_RANGE[1] + GAMMA_STEP / 2, GAMMA_STEP), 3)
 
 
 def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, path: GammaPath,
                 key: str = "gamma", slider_key: str = "tree_gamma") -> None:
-    """The leaf-count curve, the leave-one-out curves (on request) and best-γ buttons.
+    """The leaf-count curve, the held-out γ curves (on request) and best-γ buttons.
+
+    The curves come from leave-one-out, k-fold or repeated k-fold (k-fold by
+    default above :data:`LOO_ROWS` rows); one maximal tree per fold. Stop
+    keeps the folds that finished and draws their curves, marked partial.
 
     Parameters
     ----------
     dataset : RankingDataset
-        The data of the leave-one-out curves.
+        The data of the curves.
     data_key : str
         Identifies ``dataset``. Curves computed for other data or limits are
         not drawn; a note says what changed and offers to compute them again
@@ -54,37 +66,48 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     st.caption(f"The maximal tree has {counted(path.tree.n_leaves, 'leaf', 'leaves')}; the tree changes at "
                f"{counted(len(inside), 'value')} of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
                "Below the first breakpoint rule (6) stops at the root.")
-
-    state = st.session_state
-    request = (data_key, settings.growth)
-    # What the curves depend on, in words: the data and every setting but γ.
-    facts = {"data set": dataset.name, **settings_facts(settings, gamma=False)}
     n = dataset.n_samples
-    if st.button(f"Compute leave-one-out curves ({counted(n, 'growth')})", key=f"{key}_run", type="primary",
+    cv, repetitions, seed = protocol_controls(n, key)
+    state = st.session_state
+    request = (data_key, settings.growth, cv, repetitions, seed)
+    # What the curves depend on, in words: the data, the protocol and every setting but γ.
+    facts = {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
+             **settings_facts(settings, gamma=False)}
+    growths = counted(n if cv == "loo" else cv * repetitions, "growth")
+    if st.button(f"Compute the γ curves ({growths})", key=f"{key}_run", type="primary",
                  icon=":material/query_stats:",
-                 help="One maximal tree per held-out example; every γ of the slider is read off "
-                      "its γ path. KNN (k=1) and the default ranking are evaluated the same way."
+                 help="One maximal tree per fold; every γ of the slider is read off its γ path. "
+                      "KNN (k=1) and the default ranking are scored on the same folds."
                  ) or rerun_requested(key):
-        result = _run(dataset, data_key, settings, key)
-        if result is None:
-            return
-        state[f"{key}_result"] = (request, facts, result)
+        result = _run(dataset, data_key, settings, key, cv, repetitions, seed)
+        if result is not None:
+            state[f"{key}_result"] = (request, facts, result)
     elif take_stopped(f"{key}_loo"):
-        st.warning("Stopped: the leave-one-out curves were not computed. A larger minimum of "
-                   "examples per leaf or a maximum depth makes each growth quicker.",
-                   icon=":material/pause_circle:")
+        result = _kept_folds(key)
+        if result is None:
+            st.warning("Stopped before the first fold finished: no curves to show. A larger minimum of "
+                       "examples per leaf, a maximum depth or fewer folds make each fold quicker.",
+                       icon=":material/pause_circle:")
+        else:
+            state[f"{key}_result"] = (state[f"{key}_running"]["request"], state[f"{key}_running"]["facts"],
+                                      result)
     stored = state.get(f"{key}_result")
     if stored is None:
-        st.info("Press the button to see leave-one-out CS, WRC and LRA for every γ at once, "
+        st.info("Press the button to see held-out CS, WRC and LRA for every γ at once, "
                 "with KNN (k=1) and the default ranking as references.")
         return
     done_request, done_facts, (curves, baselines) = stored
     if done_request != request:
-        stale_notice("Leave-one-out curves", done_facts, facts, key=key,
-                     button=f"Compute the curves for the current settings ({counted(n, 'growth')})")
+        stale_notice("γ curves", done_facts, facts, key=key,
+                     button=f"Compute the curves for the current settings ({growths})")
         return
-    st.plotly_chart(gamma_curves(curves, baselines, current=settings.gamma, measures=CURVE_MEASURES),
+    attrs = curves.attrs
+    if attrs.get("partial"):
+        st.warning(f"Stopped: partial curves from {attrs['folds_done']} of {attrs['folds_total']} folds "
+                   f"({counted(attrs['n_examples'], 'held-out example')}).", icon=":material/pause_circle:")
+    st.plotly_chart(gamma_curves_figure(curves, baselines, current=settings.gamma, measures=CURVE_MEASURES),
                     key=f"{key}_curves")
+    st.caption(_timing_note(curves))
     _best_gamma_buttons(curves, baselines, key, slider_key)
     table = curves.reset_index()
     st.download_button("Download the curves (CSV)", safe_csv(table).encode(),
@@ -92,31 +115,128 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
                        on_click="ignore", icon=":material/download:")
 
 
-def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings,
-         key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
-    """The curves and the baselines' means, computed beside the page with progress and Stop."""
-    n = dataset.n_samples
+def protocol_controls(n: int, key: str) -> tuple[str | int, int, int]:
+    """Leave-one-out, k-fold or repeated k-fold; returns ``(cv, repetitions, seed)``.
+
+    k-fold (10 folds) is the default above :data:`LOO_ROWS` rows, since
+    leave-one-out grows one tree per row.
+    """
+    cols = st.columns([3, 1, 1, 1])
+    choice = cols[0].radio(
+        "Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, horizontal=True,
+        index=0 if n <= LOO_ROWS else 1, key=f"{key}_protocol", persist_state="session")
+    high = max(2, min(n, 50))
+    folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds",
+                                 persist_state="session", disabled=choice == "loo")
+    repeats = cols[2].number_input("Repetitions", 2, 20, 5, key=f"{key}_repetitions", persist_state="session",
+                                   disabled=choice != "repeated",
+                                   help="Repeated k-fold: each repetition shuffles the folds anew (seed + r).")
+    seed = cols[3].number_input("Seed", 0, 10_000, 0, key=f"{key}_seed", persist_state="session",
+                                disabled=choice == "loo", help="Shuffle of the k-fold split.")
+    why = (f"{counted(n, 'row')}: k-fold is the default above {LOO_ROWS:,} rows, because leave-one-out "
+           f"grows one tree per row ({counted(n, 'tree')} here) where 10-fold grows 10, each on 90 % of the rows."
+           if n > LOO_ROWS else
+           f"{counted(n, 'row')}: leave-one-out ({counted(n, 'tree')}), as Rebelo et al. (2008); "
+           f"above {LOO_ROWS:,} rows k-fold is the default, because leave-one-out grows one tree per row.")
+    st.caption(why)
+    if choice == "loo":
+        return "loo", 1, 0
+    return int(folds), int(repeats) if choice == "repeated" else 1, int(seed)
+
+
+def describe_protocol(cv: str | int, repetitions: int, seed: int) -> str:
+    """The protocol in words, e.g. "5 × 10-fold cross-validation (seed 0)"."""
+    if cv == "loo":
+        return "leave-one-out"
+    times = f"{repetitions} × " if repetitions > 1 else ""
+    return f"{times}{cv}-fold cross-validation (seed {seed})"
+
+
+def _timing_note(curves: pd.DataFrame) -> str:
+    """How long the folds took, and what the estimate after the first fold said."""
+    attrs = curves.attrs
+    seconds = attrs.get("seconds") or []
+    protocol = describe_protocol(attrs.get("cv", "loo"), attrs.get("repetitions", 1), attrs.get("seed", 0))
+    text = (f"{protocol[0].upper()}{protocol[1:]}: {counted(attrs.get('n_examples', 0), 'held-out example')} "
+            f"from {attrs.get('folds_done', 0)} of {attrs.get('folds_total', 0)} folds. Bands: 95 % "
+            "Student-t confidence interval of the mean over the held-out examples; the baselines' "
+            "lines are their means on the same folds.")
+    if seconds:
+        estimate = seconds[0] * attrs["folds_total"]
+        took = sum(seconds)
+        text += (f" The folds took {format_duration(took)} ({format_duration(took / len(seconds))} each); "
+                 f"the estimate after the first fold was {format_duration(estimate)} for all "
+                 f"{attrs['folds_total']}.")
+    return text
+
+
+def _kept_folds(key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
+    """After Stop: the curves of the folds that finished (waits for the fold under way)."""
+    running = st.session_state.get(f"{key}_running")
+    if running is None:
+        return None
+    if not running["finished"].is_set():
+        with st.spinner("Stopping after the fold under way; the finished folds are kept…"):
+            running["finished"].wait(STOP_WAIT_SECONDS)
+    kept = running.get("value")
+    if kept is None or not kept[0].attrs.get("folds_done"):
+        return None
+    return _with_baselines(*kept)
+
+
+def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: str, cv: str | int,
+         repetitions: int, seed: int) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
+    """The curves and the baselines' means, computed beside the page with progress and Stop.
+
+    The worker also leaves its result in ``st.session_state[f"{key}_running"]``
+    (a plain dict: the worker calls no Streamlit), so that after Stop the
+    folds that finished are shown.
+    """
+    running = st.session_state[f"{key}_running"] = {
+        "request": (data_key, settings.growth, cv, repetitions, seed), "finished": threading.Event(),
+        "value": None,
+        "facts": {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
+                  **settings_facts(settings, gamma=False)}}
 
     def compute(progress: Callable[..., None]) -> tuple[pd.DataFrame, pd.DataFrame]:
-        curves = loo_gamma_curves(
-            dataset.X, dataset.Y, GAMMA_GRID, criterion=settings.criterion,
-            min_samples_leaf=settings.min_samples_leaf, max_depth=settings.max_depth,
-            tie_tolerance=settings.tie_tolerance, progress=lambda done, total: progress(
-                done / (total + 2), f"ranking tree: held-out example {done} of {total}"))
-        progress(n / (n + 2), "KNN (k=1) and the default ranking")
-        scores = cross_validate(baseline_rankers([settings]), dataset.X, dataset.Y, cv="loo")
-        return curves, scores
+        started = time.perf_counter()
+
+        def fold_done(done: int, total: int) -> bool:
+            per_fold = (time.perf_counter() - started) / done
+            try:  # the bar's time left is measured from the finished folds
+                progress(done / total, f"fold {done} of {total}, {format_duration(per_fold)} per fold "
+                                       f"so far, about {format_duration(per_fold * (total - done))} left")
+            except Cancelled:
+                return False  # keep the finished folds
+            return True
+
+        try:
+            curves = gamma_curves(
+                dataset.X, dataset.Y, GAMMA_GRID, cv=cv, repetitions=repetitions, seed=seed,
+                criterion=settings.criterion, min_samples_leaf=settings.min_samples_leaf,
+                max_depth=settings.max_depth, tie_tolerance=settings.tie_tolerance,
+                baselines=baseline_rankers([settings]), progress=fold_done)
+            curves.attrs["seed"] = seed
+            running["value"] = (curves, curves.attrs["baselines"])
+        finally:
+            running["finished"].set()
+        if curves.attrs["partial"]:
+            raise Cancelled()  # the page shows the kept folds from `running`
+        return running["value"]
 
     try:
         computed = background(compute, key=f"{key}_loo", keep=False, restart=True,
-                              signature=("loo_gamma", data_key, settings.growth),
-                              label="Leave-one-out curves")
+                              signature=("gamma_curves", data_key, settings.growth, cv, repetitions, seed),
+                              label="γ curves")
     except ValueError as error:  # e.g. rankings the criterion cannot use
         st.error(f"The curves could not be computed: {error}")
         return None
     if computed is None:
         return None
-    curves, scores = computed
+    return _with_baselines(*computed)
+
+
+def _with_baselines(curves: pd.DataFrame, scores: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict[str, float]]]:
     baselines = {method: group[list(CURVE_MEASURES)].mean().to_dict()
                  for method, group in scores.groupby("method", sort=False)}
     return curves, baselines

@@ -28,17 +28,19 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import ArrayLike
 
-from ..experiments.cross_validation import cross_validate
+from ..experiments.cross_validation import cross_validate, mean_intervals
 from ..features import FeatureEncoder
+from ..label_ranking.baselines import KNNRanker
 from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
 from ..label_ranking.incomplete import delete_labels
-from ..experiments.label_ranking_study import (MEASURE_ORDER, label_ranking_methods, method_summary,
+from ..experiments.label_ranking_study import (MEASURE_ORDER, label_ranking_methods,
                                                  missing_rate_curve, relative_tree_size)
 from ..safe_csv import safe_csv
 from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
 from .defaults import seed_defaults
+from .evaluation_panel import KNN_K_OPTIONS, knn_name, paired_table
 from .long_run import background, error_text, format_duration, run_jobs
 from .text import counted
 from .tree_panel import (GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, describe_ties, fit_gamma_path,
@@ -65,12 +67,12 @@ DEFAULT_MIN_LEAF = 10
 RATE_MAX = 0.9
 RATE_STEP = 0.05
 #: The methods of Cheng et al. (§6) and this project's two baselines, in the order shown.
-METHODS = ("LRT", "IBLR", "CC", "KNN (k=1)", "Default")
+METHODS = ("LRT", "IBLR", "CC", "KNN", "Default")
 METHOD_HELP = {
     "LRT": "label ranking tree (§5), this page's tree",
     "IBLR": "instance-based label ranking (§4): Mallows model of the k nearest neighbours",
     "CC": "constraint classification: a linear model per label trained by a perceptron",
-    "KNN (k=1)": "the ranking of the nearest training example",
+    "KNN": "the mean-rank ranking of the k nearest training examples (k = 1: the nearest one's ranking)",
     "Default": "the mean-rank ranking of all training rankings, whatever the attributes",
 }
 MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the measure of Cheng et al. CS: "
@@ -339,22 +341,34 @@ class Protocol:
     #: The LRT's (min_samples_leaf, max_depth, gamma, tie_tolerance); the tie
     #: tolerance applies to IBLR and the baselines too.
     lrt: tuple
+    #: KNN's k: an int or "auto".
+    knn_k: object = 1
+
+    def name(self, method: str) -> str:
+        """The name shown for a method of :data:`METHODS`: KNN with its k, e.g. "KNN (k=1)"."""
+        return knn_name(self.knn_k) if method == "KNN" else method
+
+    def names(self) -> tuple[str, ...]:
+        """The chosen methods' shown names, in :data:`METHODS` order."""
+        return tuple(self.name(m) for m in METHODS if m in self.methods)
 
     def estimators(self) -> dict[str, BaseEstimator]:
-        """The chosen methods, configured, in :data:`METHODS` order."""
+        """The chosen methods, configured, in :data:`METHODS` order, by shown name."""
         min_leaf, depth, gamma, ties = self.lrt
         every = label_ranking_methods(
             lrt=RankingTree(criterion="mallows", gamma=gamma, min_samples_leaf=min_leaf,
                             max_depth=depth, tie_tolerance=ties),
             iblr=IBLR(n_neighbors=self.iblr_k, tie_tolerance=ties), tie_tolerance=ties)
-        return {name: every[name] for name in METHODS if name in self.methods}
+        every["KNN"] = KNNRanker(n_neighbors=self.knn_k, tie_tolerance=ties)
+        return {self.name(name): every[name] for name in METHODS if name in self.methods}
 
     def describe(self) -> str:
         repeated = (f"{self.repetitions} × {self.folds}-fold" if self.repetitions > 1
                     else f"{self.folds}-fold")
         k = "k by inner 5-fold CV" if self.iblr_k == "auto" else f"k = {self.iblr_k}"
+        knn = "k by inner 5-fold CV" if self.knn_k == "auto" else f"k = {self.knn_k}"
         return (f"{repeated} cross-validation (seed {self.seed}); LRT: {describe_lrt(*self.lrt)}; "
-                f"IBLR: {k}")
+                f"IBLR: {k}; KNN: {knn}")
 
 
 def _lrt_parameters(choice_, settings):
@@ -375,23 +389,29 @@ def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Proto
                              "settings), or the LRT of Cheng et al., which has no depth limit or γ and "
                              "stops only at pure nodes and below 2|Y| label occurrences "
                              "(bigger, slower).")
-    cols = st.columns([2, 1, 1.3, 1])
+    cols = st.columns([2, 1.4, 1, 1.3, 1])
     iblr_k = cols[0].selectbox(
         "IBLR neighbours k", IBLR_K_OPTIONS, key=f"{key}_iblr_k", persist_state="session",
         format_func=lambda k: "auto: inner 5-fold CV, as Cheng et al." if k == "auto" else str(k),
         help=f"auto picks k from {', '.join(map(str, DEFAULT_K_GRID))} by cross-validation on "
              "each training fold (§6): about 50 inner fits per fold. A fixed k is quicker.")
+    knn_k = cols[1].selectbox(
+        "KNN neighbours k", KNN_K_OPTIONS, key=f"{key}_knn_k", persist_state="session",
+        format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else str(k),
+        help="1: the nearest training example's ranking (the baseline of Rebelo et al. 2008). auto picks k "
+             f"from {', '.join(map(str, DEFAULT_K_GRID))} by 5-fold cross-validation on each training fold, "
+             "maximising the mean Kendall tau, as IBLR's auto does.")
     high = max(2, min(n_samples, 20))
-    folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds", persist_state="session",
+    folds = cols[2].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds", persist_state="session",
                                  help="k of the k-fold cross-validation (Cheng et al.: 10).")
-    repeated = cols[2].checkbox("5 repetitions, as in Cheng et al.", key=f"{key}_repeat", persist_state="session",
+    repeated = cols[3].checkbox("5 repetitions, as in Cheng et al.", key=f"{key}_repeat", persist_state="session",
                                 help="Repeat the cross-validation with 5 different shuffles; the "
-                                     "whiskers then show the spread over the repetitions.")
-    seed = cols[3].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", persist_state="session",
+                                     "whiskers are then 95% intervals over the 5 repetitions' means.")
+    seed = cols[4].number_input("Seed", 0, 1_000_000, 0, key=f"{key}_seed", persist_state="session",
                                 help="Shuffle of the folds (repetition r uses seed + r) and the "
                                      "coin flips deleting training labels.")
     return Protocol(tuple(methods), iblr_k, int(folds), 5 if repeated else 1, int(seed),
-                    _lrt_parameters(lrt, settings))
+                    _lrt_parameters(lrt, settings), knn_k)
 
 
 def estimate_seconds(n: int, d: int, L: int, protocol: Protocol, *, rates: Sequence[float] = (0.0,),
@@ -401,20 +421,23 @@ def estimate_seconds(n: int, d: int, L: int, protocol: Protocol, *, rates: Seque
     Per fit on ``n`` rows of ``d`` attributes and ``L`` labels: the LRT about
     4e-7 n d L² s; IBLR with k chosen by inner CV about 1e-5 n L² s, five times
     less with a fixed k, and four times more with missing labels (its EM
-    completes rankings); CC about 3e-5 n L s; KNN 1e-8 n² s. ``methods``
-    (default: the protocol's) narrows the estimate to some methods.
+    completes rankings); CC about 3e-5 n L s; KNN 1e-8 n² s, six times more
+    with k chosen by inner CV. ``methods`` (default: the protocol's; names of
+    :data:`METHODS` or shown names such as "KNN (k=3)") narrows the estimate
+    to some methods.
     """
     n_train = n * (protocol.folds - 1) / protocol.folds
     per_fold = {
         "LRT": 0.01 + 4e-7 * n_train * max(d, 1) * L * L,
         "IBLR": 0.02 + (1e-5 if protocol.iblr_k == "auto" else 2e-6) * n_train * L * L,
         "CC": 0.01 + 3e-5 * n_train * L,
-        "KNN (k=1)": 0.005 + 1e-8 * n * n_train,
+        "KNN": (0.005 + 1e-8 * n * n_train) * (6.0 if protocol.knn_k == "auto" else 1.0),
         "Default": 0.002,
     }
     total = 0.0
     for rate in rates:
         for name in protocol.methods if methods is None else methods:
+            name = "KNN" if name.startswith("KNN") else name
             cost = per_fold.get(name, 0.01) * (4.0 if name == "IBLR" and rate > 0 else 1.0)
             total += cost * protocol.folds * protocol.repetitions
     return total
@@ -533,29 +556,32 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
         st.warning("The results below are for earlier settings; press **Run comparison** to "
                    "update them.")
     done = [s["method"].iloc[0] for s in result["scores"] if len(s)]
-    missing = [m for m in result["protocol"].methods if m not in done and m not in result["errors"]]
+    missing = [m for m in result["protocol"].names() if m not in done and m not in result["errors"]]
     _report_problems(result, f"{', '.join(missing)} not run" if missing else "all methods done")
     if not result["scores"]:
         return None
     scores = pd.concat(result["scores"], ignore_index=True)
     repetitions = result["protocol"].repetitions
-    summary = method_summary(scores, repetitions)
-    error = ("sd over the 5 repetitions" if repetitions > 1
-             else "standard error of the mean over held-out rankings")
+    over = "repetition" if repetitions > 1 else "example"
+    summary = mean_intervals(scores, MEASURE_ORDER, over=over)
+    error = (f"95% CI over the {repetitions} repetitions' means" if repetitions > 1
+             else "95% CI of the mean over held-out rankings")
     st.caption(f"{result['protocol'].describe()}; p = {result['missing_rate']:g}. "
                f"{scores['example'].nunique():,} held-out rankings per method, "
                f"{result['seconds']:.1f} s.")
-    st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error})"),
+    st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error}, Student t)"),
                     key=f"{key}_bars")
     st.caption(MEASURE_HELP)
     reference = _published_reference(result["data_key"], [result["missing_rate"]])
     if reference:
         st.caption(reference)
     shown = summary.drop(columns="n")
-    suffix = "sd" if repetitions > 1 else "se"
-    shown.columns = [f"{c} mean" if c in MEASURE_ORDER else c for c in shown.columns]
-    order = [c for m in MEASURE_ORDER for c in (f"{m} mean", f"{m} {suffix}")]
+    shown.columns = [f"{c} mean" if c in MEASURE_ORDER else c.replace(" ci", " 95% CI ±") for c in shown.columns]
+    order = [c for m in MEASURE_ORDER for c in (f"{m} mean", f"{m} 95% CI ±")]
     st.dataframe(shown[order].style.format("{:.3f}"), key=f"{key}_table")
+    methods = list(dict.fromkeys(scores["method"]))
+    paired_table(scores, ["LRT", *[m for m in methods if m != "LRT"]] if "LRT" in methods else methods,
+                 key=key)
     cols = st.columns(2)
     cols[0].download_button("Download per-example scores (CSV)", safe_csv(scores).encode(),
                             file_name="label_ranking_comparison.csv", mime="text/csv",
@@ -626,11 +652,11 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
                            help=MEASURE_HELP)
     st.plotly_chart(missing_rate_figure(curve, measure, repetitions), key=f"{key}_chart")
     knn = (" KNN (k=1) copies the nearest training ranking as it is, its deleted labels last: "
-           "it suffers most from missing labels." if "KNN (k=1)" in set(curve["method"]) else "")
+           "it suffers most from missing labels." if knn_name(1) in set(curve["method"]) else "")
     st.caption(f"{result['protocol'].describe()}; {result['seconds']:.1f} s.{knn} "
                + _published_reference(result["data_key"], result["rates"]))
     table = curve.pivot(index="missing_rate", columns="method", values=measure)
-    table = table[[m for m in METHODS if m in table.columns]]
+    table = table[[m for m in result["protocol"].names() if m in table.columns]]
     table.index = [f"p = {p:g}" for p in table.index]
     st.dataframe(table.style.format("{:.3f}"), key=f"{key}_table")
     st.download_button("Download the curve (CSV)", safe_csv(curve).encode(),
@@ -641,7 +667,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
 
 def _curve_done(result):
     """Which rates a stopped curve has, as a phrase: 'done: p = 0; at p = 0.3 only LRT'."""
-    expected = [m for m in result["protocol"].methods if m not in result["errors"]]
+    expected = [m for m in result["protocol"].names() if m not in result["errors"]]
     done = {}
     for row in result["rows"]:
         done.setdefault(row["missing_rate"], []).append(row["method"])

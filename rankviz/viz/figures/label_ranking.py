@@ -32,6 +32,11 @@ _OTHER_BAR = "#8c564b"
 _OTHER_LINE = ("#8c564b", "solid", "circle")
 
 
+def _style_key(method: str) -> str:
+    """KNN with any k ("KNN (k=5)", "KNN (k=auto)") is drawn as KNN (k=1)."""
+    return "KNN (k=1)" if method.startswith("KNN (") else method
+
+
 def comparison_bars(summary: pd.DataFrame, title: str) -> go.Figure:
     """Grouped bars: mean Kendall tau, CS, WRC and LRA per method, with error whiskers.
 
@@ -39,17 +44,21 @@ def comparison_bars(summary: pd.DataFrame, title: str) -> go.Figure:
     ----------
     summary : DataFrame
         Index: method; columns: each measure of :data:`MEASURE_ORDER`, and
-        ``<measure> sd`` (over repetitions) or ``<measure> se`` for the whiskers.
+        the whiskers' half-widths: ``<measure> ci`` (a confidence interval,
+        :func:`rankviz.experiments.cross_validation.mean_intervals`),
+        ``<measure> sd`` (over repetitions) or ``<measure> se``.
     title : str
+        Should say what the whiskers are; the y axis title says it too.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    suffix = "sd" if f"{MEASURE_ORDER[0]} sd" in summary else "se"
+    suffix = next(s for s in ("ci", "sd", "se") if f"{MEASURE_ORDER[0]} {s}" in summary)
+    whiskers = {"ci": "whiskers: 95% CI", "sd": "whiskers: ± sd", "se": "whiskers: ± 1 SE"}[suffix]
     fig = go.Figure()
     for method in summary.index:
-        colour = BAR_COLOURS.get(method, _OTHER_BAR)
+        colour = BAR_COLOURS.get(_style_key(method), _OTHER_BAR)
         errors = summary.loc[method, [f"{m} {suffix}" for m in MEASURE_ORDER]].astype(float)
         fig.add_bar(
             name=method, x=list(MEASURE_ORDER),
@@ -61,7 +70,7 @@ def comparison_bars(summary: pd.DataFrame, title: str) -> go.Figure:
         )
     fig.update_layout(
         barmode="group", title=title, xaxis_title="Measure (1 = the true ranking predicted)",
-        yaxis_title="Mean over held-out rankings", legend_title="Method",
+        yaxis_title=f"Mean over held-out rankings ({whiskers})", legend_title="Method",
         template="plotly_white", height=440, margin=dict(t=70, l=60, r=20, b=50),
     )
     return fig
@@ -88,9 +97,10 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
     """
     present = set(curve["method"])
     fig = go.Figure()
-    for method in [m for m in LINE_STYLES if m in present] + sorted(present - set(LINE_STYLES)):
+    known = [m for style in LINE_STYLES for m in sorted(present) if _style_key(m) == style]
+    for method in known + sorted(present - set(known)):
         rows = curve[curve["method"] == method].sort_values("missing_rate")
-        colour, dash, symbol = LINE_STYLES.get(method, _OTHER_LINE)
+        colour, dash, symbol = LINE_STYLES.get(_style_key(method), _OTHER_LINE)
         sd = rows[f"{measure} sd"].astype(float)
         error = (dict(type="data", array=sd.fillna(0).to_numpy(), visible=True, thickness=1.2)
                  if repetitions > 1 and sd.notna().any() else None)

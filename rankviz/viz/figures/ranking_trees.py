@@ -344,12 +344,15 @@ def leaf_count_curve(path: GammaPath, gamma_range: tuple[float, float], current:
 
 def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | None = None,
                  current: float | None = None, measures: Sequence[str] = ("CS", "WRC", "LRA")) -> go.Figure:
-    """Leave-one-out scores of the tree against γ, one panel per measure.
+    """Held-out scores of the tree against γ, one panel per measure, with 95 % CI bands.
 
     Parameters
     ----------
     curves : DataFrame
-        From :func:`rankviz.experiments.cross_validation.loo_gamma_curves` (index γ).
+        From :func:`rankviz.experiments.cross_validation.gamma_curves` (index
+        γ; ``<measure> ci`` columns, when present, are drawn as a band of
+        mean ± half-width; ``attrs`` name the protocol and whether the curves
+        are partial).
     baselines : dict of str -> dict of str -> float, optional
         Mean score of other methods per measure (e.g. KNN and the default
         ranking), drawn as horizontal lines.
@@ -361,13 +364,23 @@ def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | 
     -------
     plotly.graph_objects.Figure
     """
-    fig = make_subplots(rows=len(measures), cols=1, shared_xaxes=True, vertical_spacing=0.06,
-                        subplot_titles=[f"{m}, mean over held-out examples" for m in measures])
+    banded = all(f"{m} ci" in curves for m in measures)
+    suffix = " (band: 95% CI over examples)" if banded else ""
+    fig = make_subplots(rows=len(measures), cols=1, shared_xaxes=True, vertical_spacing=0.07,
+                        subplot_titles=[f"{m}, mean over held-out examples{suffix}" for m in measures])
     gammas = curves.index.to_numpy()
+    tree_colour = METHOD_COLOURS["Ranking tree"]
     for row, measure in enumerate(measures, start=1):
         first = row == 1
+        if banded:
+            half = np.nan_to_num(curves[f"{measure} ci"].to_numpy())
+            mean = curves[measure].to_numpy()
+            fig.add_scatter(x=np.r_[gammas, gammas[::-1]], y=np.r_[mean + half, (mean - half)[::-1]],
+                            fill="toself", fillcolor=translucent(tree_colour), line=dict(width=0),
+                            name="95% CI", legendgroup="ci", showlegend=first, hoverinfo="skip",
+                            row=row, col=1)
         fig.add_scatter(x=gammas, y=curves[measure], mode="lines", name="Ranking tree",
-                        line=dict(color=METHOD_COLOURS["Ranking tree"], width=2),
+                        line=dict(color=tree_colour, width=2),
                         legendgroup="tree", showlegend=first, row=row, col=1,
                         hovertemplate="γ = %{x:.3f}: %{y:.4f}<extra>" + measure + "</extra>")
         best = int(np.nanargmax(curves[measure].to_numpy()))
@@ -379,22 +392,29 @@ def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | 
         for k, (method, scores) in enumerate((baselines or {}).items()):
             # Lines, not bars: the default ranking's white (METHOD_COLOURS) would not
             # show, so the baselines are told apart by dash pattern instead.
-            colour = {"KNN (k=1)": "#7a7a7a", "Default ranking": "#222222"}.get(method, other_colour(k))
-            dash = "dash" if method == "KNN (k=1)" else "dot"
+            knn = method.startswith("KNN")
+            colour = "#7a7a7a" if knn else {"Default ranking": "#222222"}.get(method, other_colour(k))
+            dash = "dash" if knn else "dot"
             fig.add_scatter(x=[gammas[0], gammas[-1]], y=[scores[measure]] * 2, mode="lines",
                             name=method, line=dict(color=colour, width=1.5, dash=dash),
                             legendgroup=method, showlegend=first, row=row, col=1,
                             hovertemplate=f"{method}: %{{y:.4f}}<extra>{measure}</extra>")
-        fig.update_yaxes(title_text=measure, row=row, col=1)
+        fig.update_yaxes(title_text=f"{measure} (1 = identical)", row=row, col=1)
     if current is not None:
         fig.add_vline(x=current, line=dict(color=CURRENT_COLOUR, width=2, dash="dash"))
         fig.add_annotation(x=current, y=1, xref="x", yref="paper", yanchor="bottom", yshift=18,
                            showarrow=False, text=f"current γ = {current:.3f}",
                            font=dict(color=CURRENT_COLOUR))
-    fig.update_xaxes(title_text="γ (stopping parameter, rule 6)", row=len(measures), col=1)
+    fig.update_xaxes(title_text="γ (stopping parameter, rule 6; no unit)", row=len(measures), col=1)
+    attrs = curves.attrs
+    cv = attrs.get("cv", "loo")
+    protocol = ("Leave-one-out" if cv == "loo" else
+                (f"{attrs.get('repetitions', 1)} × " if attrs.get("repetitions", 1) > 1 else "") + f"{cv}-fold")
+    partial = (f" — partial ({attrs['folds_done']} of {attrs['folds_total']} folds)"
+               if attrs.get("partial") else "")
     fig.update_layout(
-        title=f"Leave-one-out scores against γ ({curves.attrs.get('n_examples', '?')} held-out examples)",
-        template="plotly_white", height=220 * len(measures) + 120, legend_title="Method",
+        title=f"{protocol} scores against γ ({attrs.get('n_examples', '?')} held-out examples){partial}",
+        template="plotly_white", height=230 * len(measures) + 130, legend_title="Method",
         margin=dict(t=90, l=60, r=20, b=50), hovermode="x unified",
     )
     return fig

@@ -203,7 +203,7 @@ def _markdown(report: Report, results: pd.DataFrame, stem: str, figures: dict[st
            f"Best mean per data set in **bold**; means within {report.tie:g} are ties.", ""]
     for measure, part in report.measures.items():
         s = part.significance
-        out += [f"## {e(measure)}", "", f"Mean ± sd: {_spread_words(part)}.", "",
+        out += [f"## {e(measure)}", "", f"Aggregation: {_spread_words(part)}.", "",
                 markdown_table(part.summary, part.summary.attrs["best"]), "",
                 "### Wins/ties/losses (row method against column method, over data sets)", "",
                 markdown_table(part.wins_ties_losses), "", "### Tests", ""]
@@ -232,7 +232,7 @@ def _html(report: Report) -> str:
             f"a control. Best mean per data set in <strong>bold</strong>; means within {report.tie:g} are ties.</p>"]
     for measure, part in report.measures.items():
         s = part.significance
-        body += [f"<h2>{e(measure)}</h2>", f"<p>Mean ± sd: {e(_spread_words(part))}.</p>",
+        body += [f"<h2>{e(measure)}</h2>", f"<p>Aggregation: {e(_spread_words(part))}.</p>",
                  html_table(part.summary, part.summary.attrs["best"]),
                  "<h3>Wins/ties/losses (row method against column method, over data sets)</h3>",
                  html_table(part.wins_ties_losses), "<h3>Tests</h3>", "<ul>"]

@@ -27,9 +27,10 @@ def markdown_table(table: pd.DataFrame, bold: pd.DataFrame | None = None) -> str
     header = [table.index.name or ""] + list(table.columns)
     lines = ["| " + " | ".join(markdown_escape(cell) for cell in header) + " |",
              "|" + "|".join([" --- "] + [" ---: "] * len(table.columns)) + "|"]
-    for row_name, row in table.iterrows():
+    # itertuples keeps each column's type (iterrows would turn counts into floats).
+    for row_name, row in zip(table.index, table.itertuples(index=False)):
         cells = [markdown_escape(row_name)]
-        for column, value in row.items():
+        for column, value in zip(table.columns, row):
             cell = markdown_escape(value)
             strong = bold is not None and bool(bold.at[row_name, column])
             cells.append(f"**{cell}**" if strong else cell)
@@ -41,9 +42,9 @@ def html_table(table: pd.DataFrame, bold: pd.DataFrame | None = None) -> str:
     """An HTML ``<table>`` of ``table`` (index as row headers); ``bold`` marks cells with ``<strong>``."""
     head = "".join(f"<th>{html_text(cell)}</th>" for cell in [table.index.name or ""] + list(table.columns))
     rows = []
-    for row_name, row in table.iterrows():
+    for row_name, row in zip(table.index, table.itertuples(index=False)):
         cells = []
-        for column, value in row.items():
+        for column, value in zip(table.columns, row):
             cell = html_text(value)
             strong = bold is not None and bool(bold.at[row_name, column])
             cells.append(f"<td>{'<strong>' + cell + '</strong>' if strong else cell}</td>")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from rankviz.experiments.report.render import html_table, html_text, markdown_table
@@ -182,7 +183,14 @@ def _slug(measure: str, taken: set[str]) -> str:
 
 
 def _number_table(table: pd.DataFrame, decimals: int = 3) -> pd.DataFrame:
-    return table.map(lambda v: v if isinstance(v, (str, bool)) else f"{v:.{decimals}f}")
+    """Numbers as text: counts as integers, other numbers to ``decimals`` places."""
+    def text(value):
+        if isinstance(value, (str, bool, np.bool_)):
+            return value
+        if isinstance(value, (int, np.integer)):
+            return str(value)
+        return f"{value:.{decimals}f}"
+    return table.map(text)
 
 
 def _holm_table(s: Significance) -> pd.DataFrame:

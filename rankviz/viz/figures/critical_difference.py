@@ -88,12 +88,35 @@ def critical_difference_figure(ranks: pd.Series, pvalues: pd.DataFrame, *, cd: f
     scikit_posthocs.critical_difference_diagram(shown_ranks, shown_p, ax=axes, alpha=alpha, cd=cd,
                                                 label_fmt_left="{label} ({rank:.2f})",
                                                 label_fmt_right="({rank:.2f}) {label}")
+    _lift_cd_bar(axes)
     axes.set_xlabel(AXIS_LABEL)
     title = f"{mpl_text(measure)}: α = {alpha:g}" if measure else f"α = {alpha:g}"
     if n_datasets is not None:
         title += f", N = {n_datasets}"
-    axes.set_title(f"{title}, CD = {cd:.3f}", pad=22)
+    axes.set_title(f"{title}, CD = {cd:.3f}", pad=40)
     return figure
+
+
+def _lift_cd_bar(axes) -> None:
+    """Move the CD bar and its label (the last line and text drawn) above the rank axis's tick labels.
+
+    scikit-posthocs draws them half a row above the axis in data units, which
+    on a short figure lands on the tick labels; here they are placed a fixed
+    distance above the axis in points, whatever the figure's height.
+    """
+    from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+
+    def above(points: float):
+        lift = ScaledTranslation(0, points / 72, axes.figure.dpi_scale_trans)
+        return blended_transform_factory(axes.transData, axes.transAxes) + lift
+
+    bar, label = axes.lines[-1], axes.texts[-1]
+    bar.set_ydata([1.0, 1.0])
+    bar.set_transform(above(22))
+    bar.set_clip_on(False)  # it lies outside the axes box now
+    label.set_y(1.0)
+    label.set_transform(above(25))
+    label.set_verticalalignment("bottom")
 
 
 def figure_bytes(figure: Figure, fmt: str) -> bytes:

@@ -164,10 +164,15 @@ def _timing_note(curves: pd.DataFrame) -> str:
     if seconds:
         estimate = seconds[0] * attrs["folds_total"]
         took = sum(seconds)
-        text += (f" The folds took {format_duration(took)} ({format_duration(took / len(seconds))} each); "
-                 f"the estimate after the first fold was {format_duration(estimate)} for all "
+        text += (f" The folds took {_seconds(took)} ({_seconds(took / len(seconds))} each); "
+                 f"the estimate after the first fold was {_seconds(estimate)} for all "
                  f"{attrs['folds_total']}.")
     return text
+
+
+def _seconds(value: float) -> str:
+    """A duration for the timing note: milliseconds below a second, else :func:`format_duration`."""
+    return f"{value * 1000:.0f} ms" if value < 1 else format_duration(value)
 
 
 def _kept_folds(key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:

@@ -376,7 +376,7 @@ def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | 
             half = np.nan_to_num(curves[f"{measure} ci"].to_numpy())
             mean = curves[measure].to_numpy()
             fig.add_scatter(x=np.r_[gammas, gammas[::-1]], y=np.r_[mean + half, (mean - half)[::-1]],
-                            fill="toself", fillcolor=translucent(tree_colour), line=dict(width=0),
+                            fill="toself", fillcolor=translucent(tree_colour, 0.15), line=dict(width=0),
                             name="95% CI", legendgroup="ci", showlegend=first, hoverinfo="skip",
                             row=row, col=1)
         fig.add_scatter(x=gammas, y=curves[measure], mode="lines", name="Ranking tree",

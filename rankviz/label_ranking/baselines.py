@@ -11,7 +11,6 @@ aggregated, not how.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -20,12 +19,10 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
 from .._validation import check_feature_input, check_rankings
-from ..model_selection import fold_indices
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
-from .iblr import DEFAULT_K_GRID
-from .metrics import kendall_tau
+from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
@@ -271,7 +268,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
-        return self._combine(self.Y_, self.kneighbors(X))
+        neighbours = self.kneighbors(X)  # checks the fit first
+        return self._combine(self.Y_, neighbours)
 
     def _combine(self, Y, neighbours):
         """Mean-rank ranking of each row's neighbours (rows of ``Y``)."""
@@ -280,47 +278,10 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)), self.tie_tolerance)
 
     def _select_k(self, X, Y):
-        """Choose ``k`` by inner cross-validation; returns (k, {k: mean tau}).
-
-        Per fold the neighbours are found once for the largest ``k``; the
-        first ``k`` of them are exactly the ``k`` nearest (same distances,
-        same tie-break by row), so each candidate only slices them.
-        """
-        n = len(Y)
-        if self.inner_folds > n:
-            raise ValueError(f"inner_folds={self.inner_folds} exceeds the number of training rows "
-                             f"(n_samples={n}); use at most n_samples folds, or a fixed n_neighbors")
-        folds = fold_indices(n, self.inner_folds, self.random_state)
-        smallest_train = n - max(len(test) for test in folds)
-        grid = sorted({min(int(k), smallest_train) for k in
-                       (DEFAULT_K_GRID if self.k_grid is None else self.k_grid)})
-        tau_sum = np.zeros(len(grid))
-        tau_count = np.zeros(len(grid))
-        for test in folds:
-            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
-            rows = X.iloc[train] if hasattr(X, "iloc") else X[train]
-            held = X.iloc[test] if hasattr(X, "iloc") else X[test]
-            neighbours = NeighbourIndex(rows, grid[-1]).kneighbors(held)
-            for g, k in enumerate(grid):
-                tau = kendall_tau(Y[test], self._combine(Y[train], neighbours[:, :k]))
-                tau_sum[g] += np.nansum(tau)
-                tau_count[g] += np.count_nonzero(~np.isnan(tau))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scores = tau_sum / tau_count
-        # The first maximum: among equally good k the smallest, the most local model.
-        best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
-        return best, {k: float(s) for k, s in zip(grid, scores)}
+        """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
+        return select_k(X, Y, lambda Y_train, neighbours, distances, k: self._combine(Y_train, neighbours),
+                        k_grid=self.k_grid, inner_folds=self.inner_folds, random_state=self.random_state)
 
     def _check_params(self):
-        k = self.n_neighbors
-        if not (k == "auto" if isinstance(k, str) else
-                isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
-            raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+        check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
-        if k == "auto":
-            if not (isinstance(self.inner_folds, numbers.Integral) and self.inner_folds >= 2):
-                raise ValueError(f"inner_folds must be an integer >= 2, got {self.inner_folds!r}")
-            grid = DEFAULT_K_GRID if self.k_grid is None else self.k_grid
-            if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)
-                                         and g >= 1 for g in grid):
-                raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")

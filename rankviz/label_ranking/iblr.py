@@ -23,28 +23,21 @@ paragraphs): the larger ``theta``, the more the neighbours agree.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
 from typing import Any, Self
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
 from .._validation import check_feature_input, check_rankings
-from ..model_selection import fold_indices
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, tie_close_labels
 from .base import LabelRankerMixin
+from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
 from .mallows import fit_mallows_groups
-from .metrics import kendall_tau
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
-
-#: Neighbourhood sizes tried by ``n_neighbors="auto"``; large values matter
-#: for data where rankings are noisy around a slowly varying centre.
-DEFAULT_K_GRID = (1, 3, 5, 7, 9, 11, 15, 21, 31, 51, 101)
 
 # Cells of the (rows, labels, labels) arrays that the EM's most probable
 # extensions build, per block of queries (about 32 MB of float64).
@@ -85,10 +78,6 @@ def dudani_weights(distances: ArrayLike) -> np.ndarray:
     # The clip only guards against rounding; sorted distances give [0, 1] exactly.
     return np.clip(weights, 0.0, 1.0)
 
-
-def _rows(X, index):
-    """Rows of a DataFrame or array by position."""
-    return X.iloc[index] if isinstance(X, pd.DataFrame) else X[index]
 
 
 def _fit_neighbourhoods(Y, neighbours, distance_weights):
@@ -328,54 +317,17 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return dudani_weights(distances) if self.weights == "dudani" else np.ones(distances.shape)
 
     def _select_k(self, X, Y):
-        """Choose ``k`` by inner cross-validation; returns (k, {k: mean tau}).
-
-        Per fold the neighbours are found once for the largest ``k``; the
-        first ``k`` of them are exactly the ``k`` nearest (same distances,
-        same tie-break by row), so each candidate only slices them. Dudani
-        weights are recomputed per ``k``, since they depend on ``d_(k)``.
-        """
-        n = len(Y)
-        if self.inner_folds > n:
-            raise ValueError(f"inner_folds={self.inner_folds} exceeds the number of training rows "
-                             f"(n_samples={n}); use at most n_samples folds, or a fixed n_neighbors")
-        folds = fold_indices(n, self.inner_folds, self.random_state)
-        smallest_train = n - max(len(test) for test in folds)
-        grid = sorted({min(int(k), smallest_train) for k in
-                       (DEFAULT_K_GRID if self.k_grid is None else self.k_grid)})
-        tau_sum = np.zeros(len(grid))
-        tau_count = np.zeros(len(grid))
-        for test in folds:  # a few folds; the queries inside are vectorised
-            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
-            # Scaling ranges come from the inner training rows only, as in fit.
-            index = NeighbourIndex(_rows(X, train), grid[-1])
-            neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
-            for g, k in enumerate(grid):
-                centers, _, mean_position = _fit_neighbourhoods(Y[train], neighbours[:, :k],
-                                                                self._distance_weights(distances[:, :k]))
-                if self.tie_tolerance is not None:  # k is chosen for the predictions made
-                    centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
-                tau = kendall_tau(Y[test], centers)
-                tau_sum[g] += np.nansum(tau)
-                tau_count[g] += np.count_nonzero(~np.isnan(tau))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            scores = tau_sum / tau_count
-        # The first maximum: among equally good k the smallest, the most local model.
-        best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
-        return best, {k: float(s) for k, s in zip(grid, scores)}
+        """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
+        def predict(Y_train, neighbours, distances, k):
+            centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances))
+            if self.tie_tolerance is not None:  # k is chosen for the predictions made
+                centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
+            return centers
+        return select_k(X, Y, predict, k_grid=self.k_grid, inner_folds=self.inner_folds,
+                        random_state=self.random_state)
 
     def _check_params(self):
-        k = self.n_neighbors
-        if not (k == "auto" if isinstance(k, str) else
-                isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
-            raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+        check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
         if self.weights not in _WEIGHTS:
             raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")
-        if k == "auto":
-            if not (isinstance(self.inner_folds, numbers.Integral) and self.inner_folds >= 2):
-                raise ValueError(f"inner_folds must be an integer >= 2, got {self.inner_folds!r}")
-            grid = DEFAULT_K_GRID if self.k_grid is None else self.k_grid
-            if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)
-                                         and g >= 1 for g in grid):
-                raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")

@@ -1,0 +1,118 @@
+"""Choosing a neighbourhood size ``k`` by inner cross-validation, for KNN and IBLR.
+
+Cheng, Hühn & Hüllermeier (2009, §6) choose IBLR's ``k`` by cross-validation
+on the training data; :class:`rankviz.KNNRanker` does the same with its
+mean-rank rule. Per inner fold the neighbours are found once for the largest
+``k``: the first ``k`` of them are exactly the ``k`` nearest (same distances,
+same tie-break by row), so each candidate only slices them.
+
+References
+----------
+.. [1] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+   instance-based learning for label ranking", Proceedings of the 26th
+   International Conference on Machine Learning (ICML 2009), pp. 161-168, 2009.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..model_selection import fold_indices
+from ..neighbours import NeighbourIndex
+from .metrics import kendall_tau
+
+__all__ = ["DEFAULT_K_GRID", "check_neighbour_params", "select_k"]
+
+#: Neighbourhood sizes tried by ``n_neighbors="auto"``; large values matter
+#: for data where rankings are noisy around a slowly varying centre.
+DEFAULT_K_GRID = (1, 3, 5, 7, 9, 11, 15, 21, 31, 51, 101)
+
+#: ``predict(Y_train, neighbours, distances, k)``: rankings of the held-out rows
+#: from the training rankings of their ``k`` nearest neighbours.
+PredictWithK = Callable[[np.ndarray, np.ndarray, np.ndarray, int], np.ndarray]
+
+
+def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner_folds: Any) -> None:
+    """Raise ``ValueError`` naming the first invalid neighbourhood parameter.
+
+    ``n_neighbors`` must be an integer >= 1 or ``"auto"``; with ``"auto"``,
+    ``inner_folds`` an integer >= 2 and ``k_grid`` (None for
+    :data:`DEFAULT_K_GRID`) a non-empty sequence of integers >= 1.
+    """
+    k = n_neighbors
+    if not (k == "auto" if isinstance(k, str) else
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
+        raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
+    if k == "auto":
+        if not (isinstance(inner_folds, numbers.Integral) and inner_folds >= 2):
+            raise ValueError(f"inner_folds must be an integer >= 2, got {inner_folds!r}")
+        grid = DEFAULT_K_GRID if k_grid is None else k_grid
+        if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)
+                                     and g >= 1 for g in grid):
+            raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")
+
+
+def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
+             k_grid: Sequence[int] | None, inner_folds: int, random_state: int) -> tuple[int, dict[int, float]]:
+    """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau.
+
+    Parameters
+    ----------
+    X : DataFrame or ndarray of shape (n_samples, n_features)
+        Training features, as :class:`rankviz.neighbours.NeighbourIndex` takes them.
+    Y : ndarray of shape (n_samples, n_labels)
+        Training rank positions (internal form).
+    predict : callable
+        ``predict(Y_train, neighbours, distances, k)``: the held-out rows'
+        rankings from their ``k`` nearest training rows.
+    k_grid : sequence of int or None
+        Candidates (None: :data:`DEFAULT_K_GRID`); values above the smallest
+        inner training set are lowered to its size.
+    inner_folds : int
+    random_state : int
+        Seed of the folds' shuffle (:func:`rankviz.model_selection.fold_indices`).
+
+    Returns
+    -------
+    k : int
+        The first best ``k``: among equally good sizes the smallest, the most local model.
+    scores : dict of int -> float
+        Mean held-out Kendall tau of each candidate (over the labels the held-out rankings hold).
+
+    Raises
+    ------
+    ValueError
+        If ``inner_folds`` exceeds the number of rows.
+    """
+    n = len(Y)
+    if inner_folds > n:
+        raise ValueError(f"inner_folds={inner_folds} exceeds the number of training rows "
+                         f"(n_samples={n}); use at most n_samples folds, or a fixed n_neighbors")
+    folds = fold_indices(n, inner_folds, random_state)
+    smallest_train = n - max(len(test) for test in folds)
+    grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
+    tau_sum = np.zeros(len(grid))
+    tau_count = np.zeros(len(grid))
+    for test in folds:  # a few folds; the queries inside are vectorised
+        train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+        # Scaling ranges come from the inner training rows only, as in fit.
+        index = NeighbourIndex(_rows(X, train), grid[-1])
+        neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
+        for g, k in enumerate(grid):
+            tau = kendall_tau(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k))
+            tau_sum[g] += np.nansum(tau)
+            tau_count[g] += np.count_nonzero(~np.isnan(tau))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scores = tau_sum / tau_count
+    best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
+    return best, {k: float(s) for k, s in zip(grid, scores)}
+
+
+def _rows(X, index):
+    """Rows of a DataFrame or array by position."""
+    return X.iloc[index] if isinstance(X, pd.DataFrame) else X[index]

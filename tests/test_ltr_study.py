@@ -426,17 +426,21 @@ def test_loss_bound_figure_draws_both_sides_of_theorem_1(growth):
     assert tuple(fig.layout.xaxis.range) == (0.5, 40.5)
 
 
-def test_ndcg_by_k_figure_draws_means_with_standard_errors(comparison):
+def test_ndcg_by_k_figure_draws_means_with_95_percent_intervals(comparison):
     result, _ = comparison
     summary = result.summary()
-    summary.loc[(summary["method"] == "knn") & (summary["k"] == 3), "se"] = np.nan
+    from rankviz.experiments.statistics import t_interval
+    queries = result.per_query[(result.per_query["method"] == "knn") & (result.per_query["k"] == 3)]["ndcg"]
+    assert summary.loc[(summary["method"] == "knn") & (summary["k"] == 3), "ci"].item() == \
+        pytest.approx(t_interval(queries.to_numpy())[1])
+    summary.loc[(summary["method"] == "knn") & (summary["k"] == 3), "ci"] = np.nan
     fig = ndcg_by_k_figure(summary, form="mpboost")
     assert [trace.name for trace in fig.data] == [method_title(m) for m in result.methods]
     offsets = []
     for trace, method in zip(fig.data, result.methods):
         rows = summary[summary["method"] == method].sort_values("k")
         np.testing.assert_allclose(np.asarray(trace.y), rows["mean"])
-        np.testing.assert_allclose(np.asarray(trace.error_y.array), rows["se"].fillna(0))
+        np.testing.assert_allclose(np.asarray(trace.error_y.array), rows["ci"].fillna(0))
         shift = np.asarray(trace.x) - rows["k"].to_numpy()
         assert np.ptp(shift) < 1e-12 and abs(shift[0]) <= 0.2 + 1e-12
         offsets.append(shift[0])

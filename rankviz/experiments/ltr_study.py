@@ -30,7 +30,7 @@ from numpy.typing import ArrayLike
 from ..ltr.ddf import DDF_NAMES, DEFAULT_PARAMETERS, PARAMETER_SYMBOLS, TITLES
 from ..ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
 from ..ltr.metrics import mean_ndcg, ndcg_at_ks, query_ids
-from .statistics import standard_error
+from .statistics import standard_error, t_interval
 from ..ltr.mpboost import MPBoost
 
 if TYPE_CHECKING:
@@ -126,10 +126,11 @@ class RankerComparison:
     form: str = "common"
     methods: list[str] = field(default_factory=list)
 
-    def summary(self) -> pd.DataFrame:
-        """Mean and standard error of NDCG@k per method (rows) and k."""
+    def summary(self, confidence: float = 0.95) -> pd.DataFrame:
+        """Mean NDCG@k per method and k, with its standard error and the half-width ``ci`` of its t interval."""
         grouped = self.per_query.groupby(["method", "k"], sort=False)["ndcg"]
-        table = grouped.agg(mean="mean", se=lambda v: standard_error(v.to_numpy())).reset_index()
+        table = grouped.agg(mean="mean", se=lambda v: standard_error(v.to_numpy()),
+                            ci=lambda v: t_interval(v.dropna().to_numpy(), confidence)[1]).reset_index()
         table["title"] = table["method"].map(method_title)
         return table
 

@@ -370,7 +370,7 @@ def compare_panel(splits: dict[str, QueryDataset], data_key: str, settings: Boos
         "Each labelling's parameter and the number of rounds (up to T) are chosen on the validation "
         "queries by NDCG@5, as in Zhu et al. (2009), §5.3; then every method ranks the test queries. "
         "Baselines: ordering by the single best training feature, k-nearest-neighbour regression of "
-        "the grade, and random order. Error bars are ±1 standard error over test queries.")
+        "the grade, and random order. Error bars are 95% confidence intervals (Student t) over test queries, as on the other pages.")
     tune = st.toggle("Tune on validation, as Zhu et al. do", value=True, key=f"{key}_tune", persist_state="session",
                      help="Off: the sidebar's T and the default parameters (α = 0.2, λ = 1, β = 0.5).")
     request = (data_key, settings.n_rounds, settings.shrinkage, settings.form, tune)

@@ -129,16 +129,16 @@ def loss_bound_figure(bound: ArrayLike, misordering: ArrayLike, n_rounds: int | 
 
 
 def ndcg_by_k_figure(summary: pd.DataFrame, *, form: str = "common",
-                     confidence_label: str = "±1 standard error over test queries") -> go.Figure:
+                     confidence_label: str = "95% CI over test queries (Student t)") -> go.Figure:
     """Mean NDCG@1..10 per method, error bars from the per-query spread.
 
     Parameters
     ----------
     summary : DataFrame
         :meth:`rankviz.experiments.ltr_study.RankerComparison.summary`: ``method``,
-        ``title``, ``k``, ``mean``, ``se``.
+        ``title``, ``k``, ``mean``, ``ci`` (half-width of the 95% interval).
     form : {"common", "mpboost"}, default="common"
-    confidence_label : str, default="±1 standard error over test queries"
+    confidence_label : str, default="95% CI over test queries (Student t)"
         What the error bars show, for the title.
 
     Returns
@@ -156,7 +156,7 @@ def ndcg_by_k_figure(summary: pd.DataFrame, *, form: str = "common",
         fig.add_scatter(
             x=rows["k"] + offset, y=rows["mean"], mode="lines+markers", name=title,
             line=dict(color=colour, dash=dash, width=2), marker=dict(symbol=symbol, size=7, color=colour),
-            error_y=dict(type="data", array=rows["se"].fillna(0), visible=True, thickness=1, width=3),
+            error_y=dict(type="data", array=rows["ci"].fillna(0), visible=True, thickness=1, width=3),
             customdata=rows["k"], hovertemplate="NDCG@%{customdata}: %{y:.3f} ± %{error_y.array:.3f}<extra>"
             + title + "</extra>",
         )

@@ -66,7 +66,7 @@ def test_gamma_curves_of_earlier_limits_are_hidden_with_what_changed_and_compute
     assert "gamma_curves" not in chart_keys(at)
     assert not [b for b in at.button if b.key.startswith("gamma_best_")]
     (notice,) = notices(at)
-    assert notice.startswith(":material/history: **Leave-one-out curves for earlier settings are hidden.**")
+    assert notice.startswith(":material/history: **γ curves for earlier settings are hidden.**")
     assert "minimum examples per leaf: 2 → 3" in notice and "data set" not in notice
     at.button(key="gamma_rerun").click().run()
     assert not at.exception and not notices(at)

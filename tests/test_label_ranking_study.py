@@ -3,6 +3,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+
+from rankviz.experiments.statistics import t_interval
 from sklearn.tree import DecisionTreeClassifier
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
@@ -54,8 +56,9 @@ def test_missing_rate_curve_equals_cross_validation_at_each_rate():
             row = curve[(curve.missing_rate == rate) & (curve.method == method)].iloc[0]
             mine = scores[scores.method == method]
             assert row["Kendall tau"] == pytest.approx(mine["Kendall tau"].mean())
-            assert row["Kendall tau sd"] == pytest.approx(
-                mine.groupby("repetition")["Kendall tau"].mean().std())
+            per_repetition = mine.groupby("repetition")["Kendall tau"].mean()
+            assert row["Kendall tau sd"] == pytest.approx(per_repetition.std())
+            assert row["Kendall tau ci"] == pytest.approx(t_interval(per_repetition.to_numpy())[1])
             assert row["n"] == 120
 
 

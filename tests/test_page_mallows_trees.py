@@ -312,7 +312,10 @@ def test_missing_labels_tab_draws_missing_rate_curve(app):
         assert line["mode"] == "lines+markers"
         np.testing.assert_allclose(plotly_array(line["x"]), rows["missing_rate"])
         np.testing.assert_allclose(plotly_array(line["y"]), rows["Kendall tau"])
+        # Whiskers: the 95% t interval over the held-out rankings (one repetition).
+        np.testing.assert_allclose(plotly_array(line["error_y"]["array"]), rows["Kendall tau ci"])
     layout = chart["layout"]
+    assert "95% CI over held-out rankings" in layout["title"]["text"]
     assert layout["xaxis"]["title"]["text"] == "fraction of labels deleted from training rankings (p)"
     assert layout["yaxis"]["title"]["text"].startswith("Kendall tau")
     # Another measure from the same run.

@@ -32,7 +32,7 @@ from ..label_ranking.constraint_classification import ConstraintClassifier
 from ..label_ranking.iblr import IBLR
 from ..label_ranking.incomplete import delete_labels
 from ..tree.ranking_tree import RankingTree
-from .cross_validation import MEASURES, cross_validate
+from .cross_validation import MEASURES, cross_validate, mean_intervals
 from .statistics import standard_error
 
 __all__ = ["MEASURE_ORDER", "column_ranks", "label_ranking_methods", "method_summary", "missing_rate_curve",
@@ -100,8 +100,11 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
     DataFrame
         One row per (missing_rate, method): the mean of each measure over all
         held-out rows, ``<measure> sd`` the standard deviation of the
-        per-repetition means (NaN for one repetition), and ``n`` the number of
-        held-out scores.
+        per-repetition means (NaN for one repetition), ``<measure> ci`` the
+        half-width of the mean's 95% Student-t interval (over the
+        per-repetition means with several repetitions, else over the held-out
+        rows; :func:`rankviz.experiments.cross_validation.mean_intervals`),
+        and ``n`` the number of held-out scores.
     """
     rates = [float(p) for p in rates]
     folds_per_rate = repetitions * (len(Y) if cv == "loo" else cv)
@@ -120,12 +123,14 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
                                 repetitions=repetitions, missing_rate=rate)
         if stopped:  # a partly scored rate would not compare with the others
             break
+        intervals = mean_intervals(scores, over="repetition" if repetitions > 1 else "example")
         for method, group in scores.groupby("method", sort=False):
             row = {"missing_rate": rate, "method": method, "n": len(group)}
             spread = _repetition_sd(group, MEASURES)
             for measure in MEASURES:
                 row[measure] = group[measure].mean()
                 row[f"{measure} sd"] = spread[measure] if repetitions > 1 else np.nan
+                row[f"{measure} ci"] = intervals.loc[method, f"{measure} ci"]
             rows.append(row)
     return pd.DataFrame(rows)
 

@@ -84,10 +84,11 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
     curve : DataFrame
         :func:`rankviz.experiments.label_ranking_study.missing_rate_curve`'s
         frame: columns ``method``, ``missing_rate``, each measure and
-        ``<measure> sd``.
+        ``<measure> ci`` (the half-width of its 95% interval).
     measure : str, default="Kendall tau"
     repetitions : int, default=1
-        With several, the whiskers are the sd over repetitions.
+        With several, the whiskers' interval is over the repetitions'
+        means; with one, over the held-out rankings.
 
     Returns
     -------
@@ -101,16 +102,17 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
     for method in known + sorted(present - set(known)):
         rows = curve[curve["method"] == method].sort_values("missing_rate")
         colour, dash, symbol = LINE_STYLES.get(_style_key(method), _OTHER_LINE)
-        sd = rows[f"{measure} sd"].astype(float)
-        error = (dict(type="data", array=sd.fillna(0).to_numpy(), visible=True, thickness=1.2)
-                 if repetitions > 1 and sd.notna().any() else None)
+        ci = rows[f"{measure} ci"].astype(float)
+        error = (dict(type="data", array=ci.fillna(0).to_numpy(), visible=True, thickness=1.2)
+                 if ci.notna().any() else None)
         fig.add_scatter(
             name=method, x=rows["missing_rate"].to_numpy(), y=rows[measure].astype(float).to_numpy(),
             mode="lines+markers", error_y=error,
             line=dict(color=colour, dash=dash, width=2.2), marker=dict(symbol=symbol, size=9),
-            hovertemplate="p = %{x:.2f}: %{y:.3f}<extra>" + method + "</extra>",
+            hovertemplate="p = %{x:.2f}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
         )
-    whiskers = f", whiskers: sd over {repetitions} repetitions" if repetitions > 1 else ""
+    whiskers = (f"; whiskers: 95% CI over {repetitions} repetitions" if repetitions > 1
+                else "; whiskers: 95% CI over held-out rankings")
     fig.update_layout(
         title=f"{measure} against the missing-label rate (cf. Cheng et al. 2009, Fig. 1{whiskers})",
         xaxis_title="fraction of labels deleted from training rankings (p)",

@@ -12,4 +12,5 @@ st.navigation([
     st.Page("pages/impurity_vs_gini.py", title="Ranking impurity vs Gini", icon=":material/stacked_bar_chart:"),
     st.Page("pages/mallows_trees.py", title="Mallows label ranking trees", icon=":material/park:"),
     st.Page("pages/mpboost.py", title="MPBoost", icon=":material/trending_up:"),
+    st.Page("pages/benchmark.py", title="Benchmark", icon=":material/leaderboard:"),
 ]).run()

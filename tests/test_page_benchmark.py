@@ -170,7 +170,8 @@ def test_the_downloads_hold_the_results_and_the_report():
     back = pd.read_parquet(io.BytesIO(results_parquet(results)))
     pd.testing.assert_frame_equal(back, results)
     html = report_html(results).decode("utf-8")
-    assert html.startswith("<!DOCTYPE html>") and "<svg" in html and "KNN (k=1)" in html
+    assert html.startswith("<!DOCTYPE html>") and html.count("data:image/png;base64,") == len(MEASURES)
+    assert "KNN (k=1)" in html and "Wilcoxon" in html
     with zipfile.ZipFile(io.BytesIO(report_markdown_zip(results))) as archive:
         names = set(archive.namelist())
     assert "benchmark_report.md" in names

@@ -25,6 +25,7 @@ References
 
 from __future__ import annotations
 
+import base64
 import io
 import os
 import tempfile
@@ -32,7 +33,6 @@ import uuid
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,9 @@ from sklearn.base import BaseEstimator, clone
 from ..datasets.label_ranking import RankingDataset
 from ..datasets.samples import list_samples, load_sample, sample_info
 from ..experiments.grid import MEASURES, Protocol, read_results, run_grid, standard_methods
-from ..experiments.report import build_report, describe_tests, summary_table, wins_ties_losses, write_report
+from ..experiments.report import MeasureReport, build_report, describe_tests, summary_table, wins_ties_losses
+from ..experiments.report.render import html_table, html_text, markdown_table
+from ..safe_text import markdown_escape
 from ..label_ranking.neighbourhood_size import DEFAULT_K_GRID
 from ..safe_csv import safe_csv
 from ..viz.figures.critical_difference import figure_bytes
@@ -73,7 +75,7 @@ IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
 DEFAULT_SAMPLES = ["iris_nb", "toy", "wine_nb"]
 DEFAULT_METHODS = ["LRT", "KNN", "Default"]
 #: Where the results files of the sessions go.
-RESULTS_FOLDER = Path(tempfile.gettempdir()) / "rankviz_bench"
+RESULTS_FOLDER = os.path.join(tempfile.gettempdir(), "rankviz_bench")
 KEY = "bench"
 
 
@@ -160,9 +162,12 @@ def cells_text(datasets: Mapping[str, RankingDataset], n_methods: int, protocol:
     return total, f"{head} × {folds}"
 
 
-def results_path(session: str, signature: object) -> Path:
-    """The session's results file of a grid: ``<tmp>/rankviz_bench/<session>-<digest of the settings>.csv``."""
-    return RESULTS_FOLDER / f"{session}-{short_hash(signature)}.csv"
+def results_path(session: str, signature: object) -> str:
+    """The session's results file of a grid: ``<tmp>/rankviz_bench/<session>-<digest of the settings>.csv``.
+
+    Only the library reads and writes it (:func:`run_grid`, :func:`read_results`).
+    """
+    return os.path.join(RESULTS_FOLDER, f"{session}-{short_hash(signature)}.csv")
 
 
 def run_benchmark(choice: BenchmarkChoice, path: str | os.PathLike,
@@ -210,7 +215,7 @@ def run_benchmark(choice: BenchmarkChoice, path: str | os.PathLike,
 
 def benchmark_results(path: str | os.PathLike) -> pd.DataFrame:
     """The finished cells of a results file (every measure present), or an empty table."""
-    return read_results(path, tuple(MEASURES)) if Path(path).exists() else read_results(path)
+    return read_results(path, tuple(MEASURES))
 
 
 def results_parquet(table: pd.DataFrame) -> bytes:
@@ -220,22 +225,56 @@ def results_parquet(table: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
+def _report_sections(table: pd.DataFrame, escape: Callable[[object], str]) -> list[tuple[str, MeasureReport, list[str]]]:
+    report = build_report(table)
+    return [(measure, part, describe_tests(part.significance, escape)) for measure, part in report.measures.items()]
+
+
 def report_html(table: pd.DataFrame) -> bytes:
-    """The report of every measure as one self-contained HTML page (:func:`write_report`)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "benchmark_report.html"
-        write_report(table, path)
-        return path.read_bytes()
+    """The report of every measure as one self-contained HTML page (the diagrams inlined as PNG).
+
+    Built in memory from the report's parts (:func:`build_report`), as
+    :func:`rankviz.experiments.report.write_report` lays them out; the app opens no files.
+    """
+    e = html_text
+    body = ["<h1>Benchmark report</h1>",
+            "<p>Tests after Demšar (2006): Friedman with the Iman–Davenport correction, Nemenyi post-hoc, "
+            "Holm-adjusted Wilcoxon tests against a control; α = 0.05. Best mean per data set in bold.</p>"]
+    for measure, part, lines in _report_sections(table, e):
+        png = base64.b64encode(figure_bytes(part.figure, "png")).decode("ascii")
+        body += [f"<h2>{e(measure)}</h2>", html_table(part.summary, part.summary.attrs["best"]),
+                 "<h3>Wins/ties/losses (row method against column method, over data sets)</h3>",
+                 html_table(part.wins_ties_losses), "<h3>Tests</h3>", "<ul>",
+                 *[f"<li>{line}</li>" for line in lines], "</ul>",
+                 f'<figure><img alt="critical-difference diagram of {e(measure)}" style="max-width:100%" '
+                 f'src="data:image/png;base64,{png}"><figcaption>Critical-difference diagram of {e(measure)}'
+                 "</figcaption></figure>"]
+    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse;margin:1em 0}"
+             "td,th{border:1px solid #bbb;padding:.2em .5em}td{text-align:right}")
+    page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Benchmark report</title>\n"
+            f"<style>{style}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
+    return page.encode("utf-8")
 
 
 def report_markdown_zip(table: pd.DataFrame) -> bytes:
-    """The Markdown report with its diagrams (SVG and PNG) in one ZIP file."""
+    """The Markdown report with its diagrams (PNG) in one ZIP file, built in memory."""
+    e = markdown_escape
+    out = ["# Benchmark report", "",
+           "Tests after Demšar (2006): Friedman with the Iman–Davenport correction, Nemenyi post-hoc, "
+           "Holm-adjusted Wilcoxon tests against a control; α = 0.05. Best mean per data set in **bold**.", ""]
+    figures = {}
+    for i, (measure, part, lines) in enumerate(_report_sections(table, e), start=1):
+        name = f"benchmark_report_cd_{i}.png"
+        figures[name] = figure_bytes(part.figure, "png")
+        out += [f"## {e(measure)}", "", markdown_table(part.summary, part.summary.attrs["best"]), "",
+                "### Wins/ties/losses (row method against column method, over data sets)", "",
+                markdown_table(part.wins_ties_losses), "", "### Tests", "", *[f"- {line}" for line in lines], "",
+                f"![critical-difference diagram of {e(measure)}]({name})", ""]
     buffer = io.BytesIO()
-    with tempfile.TemporaryDirectory() as folder:
-        write_report(table, Path(folder) / "benchmark_report.md")
-        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-            for file in sorted(Path(folder).iterdir()):
-                archive.write(file, file.name)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("benchmark_report.md", "\n".join(out))
+        for name, data in figures.items():
+            archive.writestr(name, data)
     return buffer.getvalue()
 
 
@@ -259,8 +298,9 @@ def benchmark_choice() -> BenchmarkChoice | None:
     with col_data:
         st.subheader("Data sets")
         picked = st.multiselect("Samples", samples, default=[s for s in DEFAULT_SAMPLES if s in samples],
-                                format_func=titles.get, key=f"{KEY}_samples", persist_state="session",
-                                help="The bundled label-ranking samples (sample_data/).")
+                                key=f"{KEY}_samples", persist_state="session",
+                                help="The bundled label-ranking samples (sample_data/): "
+                                     + " · ".join(f"{name}: {md_escape(title)}" for name, title in titles.items()))
         st.toggle("Add a file of your own", key=f"{KEY}_upload", persist_state="session", on_change=_want_upload,
                   help="Uses the data set picker the other pages share: choose 'Upload your own file…' in it.")
         datasets, keys = {}, []
@@ -362,16 +402,16 @@ def benchmark_run(choice: BenchmarkChoice) -> tuple[pd.DataFrame, int] | None:
     cols = st.columns([1, 3], vertical_alignment="center")
     label = "Continue the benchmark" if 0 < done < total else "Run benchmark"
     cols[0].button(label, type="primary", icon=":material/play_arrow:", key=f"{KEY}_run", width="stretch",
-                   disabled=done >= total, on_click=_request_run, args=(str(path),),
+                   disabled=done >= total, on_click=_request_run, args=(path,),
                    help="Runs the cells not finished yet; Stop keeps the finished ones.")
     status = f"{md_escape(text)}." + (f" {done} finished." if 0 < done < total else
                                       " All finished." if done >= total else "")
     cols[1].markdown(status)
     state = st.session_state
-    if state.get(f"{KEY}_requested") == str(path) and done < total:
+    if state.get(f"{KEY}_requested") == path and done < total:
         try:
             value = background(lambda progress: run_benchmark(choice, path, progress), key=KEY,
-                               signature=("benchmark", str(path)), label="Benchmark", keep=False,
+                               signature=("benchmark", path), label="Benchmark", keep=False,
                                restart=bool(state.pop(f"{KEY}_restart", False)),
                                stopped_text="The finished cells are kept: the run continues from them.")
         except Exception as error:  # noqa: BLE001 — one message on the page, never a traceback
@@ -380,8 +420,8 @@ def benchmark_run(choice: BenchmarkChoice) -> tuple[pd.DataFrame, int] | None:
             value = None
         if value is not None:
             state.pop(f"{KEY}_requested", None)
-            if value[1]:
-                state[f"{KEY}_note"] = value[1]
+            state[f"{KEY}_note"] = value[1]
+            st.rerun()  # the button and the count above now say it is finished
         table = benchmark_results(path)
     if state.get(f"{KEY}_note"):
         st.caption(md_escape(state[f"{KEY}_note"]))
@@ -431,7 +471,7 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
     if done < total:
         st.warning(f"Partial results: {done} of {counted(total, 'cell')} finished. Press **Continue the "
                    "benchmark** to run the rest.", icon=":material/hourglass_bottom:")
-    measure = st.selectbox("Measure", list(MEASURES), key=f"{KEY}_measure", persist_state="session",
+    measure = st.columns([1, 2])[0].selectbox("Measure", list(MEASURES), key=f"{KEY}_measure", persist_state="session",
                            help="Every measure but the rank loss is better when higher.")
     view = _measure_view(table, measure)
     summary = view["summary"]
@@ -465,7 +505,7 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
     if "png" in view:
         st.image(view["png"], caption=f"Critical-difference diagram of {md_escape(measure)}: methods joined "
                                       "by a bar do not differ significantly (Nemenyi, α = 0.05).",
-                 width=900)
+                 width=760)
     cols = st.columns(4)
     cols[0].download_button("Results (CSV)", safe_csv(table).encode("utf-8"), file_name="benchmark_results.csv",
                             mime="text/csv", key=f"{KEY}_csv", icon=":material/download:", width="stretch",

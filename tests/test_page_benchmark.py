@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from rankviz.datasets.samples import load_sample
 from rankviz.experiments.grid import MEASURES, Protocol, finished_cells, resolve_methods, run_grid
 from rankviz.experiments.report import build_report, summary_table
-from rankviz.ui.benchmark_panel import (BenchmarkChoice, benchmark_methods, cells_text, report_html,
+from rankviz.ui.benchmark_panel import (BenchmarkChoice, benchmark_methods, cells_text, report_html_bytes,
                                         report_markdown_zip, results_parquet, run_benchmark)
 
 PAGE = "pages/benchmark.py"
@@ -169,10 +169,11 @@ def test_the_downloads_hold_the_results_and_the_report():
     results = library_results()
     back = pd.read_parquet(io.BytesIO(results_parquet(results)))
     pd.testing.assert_frame_equal(back, results)
-    html = report_html(results).decode("utf-8")
-    assert html.startswith("<!DOCTYPE html>") and html.count("data:image/png;base64,") == len(MEASURES)
+    html = report_html_bytes(results).decode("utf-8")
+    assert html.startswith("<!DOCTYPE html>") and html.count("<figure><svg") == len(MEASURES)  # inlined
     assert "KNN (k=1)" in html and "Wilcoxon" in html
     with zipfile.ZipFile(io.BytesIO(report_markdown_zip(results))) as archive:
         names = set(archive.namelist())
     assert "benchmark_report.md" in names
     assert sum(name.endswith(".png") for name in names) == len(MEASURES)
+    assert sum(name.endswith(".svg") for name in names) == len(MEASURES)

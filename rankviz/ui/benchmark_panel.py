@@ -25,12 +25,10 @@ References
 
 from __future__ import annotations
 
-import base64
 import io
 import os
 import tempfile
 import uuid
-import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -43,9 +41,8 @@ from sklearn.base import BaseEstimator, clone
 from ..datasets.label_ranking import RankingDataset
 from ..datasets.samples import list_samples, load_sample, sample_info
 from ..experiments.grid import MEASURES, Protocol, read_results, run_grid, standard_methods
-from ..experiments.report import MeasureReport, build_report, describe_tests, summary_table, wins_ties_losses
-from ..experiments.report.render import html_table, html_text, markdown_table
-from ..safe_text import markdown_escape
+from ..experiments.report import (build_report, describe_tests, report_archive, report_html, summary_table,
+                                  wins_ties_losses)
 from ..label_ranking.neighbourhood_size import DEFAULT_K_GRID
 from ..safe_csv import safe_csv
 from ..viz.figures.critical_difference import figure_bytes
@@ -56,7 +53,7 @@ from .text import counted, md_escape
 
 __all__ = ["BenchmarkChoice", "METHOD_NAMES", "benchmark_choice", "benchmark_methods", "benchmark_report",
            "benchmark_results", "benchmark_run", "numbers_table",
-           "cells_text", "report_html", "report_markdown_zip", "results_parquet", "results_path",
+           "cells_text", "report_html_bytes", "report_markdown_zip", "results_parquet", "results_path",
            "run_benchmark"]
 
 #: The methods offered, as the grid's catalog names them (KNN gets its k in its name).
@@ -225,57 +222,14 @@ def results_parquet(table: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
-def _report_sections(table: pd.DataFrame, escape: Callable[[object], str]) -> list[tuple[str, MeasureReport, list[str]]]:
-    report = build_report(table)
-    return [(measure, part, describe_tests(part.significance, escape)) for measure, part in report.measures.items()]
-
-
-def report_html(table: pd.DataFrame) -> bytes:
-    """The report of every measure as one self-contained HTML page (the diagrams inlined as PNG).
-
-    Built in memory from the report's parts (:func:`build_report`), as
-    :func:`rankviz.experiments.report.write_report` lays them out; the app opens no files.
-    """
-    e = html_text
-    body = ["<h1>Benchmark report</h1>",
-            "<p>Tests after Demšar (2006): Friedman with the Iman–Davenport correction, Nemenyi post-hoc, "
-            "Holm-adjusted Wilcoxon tests against a control; α = 0.05. Best mean per data set in bold.</p>"]
-    for measure, part, lines in _report_sections(table, e):
-        png = base64.b64encode(figure_bytes(part.figure, "png")).decode("ascii")
-        body += [f"<h2>{e(measure)}</h2>", html_table(part.summary, part.summary.attrs["best"]),
-                 "<h3>Wins/ties/losses (row method against column method, over data sets)</h3>",
-                 html_table(part.wins_ties_losses), "<h3>Tests</h3>", "<ul>",
-                 *[f"<li>{line}</li>" for line in lines], "</ul>",
-                 f'<figure><img alt="critical-difference diagram of {e(measure)}" style="max-width:100%" '
-                 f'src="data:image/png;base64,{png}"><figcaption>Critical-difference diagram of {e(measure)}'
-                 "</figcaption></figure>"]
-    style = ("body{font-family:sans-serif;max-width:70em;margin:auto}table{border-collapse:collapse;margin:1em 0}"
-             "td,th{border:1px solid #bbb;padding:.2em .5em}td{text-align:right}")
-    page = ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Benchmark report</title>\n"
-            f"<style>{style}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n")
-    return page.encode("utf-8")
+def report_html_bytes(table: pd.DataFrame) -> bytes:
+    """The report of every measure as one self-contained HTML page (:func:`rankviz.experiments.report.report_html`)."""
+    return report_html(build_report(table)).encode("utf-8")
 
 
 def report_markdown_zip(table: pd.DataFrame) -> bytes:
-    """The Markdown report with its diagrams (PNG) in one ZIP file, built in memory."""
-    e = markdown_escape
-    out = ["# Benchmark report", "",
-           "Tests after Demšar (2006): Friedman with the Iman–Davenport correction, Nemenyi post-hoc, "
-           "Holm-adjusted Wilcoxon tests against a control; α = 0.05. Best mean per data set in **bold**.", ""]
-    figures = {}
-    for i, (measure, part, lines) in enumerate(_report_sections(table, e), start=1):
-        name = f"benchmark_report_cd_{i}.png"
-        figures[name] = figure_bytes(part.figure, "png")
-        out += [f"## {e(measure)}", "", markdown_table(part.summary, part.summary.attrs["best"]), "",
-                "### Wins/ties/losses (row method against column method, over data sets)", "",
-                markdown_table(part.wins_ties_losses), "", "### Tests", "", *[f"- {line}" for line in lines], "",
-                f"![critical-difference diagram of {e(measure)}]({name})", ""]
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("benchmark_report.md", "\n".join(out))
-        for name, data in figures.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
+    """The Markdown report with its diagrams in one ZIP file (:func:`rankviz.experiments.report.report_archive`)."""
+    return report_archive(build_report(table), "benchmark_report")
 
 
 # -- widgets --------------------------------------------------------------------------
@@ -514,7 +468,7 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
                             mime="application/vnd.apache.parquet", key=f"{KEY}_parquet",
                             icon=":material/download:", width="stretch", on_click="ignore")
     reportable = "problem" not in view
-    cols[2].download_button("Report (HTML)", lambda: report_html(table), file_name="benchmark_report.html",
+    cols[2].download_button("Report (HTML)", lambda: report_html_bytes(table), file_name="benchmark_report.html",
                             mime="text/html", key=f"{KEY}_html", icon=":material/download:", width="stretch",
                             on_click="ignore", disabled=not reportable)
     cols[3].download_button("Report (Markdown, ZIP)", lambda: report_markdown_zip(table),

@@ -41,11 +41,12 @@ from rankviz.experiments.report.significance import (
     nemenyi_test,
 )
 from rankviz.experiments.report.tables import chosen_params, summary_table, wins_ties_losses
-from rankviz.experiments.report.writer import MeasureReport, Report, build_report, describe_tests, write_report
+from rankviz.experiments.report.writer import (MeasureReport, Report, build_report, describe_tests, report_archive,
+                                               report_html, report_markdown, write_report)
 
 __all__ = [
     "HIGHER_IS_BETTER", "FriedmanResult", "MeasureReport", "Report", "Significance", "aggregate",
     "average_ranks", "build_report", "chosen_params", "compare_methods", "critical_difference",
     "dataset_means", "describe_tests", "friedman_test", "higher_is_better", "holm_wilcoxon", "nemenyi_test",
-    "summary_table", "wins_ties_losses", "write_report",
+    "report_archive", "report_html", "report_markdown", "summary_table", "wins_ties_losses", "write_report",
 ]

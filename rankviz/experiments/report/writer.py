@@ -25,7 +25,9 @@ References
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,9 +41,10 @@ from rankviz.experiments.report.results import check_results, spread_source
 from rankviz.experiments.report.significance import Significance, compare_methods
 from rankviz.experiments.report.tables import DEFAULT_TIE, chosen_params, summary_table, wins_ties_losses
 from rankviz.safe_text import markdown_escape
-from rankviz.viz.figures.critical_difference import critical_difference_figure, figure_bytes, save_figure
+from rankviz.viz.figures.critical_difference import critical_difference_figure, figure_bytes
 
-__all__ = ["MeasureReport", "Report", "build_report", "describe_tests", "write_report"]
+__all__ = ["MeasureReport", "Report", "build_report", "describe_tests", "report_archive", "report_html",
+           "report_markdown", "write_report"]
 
 
 @dataclass
@@ -203,7 +206,26 @@ def _spread_words(part: MeasureReport) -> str:
             else "mean ± sd over the folds (one repetition)")
 
 
-def _markdown(report: Report, results: pd.DataFrame, stem: str, figures: dict[str, str]) -> str:
+def report_markdown(report: Report, stem: str = "report") -> tuple[str, dict[str, bytes]]:
+    """The report as Markdown text, and its critical-difference diagrams as files to put beside it.
+
+    Parameters
+    ----------
+    report : Report
+        From :func:`build_report`.
+    stem : str, default="report"
+        The diagrams are named ``<stem>_cd_<measure>.svg`` and ``.png``; the text links them.
+
+    Returns
+    -------
+    text : str
+    files : dict of str -> bytes
+        File name -> content of every diagram.
+    """
+    taken: set[str] = set()
+    figures = {m: f"{stem}_cd_{_slug(m, taken)}" for m in report.measures}
+    files = {f"{figures[m]}.{fmt}": figure_bytes(part.figure, fmt)
+             for m, part in report.measures.items() for fmt in ("svg", "png")}
     e = markdown_escape
     out = ["# Benchmark report", "",
            f"Significance level α = {report.alpha:g}. Tests after Demšar (2006): Friedman with the Iman–Davenport "
@@ -223,7 +245,7 @@ def _markdown(report: Report, results: pd.DataFrame, stem: str, figures: dict[st
     if report.params is not None:
         out += ["## Settings chosen (most frequent per method and data set)", "",
                 markdown_table(report.params), ""]
-    return "\n".join(out)
+    return "\n".join(out), files
 
 
 def _inline_svg(figure) -> str:
@@ -232,7 +254,12 @@ def _inline_svg(figure) -> str:
     return re.sub(r"<!--.*?-->", "", svg, flags=re.S)
 
 
-def _html(report: Report) -> str:
+def report_html(report: Report) -> str:
+    """The report as one self-contained HTML page: tables, tests in words, the diagrams inlined as SVG.
+
+    Every name from the data is escaped (:func:`rankviz.experiments.report.render.html_text`);
+    the page loads nothing from elsewhere.
+    """
     e = html_text
     body = ["<h1>Benchmark report</h1>",
             f"<p>Significance level α = {report.alpha:g}. Tests after Demšar (2006): Friedman with the "
@@ -283,11 +310,21 @@ def write_report(results: pd.DataFrame, path: str | Path, measures: Sequence[str
         raise ValueError(f"path must end in .md or .html, got {path.name!r}.")
     report = build_report(results, measures, alpha=alpha, control=control, tie=tie)
     if suffix == ".md":
-        taken: set[str] = set()
-        figures = {m: f"{path.stem}_cd_{_slug(m, taken)}" for m in report.measures}
-        for measure, part in report.measures.items():
-            save_figure(part.figure, path.with_name(figures[measure]))
-        path.write_text(_markdown(report, results, path.stem, figures), encoding="utf-8")
+        text, files = report_markdown(report, path.stem)
+        for name, content in files.items():
+            path.with_name(name).write_bytes(content)
+        path.write_text(text, encoding="utf-8")
     else:
-        path.write_text(_html(report), encoding="utf-8")
+        path.write_text(report_html(report), encoding="utf-8")
     return report
+
+
+def report_archive(report: Report, stem: str = "benchmark_report") -> bytes:
+    """The Markdown report and its diagrams in one ZIP file, built in memory (for a download)."""
+    text, files = report_markdown(report, stem)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(f"{stem}.md", text)
+        for name, content in files.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()

@@ -401,7 +401,7 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
             expect(views.nth(k).locator("g.node[data-node-id]")).to_have_count(count, timeout=LOAD_TIMEOUT)
         # One group: both drawn at one scale, so their sizes compare.
         scales = page.locator(".rv-root")
-        assert scales.nth(0).get_attribute("data-scale") == scales.nth(1).get_attribute("data-scale")
+        assert_one_scale(page, scales)
         for name in ("Ranking impurity", "Gini"):
             expect(page.get_by_text(re.compile(rf"^{name}: \d+ leaves, depth 3\.$"))).to_be_visible()
         expect(page.get_by_test_id("stMetric")).to_have_count(4)
@@ -422,7 +422,7 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
         expect(views).to_have_count(2)
         for k, count in enumerate(node_counts):
             expect(views.nth(k).locator("g.node[data-node-id]")).to_have_count(count)
-        expect(scales.nth(1)).to_have_attribute("data-scale", scales.nth(0).get_attribute("data-scale"))
+        assert_one_scale(page, scales)
 
         # Fig. 1: both splits drawn, with the ranking impurity of their children for a = 10.
         page.set_viewport_size({"width": 1400, "height": 1000})
@@ -433,6 +433,19 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
         expect(figure.last).to_contain_text("I_rank 200")
     finally:
         context.close()
+
+
+def assert_one_scale(page, scales, timeout: float = 15.0) -> None:
+    """The two tree views end at one scale.
+
+    A view is fitted alone before the other is drawn, so both are read once they have settled:
+    reading one and then waiting for the other to match could take the first one's passing value.
+    """
+    deadline = time.monotonic() + timeout
+    while (scales.nth(0).get_attribute("data-scale") != scales.nth(1).get_attribute("data-scale")
+           and time.monotonic() < deadline):
+        page.wait_for_timeout(100)
+    assert scales.nth(0).get_attribute("data-scale") == scales.nth(1).get_attribute("data-scale")
 
 
 def test_mallows_trees_page(streamlit_server, browser):

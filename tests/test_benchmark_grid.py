@@ -63,11 +63,10 @@ def test_the_schema_is_exact_and_cells_score_what_cross_validation_scores(serial
     table = serial_table
     assert tuple(table.columns) == COLUMNS
     assert table.dtypes[["repetition", "fold", "n_train", "n_test", "seed"]].map(str).eq("int64").all()
-    assert table.dtypes[["value", "fit_seconds", "predict_seconds", "missing_rate"]].map(str).eq("float64").all()
+    assert table.dtypes[["value", "missing_rate"]].map(str).eq("float64").all()
     assert len(table) == 2 * 3 * 2 * 3 * len(MEASURES)  # data sets × methods × repetitions × folds × measures
     assert set(table["params"]) == {"{}"} and (table["rankviz_version"] != "").all()
     assert table.groupby("cell").size().eq(len(MEASURES)).all()
-    assert (table["fit_seconds"] >= 0).all() and (table["predict_seconds"] >= 0).all()
     iris = load_sample("iris_nb")
     assert (table.loc[table.dataset == "iris_nb", ["n_train", "n_test"]].sum(axis=1) == iris.n_samples).all()
 
@@ -187,6 +186,8 @@ def test_a_killed_run_keeps_its_finished_cells_and_resumes_to_the_same_table(tmp
         process.wait()
     assert process.returncode == -signal.SIGKILL  # killed, not finished
     partial = read_results(results, MEASURES)
+    written = results.read_text(encoding="utf-8")
+    kept_lines = written[:written.rfind("\n") + 1]  # a line cut by the kill is dropped on resuming
     assert 5 <= partial["cell"].nunique() < KILL_CELLS
     assert partial.groupby("cell").size().eq(len(MEASURES)).all()
 
@@ -194,9 +195,8 @@ def test_a_killed_run_keeps_its_finished_cells_and_resumes_to_the_same_table(tmp
     assert finished.returncode == 0, finished.stderr
     resumed = read_results(results, MEASURES)
     assert resumed["cell"].nunique() == KILL_CELLS
-    # the cells of the first run were kept, not run again
-    first = partial.set_index(["cell", "measure"])["fit_seconds"]
-    assert resumed.set_index(["cell", "measure"]).loc[first.index, "fit_seconds"].equals(first)
+    # the cells of the first run were kept as written, not run again: the file only grew after them
+    assert results.read_text(encoding="utf-8").startswith(kept_lines)
 
     fresh_path = tmp_path / "fresh.csv"
     assert main(["benchmark", *KILL_ARGS, "--results", str(fresh_path)]) == 0

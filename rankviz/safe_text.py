@@ -11,6 +11,7 @@ through :func:`visible_controls`, which writes each control as its escape,
 
 from __future__ import annotations
 
+import html
 import re
 
 __all__ = ["BIDI_CONTROLS", "visible_controls", "markdown_escape"]
@@ -45,13 +46,17 @@ def visible_controls(text: object) -> str:
     return _CONTROL.sub(lambda match: f"\\u{ord(match.group()):04x}", str(text))
 
 
-# ASCII punctuation that means something inside a line of (GitHub) Markdown:
-# emphasis, code, links, table cells, strikethrough, entities and raw HTML.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#!|~&$])")
+# Every ASCII punctuation character may be backslash-escaped in CommonMark and then
+# stands for itself; these are the ones that mean something in the middle of a line:
+# emphasis, code, links, table cells, strikethrough, entities, raw HTML, and Streamlit's
+# extensions (colon directives and LaTeX; ``:material/home:`` is an icon even with its
+# colons escaped, not with its slash). Characters that only mean something at the start
+# of a line (-, +, 1.) stay: user text is always placed after some words.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#!|~&$:/])")
 
 
 def markdown_escape(text: object) -> str:
-    """``text`` as literal Markdown for a file: specials backslash-escaped, one line.
+    """``text`` as literal Markdown (a report, a page): specials backslash-escaped, one line.
 
     Line breaks become spaces and bidi controls their escapes
     (:func:`visible_controls`). Safe in running text and in table cells;
@@ -61,3 +66,15 @@ def markdown_escape(text: object) -> str:
     a\\|b \\<img\\> \\`x\\`
     """
     return _MARKDOWN.sub(r"\\\1", visible_controls(" ".join(str(text).splitlines())))
+
+
+def html_text(text: object) -> str:
+    """``text`` escaped for HTML content and attributes (quotes too), bidi controls made visible.
+
+    The one HTML escaping of user text: DOT's HTML-like labels, plotly's
+    labels (which read tags) and the reports' HTML all use it.
+
+    >>> print(html_text('<b title="x">\\u202e'))
+    &lt;b title=&quot;x&quot;&gt;\\u202e
+    """
+    return html.escape(visible_controls(text), quote=True)

@@ -13,34 +13,14 @@ with its noun in the right number: "1 leaf", "12 leaves".
 
 from __future__ import annotations
 
-import re
-
-from rankviz.safe_text import visible_controls
+from rankviz.safe_text import markdown_escape
 
 __all__ = ["counted", "md_escape"]
 
-# Every ASCII punctuation character may be backslash-escaped in CommonMark
-# and then stands for itself; these are the ones that mean something in the
-# middle of a line to Markdown (emphasis, code, links, tables, strikethrough,
-# entities), to HTML, or to Streamlit's extensions (colon directives, LaTeX;
-# ``:material/home:`` is an icon even with its colons escaped, not with its slash).
-# Characters that only mean something at the start of a line (#, -, +, 1.)
-# stay: user text is always placed after some words of the page.
-_SPECIAL = re.compile(r"([\\`*_\[\]<>$~:&|/])")
 
-
-def md_escape(text: object) -> str:
-    """``text`` as literal Markdown: specials backslash-escaped, line breaks as spaces.
-
-    Bidi controls (U+202E and the like) are shown as their escapes, ``\\u202e``
-    (:func:`rankviz.safe_text.visible_controls`). The result goes in running
-    text, never inside a code span, where backslash escapes do not work.
-
-    >>> md_escape("a*b* <i> $x$")
-    'a\\\\*b\\\\* \\\\<i\\\\> \\\\$x\\\\$'
-    """
-    text = visible_controls(" ".join(str(text).splitlines()))
-    return _SPECIAL.sub(r"\\\1", text)
+#: ``text`` as literal Markdown in running text (never inside a code span, where
+#: backslash escapes do not work): :func:`rankviz.safe_text.markdown_escape`.
+md_escape = markdown_escape
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

@@ -8,18 +8,11 @@ entity-escaped (:func:`html.escape`), so a name such as
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 
-from rankviz.safe_text import markdown_escape, visible_controls
+from rankviz.safe_text import html_text, markdown_escape
 
-__all__ = ["markdown_table", "html_table", "html_text"]
-
-
-def html_text(text: object) -> str:
-    """``text`` escaped for HTML content and attributes, bidi controls made visible."""
-    return html.escape(visible_controls(text), quote=True)
+__all__ = ["markdown_table", "html_table"]
 
 
 def markdown_table(table: pd.DataFrame, bold: pd.DataFrame | None = None) -> str:

@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from rankviz.experiments.report.render import html_table, html_text, markdown_table
+from rankviz.experiments.report.render import html_table, markdown_table
 from rankviz.experiments.report.results import check_results, spread_source
 from rankviz.experiments.report.significance import Significance, compare_methods
 from rankviz.experiments.report.tables import DEFAULT_TIE, chosen_params, summary_table, wins_ties_losses
-from rankviz.safe_text import markdown_escape
+from rankviz.safe_text import html_text, markdown_escape
 from rankviz.viz.figures.critical_difference import critical_difference_figure, figure_bytes
 
 __all__ = ["MeasureReport", "Report", "build_report", "describe_tests", "report_archive", "report_html",
@@ -257,7 +257,7 @@ def _inline_svg(figure) -> str:
 def report_html(report: Report) -> str:
     """The report as one self-contained HTML page: tables, tests in words, the diagrams inlined as SVG.
 
-    Every name from the data is escaped (:func:`rankviz.experiments.report.render.html_text`);
+    Every name from the data is escaped (:func:`rankviz.safe_text.html_text`);
     the page loads nothing from elsewhere.
     """
     e = html_text

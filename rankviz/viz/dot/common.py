@@ -20,7 +20,6 @@ text is kept as given, escaped by :func:`escape` and :func:`dot_string`).
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ...safe_text import visible_controls
+from ...safe_text import html_text
 from ...tree.structure import Tree, parent_array
 
 __all__ = [
@@ -123,23 +122,9 @@ def edge_id(child: int) -> str:
     return f"edge{int(child)}"
 
 
-def escape(text: object) -> str:
-    """HTML-escape user text for an HTML-like label (quotes too: ids, attributes).
-
-    Bidi controls are written as their escapes, ``\\u202e``
-    (:func:`rankviz.safe_text.visible_controls`), so a name cannot reverse
-    the text drawn after it.
-
-    Parameters
-    ----------
-    text : object
-        Any value; it is converted with ``str`` first.
-
-    Returns
-    -------
-    str
-    """
-    return html.escape(visible_controls(text), quote=True)
+#: HTML-escape user text for an HTML-like label, quotes and bidi controls too
+#: (:func:`rankviz.safe_text.html_text`).
+escape = html_text
 
 
 def dot_string(text: object) -> str:

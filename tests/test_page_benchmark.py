@@ -12,7 +12,7 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit.testing.v1 import AppTest
+from apptest_pages import ok, open_page
 
 from rankviz.datasets.samples import load_sample
 from rankviz.experiments.grid import MEASURES, Protocol, finished_cells, resolve_methods, run_grid
@@ -26,16 +26,10 @@ SAMPLES = ["toy", "iris_nb"]
 
 @pytest.fixture
 def app(app_path):
-    at = AppTest.from_file(app_path, default_timeout=180)
-    at.switch_page(PAGE).run()
+    at = open_page(app_path, PAGE)
     ok(at)
     return at
 
-
-def ok(at):
-    """No exception and no error box on the page."""
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
 
 
 def frame(at, which):

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.io
 import pytest
 from drawings import tree_views
-from streamlit.testing.v1 import AppTest
+from apptest_pages import open_page
 
 from rankviz import RankingTree, load_sample
 from rankviz.experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
@@ -15,20 +15,13 @@ from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from test_page_ranking_trees import dot_of, leaves_text, n_drawn_nodes, plotly_array, status_line
 
 
-def make_app(app_path, **query):
-    at = AppTest.from_file(app_path, default_timeout=120)
-    at.query_params.update(query)
-    at.run()
-    assert not at.exception
-    return at
-
 
 def chart(at, key):
     return plotly.io.from_json(next(c for c in at.get("plotly_chart") if c.key == key).proto.spec)
 
 
 def test_sweeping_gamma_recuts_the_tree_as_the_library_grows_it(app_path):
-    at = make_app(app_path)
+    at = open_page(app_path, timeout=120)
     dataset = load_sample("metalearning")
     for gamma in np.round(np.arange(0.90, 1.0501, 0.01), 3):
         at.slider(key="tree_gamma").set_value(float(gamma)).run()
@@ -42,7 +35,7 @@ def test_sweeping_gamma_recuts_the_tree_as_the_library_grows_it(app_path):
 
 
 def test_leaf_count_chart_is_the_step_function_of_the_gamma_path(app_path):
-    at = make_app(app_path)
+    at = open_page(app_path, timeout=120)
     dataset = load_sample("metalearning")
     path = RankingTree(gamma=np.inf, min_samples_leaf=DEFAULT_MIN_LEAF).fit(dataset.X, dataset.Y).gamma_path()
     steps = chart(at, "gamma_leaves").data[0]
@@ -57,7 +50,7 @@ def test_leaf_count_chart_is_the_step_function_of_the_gamma_path(app_path):
 
 
 def test_loo_curves_match_the_library_and_the_best_gamma_button_sets_the_slider(app_path):
-    at = make_app(app_path, data="toy", min_leaf="3")
+    at = open_page(app_path, timeout=120, data="toy", min_leaf="3")
     at.button(key="gamma_run").click().run()
     assert not at.exception
     dataset = load_sample("toy")
@@ -74,7 +67,7 @@ def test_loo_curves_match_the_library_and_the_best_gamma_button_sets_the_slider(
 
 
 def test_inspector_table_is_the_libraries_candidate_splits(app_path):
-    at = make_app(app_path, gamma="0.99", min_leaf="5")
+    at = open_page(app_path, timeout=120, gamma="0.99", min_leaf="5")
     dataset = load_sample("metalearning")
     model = RankingTree(gamma=np.inf, min_samples_leaf=5).fit(dataset.X, dataset.Y)
     tree = model.gamma_path().tree_at(0.99)
@@ -103,7 +96,7 @@ def test_inspector_table_is_the_libraries_candidate_splits(app_path):
 
 
 def test_inspected_node_keeps_its_id_while_gamma_moves(app_path):
-    at = make_app(app_path, gamma="1.0", min_leaf="5")
+    at = open_page(app_path, timeout=120, gamma="1.0", min_leaf="5")
     dataset = load_sample("metalearning")
     path = RankingTree(gamma=np.inf, min_samples_leaf=5).fit(dataset.X, dataset.Y).gamma_path()
     cut = path.tree_at(1.0)
@@ -120,7 +113,7 @@ def test_inspected_node_keeps_its_id_while_gamma_moves(app_path):
 
 
 def test_settings_come_from_and_go_to_the_url(app_path):
-    at = make_app(app_path, data="toy", gamma="0.97", min_leaf="3", max_depth="2", order="best")
+    at = open_page(app_path, timeout=120, data="toy", gamma="0.97", min_leaf="3", max_depth="2", order="best")
     assert at.selectbox(key="dataset").value == "toy"
     assert at.slider(key="tree_gamma").value == pytest.approx(0.97)
     assert at.number_input(key="tree_min_leaf").value == 3
@@ -132,7 +125,7 @@ def test_settings_come_from_and_go_to_the_url(app_path):
 
 
 def test_bad_url_values_are_named_and_ignored(app_path):
-    at = make_app(app_path, gamma="abc", min_leaf="0", data="nope")
+    at = open_page(app_path, timeout=120, gamma="abc", min_leaf="0", data="nope")
     warning = at.warning[0].value
     assert "`gamma` = abc (not a number)" in warning
     assert "`min_leaf` = 0 (outside 1…1000)" in warning
@@ -143,7 +136,7 @@ def test_bad_url_values_are_named_and_ignored(app_path):
 
 @pytest.mark.parametrize("name", ["toy", "iris_nb", "wine_nb"])
 def test_every_node_of_every_sample_can_be_inspected(app_path, name):
-    at = make_app(app_path, data=name, min_leaf="4")
+    at = open_page(app_path, timeout=120, data=name, min_leaf="4")
     dataset = load_sample(name)
     tree = RankingTree(gamma=np.inf, min_samples_leaf=4).fit(dataset.X, dataset.Y).gamma_path().tree_at(0.995)
     assert len(at.selectbox(key="inspect_node").options) == tree.node_count
@@ -158,7 +151,7 @@ def test_k_fold_and_repeated_k_fold_curves_match_the_library(app_path):
     from rankviz.experiments.cross_validation import gamma_curves
     from rankviz.ui.evaluation_panel import baseline_rankers
 
-    at = make_app(app_path, data="metalearning", min_leaf="4")
+    at = open_page(app_path, timeout=120, data="metalearning", min_leaf="4")
     dataset = load_sample("metalearning")
     # A small data set starts on leave-one-out, and the caption says why k-fold is the default above a few thousand rows.
     assert at.radio(key="gamma_protocol").value == "loo"
@@ -196,7 +189,7 @@ def test_a_large_data_set_starts_on_ten_fold(app_path, monkeypatch):
     import rankviz.ui.gamma_panel as gamma_panel
 
     monkeypatch.setattr(gamma_panel, "LOO_ROWS", 50)  # the metalearning sample then counts as large
-    at = make_app(app_path, data="metalearning", min_leaf="4")
+    at = open_page(app_path, timeout=120, data="metalearning", min_leaf="4")
     assert at.radio(key="gamma_protocol").value == "kfold"
     assert at.number_input(key="gamma_folds").value == 10
     assert any("k-fold is the default above 50 rows" in c.value for c in at.caption)

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from apptest_pages import ok, open_page
 
 from rankviz import OrdinalTree, load_sample
 from rankviz.experiments.monte_carlo import SyntheticSource
@@ -16,16 +17,9 @@ PAGE = "pages/impurity_vs_gini.py"
 
 @pytest.fixture
 def app(app_path):
-    at = AppTest.from_file(app_path, default_timeout=180)
-    at.switch_page(PAGE).run()
-    assert not at.exception
+    at = open_page(app_path, PAGE)
     return at
 
-
-def ok(at):
-    """No exception and no error box on the page."""
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
 
 
 def tree_dots(at):

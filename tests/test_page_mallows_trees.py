@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from apptest_pages import ok, open_page
 
 from rankviz import IBLR, KNNRanker, RankingTree, delete_labels, load_benchmark, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
@@ -32,16 +33,10 @@ INF = float("inf")
 
 @pytest.fixture
 def app(app_path):
-    at = AppTest.from_file(app_path, default_timeout=180)
-    at.switch_page(PAGE).run()
+    at = open_page(app_path, PAGE)
     ok(at)
     return at
 
-
-def ok(at):
-    """No exception and no error box on the page."""
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
 
 
 def dot_of(at):

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from apptest_pages import ok
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
 from rankviz.datasets.svmlight import dump_svmlight
@@ -35,10 +36,6 @@ def open_page(app_path, rounds=30, **state):
     at.switch_page(PAGE).run()
     return at
 
-
-def ok(at):
-    assert not at.exception, at.exception
-    assert not at.error, [e.value for e in at.error]
 
 
 def metric(at, label):

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from apptest_pages import open_page
 
 from rankviz import RankingTree, load_sample, make_ltr_dataset
 from rankviz.datasets.svmlight import dump_svmlight
@@ -21,13 +22,6 @@ RANKING, SIDE, MALLOWS, MPBOOST = ("pages/ranking_trees.py", "pages/side_by_side
                                    "pages/mallows_trees.py", "pages/mpboost.py")
 IVG = "pages/impurity_vs_gini.py"
 
-
-def open_app(app_path, **query):
-    at = AppTest.from_file(app_path, default_timeout=120)
-    at.query_params.update(query)
-    at.run()
-    assert not at.exception
-    return at
 
 
 def go(at, page):
@@ -62,7 +56,7 @@ def expander_labels(at):
 # -- each sample's own starting settings ---------------------------------------------
 
 def test_the_toy_sample_opens_on_its_root_split(app_path):
-    at = open_app(app_path)
+    at = open_page(app_path, timeout=120)
     at.selectbox(key="dataset").set_value("toy").run()
     assert at.number_input(key="tree_min_leaf").value == 2  # the toy set's suggestion, not the page's 10
     toy = load_sample("toy")
@@ -73,7 +67,7 @@ def test_the_toy_sample_opens_on_its_root_split(app_path):
 
 
 def test_leaf_sizes_nobody_set_follow_the_data_set_and_set_ones_stay(app_path):
-    at = open_app(app_path)
+    at = open_page(app_path, timeout=120)
     values = []
     for name in ("toy", "iris_nb", "toy", "metalearning"):
         at.selectbox(key="dataset").set_value(name).run()
@@ -87,7 +81,7 @@ def test_leaf_sizes_nobody_set_follow_the_data_set_and_set_ones_stay(app_path):
 
 
 def test_an_upload_gets_the_page_default(app_path):
-    at = open_app(app_path)
+    at = open_page(app_path, timeout=120)
     at.selectbox(key="dataset").set_value("toy").run()
     assert at.number_input(key="tree_min_leaf").value == 2
     upload(at, upload_csv())
@@ -96,8 +90,8 @@ def test_an_upload_gets_the_page_default(app_path):
 
 
 def test_a_link_wins_over_the_sample_default(app_path):
-    assert open_app(app_path, data="toy").number_input(key="tree_min_leaf").value == 2
-    at = open_app(app_path, data="toy", min_leaf="10")
+    assert open_page(app_path, timeout=120, data="toy").number_input(key="tree_min_leaf").value == 2
+    at = open_page(app_path, timeout=120, data="toy", min_leaf="10")
     assert at.number_input(key="tree_min_leaf").value == 10
     at.selectbox(key="dataset").set_value("iris_nb").run()
     at.selectbox(key="dataset").set_value("toy").run()
@@ -115,7 +109,7 @@ def test_side_by_side_and_mallows_trees_start_at_the_samples_leaf_size_too(app_p
 # -- across the pages ----------------------------------------------------------------
 
 def test_data_and_tree_settings_survive_a_round_of_the_pages(app_path):
-    at = open_app(app_path)
+    at = open_page(app_path, timeout=120)
     at.selectbox(key="dataset").set_value("wine_nb").run()
     at.selectbox(key="tree_criterion").set_value("gini").run()
     at.slider(key="tree_gamma").set_value(0.97).run()
@@ -148,7 +142,7 @@ def test_data_and_tree_settings_survive_a_round_of_the_pages(app_path):
 
 
 def test_an_upload_survives_other_pages_until_it_is_forgotten(app_path):
-    at = upload(open_app(app_path), upload_csv())
+    at = upload(open_page(app_path, timeout=120), upload_csv())
     go(at, MPBOOST)
     go(at, SIDE)
     assert at.selectbox(key="dataset").value == UPLOAD
@@ -162,7 +156,7 @@ def test_an_upload_survives_other_pages_until_it_is_forgotten(app_path):
 
 
 def test_an_evaluation_is_still_current_after_a_round_of_the_pages(app_path):
-    at = open_app(app_path, data="toy")
+    at = open_page(app_path, timeout=120, data="toy")
     at.radio(key="eval_protocol").set_value("kfold").run()
     at.number_input(key="eval_folds").set_value(4).run()
     at.button(key="eval_run").click().run()

@@ -12,6 +12,7 @@ Streamlit here.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -99,17 +100,21 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
     present = set(curve["method"])
     fig = go.Figure()
     known = [m for style in LINE_STYLES for m in sorted(present) if _style_key(m) == style]
-    for method in known + sorted(present - set(known)):
+    methods = known + sorted(present - set(known))
+    # Nudge the methods sideways so that their whiskers at one rate stand apart.
+    offsets = np.linspace(-0.015, 0.015, len(methods)) if len(methods) > 1 else [0.0]
+    for offset, method in zip(offsets, methods):
         rows = curve[curve["method"] == method].sort_values("missing_rate")
         colour, dash, symbol = LINE_STYLES.get(_style_key(method), _OTHER_LINE)
         ci = rows[f"{measure} ci"].astype(float)
         error = (dict(type="data", array=ci.fillna(0).to_numpy(), visible=True, thickness=1.2)
                  if ci.notna().any() else None)
         fig.add_scatter(
-            name=method, x=rows["missing_rate"].to_numpy(), y=rows[measure].astype(float).to_numpy(),
+            name=method, x=rows["missing_rate"].to_numpy() + offset, y=rows[measure].astype(float).to_numpy(),
+            customdata=rows["missing_rate"].to_numpy(),
             mode="lines+markers", error_y=error,
             line=dict(color=colour, dash=dash, width=2.2), marker=dict(symbol=symbol, size=9),
-            hovertemplate="p = %{x:.2f}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
+            hovertemplate="p = %{customdata:.2f}: %{y:.3f} ± %{error_y.array:.3f}<extra>" + method + "</extra>",
         )
     whiskers = (f"; whiskers: 95% CI over {repetitions} repetitions" if repetitions > 1
                 else "; whiskers: 95% CI over held-out rankings")
@@ -121,5 +126,5 @@ def missing_rate_figure(curve: pd.DataFrame, measure: str = "Kendall tau", repet
     )
     rates = sorted(set(curve["missing_rate"]))
     fig.update_xaxes(tickvals=rates, tickformat=".1f",
-                     range=[min(rates) - 0.03, max(rates) + 0.03] if rates else None)
+                     range=[min(rates) - 0.04, max(rates) + 0.04] if rates else None)
     return fig

@@ -36,11 +36,15 @@ Every (file, method, repetition, outer fold) is one cell of
 :func:`rankviz.experiments.grid.run_grid`: run serially, on local processes
 (default, --jobs) or on a Dask cluster (--scheduler tcp://host:8786), each
 cell with its own seed; --results FILE keeps finished cells, so a stopped run
-resumes. --compare-workers also times the same grid on 1 and 2 local workers.
+resumes. --compare-workers then runs the same grid on 2 local processes and
+on a 2-worker Dask LocalCluster, printing wall times, speed-ups and whether
+each table equals the first run's; --report writes the report (Table 2
+layout, Friedman/Nemenyi, critical-difference diagram).
 
 Run: .venv/bin/python benchmarks/bench_label_ranking.py [--data DIR] [--quick]
      [--datasets iris wine] [--repetitions 5] [--seed 0] [--jobs N]
      [--backend serial|processes|dask] [--scheduler ADDRESS] [--results FILE] [--compare-workers]
+     [--report PATH.md]
 Prints numbers only; nothing here asserts on accuracy or timing.
 """
 
@@ -257,21 +261,53 @@ def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_dep
               f"{seconds['lrt']:.1f} / {seconds['iblr']:.1f} |", flush=True)
     where = execution["backend"] + (f", {execution['n_jobs']} jobs" if execution["backend"] == "processes" else "")
     print(f"\n(accuracy part: wall time {wall:.1f} s on {where})\n")
-    return datasets
+    return datasets, table, wall
 
 
-def compare_workers(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
-    """Wall time of the same accuracy grid on 1 and on 2 local worker processes (no results file)."""
-    print("| local worker processes | wall time [s] |")
-    print("|---:|---:|")
+#: Value columns that must agree between runs of the same grid (times and host differ).
+SAME_IN_EVERY_RUN = ["dataset", "method", "repetition", "fold", "measure", "value", "n_test", "params"]
+
+
+def local_cluster(n_workers):
+    """A ``distributed.LocalCluster`` of ``n_workers`` single-threaded worker processes on 127.0.0.1, and its client."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                           processes=True)
+    return cluster, Client(cluster)
+
+
+def comparable(table):
+    return table[SAME_IN_EVERY_RUN].sort_values(SAME_IN_EVERY_RUN[:5]).reset_index(drop=True)
+
+
+def compare_workers(datasets, table, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+    """Wall time of the same accuracy grid on 2 local worker processes and on a 2-worker LocalCluster.
+
+    ``table`` is the first run's result (usually serial); each run's table
+    must equal it in every value column, which is printed.
+    """
+    print("| run | wall time [s] | table equals the first run's |")
+    print("|---|---:|---|")
     times = {}
-    for jobs in (1, 2):
-        start = time.perf_counter()
-        run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth,
-                          {"backend": "processes", "n_jobs": jobs, "scheduler": None, "results": None})
-        times[jobs] = time.perf_counter() - start
-        print(f"| {jobs} | {times[jobs]:.1f} |", flush=True)
-    print(f"\n(speed-up with 2 workers: {times[1] / times[2]:.2f}x)\n")
+    for label in ("2 local processes (joblib loky)", "Dask LocalCluster, 2 workers × 1 thread on 127.0.0.1"):
+        cluster = client = None
+        if label.startswith("Dask"):
+            cluster, client = local_cluster(2)
+            execution = {"backend": "dask", "n_jobs": -1, "scheduler": client, "results": None}
+        else:
+            execution = {"backend": "processes", "n_jobs": 2, "scheduler": None, "results": None}
+        try:
+            start = time.perf_counter()
+            other = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution)
+            times[label] = time.perf_counter() - start
+        finally:
+            if client is not None:
+                client.close()
+                cluster.close()
+        same = comparable(other).equals(comparable(table))
+        print(f"| {label} | {times[label]:.1f} | {'yes' if same else 'NO'} |", flush=True)
+    return times
 
 
 class StepTimer:
@@ -368,7 +404,12 @@ def main():
     parser.add_argument("--results", default=None,
                         help="results file (.csv or .parquet); its finished cells are not run again")
     parser.add_argument("--compare-workers", action="store_true",
-                        help="also time the accuracy grid on 1 and on 2 local worker processes")
+                        help="after the first run (use --backend serial for the serial time), run the same grid "
+                             "on 2 local processes and on a 2-worker Dask LocalCluster; print wall times, "
+                             "speed-ups and whether each table equals the first")
+    parser.add_argument("--report", default=None, metavar="PATH",
+                        help="write the report of the table (rankviz.experiments.report: Markdown .md with "
+                             "critical-difference diagrams beside it, or .html)")
     add_data_option(parser)
     args = parser.parse_args()
     execution = {"backend": args.backend or ("dask" if args.scheduler else "processes"), "n_jobs": args.jobs,
@@ -378,11 +419,19 @@ def main():
     repeats = args.repeats or (3 if args.quick else 5)
     start = time.perf_counter()
     if not args.skip_accuracy:
-        datasets = accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid),
-                            tuple(args.large_leaf_grid), args.max_depth, execution)
+        datasets, table, wall = accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid),
+                                         tuple(args.large_leaf_grid), args.max_depth, execution)
+        if args.report:
+            from rankviz.experiments.report import write_report
+
+            write_report(table, args.report)
+            print(f"(report of the table written to {args.report})\n")
         if args.compare_workers:
-            compare_workers(datasets, repetitions, args.seed, tuple(args.leaf_grid), tuple(args.large_leaf_grid),
-                            args.max_depth)
+            times = compare_workers(datasets, table, repetitions, args.seed, tuple(args.leaf_grid),
+                                    tuple(args.large_leaf_grid), args.max_depth)
+            print(f"\n(the first run, {execution['backend']}: {wall:.1f} s; speed-up against it: "
+                  + ", ".join(f"{label.split(' (')[0].split(',')[0]} {wall / t:.2f}x" for label, t in times.items())
+                  + ")\n")
     if not args.skip_speed:
         speed(args.data, repeats)
         print()

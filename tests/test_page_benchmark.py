@@ -171,3 +171,36 @@ def test_the_downloads_hold_the_results_and_the_report():
     assert "benchmark_report.md" in names
     assert sum(name.endswith(".png") for name in names) == len(MEASURES)
     assert sum(name.endswith(".svg") for name in names) == len(MEASURES)
+
+
+def test_an_uploaded_file_joins_the_grid_under_its_name(app):
+    """The shared picker's upload (a benchmark-format file) becomes one more data set of the grid."""
+    from rankviz.datasets.label_ranking import load_benchmark
+    from rankviz.ui.upload import upload_digest
+
+    rows = ["30,2,3"] + [f"{i % 3},{(i * 7) % 5},{'1,2,3' if i % 2 else '3,1,2'}" for i in range(30)]
+    content = ("\n".join(rows) + "\n").encode()
+    name = "my_ranks.txt"
+    app.multiselect(key="bench_samples").set_value(["toy"])
+    app.multiselect(key="bench_methods").set_value(["KNN", "Default"])
+    app.number_input(key="bench_folds").set_value(3)
+    app.toggle(key="bench_upload").set_value(True).run()
+    ok(app)
+    app.selectbox(key="dataset").set_value("__upload__").run()
+    app.file_uploader(key="upload_file").set_value((name, content, "text/plain")).run()
+    radio = f"upload_kind_{upload_digest(name, content)}"
+    if app.radio(key=radio).value != "benchmark":
+        app.radio(key=radio).set_value("benchmark").run()
+    ok(app)
+    # 2 data sets × 2 methods × 3 folds, counted before the run.
+    assert any(m.value.startswith("12 cells\\: 2 data sets × 2 methods × 3 folds") for m in app.markdown)
+    app.button(key="bench_run").click().run()
+    ok(app)
+    summary = frame(app, "summary")
+    uploaded = load_benchmark(io.BytesIO(content), name=name)
+    assert set(summary.index) == {"toy", uploaded.name}
+    expected = run_grid(resolve_methods(["knn", "default"]),
+                        {"toy": load_sample("toy"), uploaded.name: uploaded}, Protocol(n_splits=3),
+                        backend="serial")
+    library = summary_table(expected, "Kendall tau")
+    assert summary.loc[uploaded.name].tolist() == library.loc[uploaded.name].tolist()

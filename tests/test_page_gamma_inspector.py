@@ -193,3 +193,28 @@ def test_a_large_data_set_starts_on_ten_fold(app_path, monkeypatch):
     assert at.radio(key="gamma_protocol").value == "kfold"
     assert at.number_input(key="gamma_folds").value == 10
     assert any("k-fold is the default above 50 rows" in c.value for c in at.caption)
+
+
+def test_the_knn_reference_of_the_curves_has_the_chosen_k(app_path):
+    from rankviz.label_ranking.baselines import KNNRanker
+
+    at = open_page(app_path, timeout=120, data="metalearning", min_leaf="4")
+    dataset = load_sample("metalearning")
+    at.radio(key="gamma_protocol").set_value("kfold").run()
+    at.number_input(key="gamma_folds").set_value(5).run()
+    at.selectbox(key="gamma_knn_k").set_value(5).run()
+    assert any("KNN (k=5) and the default ranking" in i.value for i in at.info)
+    at.button(key="gamma_run").click().run()
+    assert not at.exception
+    figure = chart(at, "gamma_curves")
+    names = {trace.name for trace in figure.data}
+    assert "KNN (k=5)" in names and "KNN (k=1)" not in names
+    scores = cross_validate({"KNN (k=5)": KNNRanker(n_neighbors=5)}, dataset.X, dataset.Y, cv=5, seed=0)
+    knn = next(trace for trace in figure.data if trace.name == "KNN (k=5)")
+    assert plotly_array(knn.y)[0] == pytest.approx(scores["CS"].mean())
+    nearest = cross_validate({"KNN (k=1)": KNNRanker()}, dataset.X, dataset.Y, cv=5, seed=0)
+    assert nearest["CS"].mean() != pytest.approx(scores["CS"].mean())  # the choice is visible in the line
+    # Another k makes the curves stale: the note names the change.
+    at.selectbox(key="gamma_knn_k").set_value(1).run()
+    assert not at.exception
+    assert not [c for c in at.get("plotly_chart") if c.key == "gamma_curves"]

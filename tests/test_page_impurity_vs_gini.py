@@ -82,6 +82,27 @@ def test_default_trees_are_the_librarys_and_differ_between_criteria(app):
                             "Default (median) baseline"}
 
 
+def test_the_knn_baselines_k_is_chosen_and_goes_into_the_url(app, app_path):
+    from rankviz.ordinal import OrdinalKNN, OrdinalLevels, mean_rank_loss
+
+    app.number_input(key="ivg_knn_k").set_value(7).run()
+    ok(app)
+    X_train, y_train, X_test, y_test = default_split()
+    knn = OrdinalKNN(7).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+    truth = OrdinalLevels(knn.classes_, knn.positions_).position_of(y_test)
+    expected = mean_rank_loss(truth, knn.positions_[knn.predict_index(X_test)])
+    metrics = {m.label: m.value for m in app.metric}
+    assert metrics["KNN (k=7) baseline"] == f"{expected:.3f}" and "KNN (k=1) baseline" not in metrics
+    # k = 7 is not k = 1's loss on this draw, so the test sees the choice.
+    nearest = OrdinalKNN(1).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+    assert mean_rank_loss(truth, nearest.positions_[nearest.predict_index(X_test)]) != pytest.approx(expected)
+    assert app.query_params["knn_k"] == "7"
+    linked = open_page(app_path, PAGE, knn_k="7")
+    ok(linked)
+    assert linked.number_input(key="ivg_knn_k").value == 7
+    assert "KNN (k=7) baseline" in [m.label for m in linked.metric]
+
+
 def test_every_synthetic_and_tree_control(app):
     changes = [
         ("number_input", "syn_n_train", 400), ("number_input", "syn_n_test", 300),

@@ -47,7 +47,7 @@ from ..label_ranking.neighbourhood_size import DEFAULT_K_GRID
 from ..safe_csv import safe_csv
 from ..viz.figures.critical_difference import figure_bytes
 from .data_picker import UPLOAD, DATASET_KEY, dataset_picker
-from .evaluation_panel import KNN_K_OPTIONS, knn_name
+from .evaluation_panel import knn_k_input, knn_name
 from .long_run import background, error_text, short_hash
 from .text import counted, md_escape
 
@@ -274,11 +274,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
         names = st.multiselect("Methods", METHOD_NAMES, default=DEFAULT_METHODS, key=f"{KEY}_methods",
                                persist_state="session", label_visibility="collapsed",
                                help=" · ".join(f"{n}: {t}" for n, t in METHOD_HELP.items()))
-        knn_k = st.selectbox("KNN neighbours k", KNN_K_OPTIONS, key=f"{KEY}_knn_k", persist_state="session",
-                             format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else str(k),
-                             disabled="KNN" not in names,
-                             help="1: the nearest training example's ranking; auto picks k by 5-fold "
-                                  "cross-validation on each training fold.")
+        knn_k = knn_k_input(st, KEY, disabled="KNN" not in names)
         iblr_k = st.selectbox("IBLR neighbours k", IBLR_K_OPTIONS, key=f"{KEY}_iblr_k", persist_state="session",
                               format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else str(k),
                               disabled="IBLR" not in names,

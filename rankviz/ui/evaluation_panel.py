@@ -46,6 +46,21 @@ def knn_name(k: int | str) -> str:
     return f"KNN (k={k})"
 
 
+def knn_k_input(container: Any, key: str, disabled: bool = False) -> int | str:
+    """The "KNN neighbours k" menu in ``container``: 1 (the default), a few numbers, or "auto".
+
+    Returns the chosen k, or ``"auto"`` for inner 5-fold cross-validation on
+    each training fold (:class:`rankviz.label_ranking.KNNRanker`).
+    """
+    return container.selectbox(
+        "KNN neighbours k", KNN_K_OPTIONS, key=f"{key}_knn_k", persist_state="session", disabled=disabled,
+        format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else
+        ("1, as Rebelo et al." if k == 1 else str(k)),
+        help="1 is the baseline of Rebelo et al. (2008). auto picks k from 1…101 by 5-fold "
+             "cross-validation on each training fold, maximising the mean Kendall tau, as IBLR does; "
+             "it costs one inner cross-validation per fold.")
+
+
 def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, TreeSettings],
                      key: str = "eval") -> pd.DataFrame | None:
     """Cross-validation controls, a progress bar, charts, a table and a CSV download.
@@ -81,12 +96,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
                                  disabled=protocol == "loo")
     seed = cols[2].number_input("Shuffle seed", 0, 10_000, 0, key=f"{key}_seed", persist_state="session",
                                 disabled=protocol == "loo")
-    knn_k = cols[3].selectbox(
-        "KNN neighbours k", KNN_K_OPTIONS, key=f"{key}_knn_k", persist_state="session",
-        format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else
-        ("1, as Rebelo et al." if k == 1 else str(k)),
-        help="1 is the baseline of Rebelo et al. (2008). auto picks k from 1…101 by 5-fold "
-             "cross-validation on each training fold, maximising the mean Kendall tau, as IBLR does.")
+    knn_k = knn_k_input(cols[3], key)
     cv = "loo" if protocol == "loo" else int(folds)
     request = (data_key, tuple(trees.items()), cv, int(seed), knn_k)
     facts = _facts(dataset, trees, cv, int(seed), knn_k)

@@ -15,7 +15,7 @@ from ..experiments.cross_validation import best_gamma, gamma_curves
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import gamma_curves as gamma_curves_figure
 from ..viz.figures.ranking_trees import leaf_count_curve
-from .evaluation_panel import baseline_rankers
+from .evaluation_panel import baseline_rankers, knn_k_input, knn_name
 from .long_run import Cancelled, background, format_duration, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
@@ -67,19 +67,19 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
                f"{counted(len(inside), 'value')} of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
                "Below the first breakpoint rule (6) stops at the root.")
     n = dataset.n_samples
-    cv, repetitions, seed = protocol_controls(n, key)
+    cv, repetitions, seed, knn_k = protocol_controls(n, key)
     state = st.session_state
-    request = (data_key, settings.growth, cv, repetitions, seed)
-    # What the curves depend on, in words: the data, the protocol and every setting but γ.
+    request = (data_key, settings.growth, cv, repetitions, seed, knn_k)
+    # What the curves depend on, in words: the data, the protocol, KNN's k and every setting but γ.
     facts = {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
-             **settings_facts(settings, gamma=False)}
+             "KNN neighbours": str(knn_k), **settings_facts(settings, gamma=False)}
     growths = counted(n if cv == "loo" else cv * repetitions, "growth")
     if st.button(f"Compute the γ curves ({growths})", key=f"{key}_run", type="primary",
                  icon=":material/query_stats:",
                  help="One maximal tree per fold; every γ of the slider is read off its γ path. "
-                      "KNN (k=1) and the default ranking are scored on the same folds."
+                      f"{knn_name(knn_k)} and the default ranking are scored on the same folds."
                  ) or rerun_requested(key):
-        result = _run(dataset, data_key, settings, key, cv, repetitions, seed)
+        result = _run(dataset, data_key, settings, key, cv, repetitions, seed, knn_k, facts)
         if result is not None:
             state[f"{key}_result"] = (request, facts, result)
     elif take_stopped(f"{key}_loo"):
@@ -94,7 +94,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     stored = state.get(f"{key}_result")
     if stored is None:
         st.info("Press the button to see held-out CS, WRC and LRA for every γ at once, "
-                "with KNN (k=1) and the default ranking as references.")
+                f"with {knn_name(knn_k)} and the default ranking as references.")
         return
     done_request, done_facts, (curves, baselines) = stored
     if done_request != request:
@@ -115,13 +115,13 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
                        on_click="ignore", icon=":material/download:")
 
 
-def protocol_controls(n: int, key: str) -> tuple[str | int, int, int]:
-    """Leave-one-out, k-fold or repeated k-fold; returns ``(cv, repetitions, seed)``.
+def protocol_controls(n: int, key: str) -> tuple[str | int, int, int, int | str]:
+    """Leave-one-out, k-fold or repeated k-fold and KNN's k; returns ``(cv, repetitions, seed, knn_k)``.
 
     k-fold (10 folds) is the default above :data:`LOO_ROWS` rows, since
     leave-one-out grows one tree per row.
     """
-    cols = st.columns([3, 1, 1, 1])
+    cols = st.columns([3, 1, 1, 1, 1.4])
     choice = cols[0].radio(
         "Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, horizontal=True,
         index=0 if n <= LOO_ROWS else 1, key=f"{key}_protocol", persist_state="session")
@@ -133,6 +133,7 @@ def protocol_controls(n: int, key: str) -> tuple[str | int, int, int]:
                                    help="Repeated k-fold: each repetition shuffles the folds anew (seed + r).")
     seed = cols[3].number_input("Seed", 0, 10_000, 0, key=f"{key}_seed", persist_state="session",
                                 disabled=choice == "loo", help="Shuffle of the k-fold split.")
+    knn_k = knn_k_input(cols[4], key)
     why = (f"{counted(n, 'row')}: k-fold is the default above {LOO_ROWS:,} rows, because leave-one-out "
            f"grows one tree per row ({counted(n, 'tree')} here) where 10-fold grows 10, each on 90 % of the rows."
            if n > LOO_ROWS else
@@ -140,8 +141,8 @@ def protocol_controls(n: int, key: str) -> tuple[str | int, int, int]:
            f"above {LOO_ROWS:,} rows k-fold is the default, because leave-one-out grows one tree per row.")
     st.caption(why)
     if choice == "loo":
-        return "loo", 1, 0
-    return int(folds), int(repeats) if choice == "repeated" else 1, int(seed)
+        return "loo", 1, 0, knn_k
+    return int(folds), int(repeats) if choice == "repeated" else 1, int(seed), knn_k
 
 
 def describe_protocol(cv: str | int, repetitions: int, seed: int) -> str:
@@ -190,7 +191,8 @@ def _kept_folds(key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | 
 
 
 def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: str, cv: str | int,
-         repetitions: int, seed: int) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
+         repetitions: int, seed: int, knn_k: int | str,
+         facts: dict[str, str]) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
     """The curves and the baselines' means, computed beside the page with progress and Stop.
 
     The worker also leaves its result in ``st.session_state[f"{key}_running"]``
@@ -198,10 +200,8 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: st
     folds that finished are shown.
     """
     running = st.session_state[f"{key}_running"] = {
-        "request": (data_key, settings.growth, cv, repetitions, seed), "finished": threading.Event(),
-        "value": None,
-        "facts": {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
-                  **settings_facts(settings, gamma=False)}}
+        "request": (data_key, settings.growth, cv, repetitions, seed, knn_k), "finished": threading.Event(),
+        "value": None, "facts": facts}
 
     def compute(progress: Callable[..., None]) -> tuple[pd.DataFrame, pd.DataFrame]:
         started = time.perf_counter()
@@ -220,7 +220,7 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: st
                 dataset.X, dataset.Y, GAMMA_GRID, cv=cv, repetitions=repetitions, seed=seed,
                 criterion=settings.criterion, min_samples_leaf=settings.min_samples_leaf,
                 max_depth=settings.max_depth, tie_tolerance=settings.tie_tolerance,
-                baselines=baseline_rankers([settings]), progress=fold_done)
+                baselines=baseline_rankers([settings], n_neighbors=knn_k), progress=fold_done)
             curves.attrs["seed"] = seed
             running["value"] = (curves, curves.attrs["baselines"])
         finally:
@@ -231,7 +231,7 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: st
 
     try:
         computed = background(compute, key=f"{key}_loo", keep=False, restart=True,
-                              signature=("gamma_curves", data_key, settings.growth, cv, repetitions, seed),
+                              signature=("gamma_curves", data_key, settings.growth, cv, repetitions, seed, knn_k),
                               label="γ curves")
     except ValueError as error:  # e.g. rankings the criterion cannot use
         st.error(f"The curves could not be computed: {error}")

@@ -40,7 +40,7 @@ from ..tree.ranking_tree import RankingTree
 from ..tree.structure import parent_array
 from ..viz.figures.label_ranking import comparison_bars, missing_rate_figure
 from .defaults import seed_defaults
-from .evaluation_panel import KNN_K_OPTIONS, knn_name, paired_table
+from .evaluation_panel import knn_k_input, knn_name, paired_table
 from .long_run import background, error_text, format_duration, run_jobs
 from .text import counted
 from .tree_panel import (GAMMA_RANGE, GAMMA_STEP, GROWTH_ORDERS, TreeSettings, describe_ties, fit_gamma_path,
@@ -395,12 +395,7 @@ def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Proto
         format_func=lambda k: "auto: inner 5-fold CV, as Cheng et al." if k == "auto" else str(k),
         help=f"auto picks k from {', '.join(map(str, DEFAULT_K_GRID))} by cross-validation on "
              "each training fold (§6): about 50 inner fits per fold. A fixed k is quicker.")
-    knn_k = cols[1].selectbox(
-        "KNN neighbours k", KNN_K_OPTIONS, key=f"{key}_knn_k", persist_state="session",
-        format_func=lambda k: "auto (inner 5-fold CV)" if k == "auto" else str(k),
-        help="1: the nearest training example's ranking (the baseline of Rebelo et al. 2008). auto picks k "
-             f"from {', '.join(map(str, DEFAULT_K_GRID))} by 5-fold cross-validation on each training fold, "
-             "maximising the mean Kendall tau, as IBLR's auto does.")
+    knn_k = knn_k_input(cols[1], key)
     high = max(2, min(n_samples, 20))
     folds = cols[2].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds", persist_state="session",
                                  help="k of the k-fold cross-validation (Cheng et al.: 10).")

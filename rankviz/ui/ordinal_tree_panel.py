@@ -250,6 +250,8 @@ class OrdinalSettings:
     min_samples_leaf: int
     prediction: str
     gamma: float
+    #: Neighbours of the KNN baseline of the hold-out comparison (1: the nearest training row's level).
+    knn_k: int = 1
 
     def estimator(self, criterion: str) -> OrdinalTree:
         return OrdinalTree(criterion, max_depth=self.max_depth, prediction=self.prediction,
@@ -277,7 +279,8 @@ def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "i
     """
     container = container or st.sidebar
     state = st.session_state
-    defaults = {"max_depth": 3, "min_leaf": 1, "prediction": "median", "rule6": False, "gamma": 1.0}
+    defaults = {"max_depth": 3, "min_leaf": 1, "prediction": "median", "rule6": False, "gamma": 1.0,
+                "knn_k": 1}
     for name, value in defaults.items():
         state.setdefault(f"{key}_{name}", value)
     container.subheader("Trees (both)")
@@ -311,8 +314,14 @@ def ordinal_tree_settings(container: DeltaGenerator | None = None, key: str = "i
              "homogeneous than their parent; lower γ asks for more, above 1 lets some splits "
              "that are not. Gini never lowers the weighted similarity, so for it γ ≥ 1 is the "
              "same as no rule.")
+    knn_k = container.number_input(
+        "KNN baseline: neighbours k", 1, 101, key=f"{key}_knn_k", persist_state="session",
+        disabled=label_ranking,
+        help=("The label-ranking evaluation below has its own choice of k." if label_ranking
+              else "The hold-out baseline predicts the median (or mode) level of the k nearest training "
+                   "rows; 1 is the nearest row's level. The Monte Carlo tabs have their own k."))
     return OrdinalSettings(int(depth) or None, int(min_leaf), str(prediction),
-                           float(gamma) if rule6 else math.inf)
+                           float(gamma) if rule6 else math.inf, int(knn_k))
 
 
 def ordinal_url_fields(key: str = "ivg") -> list[UrlField]:
@@ -323,6 +332,7 @@ def ordinal_url_fields(key: str = "ivg") -> list[UrlField]:
         UrlField("prediction", f"{key}_prediction", choice(PREDICTION_RULES)),
         UrlField("rule6", f"{key}_rule6", _flag, show=lambda on: "1" if on else None),
         UrlField("gamma", f"{key}_gamma", number(*GAMMA_RANGE, decimals=3), show=lambda g: f"{g:.3f}"),
+        UrlField("knn_k", f"{key}_knn_k", number(1, 101, integer=True), show=lambda k: None if k == 1 else str(k)),
     ]
 
 
@@ -387,7 +397,7 @@ def _fit_ordinal_trees(split, levels, settings, target_name, progress):
         models[criterion] = model
         losses[TREE_METHODS[criterion]] = model.rank_loss(X_test, y_test)
     for step, (name, baseline) in enumerate(
-            (("KNN (k=1)", OrdinalKNN(1, prediction=settings.prediction)),
+            ((f"KNN (k={settings.knn_k})", OrdinalKNN(settings.knn_k, prediction=settings.prediction)),
              (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction))),
             start=len(CRITERIA_SHOWN)):
         progress(step / steps, f"· {name}")

@@ -363,7 +363,8 @@ def benchmark_run(choice: BenchmarkChoice) -> tuple[pd.DataFrame, int] | None:
             value = background(lambda progress: run_benchmark(choice, path, progress), key=KEY,
                                signature=("benchmark", path), label="Benchmark", keep=False,
                                restart=bool(state.pop(f"{KEY}_restart", False)),
-                               stopped_text="The finished cells are kept: the run continues from them.")
+                               stopped_text="The finished cells are kept: \"Continue the benchmark\" runs the rest.",
+                               resume_button=False)
         except Exception as error:  # noqa: BLE001 — one message on the page, never a traceback
             state.pop(f"{KEY}_requested", None)
             st.error(f"The benchmark stopped with an error: {md_escape(error_text(error))}")
@@ -451,7 +452,13 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
             st.markdown("**Tests** (Demšar 2006)")
             st.markdown("\n".join(f"- {md_escape(line)}" for line in view["tests"]))
             st.markdown("**Wilcoxon signed-rank tests against the control** (Holm-adjusted)")
-            st.dataframe(_plain(view["holm"]), key=f"{KEY}_holm")
+            number = st.column_config.NumberColumn
+            st.dataframe(_plain(view["holm"]), key=f"{KEY}_holm", column_config={
+                "mean difference": number("mean diff.", format="%+.3f", help="Method minus the control, averaged "
+                                          "over the data sets"),
+                "p": number(format="%.3f"), "p (Holm)": number(format="%.3f"),
+                "significant": st.column_config.CheckboxColumn("signif.", width="small",
+                                                               help="Significant at α = 0.05 after Holm's adjustment")})
     if "png" in view:
         st.image(view["png"], caption=f"Critical-difference diagram of {md_escape(measure)}: methods joined "
                                       "by a bar do not differ significantly (Nemenyi, α = 0.05).",

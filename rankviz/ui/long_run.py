@@ -246,7 +246,7 @@ def _resume(key: str) -> None:
 
 def background(compute: Callable[[Progress], T], *, key: str, signature: Hashable, label: str,
                cancel: bool = True, keep: bool = True, restart: bool = False,
-               stopped_text: str = "") -> T | None:
+               stopped_text: str = "", resume_button: bool = True) -> T | None:
     """Run ``compute(progress)`` in a worker thread; show progress and Stop while it runs.
 
     Parameters
@@ -272,6 +272,9 @@ def background(compute: Callable[[Progress], T], *, key: str, signature: Hashabl
         Forget an earlier Stop of this signature (for runs started by a button).
     stopped_text : str
         Advice after the stop note, e.g. what makes the computation quicker.
+    resume_button : bool, default=True
+        Show a **Continue** / **Start again** button under the stop note;
+        False when the page has its own (e.g. "Continue the benchmark").
 
     Returns
     -------
@@ -293,10 +296,11 @@ def background(compute: Callable[[Progress], T], *, key: str, signature: Hashabl
         if job is None or not job.done.is_set():
             state.pop(f"{key}_stopped", None)
             st.warning(f"Stopped: {label}. {stopped_text}".strip(), icon=":material/pause_circle:")
-            st.button("Start again" if cancel else "Continue", key=f"{key}_resume",
-                      icon=":material/play_arrow:", on_click=_resume, args=(key,),
-                      help="Compute it after all." if cancel else
-                           "Wait for it again: it went on in the background.")
+            if resume_button:
+                st.button("Start again" if cancel else "Continue", key=f"{key}_resume",
+                          icon=":material/play_arrow:", on_click=_resume, args=(key,),
+                          help="Compute it after all." if cancel else
+                               "Wait for it again: it went on in the background.")
             return None
         _resume(key)  # it finished in the background meanwhile
     else:

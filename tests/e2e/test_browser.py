@@ -34,7 +34,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
-from streamlit_page import wait_until_idle  # noqa: E402
+from streamlit_page import current, wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
@@ -87,7 +87,8 @@ def library_tree_shape(gamma: float) -> tuple[int, int]:
 
 def status_line(page: Page):
     """The player's status line, "Step k of N: … X leaves, depth D."."""
-    return page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"Step \d+ of \d+:"))
+    return page.get_by_test_id("stMarkdownContainer").filter(has_text=re.compile(r"Step \d+ of \d+:")).and_(
+        current(page))
 
 
 def read_status(page: Page) -> tuple[int, int, int, int]:
@@ -106,7 +107,7 @@ def wait_for_tree_nodes(page: Page, count: int, timeout: float = 30_000) -> None
 def button(page: Page, name: str):
     """A button by its label; the Material icon's ligature text (e.g. "download")
     is hidden from the accessibility tree, but tolerate it in front of the label."""
-    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$"))
+    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$")).and_(current(page))
 
 
 def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:
@@ -114,6 +115,9 @@ def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:
     page.goto(base_url, timeout=LOAD_TIMEOUT)
     expect(status_line(page)).to_be_visible(timeout=LOAD_TIMEOUT)
     page.wait_for_function(f"() => ({_COUNT_TREE_NODES})() > 0", timeout=LOAD_TIMEOUT)
+    # A fresh server may still be in a second run of the page (the drawing reports its size back):
+    # a click now would land in it, and the run it replaces would leave its status line behind.
+    wait_until_idle(page, timeout=LOAD_TIMEOUT)
     expect(button(page, "Start")).to_be_visible()
     return read_status(page)
 

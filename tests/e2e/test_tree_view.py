@@ -30,7 +30,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
-from streamlit_page import wait_until_idle  # noqa: E402
+from streamlit_page import current, wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.datasets.samples import sample_tree_defaults  # noqa: E402
@@ -139,11 +139,11 @@ def drawn_ids(page: Page, css: str = "") -> set[int]:
 
 
 def status_line(page: Page):
-    return page.get_by_test_id("stMarkdownContainer").filter(has_text=STATUS_RE)
+    return page.get_by_test_id("stMarkdownContainer").filter(has_text=STATUS_RE).and_(current(page))
 
 
 def button(page: Page, name: str):
-    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$"))
+    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$")).and_(current(page))
 
 
 def background_point(page: Page) -> tuple[float, float]:

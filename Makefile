@@ -42,6 +42,8 @@ sysdeps:
 	@bash scripts/install_system_deps.sh
 
 run: sysdeps install
+	@# Compile the tree builder once (cached on disk), so the app's first page does not wait for it.
+	@$(VPY) -c 'from rankviz.tree.compiled import warm_up; warm_up()'
 	$(VPY) -m streamlit run app.py --server.showEmailPrompt false \
 	  --browser.gatherUsageStats false $(STREAMLIT_ARGS)
 

@@ -1,51 +1,190 @@
-"""Time growing a ranking tree against scikit-learn's DecisionTreeRegressor.
+"""Ranking-tree growth against scikit-learn's CART (DecisionTreeRegressor), in the same run.
 
-Both grow on the same rank matrix of calhousing.csv from the benchmark folder
-(``--data DIR``, see benchmarks/common.py; 20640 examples, 4 attributes, 4 labels) with the same depth and leaf limits,
-in the same run. The regressor (multi-output squared error, Cython) is the
-reference for what a fast tree grower costs; the ranking tree's criterion
-(mean pairwise Spearman) is different but needs the same running sums.
+(a) Ratio. Every criterion of ``RankingTree`` grows its maximal tree
+    (γ = ∞, leaf ≥ 1) and its defaults (γ = 0.995, leaf ≥ 2) on each data
+    set; ``DecisionTreeRegressor`` (Cython, multi-output squared error) grows
+    on the same rank matrix with the same leaf size and no depth limit. The
+    ratio is our fit time over scikit-learn's (median of --repeats runs after
+    a warm-up, one thread). Data sets: the label-ranking files found in the
+    data home (--data; missing ones are skipped) and generated data of the
+    shapes of the public collection (see ``SHAPES``), including a noisy set
+    whose maximal Mallows tree is a deep chain.
+(b) Scale. Fit time and peak memory (resident set of a fresh process) of the
+    defaults of mean Spearman and Mallows against n = 10k … 1M generated rows
+    (9 attributes, 5 labels), with scikit-learn's alongside, and the growth
+    exponent fitted to log time against log n.
 
-Run: make bench   (or: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR])
-Prints the median of several repeats and the ratio ours / scikit-learn.
+Run: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR] [--repeats 5] [--quick]
+     [--criteria mean_spearman mallows ...] [--skip-ratio] [--skip-scale] [--max-rows 1000000]
+Prints numbers only; nothing here asserts on timing.
 """
 
 import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
 
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
+from rankviz.tree.criteria import CRITERIA
 from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
+
+#: Files of the public collection read from the data home when there.
+FILES = ("iris", "wine", "glass", "housing", "vehicle", "authorship", "stock", "calhousing")
+#: Generated stand-ins for the larger files of the collection: (name, rows, attributes, labels, noise).
+SHAPES = (
+    ("pendigits-like", 10_992, 16, 10, 0.3),
+    ("elevators-like", 16_599, 9, 9, 0.3),
+    ("fried-like", 40_768, 9, 5, 0.3),
+    ("16 labels", 40_000, 16, 16, 0.3),
+    ("noisy chain", 2_465, 24, 11, None),  # rankings independent of the attributes
+)
+SETTINGS = (("maximal tree (γ = ∞, leaf ≥ 1)", dict(gamma=np.inf, min_samples_leaf=1)),
+            ("defaults (γ = 0.995, leaf ≥ 2)", dict(gamma=0.995, min_samples_leaf=2)))
+
+
+def generated(n, d, n_labels, noise, seed=0):
+    """Rank matrix of ``n_labels`` smooth scores of ``d`` uniform attributes (label 1 = top), plus noise.
+
+    Each label's score is a different sum of sines of pairs of attributes
+    (Friedman-like), so the ranking changes across the attribute space;
+    ``noise`` is the sd of Gaussian noise added to the scores, and None
+    draws rankings independent of the attributes (a tree can only peel
+    them off one at a time: a deep chain). Attributes are rounded to 3
+    decimals, as measured data are.
+    """
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.random((n, d)), 3)
+    if noise is None:
+        scores = rng.random((n, n_labels))
+    else:
+        pairs = rng.integers(0, d, size=(n_labels, 2))
+        weights = rng.normal(size=(n_labels, 2))
+        scores = (weights[:, 0] * np.sin(np.pi * X[:, pairs[:, 0]] * X[:, pairs[:, 1]])
+                  + weights[:, 1] * X[:, pairs[:, 1]] + noise * rng.normal(size=(n, n_labels)))
+    Y = np.argsort(np.argsort(-scores, axis=1), axis=1) + 1.0
+    return X, Y
+
+
+def data_sets(data, quick):
+    """(name, X, Y) of every file found and every generated shape."""
+    found = []
+    for name in FILES if not quick else ("iris", "calhousing"):
+        dataset = load_label_ranking(data, name, required=False)
+        if dataset is not None:
+            found.append((name, dataset.X.to_numpy(dtype=float), np.asarray(dataset.Y, dtype=float)))
+    for name, n, d, labels, noise in SHAPES if not quick else SHAPES[-1:]:
+        X, Y = generated(n, d, labels, noise)
+        found.append((name, X, Y))
+    return found
+
+
+def ratio_table(sets, criteria, repeats):
+    print("(a) fit time of RankingTree against DecisionTreeRegressor on the same rank matrix, same leaf "
+          f"size, no depth limit; median of {repeats} runs after a warm-up\n")
+    print("| data (rows × attributes, labels) | criterion | setting | nodes | depth | ours [s] | CART [s] "
+          "| CART nodes | ours / CART |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+    ratios = {}
+    for name, X, Y in sets:
+        shape = f"{name} ({X.shape[0]:,} × {X.shape[1]}, {Y.shape[1]})"
+        for label, params in SETTINGS:
+            cart_time, cart = median_time(
+                lambda: DecisionTreeRegressor(min_samples_leaf=params["min_samples_leaf"], random_state=0).fit(X, Y),
+                repeats, warm_up=True)
+            for criterion in criteria:
+                ours_time, ours = median_time(lambda: RankingTree(criterion=criterion, **params).fit(X, Y),
+                                              repeats, warm_up=True)
+                ratio = ours_time / cart_time
+                ratios.setdefault((criterion, label), []).append(ratio)
+                print(f"| {shape} | {criterion} | {label} | {ours.tree_.node_count:,} | {ours.tree_.max_depth} | "
+                      f"{ours_time:.3f} | {cart_time:.3f} | {cart.tree_.node_count:,} | {ratio:.2f}x |", flush=True)
+    print("\n| criterion | setting | geometric mean ours / CART | worst |")
+    print("|---|---|---:|---:|")
+    for (criterion, label), values in ratios.items():
+        print(f"| {criterion} | {label} | {np.exp(np.mean(np.log(values))):.2f}x | {max(values):.2f}x |")
+    print()
+
+
+def _one_fit(method, n, repeats):
+    """In a fresh process: fit time (median) and peak resident memory of one method on n generated rows."""
+    code = f"""
+import json, resource, sys, time
+import numpy as np
+sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
+from bench_tree_growth import generated
+from rankviz import RankingTree
+from sklearn.tree import DecisionTreeRegressor
+X, Y = generated({n}, 9, 5, 0.3)
+method = {method!r}
+make = (lambda: DecisionTreeRegressor(min_samples_leaf=2, random_state=0)) if method == "cart" else \\
+    (lambda: RankingTree(criterion=method))
+make().fit(X[:2000], Y[:2000])  # warm-up (imports, compiled code)
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+times = []
+for _ in range({repeats}):
+    start = time.perf_counter(); model = make().fit(X, Y); times.append(time.perf_counter() - start)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({{"seconds": float(np.median(times)), "peak_mb": (peak - base) / 1024,
+                  "data_mb": (X.nbytes + Y.nbytes) / 2**20, "nodes": int(model.tree_.node_count)}}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def scale_table(criteria, max_rows, repeats):
+    sizes = [n for n in (10_000, 30_000, 100_000, 300_000, 1_000_000) if n <= max_rows]
+    methods = [*criteria, "cart"]
+    print(f"(b) defaults (γ = 0.995, leaf ≥ 2; CART leaf ≥ 2) on generated data, 9 attributes, 5 labels; "
+          f"median of {repeats} fit(s) after a warm-up, in a fresh process; memory = peak resident set above "
+          "the process with the data loaded\n")
+    print("| rows | data [MiB] | " + " | ".join(f"{m} [s] | {m} peak [MiB]" for m in methods) + " |")
+    print("|---:|---:|" + "---:|---:|" * len(methods))
+    results = {m: [] for m in methods}
+    for n in sizes:
+        row = {m: _one_fit(m, n, repeats) for m in methods}
+        for m in methods:
+            results[m].append(row[m]["seconds"])
+        data_mb = row[methods[0]]["data_mb"]
+        print(f"| {n:,} | {data_mb:.1f} | " + " | ".join(f"{row[m]['seconds']:.2f} | {row[m]['peak_mb']:.0f}"
+                                                     for m in methods) + " |", flush=True)
+    if len(sizes) > 1:
+        print("\n| method | fitted exponent b (time ∝ n^b) |")
+        print("|---|---:|")
+        for m in methods:
+            slope = np.polyfit(np.log(sizes), np.log(results[m]), 1)[0]
+            print(f"| {m} | {slope:.2f} |")
+    print()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_data_option(parser)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=None, help="timed runs per fit (default 5, 3 with --quick)")
+    parser.add_argument("--criteria", nargs="+", choices=sorted(CRITERIA), default=None,
+                        help="criteria to time (default all)")
+    parser.add_argument("--quick", action="store_true", help="iris, calhousing and the chain; scale up to 100k rows")
+    parser.add_argument("--skip-ratio", action="store_true")
+    parser.add_argument("--skip-scale", action="store_true")
+    parser.add_argument("--max-rows", type=int, default=None, help="largest n of the scale part (default 1,000,000)")
+    parser.add_argument("--scale-repeats", type=int, default=1, help="fits per size in the scale part (default 1)")
     args = parser.parse_args()
-    dataset = load_label_ranking(args.data, "calhousing")
-    X, Y = dataset.X.to_numpy(), dataset.Y
-    print(f"calhousing.csv: {X.shape[0]} examples, {X.shape[1]} attributes, {Y.shape[1]} labels; "
-          f"median of {args.repeats} runs\n")
-    print(f"{'setting':<40} {'nodes (ours/sk)':>16} {'ours [s]':>9} {'sklearn [s]':>12} {'ratio':>7}")
-    settings = [
-        ("defaults: γ=0.995, leaf >= 2", dict(), dict(min_samples_leaf=2)),
-        ("γ=0.995, leaf >= 5", dict(gamma=0.995, min_samples_leaf=5), dict(min_samples_leaf=5)),
-        ("maximal tree (γ=∞), leaf >= 5", dict(gamma=np.inf, min_samples_leaf=5), dict(min_samples_leaf=5)),
-        ("maximal tree (γ=∞), depth <= 8", dict(gamma=np.inf, max_depth=8), dict(max_depth=8)),
-    ]
-    ratios = []
-    for label, ours_params, sk_params in settings:
-        ours_time, ours = median_time(lambda: RankingTree(**ours_params).fit(X, Y), args.repeats)
-        # Same limits, and the depth the ranking tree reached, so neither grows further.
-        sk_params = {"max_depth": ours.tree_.max_depth, **sk_params}
-        sk_time, sk = median_time(lambda: DecisionTreeRegressor(random_state=0, **sk_params).fit(X, Y),
-                                  args.repeats)
-        ratios.append(ours_time / sk_time)
-        print(f"{label:<40} {ours.tree_.node_count:>7}/{sk.tree_.node_count:<8} "
-              f"{ours_time:>9.3f} {sk_time:>12.3f} {ratios[-1]:>7.2f}")
-    print(f"\ngeometric mean ratio ours / scikit-learn: {np.exp(np.mean(np.log(ratios))):.2f} (target <= 2)")
+    repeats = args.repeats or (3 if args.quick else 5)
+    criteria = args.criteria or ["mean_spearman", "mallows", "ranking_impurity", "gini"]
+    print(f"{platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d')}\n")
+    start = time.perf_counter()
+    if not args.skip_ratio:
+        ratio_table(data_sets(args.data, args.quick), criteria, repeats)
+    if not args.skip_scale:
+        scale_table([c for c in criteria if c in ("mean_spearman", "mallows")],
+                    args.max_rows or (100_000 if args.quick else 1_000_000), args.scale_repeats)
+    print(f"(total wall time {time.perf_counter() - start:.0f} s)")
 
 
 if __name__ == "__main__":

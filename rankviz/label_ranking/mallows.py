@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = ["MallowsFit", "GroupFits", "expected_distance", "theta_from_mean_distance",
-           "expected_kendall_tau", "kendall_distance", "borda_votes", "borda_center",
+           "theta_inverse_table", "expected_kendall_tau", "kendall_distance", "borda_votes", "borda_center",
            "most_probable_extension", "extend_rankings", "fit_mallows", "fit_mallows_groups"]
 
 # Grid of log(theta) for inverting E[D | theta]: theta from 1e-4 to 40. Below
@@ -109,7 +109,7 @@ def _coordinate_slope(theta, distance, n_labels):
 
 
 @lru_cache(maxsize=64)
-def _inverse_table(n_labels):
+def theta_inverse_table(n_labels: int) -> tuple[float, float, np.ndarray]:
     """Cubic pieces of ``log theta`` as a function of ``x``, on a uniform grid of ``x``.
 
     ``x = log E - log(E_max - E)`` is nearly linear in ``theta`` for large
@@ -154,7 +154,7 @@ def theta_from_mean_distance(mean_distance: ArrayLike, n_labels: int) -> np.ndar
     d = np.asarray(mean_distance, dtype=float)
     if n_labels < 2:
         return np.full(d.shape, np.inf)
-    x_first, inverse_step, coefficients = _inverse_table(n_labels)
+    x_first, inverse_step, coefficients = theta_inverse_table(n_labels)
     n_intervals = len(coefficients)
     most = n_labels * (n_labels - 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -25,12 +25,13 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
+from .compiled import criterion_spec, grow_nodes
 from .structure import TREE_LEAF, Tree, parent_array
 
 if TYPE_CHECKING:
     from .criteria import Criterion
 
-__all__ = ["PURE_SIMILARITY", "grow_tree", "find_best_splits", "SearchData", "group_sums"]
+__all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -40,13 +41,16 @@ _TIE = 1e-12
 # Candidates are scored in blocks of about this many (statistics x candidates)
 # values (256 KiB of float64): see find_best_splits.
 _BLOCK_ELEMENTS = 2**15
+#: How a tree can be grown: "compiled" (node by node, :mod:`rankviz.tree.compiled`), "numpy" (level by
+#: level, below), or "auto": compiled where the criterion has compiled formulas.
+ENGINES = ("auto", "compiled", "numpy")
 
 
 def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
               gamma: float = 0.995, min_samples_leaf: int = 2, max_depth: int | None = None,
               feature_names: Sequence[str] | None = None,
               categories: Sequence[Sequence[Any] | None] | None = None,
-              label_names: Sequence[str] | None = None) -> Tree:
+              label_names: Sequence[str] | None = None, engine: str = "auto") -> Tree:
     """Grow a ranking tree top-down (TDIDT, Figure 1 of Rebelo, Soares & Costa 2008).
 
     Parameters
@@ -66,22 +70,44 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     max_depth : int or None, default=None
     feature_names, categories, label_names : lists, optional
         Kept on the tree for display.
+    engine : {"auto", "compiled", "numpy"}, default="auto"
+        "compiled" grows node by node in compiled code
+        (:mod:`rankviz.tree.compiled`; the library's criteria only), "numpy"
+        level by level with NumPy. Both grow the same tree; "auto" takes the
+        compiled one where it exists.
 
     Returns
     -------
     Tree
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     n, d = X.shape
     stats = criterion.row_statistics(Y)
     present = ~np.isnan(Y)
     rank_parts = np.hstack([np.where(present, Y, 0.0), present.astype(float)])
     max_depth = np.inf if max_depth is None else max_depth
-    data = SearchData.prepare(X, nominal, stats)
-
     # A binary tree on n rows has at most 2n - 1 nodes, and one of depth D at
     # most 2**(D + 1) - 1: preallocating no more than that matters for shallow
     # trees on many rows (zeroed columns of 2n rows are fresh pages).
     capacity = 2 * n - 1 if max_depth > 40 else min(2 * n - 1, 2 ** (int(max_depth) + 1) - 1)
+    names = dict(criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
+                 categories=categories or [None] * d,
+                 label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
+                 missing_features=np.isnan(X).any(axis=0) & ~nominal)
+
+    spec = criterion_spec(criterion) if engine != "numpy" else None
+    if engine == "compiled" and spec is None:
+        raise ValueError(f"criterion {criterion.name!r} ({type(criterion).__name__}) has no compiled form; "
+                         "use engine='numpy' or 'auto'")
+    if spec is not None:
+        grown = grow_nodes(X, nominal, stats, spec, gamma=gamma, min_samples_leaf=min_samples_leaf,
+                           max_depth=max_depth, capacity=capacity)
+        nodes = _NodeTable.of_grown(grown, n_labels=Y.shape[1])
+        nodes.sum_up(grown.node_of_row, rank_parts)
+        return nodes.to_tree(**names)
+
+    data = SearchData.prepare(X, nominal, stats)
     nodes = _NodeTable(capacity=capacity, n_stats=stats.shape[1], n_labels=Y.shape[1])
     nodes.count[0] = n
     nodes.stat_sum[0] = stats.sum(axis=0)
@@ -143,13 +169,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         frontier = children
 
     nodes.sum_up(node_of_row, rank_parts)
-
-    return nodes.to_tree(
-        criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
-        categories=categories or [None] * d,
-        label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
-        missing_features=np.isnan(X).any(axis=0) & ~nominal,
-    )
+    return nodes.to_tree(**names)
 
 
 def _split_similarity(criterion, best, node_count, node_sum):
@@ -361,8 +381,11 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
                 moved_score = _split_scores(criterion, left_count[at] + n_missing[s], left_sum + moved,
                                             right_count[at] - n_missing[s], right_sum - moved)
                 moved_score = np.where(shifted_ok[at], moved_score, -np.inf)
-                # ties keep the missing values where the sort put them ("no")
-                to_left[lo:lo + block] = moved_score > score[lo:lo + block]
+                # Ties (within rounding) keep the missing values where the sort put them ("no").
+                kept = score[lo:lo + block]
+                with np.errstate(invalid="ignore"):  # -inf (no split with them on "no") stays -inf
+                    margin = np.where(np.isfinite(kept), _TIE * (1.0 + np.abs(kept)), 0.0)
+                to_left[lo:lo + block] = moved_score > kept + margin
                 score[lo:lo + block] = np.maximum(score[lo:lo + block], moved_score)
         pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes)
         found = np.flatnonzero(pick >= 0)
@@ -491,6 +514,17 @@ class _NodeTable:
         self.stat_sum = np.zeros((capacity, n_stats))
         # Per label: the sum of its positions, then the number of rankings holding it.
         self.rank_part = np.zeros((capacity, 2 * n_labels))
+
+    @classmethod
+    def of_grown(cls, grown, n_labels):
+        """The table of nodes grown by :func:`rankviz.tree.compiled.grow_nodes` (all of them used)."""
+        table = cls.__new__(cls)
+        table.size = len(grown.count)
+        for name in ("children_left", "children_right", "feature", "threshold", "missing_left", "split_feature",
+                     "split_threshold", "split_score", "similarity", "depth", "count", "stat_sum"):
+            setattr(table, name, getattr(grown, name))
+        table.rank_part = np.zeros((table.size, 2 * n_labels))
+        return table
 
     def sum_up(self, leaf_of_row, row_values):
         """Per-label rank sums of every node: leaves from their rows, then each

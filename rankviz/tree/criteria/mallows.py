@@ -121,26 +121,26 @@ class Mallows(Criterion):
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         self.n_labels_ = n = Y.shape[1]
-        self._a, self._b = np.triu_indices(n, k=1)
+        self.pair_a_, self.pair_b_ = np.triu_indices(n, k=1)
         # Complete rankings: the Borda votes of label l are
         # sum_k A_k [l = a_k] + (count - A_k) [l = b_k] over pairs k = (a_k, b_k)
         # with A_k = P[a_k, b_k], i.e. votes = V @ A + count * offset with
         # V[l, k] = [l = a_k] - [l = b_k] (two entries per pair: sparse, so
         # the memory is O(pairs), not O(labels x pairs)) and offset[l] the
         # number of pairs whose second label is l.
-        n_pairs, pair = len(self._a), np.arange(len(self._a))
+        n_pairs, pair = len(self.pair_a_), np.arange(len(self.pair_a_))
         self._pair_votes = sparse.csr_matrix(
             (np.concatenate([np.ones(n_pairs), -np.ones(n_pairs)]),
-             (np.concatenate([self._a, self._b]), np.concatenate([pair, pair]))), shape=(n, n_pairs))
-        self._votes_offset = np.bincount(self._b, minlength=n).astype(float)
-        a_first = Y[:, self._a] < Y[:, self._b]  # NaN compares False: a missing label orders nothing
+             (np.concatenate([self.pair_a_, self.pair_b_]), np.concatenate([pair, pair]))), shape=(n, n_pairs))
+        self.votes_offset_ = np.bincount(self.pair_b_, minlength=n).astype(float)
+        a_first = Y[:, self.pair_a_] < Y[:, self.pair_b_]  # NaN compares False: a missing label orders nothing
         # Without missing labels or ties every pair is ordered one way, so
         # P[b, a] = n - P[a, b] and the Borda votes follow from P: the pair
         # indicators alone are the statistics (0/1, summed in integers).
-        self._complete = not np.isnan(Y).any() and (a_first | (Y[:, self._b] < Y[:, self._a])).all()
-        if self._complete:
+        self.complete_ = not np.isnan(Y).any() and (a_first | (Y[:, self.pair_b_] < Y[:, self.pair_a_])).all()
+        if self.complete_:
             return a_first.astype(float)
-        b_first = Y[:, self._b] < Y[:, self._a]
+        b_first = Y[:, self.pair_b_] < Y[:, self.pair_a_]
         present = ~np.isnan(Y)
         return np.hstack([a_first, b_first, borda_votes(Y), present]).astype(float)
 
@@ -158,14 +158,14 @@ class Mallows(Criterion):
         # views of (statistics, candidates) arrays, so this is contiguous there
         # and every operation below runs over long rows (about 3x faster).
         stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
-        n, n_pairs = self.n_labels_, len(self._a)
-        if self._complete:
+        n, n_pairs = self.n_labels_, len(self.pair_a_)
+        if self.complete_:
             # D = sum_k A_k + sum over pairs the centre orders a_k first of (c - 2 A_k).
             a_first = stats
             flat = a_first.reshape(n_pairs, -1)
             votes = np.asarray(self._pair_votes @ flat).reshape((n,) + a_first.shape[1:])
-            votes += np.multiply.outer(self._votes_offset, count)
-            margin = votes[self._a] - votes[self._b]  # the vote margin of each pair
+            votes += np.multiply.outer(self.votes_offset_, count)
+            margin = votes[self.pair_a_] - votes[self.pair_b_]  # the vote margin of each pair
             flips = count - 2.0 * a_first
             flips *= margin >= 0
             return a_first.sum(axis=0) + flips.sum(axis=0), np.full(count.shape, n)
@@ -175,7 +175,7 @@ class Mallows(Criterion):
         # rounding are ties, as in positions_from_votes, whatever the order
         # in which the rows were summed.
         tolerance = 1e-9 * np.abs(votes).max(axis=0)
-        a_ahead = votes[self._a] >= votes[self._b] - tolerance
+        a_ahead = votes[self.pair_a_] >= votes[self.pair_b_] - tolerance
         labels_held = (stats[2 * n_pairs + n:] > 0).sum(axis=0)
         return np.where(a_ahead, b_first, a_first).sum(axis=0), labels_held
 
@@ -187,11 +187,11 @@ class Mallows(Criterion):
         """
         count = np.asarray(count, dtype=float)
         stats = np.moveaxis(np.asarray(stat_sum, dtype=float), -1, 0)
-        n, n_pairs = self.n_labels_, len(self._a)
-        if self._complete:
+        n, n_pairs = self.n_labels_, len(self.pair_a_)
+        if self.complete_:
             wins = np.zeros((n,) + count.shape)
-            np.add.at(wins, self._a, stats)
-            np.add.at(wins, self._b, count - stats)
+            np.add.at(wins, self.pair_a_, stats)
+            np.add.at(wins, self.pair_b_, count - stats)
             votes = wins
         else:
             votes = stats[2 * n_pairs:2 * n_pairs + n]
@@ -204,7 +204,7 @@ class Mallows(Criterion):
         distance = np.maximum(distance, pure_distance)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_distance = distance / count
-        if self._complete:
+        if self.complete_:
             return theta_from_mean_distance(mean_distance, self.n_labels_)
         theta = np.zeros(np.shape(mean_distance))
         # θ is solved per number of labels held: one call for each (at most L).
@@ -240,7 +240,7 @@ class Mallows(Criterion):
         A node needs at least ``2 |Y|`` label occurrences.
         """
         count = np.asarray(count, dtype=float)
-        if self._complete:
+        if self.complete_:
             occurrences = count * self.n_labels_
         else:
             occurrences = np.asarray(stat_sum, dtype=float)[..., -self.n_labels_:].sum(axis=-1)

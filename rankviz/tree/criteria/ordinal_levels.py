@@ -53,10 +53,10 @@ class OrdinalLevelCriterion(Criterion):
         self.levels_ = levels
         self.gaps_ = np.diff(levels)
         self.n_labels_ = Y.shape[1]
-        self._complete = bool(present.all())
+        self.complete_ = bool(present.all())
         # (n, L, K-1): is the label at or below each level but the last?
         below = (Y[:, :, None] <= levels[None, None, :-1]) & present[:, :, None]
-        if not self._complete:
+        if not self.complete_:
             below = np.concatenate([present[:, :, None], below], axis=2)
         return below.reshape(len(Y), -1).astype(float)
 
@@ -76,9 +76,9 @@ class OrdinalLevelCriterion(Criterion):
         stat_sum = np.asarray(stat_sum, dtype=float)
         # `.T` is moveaxis(-1, 0) for the usual one or two axes, and cheaper.
         stat_sum = stat_sum.T if stat_sum.ndim <= 2 else np.moveaxis(stat_sum, -1, 0)
-        width = len(self.levels_) - 1 + (not self._complete)
+        width = len(self.levels_) - 1 + (not self.complete_)
         parts = stat_sum.reshape((self.n_labels_, width) + stat_sum.shape[1:])
-        if self._complete:
+        if self.complete_:
             return np.asarray(count, dtype=float), parts
         return parts[:, 0], parts[:, 1:]
 
@@ -111,7 +111,7 @@ class OrdinalLevelCriterion(Criterion):
         widest distance ``v_K - v_1``; the normaliser of the similarity."""
         span = self.levels_[-1] - self.levels_[0]
         pairs = n_label * (n_label - 1.0) / 2.0
-        if self._complete:  # n_label is the set's count, the same for every label
+        if self.complete_:  # n_label is the set's count, the same for every label
             return span * (self.n_labels_ * pairs)
         return span * pairs.sum(axis=0)
 

@@ -1,0 +1,11 @@
+"""Growing ranking trees in compiled code (Numba): node by node, each node costing what its rows cost.
+
+:func:`grow_nodes` is the fast path of :func:`rankviz.tree.builder.grow_tree`
+for the library's criteria (:func:`criterion_spec` says which); it grows the
+same trees as the NumPy search, without its fixed cost per depth.
+"""
+
+from .growth import GrownNodes, grow_nodes, warm_up
+from .specs import CriterionSpec, criterion_spec
+
+__all__ = ["CriterionSpec", "GrownNodes", "criterion_spec", "grow_nodes", "warm_up"]

@@ -1,0 +1,99 @@
+"""What the compiled search needs of a fitted criterion, packed into plain arrays.
+
+:func:`criterion_spec` reads a criterion after ``row_statistics`` (which
+fixes its labels, levels and layout) and returns the kind and arrays that
+:mod:`rankviz.tree.compiled.kernels` reads; None for a criterion it has no
+compiled formulas for (a user's own subclass), which then grows with the
+NumPy search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+from ...label_ranking.mallows import theta_inverse_table
+from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
+from . import kernels
+
+__all__ = ["CriterionSpec", "criterion_spec"]
+
+
+@dataclass(frozen=True)
+class CriterionSpec:
+    """A criterion for the compiled search: its kind and packed parameters (see :mod:`.kernels`)."""
+
+    kind: int
+    ints: np.ndarray
+    floats: np.ndarray
+    table: np.ndarray
+    table_x: np.ndarray
+    #: Work space the scores need (Mallows' Borda votes).
+    scratch_size: int
+    #: The search maximises another score than ``S_split`` (the criterion's ``search_label``); rule (6)
+    #: then judges the chosen split by ``S_split``.
+    searches_other_score: bool = False
+
+    def augmented_statistics(self, stats: np.ndarray) -> np.ndarray:
+        """The criterion's row statistics with what the compiled formulas add to them.
+
+        Mallows with complete rankings: each row's pair indicators ``A_k``
+        are followed by each label's wins (``sum_k [a_k = l] A_k + [b_k = l]
+        (1 - A_k)``, its Borda votes) and by ``sum_k A_k``. Summed over a set
+        these are the votes and the first term of the Kendall distance that
+        the NumPy formulas derive from the pair counts (O(L²) per candidate);
+        read off running sums they cost O(L), and as whole numbers they are
+        exact, so the scores are the same.
+        """
+        if self.kind != kernels.MALLOWS or not self.ints[0]:
+            return stats
+        n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
+        a, b = self.ints[3:3 + n_pairs], self.ints[3 + n_pairs:3 + 2 * n_pairs]
+        # wins = A V_a + (1 - A) V_b with V_a[k, l] = [a_k = l]: sparse (label x pair), so O(pairs) memory
+        pairs = np.arange(n_pairs)
+        first = sparse.csr_matrix((np.ones(n_pairs), (a, pairs)), shape=(n_labels, n_pairs))
+        second = sparse.csr_matrix((np.ones(n_pairs), (b, pairs)), shape=(n_labels, n_pairs))
+        wins = (first @ stats.T).T + (second @ (1.0 - stats).T).T
+        return np.hstack([stats, wins, stats.sum(axis=1, keepdims=True)])
+
+
+_NO_TABLE = (np.zeros((1, 1, 4)), np.zeros((1, 3)))
+
+
+def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
+    """The compiled form of a fitted criterion, or None when there is none.
+
+    Only the library's own classes qualify (``type(criterion) is ...``): a
+    subclass may change a formula the compiled code would not know about.
+    """
+    kind = type(criterion)
+    if kind is MeanSpearman:
+        ints = np.array([int(criterion.all_unit_), criterion.n_labels_], dtype=np.int64)
+        return CriterionSpec(kernels.MEAN_SPEARMAN, ints, np.array([criterion.scale_]), *_NO_TABLE, 1)
+    if kind is Mallows:
+        n_labels = criterion.n_labels_
+        a, b = criterion.pair_a_, criterion.pair_b_
+        ints = np.concatenate([[int(criterion.complete_), n_labels, len(a)], a, b]).astype(np.int64)
+        # θ tables for every number of labels a set can hold (only n_labels for complete rankings):
+        # table_x[m] = (x_first, 1 / step, the row of m's pieces in `table`).
+        held = [n_labels] if criterion.complete_ else list(range(2, n_labels + 1))
+        first = theta_inverse_table(n_labels)[2]
+        table = np.zeros((len(held),) + first.shape)
+        table_x = np.zeros((n_labels + 1, 3))
+        for row, m in enumerate(held):
+            x_first, inverse_step, coefficients = theta_inverse_table(m)
+            table[row], table_x[m] = coefficients, (x_first, inverse_step, row)
+        return CriterionSpec(kernels.MALLOWS, ints, criterion.votes_offset_, table, table_x, n_labels,
+                             searches_other_score=True)
+    if kind in (RankingImpurity, Gini):
+        n_levels = len(criterion.levels_)
+        complete = criterion.complete_
+        ints = np.array([int(complete), criterion.n_labels_, n_levels - 1 + (not complete), n_levels],
+                        dtype=np.int64)
+        span = float(criterion.levels_[-1] - criterion.levels_[0])
+        floats = np.concatenate([[span], criterion.gaps_]).astype(float)
+        return CriterionSpec(kernels.RANKING_IMPURITY if kind is RankingImpurity else kernels.GINI, ints, floats,
+                             *_NO_TABLE, 1, searches_other_score=kind is RankingImpurity)
+    return None

@@ -1,0 +1,134 @@
+"""The compiled builder (rankviz.tree.compiled) grows the very trees of the NumPy builder.
+
+Every criterion, on data with tied and missing attribute values, nominal
+attributes, complete, tied and incomplete rankings, under the limits and γ
+values the app offers: same splits (attribute, threshold, missing side), same
+node ids, sizes and depths; similarities and scores equal to rounding (the
+NumPy search sums float statistics in another order). Plus a deep chain, the
+case the compiled builder exists for.
+"""
+
+import numpy as np
+import pytest
+
+from rankviz import RankingTree
+from rankviz.tree.builder import grow_tree
+from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
+
+EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
+         "split_feature")
+CLOSE = ("similarity", "split_score", "split_threshold", "mean_rank")
+
+
+def rankings(rng, n, n_labels, ties=False, missing=0.0):
+    """Random rank positions (1 = first); ``ties`` rounds scores so some labels share a position."""
+    scores = rng.random((n, n_labels))
+    if ties:
+        scores = np.round(scores * 3)
+    Y = np.apply_along_axis(lambda s: np.unique(-s, return_inverse=True)[1] + 1.0, 1, scores)
+    if missing:
+        drop = rng.random(Y.shape) < missing
+        drop[:, :2] = False  # every row keeps two labels
+        Y[drop] = np.nan
+    return Y
+
+
+def structured(rng, n, d, n_labels, nominal=0, nan_rate=0.0, decimals=1):
+    """Attributes with many ties (rounded), a few nominal codes, some missing; rankings that follow them."""
+    X = np.round(rng.random((n, d)), decimals)
+    is_nominal = np.zeros(d, dtype=bool)
+    if nominal:
+        is_nominal[-nominal:] = True
+        X[:, -nominal:] = rng.integers(0, 4, size=(n, nominal))
+    scores = X[:, :1] * np.arange(n_labels) + rng.normal(scale=0.4, size=(n, n_labels))
+    Y = np.argsort(np.argsort(-scores, axis=1), axis=1) + 1.0
+    if nan_rate:
+        hole = rng.random((n, d)) < nan_rate
+        hole[:, is_nominal] = False
+        X[hole] = np.nan
+    return X, is_nominal, Y
+
+
+def both(X, nominal, Y, criterion, **limits):
+    trees = [grow_tree(X, nominal, Y, get_criterion(criterion), engine=engine, **limits)
+             for engine in ("numpy", "compiled")]
+    return trees
+
+
+def assert_same_tree(reference, compiled):
+    assert reference.node_count == compiled.node_count
+    for name in EXACT:
+        np.testing.assert_array_equal(getattr(compiled, name), getattr(reference, name), err_msg=name)
+    for name in CLOSE:
+        np.testing.assert_allclose(getattr(compiled, name), getattr(reference, name), rtol=1e-9, atol=1e-12,
+                                   err_msg=name)
+    np.testing.assert_array_equal(compiled.ranking, reference.ranking)
+
+
+LIMITS = [dict(gamma=np.inf, min_samples_leaf=1), dict(gamma=0.995, min_samples_leaf=2),
+          dict(gamma=1.0, min_samples_leaf=5, max_depth=3), dict(gamma=1.02, min_samples_leaf=1)]
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+@pytest.mark.parametrize("limits", LIMITS, ids=lambda l: ",".join(f"{k}={v}" for k, v in l.items()))
+@pytest.mark.parametrize("seed", range(3))
+def test_same_tree_on_structured_data(criterion, limits, seed):
+    rng = np.random.default_rng(seed)
+    X, nominal, Y = structured(rng, 150 + 50 * seed, 4, 3 + seed, nominal=1, nan_rate=0.05 * seed)
+    assert_same_tree(*both(X, nominal, Y, criterion, **limits))
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+@pytest.mark.parametrize("seed", range(3))
+def test_same_tree_on_noise_and_tied_rankings(criterion, seed):
+    """Rankings unrelated to the attributes, with ties: deep trees, many equal scores."""
+    rng = np.random.default_rng(10 + seed)
+    X = np.round(rng.random((120, 3)), 1)
+    Y = rankings(rng, 120, 4, ties=criterion != "mallows" or seed == 0)
+    for limits in LIMITS[:2]:
+        assert_same_tree(*both(X, np.zeros(3, dtype=bool), Y, criterion, **limits))
+
+
+@pytest.mark.parametrize("criterion", ["mallows", "ranking_impurity", "gini"])
+@pytest.mark.parametrize("seed", range(3))
+def test_same_tree_on_incomplete_rankings(criterion, seed):
+    rng = np.random.default_rng(20 + seed)
+    X, nominal, _ = structured(rng, 160, 3, 5, nominal=1, nan_rate=0.05)
+    Y = rankings(rng, 160, 5, missing=0.3)
+    for limits in LIMITS:
+        assert_same_tree(*both(X, nominal, Y, criterion, **limits))
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_same_deep_chain(criterion):
+    """Random rankings on many attributes: the maximal tree peels a few rows at a time, hundreds deep."""
+    rng = np.random.default_rng(3)
+    X = rng.random((400, 8))
+    Y = rankings(rng, 400, 6)
+    reference, compiled = both(X, np.zeros(8, dtype=bool), Y, criterion, gamma=np.inf, min_samples_leaf=1)
+    assert_same_tree(reference, compiled)
+    assert reference.max_depth >= 10
+
+
+def test_a_subclass_grows_with_numpy_and_compiled_refuses_it():
+    class Tweaked(MeanSpearman):
+        """A user's variant: the compiled formulas cannot know what it changes."""
+
+    rng = np.random.default_rng(0)
+    X, nominal, Y = structured(rng, 80, 3, 3)
+    tree = grow_tree(X, nominal, Y, Tweaked(), engine="auto")
+    reference = grow_tree(X, nominal, Y, MeanSpearman(), engine="numpy")
+    assert_same_tree(reference, tree)
+    with pytest.raises(ValueError, match="no compiled form"):
+        grow_tree(X, nominal, Y, Tweaked(), engine="compiled")
+    with pytest.raises(ValueError, match="engine must be one of"):
+        grow_tree(X, nominal, Y, MeanSpearman(), engine="cython")
+
+
+def test_the_estimator_grows_compiled_and_predicts_as_before():
+    """RankingTree uses the compiled builder: its tree is the NumPy builder's."""
+    rng = np.random.default_rng(5)
+    X, nominal, Y = structured(rng, 300, 4, 4)
+    model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1).fit(X, Y)
+    reference = grow_tree(X, nominal, Y, get_criterion("mallows"), gamma=np.inf, min_samples_leaf=1, engine="numpy")
+    assert_same_tree(reference, model.tree_)

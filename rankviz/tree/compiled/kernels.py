@@ -62,7 +62,8 @@ MEAN_SPEARMAN = 1
 #: Mallows θ: ints = [complete, n_labels, n_pairs, a_0..a_{P-1}, b_0..b_{P-1}]; floats = the votes
 #: offset per label (complete rankings).
 MALLOWS = 2
-#: Ranking impurity and Gini: ints = [complete, n_labels, width, n_levels]; floats = [span, gap_1..gap_{K-1}].
+#: Ranking impurity and Gini: ints = [complete, n_labels, width, n_levels]; floats = [span, gap_1..gap_{K-1},
+#: then each statistic's gap (labels x levels), for the ranking impurity of complete rankings].
 RANKING_IMPURITY = 3
 GINI = 4
 
@@ -93,11 +94,17 @@ def _mallows_distance(ints, floats, count, s, votes):
         # Statistics: the pair indicators A_k, then each label's wins (its Borda votes) and the
         # number of pairs in index order, summed (see specs.augmented_statistics). The centre orders
         # a_k first when a_k has at least as many votes; a ranking disagrees when it puts b_k first.
+        # The pairs are in np.triu_indices order, (0, 1), (0, 2), ..., (1, 2), ...: walk them as a
+        # double loop over the labels rather than reading each pair's labels from `ints`.
         wins = n_pairs
         flips = 0.0
-        for k in range(n_pairs):
-            if s[wins + ints[first + k]] >= s[wins + ints[second + k]]:
-                flips += count - 2.0 * s[k]
+        k = 0
+        for i in range(n_labels - 1):
+            votes_i = s[wins + i]
+            for j in range(i + 1, n_labels):
+                if votes_i >= s[wins + j]:
+                    flips += count - 2.0 * s[k]
+                k += 1
         return s[wins + n_labels] + flips, n_labels
     vote_at = 2 * n_pairs
     largest = 0.0
@@ -298,8 +305,28 @@ def gini_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_left: 
 @njit(cache=True, inline="always")
 def rank_impurity_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_left: np.ndarray,
                         count_right: float, s_right: np.ndarray) -> float:
-    """Ranking impurity: the unweighted gain of eq. (1) of Xia et al., as ``1 - (I(T_L) + I(T_R)) / max I(T)``."""
-    children = _rank_impurity(ints, floats, count_left, s_left) + _rank_impurity(ints, floats, count_right, s_right)
+    """Ranking impurity: the unweighted gain of eq. (1) of Xia et al., as ``1 - (I(T_L) + I(T_R)) / max I(T)``.
+
+    For complete rankings every label is held by all ``n`` rows of a set, so
+    ``I = sum_l sum_m g_m A_lm (n - A_lm) = n sum g A - sum g A^2``: one pass
+    over the statistics with the gaps ``g`` laid out per statistic (after the
+    levels' gaps in ``floats``), no branch. With whole-number gaps (ranks
+    1..K) every term is a whole number, so the sum is the criterion's exactly.
+    """
+    if ints[0]:
+        weights = 1 + (ints[3] - 1)  # where the per-statistic gaps start in `floats`
+        sum_left = square_left = sum_right = square_right = 0.0
+        for j in range(len(s_left)):
+            g = floats[weights + j]
+            a, b = s_left[j], s_right[j]
+            sum_left += g * a
+            square_left += g * a * a
+            sum_right += g * b
+            square_right += g * b * b
+        children = (count_left * sum_left - square_left) + (count_right * sum_right - square_right)
+    else:
+        children = _rank_impurity(ints, floats, count_left, s_left) + _rank_impurity(ints, floats, count_right,
+                                                                                      s_right)
     worst = _max_rank_impurity(ints, floats, count_left + count_right, s_left, s_right)
     if not worst > 0.0:
         return 1.0

@@ -93,7 +93,8 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         ints = np.array([int(complete), criterion.n_labels_, n_levels - 1 + (not complete), n_levels],
                         dtype=np.int64)
         span = float(criterion.levels_[-1] - criterion.levels_[0])
-        floats = np.concatenate([[span], criterion.gaps_]).astype(float)
+        per_statistic = np.tile(criterion.gaps_, criterion.n_labels_) if complete else np.zeros(0)
+        floats = np.concatenate([[span], criterion.gaps_, per_statistic]).astype(float)
         return CriterionSpec(kernels.RANKING_IMPURITY if kind is RankingImpurity else kernels.GINI, ints, floats,
                              *_NO_TABLE, 1, searches_other_score=kind is RankingImpurity)
     return None

@@ -79,6 +79,12 @@ class FeatureEncoder:
         ValueError
             If ``X`` is not 2-D.
         """
+        numbers = _numeric_array(X)
+        if numbers is not None:  # the common case, without a DataFrame (most of a small fit's time)
+            self.feature_names = [f"x{j + 1}" for j in range(numbers.shape[1])]
+            self.nominal = np.zeros(numbers.shape[1], dtype=bool)
+            self.categories = [None] * numbers.shape[1]
+            return self
         frame = _as_frame(X)
         self.feature_names = [str(c) for c in frame.columns]
         self.nominal = np.array([is_nominal_column(frame[c]) for c in frame.columns], dtype=bool)
@@ -110,6 +116,14 @@ class FeatureEncoder:
             or a numeric column holds text that is not a number or an
             infinite number.
         """
+        numbers = _numeric_array(X)
+        if numbers is not None and not self.nominal.any() and numbers.shape[1] == len(self.feature_names):
+            bad = np.argwhere(np.isinf(numbers))
+            if len(bad):
+                row, j = bad[0]
+                raise ValueError(f"feature {self.feature_names[j]!r}, row {row + 1}: expected a number, "
+                                 f"got {numbers[row, j]!r}")
+            return np.array(numbers, dtype=float)  # a copy, as the frame path returns
         frame = _as_frame(X, self.feature_names)
         if frame.shape[1] != len(self.feature_names):
             raise ValueError(
@@ -135,6 +149,13 @@ class FeatureEncoder:
                 lookup = {c: k for k, c in enumerate(cats)}
                 encoded[:, j] = _nominal_text(column).map(lookup).fillna(-1).to_numpy(dtype=float)
         return encoded
+
+
+def _numeric_array(X: Any) -> np.ndarray | None:
+    """``X`` itself when it is a 2-D NumPy array of numbers (not booleans, which are nominal), else None."""
+    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu":
+        return X
+    return None
 
 
 def _as_frame(X: Any, feature_names: Sequence[str] | None = None) -> pd.DataFrame:

@@ -143,8 +143,12 @@ make = (lambda: DecisionTreeRegressor(min_samples_leaf=2, random_state=0)) if me
 make().fit(X[:2000], Y[:2000])  # warm-up (imports, compiled code)
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 times = []
-for _ in range({repeats}):
-    start = time.perf_counter(); model = make().fit(X, Y); times.append(time.perf_counter() - start)
+try:
+    for _ in range({repeats}):
+        start = time.perf_counter(); model = make().fit(X, Y); times.append(time.perf_counter() - start)
+except ValueError as error:  # e.g. more pair statistics than the Mallows criterion takes
+    print(json.dumps({{"error": str(error)}}))
+    sys.exit(0)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(json.dumps({{"seconds": float(np.median(times)), "peak_mb": (peak - base) / 1024,
                   "data_mb": (X.nbytes + Y.nbytes) / 2**20, "nodes": int(model.tree_.node_count)}}))
@@ -161,20 +165,28 @@ def scale_table(criteria, max_rows, repeats):
           "the process with the data loaded\n")
     print("| rows | data [MiB] | " + " | ".join(f"{m} [s] | {m} peak [MiB]" for m in methods) + " |")
     print("|---:|---:|" + "---:|---:|" * len(methods))
-    results = {m: [] for m in methods}
+    results, refused = {m: [] for m in methods}, {}
     for n in sizes:
         row = {m: _one_fit(m, n, repeats) for m in methods}
         for m in methods:
-            results[m].append(row[m]["seconds"])
-        data_mb = row[methods[0]]["data_mb"]
-        print(f"| {n:,} | {data_mb:.1f} | " + " | ".join(f"{row[m]['seconds']:.2f} | {row[m]['peak_mb']:.0f}"
-                                                     for m in methods) + " |", flush=True)
+            if "error" in row[m]:
+                refused.setdefault(m, row[m]["error"])
+            else:
+                results[m].append((n, row[m]["seconds"]))
+        data_mb = (n * (9 + 5) * 8) / 2**20
+        print(f"| {n:,} | {data_mb:.1f} | " + " | ".join(
+            "refused | –" if "error" in row[m] else f"{row[m]['seconds']:.2f} | {row[m]['peak_mb']:.0f}"
+            for m in methods) + " |", flush=True)
     if len(sizes) > 1:
         print("\n| method | fitted exponent b (time ∝ n^b) |")
         print("|---|---:|")
         for m in methods:
-            slope = np.polyfit(np.log(sizes), np.log(results[m]), 1)[0]
-            print(f"| {m} | {slope:.2f} |")
+            if len(results[m]) > 1:
+                sizes_m, seconds = zip(*results[m])
+                slope = np.polyfit(np.log(sizes_m), np.log(seconds), 1)[0]
+                print(f"| {m} | {slope:.2f} (n up to {max(sizes_m):,}) |")
+    for m, message in refused.items():
+        print(f"\n{m} refused the larger sizes: {message}")
     print()
 
 

@@ -132,3 +132,14 @@ def test_the_estimator_grows_compiled_and_predicts_as_before():
     model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1).fit(X, Y)
     reference = grow_tree(X, nominal, Y, get_criterion("mallows"), gamma=np.inf, min_samples_leaf=1, engine="numpy")
     assert_same_tree(reference, model.tree_)
+
+
+@pytest.mark.parametrize("criterion", ["mean_spearman", "gini"])
+def test_same_tree_past_the_first_node_columns(criterion):
+    """Over 1,023 nodes: the compiled builder's node columns double as the tree grows (start at 1,023)."""
+    rng = np.random.default_rng(8)
+    X = rng.random((1_500, 3))
+    Y = rankings(rng, 1_500, 5)
+    reference, compiled = both(X, np.zeros(3, dtype=bool), Y, criterion, gamma=np.inf, min_samples_leaf=1)
+    assert reference.node_count > 2_047  # past two doublings
+    assert_same_tree(reference, compiled)

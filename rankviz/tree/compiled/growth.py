@@ -74,9 +74,13 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     n = X.shape[0]
     numeric = np.flatnonzero(~nominal)
     index_type = np.int32 if n < 2**31 - 1 else np.int64
-    # argsort puts NaN last, so a node's missing values end its segment.
-    order = np.ascontiguousarray(np.argsort(X[:, numeric], axis=0, kind="stable").T.astype(index_type))
     columns = np.ascontiguousarray(X.T, dtype=float)
+    # argsort puts NaN last, so a node's missing values end its segment. One column at a time:
+    # sorting the whole table at once would hold an int64 copy of it and of X (measured: a third
+    # of the peak memory on a million rows).
+    order = np.empty((len(numeric), n), dtype=index_type)
+    for row, feature in enumerate(numeric):
+        order[row] = np.argsort(columns[feature], kind="stable")
     missing = np.isnan(X[:, numeric]).any(axis=0)
     depth_limit = -1 if not math.isfinite(max_depth) else int(max_depth)
     stats = np.ascontiguousarray(spec.augmented_statistics(np.asarray(stats, dtype=float)), dtype=float)

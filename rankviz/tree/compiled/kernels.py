@@ -388,6 +388,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     n_features, n = columns.shape
     n_stats = stats.shape[1]
     n_numeric = len(numeric)
+    # `capacity` bounds the number of nodes; the columns start small and double as the tree
+    # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
+    limit = capacity
+    capacity = min(limit, 1023)
     children_left = np.full(capacity, -1, dtype=np.intp)
     children_right = np.full(capacity, -1, dtype=np.intp)
     feature = np.full(capacity, -1, dtype=np.intp)
@@ -565,6 +569,24 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             split_feature[node] = best_feature
             split_threshold[node] = best_threshold
             if best_feature >= 0 and gamma > _breakpoint(similarity[node], s_split):
+                if size + 2 > capacity:
+                    capacity = min(limit, 2 * capacity + 1)
+                    children_left = _enlarged(children_left, capacity, -1)
+                    children_right = _enlarged(children_right, capacity, -1)
+                    feature = _enlarged(feature, capacity, -1)
+                    threshold = _enlarged(threshold, capacity, np.nan)
+                    missing_left = _enlarged(missing_left, capacity, False)
+                    split_feature = _enlarged(split_feature, capacity, -1)
+                    split_threshold = _enlarged(split_threshold, capacity, np.nan)
+                    split_scores = _enlarged(split_scores, capacity, np.nan)
+                    similarity = _enlarged(similarity, capacity, np.nan)
+                    depth = _enlarged(depth, capacity, 0)
+                    count = _enlarged(count, capacity, 0)
+                    start = _enlarged(start, capacity, 0)
+                    grown_sums = np.zeros((capacity, n_stats))
+                    grown_sums[:len(stat_sum)] = stat_sum
+                    stat_sum = grown_sums
+                    parent_sum = stat_sum[node]
                 left = size
                 size += 2
                 children_left[node] = left
@@ -605,6 +627,15 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 node_of_row[rows[p]] = node
     return (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
             split_scores, similarity, depth, count, stat_sum, node_of_row, size)
+
+
+@njit(cache=True)
+def _enlarged(column, capacity, fill):
+    """``column`` copied into a longer one, the new places set to ``fill``."""
+    longer = np.empty(capacity, dtype=column.dtype)
+    longer[:len(column)] = column
+    longer[len(column):] = fill
+    return longer
 
 
 @njit(cache=True)

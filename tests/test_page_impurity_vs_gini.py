@@ -164,7 +164,9 @@ def test_monte_carlo_and_noise_tabs_run(app):
     app.number_input(key="ivg_mc_depth").set_value(4).run()
     app.button(key="ivg_mc_run").click().run()
     ok(app)
-    table = next(d.value for d in app.dataframe if "method" in d.value.columns)
+    # The Monte Carlo table (the hold-out's paired table above it has a "method" column too).
+    table = next(d.value for d in app.dataframe
+                 if "method" in d.value.columns and "wins / ties / losses" not in d.value.columns)
     assert list(table["method"])[:2] == ["Ranking impurity", "Gini"]
     app.multiselect(key="ivg_noise_levels").set_value([0.0, 0.2]).run()
     app.multiselect(key="ivg_noise_sizes").set_value([100]).run()
@@ -345,3 +347,35 @@ def test_counts_of_one_read_in_the_singular(app):
     ok(app)
     assert any("Done: 1 run in " in c.value for c in app.caption)
 
+
+
+def test_the_hold_out_losses_are_compared_row_by_row(app):
+    """The paired table: each method against the ranking-impurity tree on the same test rows, lower is better."""
+    import pandas as pd
+    from rankviz.experiments.cross_validation import paired_scores
+    from rankviz.ordinal import OrdinalDefault, OrdinalKNN
+
+    ok(app)
+    X_train, y_train, X_test, y_test = default_split()
+    levels = [1, 2, 3, 4, 5]
+    models = {"Ranking impurity": OrdinalTree("ranking_impurity", max_depth=3, gamma=np.inf),
+              "Gini": OrdinalTree("gini", max_depth=3, gamma=np.inf),
+              "KNN (k=1)": OrdinalKNN(1), "Default (median)": OrdinalDefault()}
+    losses = {name: model.fit(X_train, y_train, levels=levels).rank_losses(X_test, y_test)
+              for name, model in models.items()}
+    for name, model in models.items():  # the mean of the rows is the loss shown
+        assert losses[name].mean() == pytest.approx(model.rank_loss(X_test, y_test))
+    frame = pd.concat([pd.DataFrame({"method": name, "example": np.arange(len(v)), "rank loss": v})
+                       for name, v in losses.items()], ignore_index=True)
+    expected = paired_scores(frame, "Ranking impurity", "rank loss", lower_is_better=True)
+    shown = next(d.value for d in app.dataframe if "wins / ties / losses" in d.value.columns)
+    assert list(shown["method"]) == ["Gini", "KNN (k=1)", "Default (median)"]
+    np.testing.assert_allclose(shown["difference"].to_numpy(), expected["difference"].to_numpy())
+    reference = losses["Ranking impurity"]
+    for name, text in zip(shown["method"], shown["wins / ties / losses"]):
+        other = losses[name]
+        assert text == f"{(reference < other).sum()} / {(reference == other).sum()} / {(reference > other).sum()}"
+    # The difference is reference − method in loss units: negative where the reference loses less.
+    gini_row = expected.set_index("method").loc["Gini"]
+    assert gini_row["difference"] == pytest.approx(reference.mean() - losses["Gini"].mean())
+    assert gini_row["ci low"] <= gini_row["difference"] <= gini_row["ci high"]

@@ -161,7 +161,7 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
 
 
 def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
-                  confidence: float = 0.95) -> pd.DataFrame:
+                  confidence: float = 0.95, lower_is_better: bool = False) -> pd.DataFrame:
     """``reference`` against every other method on the same held-out examples.
 
     Each example's score is first averaged over repetitions, so the pairs
@@ -179,6 +179,9 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
         The method compared with every other, e.g. the tree.
     measure : str, default="CS"
     confidence : float, default=0.95
+    lower_is_better : bool, default=False
+        For a loss (e.g. the rank loss): the difference is still reference −
+        other, but a win is an example where the reference scores lower.
 
     Returns
     -------
@@ -199,11 +202,13 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
             continue
         other = per_example.loc[method]
         common = base.index.intersection(other.index)
-        result = paired_comparison(base.loc[common].to_numpy(), other.loc[common].to_numpy(),
+        sign = -1.0 if lower_is_better else 1.0  # a loss: compare the negated losses, report in loss units
+        result = paired_comparison(sign * base.loc[common].to_numpy(), sign * other.loc[common].to_numpy(),
                                    confidence=confidence)
-        rows.append({"method": method, "examples": result.n_queries, "mean reference": result.mean_a,
-                     "mean other": result.mean_b, "difference": result.mean_difference,
-                     "ci low": result.ci_low, "ci high": result.ci_high,
+        low, high = (result.ci_low, result.ci_high) if sign > 0 else (-result.ci_high, -result.ci_low)
+        rows.append({"method": method, "examples": result.n_queries, "mean reference": sign * result.mean_a,
+                     "mean other": sign * result.mean_b, "difference": sign * result.mean_difference,
+                     "ci low": low, "ci high": high,
                      "Wilcoxon p": result.wilcoxon_pvalue, "wins": result.wins, "ties": result.ties,
                      "losses": result.losses})
     return pd.DataFrame(rows, columns=["method", "examples", "mean reference", "mean other", "difference",

@@ -109,6 +109,24 @@ class OrdinalRegressorMixin:
         predicted_index = self.predict_index(X)
         return mean_rank_loss(self.positions_[true_index], self.positions_[predicted_index])
 
+    def rank_losses(self, X: Any, y: ArrayLike) -> np.ndarray:
+        """The absolute rank loss of each row, ``|p(y_hat_t) - p(y_t)|``; :meth:`rank_loss` is their mean.
+
+        For comparing two methods row by row (a paired test).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            True levels.
+
+        Returns
+        -------
+        ndarray of float, shape (n_samples,)
+        """
+        true_index = self.level_index(y)
+        return np.abs(self.positions_[self.predict_index(X)] - self.positions_[true_index]).astype(float)
+
     def score(self, X: Any, y: ArrayLike) -> float:
         """The negated mean absolute rank loss of the predictions for ``X``: higher is better.
 

@@ -157,7 +157,8 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     return scores
 
 
-def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str) -> pd.DataFrame | None:
+def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, measures: Sequence[str] = MEASURES,
+                 losses: Sequence[str] = ()) -> pd.DataFrame | None:
     """A reference method (a tree) against every other, paired per held-out example, with a CSV download.
 
     Parameters
@@ -166,6 +167,10 @@ def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str) -> p
         Per-example scores (:func:`rankviz.experiments.cross_validation.cross_validate`).
     references : sequence of str
         Methods that may be the reference (the first is the default).
+    measures : sequence of str, default=MEASURES
+        Columns of ``scores`` to compare by.
+    losses : sequence of str, default=()
+        Those of ``measures`` where lower is better (a win is a lower value).
     key : str
         Prefix of the widget keys: ``f"{key}_paired_measure"``,
         ``f"{key}_paired_reference"``, ``f"{key}_paired"`` (the table) and
@@ -179,18 +184,25 @@ def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str) -> p
     """
     if len(set(scores["method"])) < 2:
         return None
-    cols = st.columns([1, 1, 2])
-    measure = cols[0].selectbox("Paired comparison by", list(MEASURES), key=f"{key}_paired_measure",
-                                persist_state="session")
-    reference = (cols[1].selectbox("Reference", list(references), key=f"{key}_paired_reference",
-                                   persist_state="session") if len(references) > 1 else references[0])
-    table = paired_scores(scores, reference, measure)
+    if len(measures) > 1:
+        cols = st.columns([1, 1, 2])
+        measure = cols[0].selectbox("Paired comparison by", list(measures), key=f"{key}_paired_measure",
+                                    persist_state="session")
+        reference_column = cols[1]
+    else:
+        measure, reference_column = measures[0], st.columns([1, 1])[0]
+    reference = (reference_column.selectbox("Reference", list(references), key=f"{key}_paired_reference",
+                                            persist_state="session") if len(references) > 1 else references[0])
+    lower = measure in losses
+    table = paired_scores(scores, reference, measure, lower_is_better=lower)
     if table.empty:
         return None
-    st.markdown(f"**{md_escape(reference)} against each method, paired per held-out example ({measure})** "
-                f"— difference = {md_escape(reference)} − method; 95% CI: Student-t interval of the mean "
-                "difference; p: two-sided Wilcoxon signed-rank test; wins / ties / losses: examples where "
-                f"{md_escape(reference)} scores higher / the same / lower.")
+    better = "lower" if lower else "higher"
+    st.markdown(f"**{md_escape(reference)} against each method, paired per held-out example ({measure}, "
+                f"{better} is better)** — difference = {md_escape(reference)} − method; 95% CI: Student-t "
+                "interval of the mean difference; p: two-sided Wilcoxon signed-rank test; wins / ties / losses: "
+                f"examples where {md_escape(reference)} scores {better} / the same / "
+                f"{'higher' if lower else 'lower'}.")
     shown = pd.DataFrame({
         "method": table["method"], "examples": table["examples"],
         f"mean {reference}": table["mean reference"], "mean method": table["mean other"],

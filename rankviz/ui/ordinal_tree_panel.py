@@ -15,22 +15,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from ..ordinal.baselines import OrdinalDefault, OrdinalKNN
 from ..features import FeatureEncoder
 from ..experiments.monte_carlo import TREE_METHODS, HoldoutSource, SyntheticSource
-from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels, mean_rank_loss
+from ..ordinal.levels import PREDICTION_RULES
 from ..tree.ordinal_tree import OrdinalTree
 from ..viz.graphviz import export_basename
 from ..ordinal.synthetic import DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS
+from .evaluation_panel import paired_table
 from .long_run import background, short_hash
 from .tree_panel import TreeSettings, explore_tree, fit_tree
 from .text import counted, md_escape
 from .url_state import UrlField, choice, number
 
 if TYPE_CHECKING:
-    import pandas as pd
     import plotly.graph_objects as go
     from streamlit.delta_generator import DeltaGenerator
 
@@ -353,6 +354,8 @@ class OrdinalComparison:
     losses: dict  # display name -> mean absolute rank loss on the test rows
     n_train: int
     n_test: int
+    #: Per test row: method, row and absolute rank loss (for the paired comparison).
+    row_losses: pd.DataFrame | None = None
 
 
 def fit_ordinal_trees(split: tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray], split_key: str,
@@ -388,23 +391,26 @@ def fit_ordinal_trees(split: tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.nd
 def _fit_ordinal_trees(split, levels, settings, target_name, progress):
     X_train, y_train, X_test, y_test = split
     levels = list(levels)
-    models, losses = {}, {}
+    models, losses, per_row = {}, {}, {}
     steps = len(CRITERIA_SHOWN) + 2
     for step, criterion in enumerate(CRITERIA_SHOWN):
         progress(step / steps, f"· {TREE_METHODS[criterion]} tree")
         model = settings.estimator(criterion).fit(X_train, y_train, levels=levels,
                                                   target_name=target_name)
         models[criterion] = model
-        losses[TREE_METHODS[criterion]] = model.rank_loss(X_test, y_test)
+        per_row[TREE_METHODS[criterion]] = model.rank_losses(X_test, y_test)
+        losses[TREE_METHODS[criterion]] = float(per_row[TREE_METHODS[criterion]].mean())
     for step, (name, baseline) in enumerate(
             ((f"KNN (k={settings.knn_k})", OrdinalKNN(settings.knn_k, prediction=settings.prediction)),
              (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction))),
             start=len(CRITERIA_SHOWN)):
         progress(step / steps, f"· {name}")
         baseline.fit(X_train, y_train, levels=levels)
-        truth = OrdinalLevels(baseline.classes_, baseline.positions_).position_of(y_test)
-        losses[name] = mean_rank_loss(truth, baseline.positions_[baseline.predict_index(X_test)])
-    return OrdinalComparison(models, losses, len(y_train), len(y_test))
+        per_row[name] = baseline.rank_losses(X_test, y_test)
+        losses[name] = float(per_row[name].mean())
+    row_losses = pd.concat([pd.DataFrame({"method": name, "example": np.arange(len(values)), "rank loss": values})
+                            for name, values in per_row.items()], ignore_index=True)
+    return OrdinalComparison(models, losses, len(y_train), len(y_test), row_losses)
 
 
 LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
@@ -429,6 +435,10 @@ def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | Non
             for column, (name, loss) in zip(st.columns(2), row):
                 column.metric(name + (" tree" if name in TREE_METHODS.values() else " baseline"),
                               f"{loss:.3f}", border=True)
+    if comparison.row_losses is not None:  # full width: the table has eight columns
+        with st.expander("Test rank loss paired per test row: is a difference more than chance?"):
+            paired_table(comparison.row_losses, [TREE_METHODS[c] for c in CRITERIA_SHOWN], key=key,
+                         measures=["rank loss"], losses=["rank loss"])
     trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
     names = [md_escape(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
     draw_pair(trees, key=key,

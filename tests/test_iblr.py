@@ -272,3 +272,19 @@ def test_iris_ten_fold_kendall_tau_is_near_the_published_value(benchmark_data):
         model = IBLR(n_neighbors="auto").fit(data.X.iloc[train], data.Y[train])
         taus.append(kendall_tau(data.Y[test], model.predict(data.X.iloc[test])))
     assert np.mean(np.concatenate(taus)) >= 0.93  # published: .966
+
+
+def test_the_k_grid_extends_itself_when_its_largest_k_wins():
+    """Rankings that are noise around one centre: the more neighbours the better, past the default grid's 101."""
+    from rankviz.label_ranking.neighbourhood_size import DEFAULT_K_GRID
+
+    rng = np.random.default_rng(0)
+    X = rng.random((600, 2))
+    Y = np.tile([1.0, 2.0, 3.0], (600, 1))
+    Y[rng.random(600) < 0.45] = [2.0, 1.0, 3.0]
+    model = IBLR(n_neighbors="auto").fit(X, Y)
+    tried = sorted(model.cv_scores_)
+    assert tried[:len(DEFAULT_K_GRID)] == list(DEFAULT_K_GRID)
+    assert tried[len(DEFAULT_K_GRID):] == [152, 202]  # 1.5 and 2 times 101, once
+    assert model.n_neighbors_ == 152 and model.n_neighbors_ < tried[-1]  # the best is inside the grid now
+    assert model.cv_scores_[152] > model.cv_scores_[101] == max(model.cv_scores_[k] for k in DEFAULT_K_GRID)

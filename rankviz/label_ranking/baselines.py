@@ -142,7 +142,9 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     k_grid : sequence of int, optional
         Candidate ``k`` for ``"auto"``, default
         :data:`rankviz.label_ranking.iblr.DEFAULT_K_GRID`; values above the
-        smallest inner training set are cut to its size.
+        smallest inner training set are cut to its size. When the largest
+        candidate scores best the grid extends itself (1.5 and 2 times it,
+        repeatedly); ``cv_scores_`` lists every ``k`` tried.
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0

@@ -58,8 +58,15 @@ def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner
 
 
 def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
-             k_grid: Sequence[int] | None, inner_folds: int, random_state: int) -> tuple[int, dict[int, float]]:
+             k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
+             extend: bool = True) -> tuple[int, dict[int, float]]:
     """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau.
+
+    When the best ``k`` is the grid's largest (and smaller than the inner
+    training sets), the grid extends itself by 1.5 and 2 times that value,
+    again until the best lies inside it: a search capped by its grid picks
+    the cap (on four large benchmark files the default grid's 101 won every
+    fold). The sizes tried, extensions included, are the returned scores' keys.
 
     Parameters
     ----------
@@ -76,13 +83,16 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     inner_folds : int
     random_state : int
         Seed of the folds' shuffle (:func:`rankviz.model_selection.fold_indices`).
+    extend : bool, default=True
+        Extend the grid while its largest value is the best.
 
     Returns
     -------
     k : int
         The first best ``k``: among equally good sizes the smallest, the most local model.
     scores : dict of int -> float
-        Mean held-out Kendall tau of each candidate (over the labels the held-out rankings hold).
+        Mean held-out Kendall tau of each candidate tried, in increasing ``k``
+        (over the labels the held-out rankings hold).
 
     Raises
     ------
@@ -96,6 +106,28 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     folds = fold_indices(n, inner_folds, random_state)
     smallest_train = n - max(len(test) for test in folds)
     grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
+    scores = _score_sizes(X, Y, predict, folds, grid)
+    # A best k at the top of the grid says the grid was too small: extend it (1.5 and 2 times
+    # its largest value) until the best lies inside it or k reaches the inner training size.
+    while extend and _best(scores) == grid[-1] < smallest_train:
+        larger = sorted({min(int(np.ceil(grid[-1] * 1.5)), smallest_train), min(2 * grid[-1], smallest_train)})
+        scores.update(_score_sizes(X, Y, predict, folds, larger))
+        grid = sorted(scores)
+    return _best(scores), scores
+
+
+def _best(scores):
+    """The first k (the smallest) with the best finite score; the smallest k if none is finite."""
+    finite = {k: s for k, s in scores.items() if np.isfinite(s)}
+    if not finite:
+        return min(scores)
+    top = max(finite.values())
+    return min(k for k, s in finite.items() if s == top)
+
+
+def _score_sizes(X, Y, predict, folds, grid):
+    """Mean held-out Kendall tau of each k in ``grid`` over the inner folds."""
+    n = len(Y)
     tau_sum = np.zeros(len(grid))
     tau_count = np.zeros(len(grid))
     for test in folds:  # a few folds; the queries inside are vectorised
@@ -109,8 +141,7 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
             tau_count[g] += np.count_nonzero(~np.isnan(tau))
     with np.errstate(invalid="ignore", divide="ignore"):
         scores = tau_sum / tau_count
-    best = grid[int(np.nanargmax(scores))] if np.isfinite(scores).any() else grid[0]
-    return best, {k: float(s) for k, s in zip(grid, scores)}
+    return {k: float(s) for k, s in zip(grid, scores)}
 
 
 def _rows(X, index):

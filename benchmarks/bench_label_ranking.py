@@ -106,28 +106,48 @@ def select_lrt(X, Y, leaf_grid, seed, max_depth=None):
     """LRT settings by inner CV on (X, Y); returns the chosen (leaf, γ), its tree and info.
 
     Ties go to the simplest model: the largest leaf size, then the smallest γ.
+    When the largest leaf size wins, the grid extends itself (1.5 and 2 times
+    it, again while the largest wins, up to a tenth of the rows): a search
+    capped by its grid picks the cap. γ needs no such care: its candidates
+    are every distinct tree of the γ path, ∞ (the maximal tree) included.
     """
-    full = {leaf: RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
-                              max_depth=max_depth).fit(X, Y) for leaf in leaf_grid}
-    candidates = {leaf: gamma_candidates(model) for leaf, model in full.items()}
-    tau_sum = {leaf: np.zeros(len(c)) for leaf, c in candidates.items()}
     n = len(Y)
-    for test in fold_indices(n, INNER_FOLDS, seed):
-        train = np.setdiff1d(np.arange(n), test, assume_unique=True)
-        for leaf in leaf_grid:
-            inner = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
-                                max_depth=max_depth).fit(X.iloc[train], Y[train])
-            predicted = inner.predict_at(X.iloc[test], candidates[leaf])
-            tau_sum[leaf] += tau_complete(Y[test], predicted).sum(axis=0)
-    best = None
-    for leaf in sorted(leaf_grid, reverse=True):
-        scores = tau_sum[leaf] / n
-        g = int(np.argmax(scores))  # first maximum: the smallest γ
-        if best is None or scores[g] > best[2] + 1e-12:
-            best = (leaf, float(candidates[leaf][g]), float(scores[g]))
-    leaf, gamma, _ = best
+    folds = fold_indices(n, INNER_FOLDS, seed)
+    full, candidates, tau_sum = {}, {}, {}
+
+    def score(leaves):
+        for leaf in leaves:
+            full[leaf] = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
+                                     max_depth=max_depth).fit(X, Y)
+            candidates[leaf] = gamma_candidates(full[leaf])
+            tau_sum[leaf] = np.zeros(len(candidates[leaf]))
+        for test in folds:
+            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
+            for leaf in leaves:
+                inner = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
+                                    max_depth=max_depth).fit(X.iloc[train], Y[train])
+                predicted = inner.predict_at(X.iloc[test], candidates[leaf])
+                tau_sum[leaf] += tau_complete(Y[test], predicted).sum(axis=0)
+
+    def best():
+        chosen = None
+        for leaf in sorted(full, reverse=True):
+            scores = tau_sum[leaf] / n
+            g = int(np.argmax(scores))  # first maximum: the smallest γ
+            if chosen is None or scores[g] > chosen[2] + 1e-12:
+                chosen = (leaf, float(candidates[leaf][g]), float(scores[g]))
+        return chosen
+
+    score(sorted(set(leaf_grid)))
+    chosen = best()
+    while chosen[0] == max(full) and max(full) < n // 10:
+        top = max(full)
+        score(sorted({min(int(np.ceil(top * 1.5)), n // 10), min(2 * top, n // 10)} - set(full)))
+        chosen = best()
+    leaf, gamma, _ = chosen
     model = full[leaf]
-    return leaf, gamma, model, {"leaves": int(model.gamma_path().n_leaves(gamma)), "full": full}
+    return leaf, gamma, model, {"leaves": int(model.gamma_path().n_leaves(gamma)), "full": full,
+                                "leaf_grid": sorted(full)}
 
 
 class TunedLRT(BaseEstimator):
@@ -150,7 +170,8 @@ class TunedLRT(BaseEstimator):
         leaf, gamma, self.model_, info = select_lrt(X, Y, tuple(self.leaf_grid), seed=self.random_state,
                                                     max_depth=self.max_depth)
         self.gamma_ = gamma
-        self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma, "leaves": info["leaves"]}
+        self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma, "leaves": info["leaves"],
+                             "largest_leaf_tried": info["leaf_grid"][-1]}
         return self
 
     def predict(self, X):

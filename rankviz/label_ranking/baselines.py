@@ -142,9 +142,10 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     k_grid : sequence of int, optional
         Candidate ``k`` for ``"auto"``, default
         :data:`rankviz.label_ranking.iblr.DEFAULT_K_GRID`; values above the
-        smallest inner training set are cut to its size. When the largest
-        candidate scores best the grid extends itself (1.5 and 2 times it,
-        repeatedly); ``cv_scores_`` lists every ``k`` tried.
+        smallest inner training set are cut to its size. When the default
+        grid's largest value scores best, the grid extends itself (1.5 and 2
+        times it, repeatedly); a grid passed in is searched as it is.
+        ``cv_scores_`` lists every ``k`` tried.
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0

@@ -140,8 +140,9 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     k_grid : sequence of int, optional
         Candidate ``k`` for ``"auto"``, default :data:`DEFAULT_K_GRID`.
         Values above the smallest inner training set are lowered to its
-        size. When the largest candidate scores best the grid extends itself
-        (1.5 and 2 times it, repeatedly); ``cv_scores_`` lists every ``k`` tried.
+        size. When the default grid's largest value scores best, the grid
+        extends itself (1.5 and 2 times it, repeatedly); a grid passed in is
+        searched as it is. ``cv_scores_`` lists every ``k`` tried.
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0

@@ -59,14 +59,15 @@ def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner
 
 def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
              k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
-             extend: bool = True) -> tuple[int, dict[int, float]]:
+             extend: bool | None = None) -> tuple[int, dict[int, float]]:
     """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau.
 
-    When the best ``k`` is the grid's largest (and smaller than the inner
-    training sets), the grid extends itself by 1.5 and 2 times that value,
-    again until the best lies inside it: a search capped by its grid picks
-    the cap (on four large benchmark files the default grid's 101 won every
-    fold). The sizes tried, extensions included, are the returned scores' keys.
+    With the default grid, when the best ``k`` is its largest (and smaller
+    than the inner training sets), the grid extends itself by 1.5 and 2 times
+    that value, again until the best lies inside it: a search capped by its
+    grid picks the cap (on four large benchmark files the default grid's 101
+    won every fold). A grid passed in is searched as it is. The sizes tried,
+    extensions included, are the returned scores' keys.
 
     Parameters
     ----------
@@ -83,8 +84,9 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     inner_folds : int
     random_state : int
         Seed of the folds' shuffle (:func:`rankviz.model_selection.fold_indices`).
-    extend : bool, default=True
-        Extend the grid while its largest value is the best.
+    extend : bool, optional
+        Extend the grid while its largest value is the best; by default only
+        the default grid (``k_grid`` None) is extended.
 
     Returns
     -------
@@ -107,6 +109,7 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     smallest_train = n - max(len(test) for test in folds)
     grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
     scores = _score_sizes(X, Y, predict, folds, grid)
+    extend = k_grid is None if extend is None else extend
     # A best k at the top of the grid says the grid was too small: extend it (1.5 and 2 times
     # its largest value) until the best lies inside it or k reaches the inner training size.
     while extend and _best(scores) == grid[-1] < smallest_train:

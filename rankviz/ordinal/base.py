@@ -105,27 +105,27 @@ class OrdinalRegressorMixin:
             If a level of ``y`` is unknown, ``X`` has other features than in
             ``fit``, or ``X`` and ``y`` differ in length.
         """
-        true_index = self.level_index(y)
-        predicted_index = self.predict_index(X)
-        return mean_rank_loss(self.positions_[true_index], self.positions_[predicted_index])
+        return mean_rank_loss(*self._true_and_predicted_positions(X, y))
 
     def rank_losses(self, X: Any, y: ArrayLike) -> np.ndarray:
         """The absolute rank loss of each row, ``|p(y_hat_t) - p(y_t)|``; :meth:`rank_loss` is their mean.
 
-        For comparing two methods row by row (a paired test).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            True levels.
+        For comparing two methods row by row (a paired test). Parameters and
+        errors as for :meth:`rank_loss`.
 
         Returns
         -------
         ndarray of float, shape (n_samples,)
         """
-        true_index = self.level_index(y)
-        return np.abs(self.positions_[self.predict_index(X)] - self.positions_[true_index]).astype(float)
+        true, predicted = self._true_and_predicted_positions(X, y)
+        if true.shape != predicted.shape:
+            mean_rank_loss(true, predicted)  # raises its message for rows that do not pair up
+        return np.abs(predicted - true).astype(float)
+
+    def _true_and_predicted_positions(self, X, y):
+        true_index = self.level_index(y)  # first: it checks that the estimator is fitted
+        predicted_index = self.predict_index(X)
+        return self.positions_[true_index], self.positions_[predicted_index]
 
     def score(self, X: Any, y: ArrayLike) -> float:
         """The negated mean absolute rank loss of the predictions for ``X``: higher is better.

@@ -351,11 +351,15 @@ class OrdinalComparison:
     """Both trees fitted on one training set, and every method's test rank loss."""
 
     models: dict  # criterion -> fitted OrdinalTree
-    losses: dict  # display name -> mean absolute rank loss on the test rows
+    #: Per test row: method (display name), row and absolute rank loss.
+    row_losses: pd.DataFrame
     n_train: int
     n_test: int
-    #: Per test row: method, row and absolute rank loss (for the paired comparison).
-    row_losses: pd.DataFrame | None = None
+
+    @property
+    def losses(self) -> dict[str, float]:
+        """Display name -> mean absolute rank loss on the test rows, in the order the methods were fitted."""
+        return self.row_losses.groupby("method", sort=False)["rank loss"].mean().to_dict()
 
 
 def fit_ordinal_trees(split: tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.ndarray], split_key: str,
@@ -391,7 +395,7 @@ def fit_ordinal_trees(split: tuple[pd.DataFrame, np.ndarray, pd.DataFrame, np.nd
 def _fit_ordinal_trees(split, levels, settings, target_name, progress):
     X_train, y_train, X_test, y_test = split
     levels = list(levels)
-    models, losses, per_row = {}, {}, {}
+    models, per_row = {}, {}
     steps = len(CRITERIA_SHOWN) + 2
     for step, criterion in enumerate(CRITERIA_SHOWN):
         progress(step / steps, f"· {TREE_METHODS[criterion]} tree")
@@ -399,7 +403,6 @@ def _fit_ordinal_trees(split, levels, settings, target_name, progress):
                                                   target_name=target_name)
         models[criterion] = model
         per_row[TREE_METHODS[criterion]] = model.rank_losses(X_test, y_test)
-        losses[TREE_METHODS[criterion]] = float(per_row[TREE_METHODS[criterion]].mean())
     for step, (name, baseline) in enumerate(
             ((f"KNN (k={settings.knn_k})", OrdinalKNN(settings.knn_k, prediction=settings.prediction)),
              (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction))),
@@ -407,10 +410,9 @@ def _fit_ordinal_trees(split, levels, settings, target_name, progress):
         progress(step / steps, f"· {name}")
         baseline.fit(X_train, y_train, levels=levels)
         per_row[name] = baseline.rank_losses(X_test, y_test)
-        losses[name] = float(per_row[name].mean())
     row_losses = pd.concat([pd.DataFrame({"method": name, "example": np.arange(len(values)), "rank loss": values})
                             for name, values in per_row.items()], ignore_index=True)
-    return OrdinalComparison(models, losses, len(y_train), len(y_test), row_losses)
+    return OrdinalComparison(models, row_losses, len(y_train), len(y_test))
 
 
 LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
@@ -435,10 +437,9 @@ def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | Non
             for column, (name, loss) in zip(st.columns(2), row):
                 column.metric(name + (" tree" if name in TREE_METHODS.values() else " baseline"),
                               f"{loss:.3f}", border=True)
-    if comparison.row_losses is not None:  # full width: the table has eight columns
-        with st.expander("Test rank loss paired per test row: is a difference more than chance?"):
-            paired_table(comparison.row_losses, [TREE_METHODS[c] for c in CRITERIA_SHOWN], key=key,
-                         measures=["rank loss"], losses=["rank loss"])
+    with st.expander("Test rank loss paired per test row: is a difference more than chance?"):  # full width
+        paired_table(comparison.row_losses, [TREE_METHODS[c] for c in CRITERIA_SHOWN], key=key,
+                     measures=["rank loss"], losses=["rank loss"])
     trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
     names = [md_escape(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
     draw_pair(trees, key=key,

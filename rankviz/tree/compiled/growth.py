@@ -85,8 +85,8 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     depth_limit = -1 if not math.isfinite(max_depth) else int(max_depth)
     stats = np.ascontiguousarray(spec.augmented_statistics(np.asarray(stats, dtype=float)), dtype=float)
     arrays = grow(columns, nominal, numeric, missing, order, stats,
-                   spec.kind, spec.ints, spec.floats, spec.table, spec.table_x, max(spec.scratch_size, 1),
-                   spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity))
+                spec.kind, spec.ints, spec.floats, spec.table, spec.table_x,
+                spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity))
     size = int(arrays[-1])
     trimmed = [a[:size] for a in arrays[:-2]]
     return GrownNodes(*trimmed, node_of_row=arrays[-2])

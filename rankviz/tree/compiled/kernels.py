@@ -19,8 +19,6 @@ into the arrays these functions read:
     Mallows: the cubic pieces of log θ for each number of labels a set can
     hold (:func:`rankviz.label_ranking.mallows.theta_inverse_table`), and for
     each number m ``(x_first, 1 / step, row of its pieces)``.
-``scratch``
-    Work space of at least ``n_labels`` numbers.
 
 **Grower.** :func:`grow` splits nodes in breadth-first order; see
 :mod:`rankviz.tree.compiled.growth` for what it does and why.
@@ -59,8 +57,8 @@ _TIE = 1e-12
 # Criterion kinds. ``ints`` / ``floats`` layouts:
 #: Mean pairwise Spearman: ints = [all_unit, n_labels]; floats = [scale] (see MeanSpearman.scale_).
 MEAN_SPEARMAN = 1
-#: Mallows θ: ints = [complete, n_labels, n_pairs, a_0..a_{P-1}, b_0..b_{P-1}]; floats = the votes
-#: offset per label (complete rankings).
+#: Mallows θ: ints = [complete, n_labels, n_pairs, a_0..a_{P-1}, b_0..b_{P-1}]; floats unused (the
+#: votes of complete rankings are running sums, see CriterionSpec.augmented_statistics).
 MALLOWS = 2
 #: Ranking impurity and Gini: ints = [complete, n_labels, width, n_levels]; floats = [span, gap_1..gap_{K-1},
 #: then each statistic's gap (labels x levels), for the ranking impurity of complete rankings].
@@ -85,7 +83,7 @@ def _spearman_similarity(ints, floats, count, s):
 
 # -- Mallows θ (Cheng et al. 2009) ------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _mallows_distance(ints, floats, count, s, votes):
+def _mallows_distance(ints, count, s):
     """Summed Kendall distance to the Borda centre, and the number of labels held."""
     complete, n_labels, n_pairs = ints[0], ints[1], ints[2]
     first, second = 3, 3 + n_pairs  # where the pairs' labels a_k and b_k are in `ints`
@@ -147,9 +145,9 @@ def _theta_from_mean_distance(d, m, table, table_x):
 
 
 @njit(cache=True, inline="always")
-def _mallows_theta(ints, floats, table, table_x, count, s, votes):
+def _mallows_theta(ints, table, table_x, count, s):
     """θ of a set for the search: a pure set counts as half a discordance."""
-    distance, held = _mallows_distance(ints, floats, count, s, votes)
+    distance, held = _mallows_distance(ints, count, s)
     distance = max(distance, 0.5)
     if held < 2:
         return 0.0
@@ -157,8 +155,8 @@ def _mallows_theta(ints, floats, table, table_x, count, s, votes):
 
 
 @njit(cache=True)
-def _mallows_similarity(ints, floats, count, s, votes):
-    distance, held = _mallows_distance(ints, floats, count, s, votes)
+def _mallows_similarity(ints, count, s):
+    distance, held = _mallows_distance(ints, count, s)
     pairs = held * (held - 1) / 4.0
     if not pairs > 0.0:
         return 1.0
@@ -263,24 +261,24 @@ def _gini_similarity(ints, floats, count, s):
 
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
 @njit(cache=True)
-def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, scratch: np.ndarray, count: float,
+def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: float,
                     s: np.ndarray) -> float:
     """``Criterion.node_similarity`` of one set (count, summed statistics)."""
     if kind == MEAN_SPEARMAN:
         return _spearman_similarity(ints, floats, count, s)
     if kind == MALLOWS:
-        return _mallows_similarity(ints, floats, count, s, scratch)
+        return _mallows_similarity(ints, count, s)
     if kind == RANKING_IMPURITY:
         return _rank_similarity(ints, floats, count, s)
     return _gini_similarity(ints, floats, count, s)
 
 
 @njit(cache=True)
-def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, scratch: np.ndarray, count_left: float,
+def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count_left: float,
                      s_left: np.ndarray, count_right: float, s_right: np.ndarray) -> float:
     """``S_split`` of rule (6): the size-weighted mean similarity of the two subsets."""
-    left = node_similarity(kind, ints, floats, scratch, count_left, s_left)
-    right = node_similarity(kind, ints, floats, scratch, count_right, s_right)
+    left = node_similarity(kind, ints, floats, count_left, s_left)
+    right = node_similarity(kind, ints, floats, count_right, s_right)
     return (count_left * left + count_right * right) / (count_left + count_right)
 
 
@@ -335,23 +333,23 @@ def rank_impurity_split(ints: np.ndarray, floats: np.ndarray, count_left: float,
 
 @njit(cache=True, inline="always")
 def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
-                  scratch: np.ndarray, count_left: float, s_left: np.ndarray, count_right: float,
+                  count_left: float, s_left: np.ndarray, count_right: float,
                   s_right: np.ndarray) -> float:
     """Mallows: eq. (6) of Cheng et al., the size-weighted θ; a pure side counts as half a discordance."""
-    theta_left = _mallows_theta(ints, floats, table, table_x, count_left, s_left, scratch)
-    theta_right = _mallows_theta(ints, floats, table, table_x, count_right, s_right, scratch)
+    theta_left = _mallows_theta(ints, table, table_x, count_left, s_left)
+    theta_right = _mallows_theta(ints, table, table_x, count_right, s_right)
     return (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
 
 
 @njit(cache=True)
 def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
-                scratch: np.ndarray, count_left: float, s_left: np.ndarray, count_right: float,
+                count_left: float, s_left: np.ndarray, count_right: float,
                 s_right: np.ndarray) -> float:
     """``Criterion.split_score``: what the search maximises."""
     if kind == MEAN_SPEARMAN:
         return spearman_split(ints, floats, count_left, s_left, count_right, s_right)
     if kind == MALLOWS:
-        return mallows_split(ints, floats, table, table_x, scratch, count_left, s_left, count_right, s_right)
+        return mallows_split(ints, floats, table, table_x, count_left, s_left, count_right, s_right)
     if kind == RANKING_IMPURITY:
         return rank_impurity_split(ints, floats, count_left, s_left, count_right, s_right)
     return gini_split(ints, floats, count_left, s_left, count_right, s_right)
@@ -376,7 +374,7 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 @njit(cache=True)
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
          stats: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
-         scratch_size: int, searches_other_score: bool, gamma: float, min_leaf: int, depth_limit: int,
+         searches_other_score: bool, gamma: float, min_leaf: int, depth_limit: int,
          capacity: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
 
@@ -405,7 +403,6 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     count = np.zeros(capacity, dtype=np.intp)
     stat_sum = np.zeros((capacity, n_stats))
     start = np.zeros(capacity, dtype=np.intp)
-    scratch = np.zeros(scratch_size)
     # Rows of every node in one array too (for nominal attributes and routing), segmented like `order`.
     rows = np.arange(n).astype(order.dtype)
     goes_left = np.zeros(n, dtype=np.bool_)
@@ -426,7 +423,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     for row in range(n):
         for j in range(n_stats):
             stat_sum[0, j] += stats[row, j]
-    similarity[0] = node_similarity(kind, ints, floats, scratch, float(n), stat_sum[0])
+    similarity[0] = node_similarity(kind, ints, floats, float(n), stat_sum[0])
     size = 1
     node = 0
     while node < size:
@@ -486,7 +483,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                             score = rank_impurity_split(ints, floats, float(left_count), running, float(right_count),
                                                         right)
                         else:
-                            score = mallows_split(ints, floats, table, table_x, scratch, float(left_count), running,
+                            score = mallows_split(ints, floats, table, table_x, float(left_count), running,
                                                   float(right_count), right)
                     to_left = False
                     if n_missing:
@@ -495,7 +492,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                             for j in range(n_stats):
                                 moved_left[j] = running[j] + missing_sum[j]
                                 moved_right[j] = right[j] - missing_sum[j]
-                            moved = split_score(kind, ints, floats, table, table_x, scratch,
+                            moved = split_score(kind, ints, floats, table, table_x,
                                                 float(left_count + n_missing), moved_left,
                                                 float(right_count - n_missing), moved_right)
                         # ties (within rounding) keep the missing values on "no"
@@ -543,7 +540,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 if not nominal[f]:
                     continue
                 found = _best_nominal(columns[f], rows[lo:hi], stats, parent_sum, c, min_leaf, kind, ints,
-                                      floats, table, table_x, scratch)
+                                      floats, table, table_x)
                 if found[0] < 0:
                     continue
                 value, score, value_count, value_sum = found[0], found[1], found[2], found[3]
@@ -561,7 +558,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             if best_feature >= 0 and searches_other_score:  # rule (6) judges the split by S_split
                 for j in range(n_stats):
                     right[j] = parent_sum[j] - best_left[j]
-                s_split = split_similarity(kind, ints, floats, scratch, float(best_count), best_left,
+                s_split = split_similarity(kind, ints, floats, float(best_count), best_left,
                                            float(c - best_count), right)
             elif best_feature < 0:
                 s_split = np.nan
@@ -600,8 +597,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 for j in range(n_stats):
                     stat_sum[left, j] = best_left[j]
                     stat_sum[left + 1, j] = parent_sum[j] - best_left[j]
-                similarity[left] = node_similarity(kind, ints, floats, scratch, float(count[left]), stat_sum[left])
-                similarity[left + 1] = node_similarity(kind, ints, floats, scratch, float(count[left + 1]),
+                similarity[left] = node_similarity(kind, ints, floats, float(count[left]), stat_sum[left])
+                similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]),
                                                        stat_sum[left + 1])
                 start[left] = lo
                 start[left + 1] = lo + best_count
@@ -655,7 +652,7 @@ def _first_best(score, n_cand):
 
 
 @njit(cache=True)
-def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, floats, table, table_x, scratch):
+def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, floats, table, table_x):
     """Best "x = value" split of one nominal attribute: (value or -1, score, count, summed statistics)."""
     n_stats = stats.shape[1]
     n_values = 0
@@ -677,7 +674,7 @@ def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, float
         if value_count[v] >= min_leaf and c - value_count[v] >= min_leaf:
             for j in range(n_stats):
                 right[j] = parent_sum[j] - value_sum[v, j]
-            scores[n_cand] = split_score(kind, ints, floats, table, table_x, scratch, float(value_count[v]),
+            scores[n_cand] = split_score(kind, ints, floats, table, table_x, float(value_count[v]),
                                          value_sum[v], float(c - value_count[v]), right)
             values[n_cand] = v
             n_cand += 1

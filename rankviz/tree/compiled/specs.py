@@ -30,8 +30,6 @@ class CriterionSpec:
     floats: np.ndarray
     table: np.ndarray
     table_x: np.ndarray
-    #: Work space the scores need (Mallows' Borda votes).
-    scratch_size: int
     #: The search maximises another score than ``S_split`` (the criterion's ``search_label``); rule (6)
     #: then judges the chosen split by ``S_split``.
     searches_other_score: bool = False
@@ -71,7 +69,7 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
     kind = type(criterion)
     if kind is MeanSpearman:
         ints = np.array([int(criterion.all_unit_), criterion.n_labels_], dtype=np.int64)
-        return CriterionSpec(kernels.MEAN_SPEARMAN, ints, np.array([criterion.scale_]), *_NO_TABLE, 1)
+        return CriterionSpec(kernels.MEAN_SPEARMAN, ints, np.array([criterion.scale_]), *_NO_TABLE)
     if kind is Mallows:
         n_labels = criterion.n_labels_
         a, b = criterion.pair_a_, criterion.pair_b_
@@ -85,7 +83,7 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         for row, m in enumerate(held):
             x_first, inverse_step, coefficients = theta_inverse_table(m)
             table[row], table_x[m] = coefficients, (x_first, inverse_step, row)
-        return CriterionSpec(kernels.MALLOWS, ints, criterion.votes_offset_, table, table_x, n_labels,
+        return CriterionSpec(kernels.MALLOWS, ints, np.zeros(1), table, table_x,
                              searches_other_score=True)
     if kind in (RankingImpurity, Gini):
         n_levels = len(criterion.levels_)
@@ -96,5 +94,5 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         per_statistic = np.tile(criterion.gaps_, criterion.n_labels_) if complete else np.zeros(0)
         floats = np.concatenate([[span], criterion.gaps_, per_statistic]).astype(float)
         return CriterionSpec(kernels.RANKING_IMPURITY if kind is RankingImpurity else kernels.GINI, ints, floats,
-                             *_NO_TABLE, 1, searches_other_score=kind is RankingImpurity)
+                             *_NO_TABLE, searches_other_score=kind is RankingImpurity)
     return None

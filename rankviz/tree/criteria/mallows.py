@@ -132,7 +132,7 @@ class Mallows(Criterion):
         self._pair_votes = sparse.csr_matrix(
             (np.concatenate([np.ones(n_pairs), -np.ones(n_pairs)]),
              (np.concatenate([self.pair_a_, self.pair_b_]), np.concatenate([pair, pair]))), shape=(n, n_pairs))
-        self.votes_offset_ = np.bincount(self.pair_b_, minlength=n).astype(float)
+        self._votes_offset = np.bincount(self.pair_b_, minlength=n).astype(float)
         a_first = Y[:, self.pair_a_] < Y[:, self.pair_b_]  # NaN compares False: a missing label orders nothing
         # Without missing labels or ties every pair is ordered one way, so
         # P[b, a] = n - P[a, b] and the Borda votes follow from P: the pair
@@ -164,7 +164,7 @@ class Mallows(Criterion):
             a_first = stats
             flat = a_first.reshape(n_pairs, -1)
             votes = np.asarray(self._pair_votes @ flat).reshape((n,) + a_first.shape[1:])
-            votes += np.multiply.outer(self.votes_offset_, count)
+            votes += np.multiply.outer(self._votes_offset, count)
             margin = votes[self.pair_a_] - votes[self.pair_b_]  # the vote margin of each pair
             flips = count - 2.0 * a_first
             flips *= margin >= 0

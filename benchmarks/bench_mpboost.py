@@ -44,6 +44,14 @@ Two data sets throughout:
     conversion per round. With ``max_bins=255`` the reference is still the
     exact tree (a binned pointwise round would be cheaper still).
 
+    Second reference (issue 18, goal 3): LightGBM's lambdarank with
+    ``num_leaves=2``, i.e. one stump per iteration, ``max_bin=255``, timed
+    per iteration after its data set is binned, with the same number of
+    threads as our search (``--threads``, default 1). Its iteration is
+    pointwise once the pair gradients are summed per document (one histogram
+    of gradients and hessians per feature), while our round scores every
+    threshold by the exact pair sums; the ratio is the price of exactness.
+
 (b) Accuracy (Zhu et al., §5). :func:`rankviz.experiments.ltr_study.compare_rankers` with
     ``tune=True``: each DDF's parameter and the number of rounds T (up to
     ``--rounds``) chosen on the validation queries by NDCG@5, then mean test
@@ -57,8 +65,11 @@ Two data sets throughout:
     standard error, wins / ties / losses, paired t and Wilcoxon p-values.
     Queries without a relevant document are left out (rankviz's default).
 
+(c) LightGBM lambdarank on the same splits (stumps, and its default 31
+    leaves), iterations chosen on the validation queries by NDCG@5.
+
 Run: .venv/bin/python benchmarks/bench_mpboost.py [--quick] [--rounds 200]
-     [--repeats 5] [--seed 0]
+     [--repeats 5] [--seed 0] [--threads 1]
 Prints numbers only (tables are markdown); nothing here asserts on timing or accuracy.
 """
 
@@ -76,10 +87,19 @@ from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.datasets.queries import split_by_query
 from rankviz.experiments.statistics import paired_comparison, standard_error
 from rankviz.experiments.ltr_study import compare_rankers, method_title
+from rankviz.ltr.metrics import ndcg
 from common import median_time  # benchmarks/common.py, beside this script
+
+try:  # the reference of goal 3 (issue 18); a benchmark-only dependency
+    import lightgbm
+except ImportError:  # pragma: no cover - reported, not fatal
+    lightgbm = None
 
 #: The issue's aim for one round on the generated set (3,000 documents, 300 features).
 AIM_SECONDS = 0.005
+# one MPBoost round should cost at most this many LightGBM lambdarank
+# iterations with two leaves (a stump) on the generated set
+AIM_LIGHTGBM_RATIO = 2.0
 BIN_SETTINGS = (None, 255)
 KS = (1, 3, 5, 10)
 TIMING_DDF = "logdd"
@@ -117,14 +137,14 @@ def describe(data):
 # --------------------------------------------------------------------------- #
 # (a) speed
 # --------------------------------------------------------------------------- #
-def time_rounds(data, max_bins, rounds, repeats):
+def time_rounds(data, max_bins, rounds, repeats, threads=1):
     """Median per-round and set-up seconds of MPBoost, the rounds fitted and the pairs.
 
     Each fit of ``rounds + 1`` rounds is timed at every yield of ``iter_fit``:
     ``t(1)`` after the first round, ``t(R + 1)`` after the last.
     """
     def fit():
-        model = MPBoost(ddf=TIMING_DDF, n_rounds=rounds + 1, max_bins=max_bins)
+        model = MPBoost(ddf=TIMING_DDF, n_rounds=rounds + 1, max_bins=max_bins, n_jobs=threads)
         start = time.perf_counter()
         stamps = [time.perf_counter() - start
                   for _ in model.iter_fit(data.X, data.relevance, qid=data.qid)]
@@ -147,30 +167,72 @@ def time_sklearn_stump(data, repeats):
     return seconds
 
 
-def speed(sets, rounds, repeats):
-    rows, per_round_generated = [], {}
+def lightgbm_dataset(data, reference=None):
+    _, sizes = np.unique(data.qid, return_counts=True)
+    order = np.argsort(data.qid, kind="stable")   # LightGBM wants each query's documents together
+    # sorted by id, as np.unique counts them
+    dataset = lightgbm.Dataset(data.X[order], data.relevance[order], group=sizes, reference=reference,
+                               params={"max_bin": 255, "verbose": -1, "feature_pre_filter": False,
+                                       "min_data_in_leaf": 1})
+    return dataset.construct()
+
+
+LIGHTGBM_STUMP = {"objective": "lambdarank", "num_leaves": 2, "learning_rate": 0.1, "verbose": -1,
+                  "min_data_in_leaf": 1, "min_sum_hessian_in_leaf": 0.0}
+
+
+def time_lightgbm_iteration(data, iterations, repeats, threads):
+    """Median seconds of one LightGBM lambdarank iteration with two leaves (a stump), ``threads`` threads.
+
+    As for MPBoost, the set-up (binning the data set) is left out: a booster
+    is created on the constructed data set, updated once untimed, then
+    ``iterations`` updates are timed.
+    """
+    dataset = lightgbm_dataset(data)
+
+    def run():
+        booster = lightgbm.Booster(params={**LIGHTGBM_STUMP, "num_threads": threads}, train_set=dataset)
+        booster.update()
+        start = time.perf_counter()
+        for _ in range(iterations):
+            booster.update()
+        return (time.perf_counter() - start) / iterations
+
+    run()
+    return float(np.median([run() for _ in range(repeats)]))
+
+
+def speed(sets, rounds, repeats, threads):
+    rows, lightgbm_rows, per_round_generated = [], [], {}
     for name, (*_, data) in sets.items():
         sk_seconds = time_sklearn_stump(data, repeats)
+        lgb_seconds = (time_lightgbm_iteration(data, max(rounds[name], 20), repeats, threads)
+                       if lightgbm is not None else np.nan)
         for max_bins in BIN_SETTINGS:
-            per_round, set_up, fitted, n_pairs = time_rounds(data, max_bins, rounds[name], repeats)
+            per_round, set_up, fitted, n_pairs = time_rounds(data, max_bins, rounds[name], repeats, threads)
             if fitted != rounds[name] + 1:
                 print(f"note: {name}, max_bins={max_bins}: stopped after {fitted} rounds "
                       f"(no useful stump left); the per-round figure is over fewer rounds")
             if name == "generated":
-                per_round_generated[max_bins] = per_round
+                per_round_generated[max_bins] = (per_round, lgb_seconds)
             rows.append([name, f"{n_pairs:,}", "exact" if max_bins is None else str(max_bins),
                          rounds[name], f"{set_up * 1e3:.1f}", f"{per_round * 1e3:.2f}",
-                         f"{sk_seconds * 1e3:.2f}", f"{per_round / sk_seconds:.1f}x"])
+                         f"{sk_seconds * 1e3:.2f}", f"{per_round / sk_seconds:.1f}x",
+                         f"{lgb_seconds * 1e3:.2f}", f"{per_round / lgb_seconds:.1f}x"])
     print(markdown_table(
         ["data", "pairs", "max_bins", "R", "set-up [ms]", "per round [ms]", "sklearn stump [ms]",
-         "ours / sklearn"],
-        rows, "lrrrrrrr"))
-    print(f"\naim: under {AIM_SECONDS * 1e3:g} ms per round on the generated set "
-          "(3,000 documents, 300 features):")
-    for max_bins, seconds in per_round_generated.items():
+         "ours / sklearn", "LightGBM iteration [ms]", "ours / LightGBM"],
+        rows, "lrrrrrrrrr"))
+    print(f"\naims on the generated set (3,000 documents, 300 features), {threads} thread(s): under "
+          f"{AIM_SECONDS * 1e3:g} ms per round, and at most {AIM_LIGHTGBM_RATIO:g}x a LightGBM lambdarank "
+          "iteration with num_leaves=2 (max_bin=255):")
+    for max_bins, (seconds, lgb_seconds) in per_round_generated.items():
         label = "max_bins=None (exact)" if max_bins is None else f"max_bins={max_bins}"
         verdict = "met" if seconds < AIM_SECONDS else "not met"
-        print(f"  {label:<22} {seconds * 1e3:6.2f} ms  -> {verdict}")
+        ratio = seconds / lgb_seconds
+        lgb_verdict = "met" if ratio <= AIM_LIGHTGBM_RATIO else "not met"
+        print(f"  {label:<22} {seconds * 1e3:6.2f} ms  -> {verdict};  {ratio:4.1f}x LightGBM "
+              f"({lgb_seconds * 1e3:.2f} ms) -> {lgb_verdict}")
 
 
 # --------------------------------------------------------------------------- #
@@ -219,6 +281,31 @@ def paired_table(comparison, k=5):
                            "t p", "Wilcoxon p"], rows, "lrrrrr")
 
 
+def lightgbm_accuracy(sets, n_rounds):
+    """LightGBM lambdarank on the same splits: stumps (num_leaves=2) and its default 31 leaves.
+
+    The number of iterations (at most ``n_rounds``) is chosen on the
+    validation queries by NDCG@5, as MPBoost's T is; test NDCG in the
+    common form with rankviz's :func:`~rankviz.ltr.metrics.ndcg` (the same
+    tie-breaking and queries as the table above).
+    """
+    rows = []
+    for name, (train, vali, test, _) in sets.items():
+        for leaves in (2, 31):
+            params = {**LIGHTGBM_STUMP, "num_leaves": leaves, "num_threads": 1, "metric": "ndcg",
+                      "eval_at": [5]}
+            train_set = lightgbm_dataset(train)
+            booster = lightgbm.train(params, train_set, num_boost_round=n_rounds,
+                                     valid_sets=[lightgbm_dataset(vali, reference=train_set)],
+                                     callbacks=[lightgbm.early_stopping(n_rounds, verbose=False)])
+            scores = booster.predict(test.X, num_iteration=booster.best_iteration)
+            cells = [name, f"lambdarank, num_leaves={leaves}"]
+            cells += [mean_se(ndcg(test.relevance, scores, test.qid, k)) for k in KS]
+            cells.append(booster.best_iteration)
+            rows.append(cells)
+    print(markdown_table(["data", "method"] + [f"NDCG@{k}" for k in KS] + ["T"], rows, "ll" + "r" * (len(KS) + 1)))
+
+
 def accuracy(sets, n_rounds):
     for form in ("common", "mpboost"):
         for name, (train, vali, test, _) in sets.items():
@@ -242,6 +329,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=None,
                         help="timing repeats (default 5, or 2 with --quick)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated set and its split")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads of MPBoost's search (n_jobs) and of LightGBM (num_threads); default 1")
     args = parser.parse_args()
     n_rounds = args.rounds or (30 if args.quick else 200)
     repeats = args.repeats or (2 if args.quick else 5)
@@ -259,12 +348,18 @@ def main():
           f"within one fit, median of {repeats} fits; set-up = t(1 round) - one round; sklearn = "
           "DecisionTreeRegressor(max_depth=1).fit on the same X, same run\n")
     start = time.perf_counter()
-    speed(sets, timed_rounds, repeats)
+    if lightgbm is None:
+        print("LightGBM is not installed: its column is NaN (pip install lightgbm)")
+    speed(sets, timed_rounds, repeats, args.threads)
     print(f"({time.perf_counter() - start:.1f} s)")
 
     print(f"\n(b) test NDCG, parameter and T <= {n_rounds} tuned on the validation queries by NDCG@5 "
           "(Zhu et al., §5); ± = standard error over test queries")
     accuracy(sets, n_rounds)
+    if lightgbm is not None:
+        print(f"\n(c) LightGBM {lightgbm.__version__} lambdarank on the same splits, iterations <= {n_rounds} "
+              "chosen on the validation queries by NDCG@5; common NDCG form\n")
+        lightgbm_accuracy(sets, n_rounds)
 
 
 if __name__ == "__main__":

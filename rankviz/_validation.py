@@ -13,6 +13,8 @@ message; invalid parameters raise ``ValueError``.
 
 from __future__ import annotations
 
+import numbers
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -451,3 +453,23 @@ def check_features(estimator: BaseEstimator, X: ArrayLike) -> np.ndarray:
         was fitted with (see :func:`check_feature_input`).
     """
     return np.asarray(check_feature_input(estimator, X, reset=False), dtype=float)
+
+
+def check_n_jobs(n_jobs: int | None) -> int:
+    """The number of threads ``n_jobs`` asks for, as in scikit-learn.
+
+    None means 1; a negative value counts back from the CPUs (-1: all of
+    them, -2: all but one), never below 1.
+
+    Raises
+    ------
+    ValueError
+        If ``n_jobs`` is 0 or not an integer.
+    """
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None or a nonzero integer; got {n_jobs!r}.")
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)

@@ -18,7 +18,7 @@ from rankviz.features import MISSING_CATEGORY, FeatureEncoder, count_missing
 from rankviz.tree.gamma_path import GammaPath
 from rankviz.tree.node_inspection import candidate_splits, node_mask
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance
-from rankviz.ltr.mpboost import preference_pairs
+from rankviz.ltr.mpboost import preference_pairs, query_codes
 from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch
 from reference import mean_pairwise_spearman
 
@@ -189,10 +189,14 @@ def test_mpboost_puts_missing_values_below_every_threshold():
     X[rng.random(48) < 0.3, 0] = np.nan
     first, second = preference_pairs(y, qid)
     distance = directed_distance(y[first], y[second], "ldd", 0.4)
-    weights = rng.random(first.size)
     bins = FeatureBins(X)
     assert not np.isnan(np.concatenate(bins.thresholds)).any()
-    s1, s2 = StumpSearch(PairLayout(first, second, distance, bins)).sums(weights)
+    layout = PairLayout(first, second, distance, bins, grades=np.unique(y, return_inverse=True)[1],
+                        queries=query_codes(qid))
+    scores = rng.normal(size=len(y))
+    log_weights = layout.pair_log_weights(scores)
+    weights = np.exp(log_weights - log_weights.max())
+    s1, s2 = StumpSearch(layout).sums(scores)
     for k in range(3):
         for b, t in enumerate(bins.thresholds[k]):
             above = X[:, k] > t  # NaN > t is False: missing is below

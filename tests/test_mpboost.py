@@ -111,48 +111,82 @@ def brute_force_stumps(X, first, second, distance, weights):
     return rows
 
 
+def search_for(X, y, qid, ddf, parameter, max_bins=None, n_jobs=1):
+    """The stump search of an MPBoost fit on (X, y, qid), and its pairs and distances."""
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], ddf, parameter)
+    bins = FeatureBins(X, max_bins)
+    layout = PairLayout(first, second, distance, bins, grades=np.unique(y, return_inverse=True)[1],
+                        queries=query_codes(qid))
+    return StumpSearch(layout, n_jobs=n_jobs), first, second, distance, bins
+
+
+def weights_of(layout, scores):
+    log_weights = layout.pair_log_weights(scores)
+    return np.exp(log_weights - log_weights.max())
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_stump_search_matches_brute_force(seed):
     X, y, qid = random_queries(seed)
-    first, second = preference_pairs(y, qid)
-    distance = directed_distance(y[first], y[second], "logdd", 3.0)
-    weights = np.random.default_rng(seed).random(first.size)
-    bins = FeatureBins(X)
-    search = StumpSearch(PairLayout(first, second, distance, bins))
-    s1, s2 = search.sums(weights)
+    search, first, second, distance, bins = search_for(X, y, qid, "logdd", 3.0)
+    # the scores of some boosting round: weights exp(-d (F_i - F_j))
+    scores = np.random.default_rng(seed).normal(scale=0.5, size=len(y))
+    weights = weights_of(search.layout, scores)
+    assert np.ptp(weights) > 0.5
+    s1, s2 = search.sums(scores)
     best_gain = 0.0
     for k, t, ref_s1, ref_s2 in brute_force_stumps(X, first, second, distance, weights):
         b = int(np.searchsorted(bins.thresholds[k], t))
         assert bins.thresholds[k][b] == pytest.approx(t)
-        assert s1[k, b] == pytest.approx(ref_s1, abs=1e-4)
-        assert s2[k, b] == pytest.approx(ref_s2, abs=1e-4)
+        assert s1[k, b] == pytest.approx(ref_s1, abs=1e-9)
+        assert s2[k, b] == pytest.approx(ref_s2, abs=1e-9)
         exact = stump_sums(bins.codes[:, k], b, first, second, distance, weights)
         assert exact == pytest.approx((ref_s1, ref_s2), abs=1e-12)
         if ref_s2 > 0:
             best_gain = max(best_gain, ref_s1**2 / ref_s2)
-    feature, b, gain = search.best(weights)
-    assert gain == pytest.approx(best_gain, rel=1e-4)
+    feature, b, gain = search.best(scores)
+    assert gain == pytest.approx(best_gain, rel=1e-5)
     ref_s1, ref_s2 = stump_sums(bins.codes[:, feature], b, first, second, distance, weights)
-    assert ref_s1**2 / ref_s2 == pytest.approx(best_gain, rel=1e-4)
+    assert ref_s1**2 / ref_s2 == pytest.approx(best_gain, rel=1e-5)
 
 
-def test_stump_search_splits_its_feature_table_in_blocks(monkeypatch):
-    # Large pair x feature tables are rebuilt per block of features each
-    # round; the result must not change.
-    import rankviz.ltr.stump_search as stump_search
+@pytest.mark.parametrize("ddf, parameter", [("binary", None), ("ldd", 0.7), ("logitdd", 2.0)])
+def test_pair_factors_rebuild_every_pair_weight_and_never_exceed_one(ddf, parameter):
+    X, y, qid = random_queries(4, n=90)
+    search, first, second, distance, _ = search_for(X, y, qid, ddf, parameter)
+    layout = search.layout
+    # scores far apart: the raw products exp(-d F_i) exp(d F_j) would overflow
+    scores = np.random.default_rng(4).normal(scale=400.0, size=len(y))
+    factors, top = layout.pair_factors(scores)
+    assert np.isfinite(factors).all() and factors.max() <= 1.0 and factors.min() >= 0.0
+    grades = layout.grades
+    rebuilt = factors[first, grades[second]] * factors[second, grades[first]]
+    expected = np.exp(layout.pair_log_weights(scores) - top)
+    np.testing.assert_allclose(rebuilt, expected, rtol=1e-9, atol=1e-300)
+    assert expected.max() == 1.0
+    # no document pairs with a document of its own grade
+    assert (factors[np.arange(len(y)), grades] == 0).all()
 
-    X, y, qid = random_queries(3, n_features=7)
+
+def test_stump_search_threads_give_the_same_stump_and_sums():
+    X, y, qid = random_queries(6, n=120, n_features=9)
+    one, *_ = search_for(X, y, qid, "ldd", 0.4)
+    three, *_ = search_for(X, y, qid, "ldd", 0.4, n_jobs=3)
+    scores = np.random.default_rng(6).normal(size=len(y))
+    assert one.best(scores) == three.best(scores)
+    for a, b in zip(one.sums(scores), three.sums(scores)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_pair_layout_refuses_distances_that_are_not_a_function_of_the_grades():
+    X, y, qid = random_queries(2)
     first, second = preference_pairs(y, qid)
-    distance = directed_distance(y[first], y[second], "ldd", 0.3)
-    weights = np.random.default_rng(3).random(first.size)
-    bins = FeatureBins(X)
-    whole = StumpSearch(PairLayout(first, second, distance, bins)).sums(weights)
-    monkeypatch.setattr(stump_search, "_PAIR_FEATURE_CELLS", 2 * first.size)
-    layout = PairLayout(first, second, distance, bins)
-    assert len(layout._blocks) == 4
-    blocked = StumpSearch(layout).sums(weights)
-    np.testing.assert_allclose(blocked[0], whole[0], atol=1e-6)
-    np.testing.assert_allclose(blocked[1], whole[1], atol=1e-6)
+    distance = directed_distance(y[first], y[second], "ldd", 1.0)
+    distance[0] *= 2.0
+    with pytest.raises(ValueError, match="two grades only"):
+        PairLayout(first, second, distance, FeatureBins(X), grades=np.unique(y, return_inverse=True)[1],
+                   queries=query_codes(qid))
 
 
 def test_binned_thresholds_separate_values_and_agree_with_codes():
@@ -281,24 +315,6 @@ def test_clear_errors():
         MPBoost(shrinkage=0).fit(X, y, qid=qid)
     with pytest.raises(ValueError, match="4 features"):
         MPBoost(n_rounds=2).fit(X, y, qid=qid).predict(X[:, :2])
-
-
-def test_wide_histograms_are_filled_feature_by_feature_with_the_same_sums(monkeypatch):
-    import rankviz.ltr.stump_search as stump_search
-
-    X, y, qid = random_queries(9, n=80, n_features=5, decimals=3)
-    first, second = preference_pairs(y, qid)
-    distance = directed_distance(y[first], y[second], "logitdd", 0.5)
-    weights = np.random.default_rng(9).random(first.size)
-    bins = FeatureBins(X)
-    row_by_row = StumpSearch(PairLayout(first, second, distance, bins))
-    monkeypatch.setattr(stump_search, "_WIDE_HISTOGRAM", 0)
-    layout = PairLayout(first, second, distance, bins)
-    assert layout._by_feature
-    by_feature = StumpSearch(layout)
-    for a, b in zip(row_by_row.sums(weights), by_feature.sums(weights)):
-        np.testing.assert_allclose(a, b, atol=1e-9)
-    assert row_by_row.best(weights) == by_feature.best(weights)
 
 
 def test_single_document_queries_add_no_pair_and_fit():

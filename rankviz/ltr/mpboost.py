@@ -14,9 +14,10 @@ Implementation notes
   both orientations, but ``(j, i)`` carries ``-dist`` and the negated score
   difference, so it repeats the same loss term: every weight, ``Z_t`` and
   the bound of Theorem 1 are unchanged.
-* Weights live in log space, normalised to sum 1 each round (``Z_t`` is the
-  normaliser), so long runs with large distances neither overflow nor
-  underflow.
+* Weights are computed in log space from the training scores each round,
+  ``-dist_ij (F_i - F_j)`` rescaled by its largest value, so long runs with
+  large distances neither overflow nor underflow; ``Z_t`` is the ratio of
+  their sums after and before the round.
 * A missing feature value (NaN) is below every threshold: the stump adds
   nothing to that document, in training and in prediction alike.
 * ``shrinkage`` (``nu``) multiplies each stump's height. Zhu et al. use
@@ -154,6 +155,10 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         None scores every threshold between distinct values (the appendix);
         an int caps thresholds per feature at quantiles (faster on large
         data).
+    n_jobs : int or None, default=None
+        Threads that search features at once in each round (the compiled
+        search releases the GIL). None means 1, -1 one per CPU, as in
+        scikit-learn. The stumps do not depend on it.
 
     Attributes
     ----------
@@ -207,12 +212,13 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
     """
 
     def __init__(self, ddf: str = "logdd", parameter: float | None = None, n_rounds: int = 100,
-                 shrinkage: float = 1.0, max_bins: int | None = None) -> None:
+                 shrinkage: float = 1.0, max_bins: int | None = None, n_jobs: int | None = None) -> None:
         self.ddf = ddf
         self.parameter = parameter
         self.n_rounds = n_rounds
         self.shrinkage = shrinkage
         self.max_bins = max_bins
+        self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ #
     # fitting
@@ -279,28 +285,37 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             )
         distance = directed_distance(y[first], y[second], ddf, parameter)
         bins = FeatureBins(X, self.max_bins)
-        search = StumpSearch(PairLayout(first, second, distance, bins))
+        grades = np.unique(y, return_inverse=True)[1].ravel()
+        layout = PairLayout(first, second, distance, bins, grades=grades, queries=query_codes(qid))
+        search = StumpSearch(layout, n_jobs=self.n_jobs)
 
         self.n_pairs_ = int(first.size)
         self.pairs_ = (first, second)
         self.distance_ = distance
         self._reset_stumps()
-        log_weights = np.full(first.size, -np.log(first.size))
+        # The weight of a pair after any number of rounds is
+        # exp(-dist (F_i - F_j)) / (product of the normalisers) with F the
+        # training scores, so it is recomputed from F rather than updated:
+        # no drift over long runs, and the search factors it per document.
+        scores = np.zeros(X.shape[0])
+        log_weights = layout.pair_log_weights(scores)
         for _ in range(self.n_rounds):
             # rescaled weights: the stump's height S1/S2 and its rank by
             # gain do not depend on the scale
             weights = np.exp(log_weights - log_weights.max())
-            feature, bin_, gain = search.best(weights)
+            feature, bin_, gain = search.best(scores)
+            if feature < 0:
+                break  # no threshold separates a pair
             codes = bins.codes[:, feature]
             s1, s2 = stump_sums(codes, bin_, first, second, distance, weights)
             if s2 <= 0.0 or gain <= 1e-12 * weights.sum():
                 break  # no stump separates a pair usefully: later rounds would repeat this one
             value = shrinkage * s1 / s2
-            above = codes > bin_
-            step = value * (above[first].astype(float) - above[second])
-            log_weights = log_weights - distance * step
-            log_normalizer = logsumexp(log_weights)  # weights summed to 1 before the update
-            log_weights -= log_normalizer
+            scores += value * (codes > bin_)
+            new_log_weights = layout.pair_log_weights(scores)
+            # Z_t: the weights' sum after the round over their sum before
+            log_normalizer = logsumexp(new_log_weights) - logsumexp(log_weights)
+            log_weights = new_log_weights
             self._append_stump(feature, bins.thresholds[feature][bin_], value,
                                gain / weights.sum(), np.exp(log_normalizer))
             yield self.n_rounds_

@@ -10,22 +10,26 @@ distances ``d``,
 * ``S1 = sum_{i above, j below} w d - sum_{i below, j above} w d``, and
 * ``S2 = sum_{pairs split} w``.
 
-Every feature and every threshold is scored at once, without a loop over
-pairs or thresholds (docs/design.md, "MPBoost stump search"):
+Every threshold of a feature is scored in one sweep over its documents in
+the order of their values (docs/design.md, "MPBoost stump search"), moving
+one document at a time from above the threshold to below it:
 
 * ``S1`` decomposes per document. With
   ``p_m = sum_{pairs (m, .)} w d - sum_{pairs (., m)} w d``,
-  ``S1(t) = sum_{m above t} p_m``: one histogram of ``p`` per feature and a
-  cumulative sum over its bins.
-* ``S2`` does not decompose, but ``[split] = [i below] + [j below] -
-  2 [both below]``. The first two terms are per-document sums again. A pair
-  is "both below" from the bin of its later document on, so assigning each
-  pair's weight to that document -- a sparse ``documents x pairs`` matrix
-  times the fixed ``pairs x features`` table of which document is later --
-  gives per-document, per-feature amounts whose histograms and cumulative
-  sums give the term for every threshold. (This is the difference-array
-  idea of docs/design.md with the pair's lower end folded into the
-  per-document sums.)
+  ``S1(t) = sum_{m above t} p_m``, a running sum.
+* ``S2`` does not decompose: when document ``m`` moves below, its pairs
+  with documents still above become split and those with documents already
+  below stop being split, so ``S2`` changes by
+  ``W_m - 2 sum_{j below} w_mj`` (``W_m`` the weight of all of ``m``'s
+  pairs). The last sum is the hard part. The weight of a pair is
+  ``exp(-d (F_i - F_j))`` where ``F`` is the sum of the stumps so far and
+  ``d`` depends only on the two grades, so it factors into one number per
+  document and grade of the partner (:meth:`PairLayout.pair_factors`).
+  The sum over partners below is then ``sum_h factors[m, h] T[q, h, g_m]``,
+  where ``T[q, h, g]`` sums ``factors[j, g]`` over the documents ``j`` of
+  grade ``h`` of query ``q`` already below: ``O(grades)`` per step
+  (:mod:`rankviz.ltr.stump_sweep`). A round costs ``O(documents x features
+  x grades)``, however many pairs the queries have.
 
 Feature values are binned once per fit: by default every distinct value is
 its own bin (the appendix's exhaustive search over all thresholds);
@@ -44,23 +48,18 @@ References
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
-import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
-__all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums"]
+from .._validation import check_n_jobs
+from .stump_sweep import feature_tops, stump_tables, sweep_feature
 
-# Relative difference of gains that counts as a tie (float32 sums).
+__all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums", "warm_up"]
+
+# Relative difference of gains that counts as a tie.
 _GAIN_TIE = 1e-5
-
-# Histograms wider than this many bins per feature are filled feature by
-# feature (see PairLayout).
-_WIDE_HISTOGRAM = 1024
-
-# Above this many pair x feature cells (float32), the table of which document
-# of a pair comes later is recomputed per block of features each round
-# instead of being kept (about 200 MB).
-_PAIR_FEATURE_CELLS = 50_000_000
 
 
 class FeatureBins:
@@ -113,165 +112,189 @@ class PairLayout:
     first, second : ndarray of int
         Document indices of each pair; ``first`` is the more relevant one.
     distance : ndarray of float
-        ``dist(r_first, r_second) > 0`` per pair.
+        ``dist(r_first, r_second) > 0`` per pair; it must depend on the two
+        grades only (every directed distance function does).
     bins : FeatureBins
+    grades : ndarray of int, shape (n_documents,)
+        Grade codes ``0..G-1`` in increasing order of relevance.
+    queries : ndarray of int, shape (n_documents,)
+        Query codes ``0..Q-1``; pairs join documents of one query.
+
+    Raises
+    ------
+    ValueError
+        If a pair joins two queries, or two pairs with the same grades have
+        different distances.
     """
 
-    def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike,
-                 bins: FeatureBins) -> None:
+    def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike, bins: FeatureBins,
+                 *, grades: ArrayLike, queries: ArrayLike) -> None:
         self.first = np.asarray(first, dtype=np.intp)
         self.second = np.asarray(second, dtype=np.intp)
         self.distance = np.asarray(distance, dtype=float)
         self.bins = bins
+        self.grades = np.asarray(grades, dtype=np.intp)
+        self.queries = np.asarray(queries, dtype=np.intp)
         n_documents, n_features = bins.codes.shape
         self.n_documents, self.n_features = n_documents, n_features
         self.n_pairs = self.first.size
-        self.width = int(bins.n_bins.max())
-        # flat histogram index of (document m, feature k): k * width + code
-        offsets = np.arange(n_features, dtype=np.intp) * self.width
-        self.flat_codes = (bins.codes + offsets).ravel()
-        # With wide histograms (every distinct value a bin) scattering a
-        # documents x features table row by row touches every feature's
-        # histogram per document; feature by feature stays in cache and pays
-        # for the transposed copy twice over.
-        self._by_feature = self.width > _WIDE_HISTOGRAM
-        if self._by_feature:
-            self.flat_codes_by_feature = (bins.codes.T + offsets[:, None]).ravel()
-        # the same as a (features * width) x documents 0/1 matrix: histograms of
-        # per-document amounts for every feature in one sparse product
-        self.bin_members = sp.csr_matrix(
-            (np.ones(self.flat_codes.size), (self.flat_codes, np.repeat(np.arange(n_documents), n_features))),
-            shape=(n_features * self.width, n_documents),
-        )
-        # documents x pairs, +w at the first document and -w at the second;
-        # the values are refreshed each round through ``_data_order``.
-        rows = np.concatenate([self.first, self.second])
-        cols = np.concatenate([np.arange(self.n_pairs)] * 2)
-        self._data_order = np.argsort(rows, kind="stable")
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=n_documents))])
-        self._signed = sp.csr_matrix(
-            (np.ones(2 * self.n_pairs, dtype=np.float32), cols[self._data_order], indptr),
-            shape=(n_documents, self.n_pairs),
-        )
-        self._blocks = self._feature_blocks()
-        self._first_later = None
-        if len(self._blocks) == 1:
-            self._first_later = self._later_table(self._blocks[0])
+        self.width = int(bins.n_bins.max()) if n_features else 1
+        self.n_grades = int(self.grades.max()) + 1 if n_documents else 1
+        self.n_queries = int(self.queries.max()) + 1 if n_documents else 1
+        if np.any(self.queries[self.first] != self.queries[self.second]):
+            raise ValueError("every pair must join two documents of one query.")
+        # distance_table[g, h]: the distance of a pair of grades g > h
+        self.distance_table = np.zeros((self.n_grades, self.n_grades))
+        pair_grades = (self.grades[self.first], self.grades[self.second])
+        self.distance_table[pair_grades] = self.distance
+        if not np.allclose(self.distance_table[pair_grades], self.distance, rtol=1e-12, atol=0.0):
+            raise ValueError("the distance of a pair must depend on its two grades only.")
+        # Each feature's documents in the order of their bin codes (stable:
+        # ties in the order of the rows), and the codes in that order.
+        codes = bins.codes
+        order = np.argsort(codes, axis=0, kind="stable")
+        self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
+        self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
+        # groups of documents with one query and one grade, for the lowest
+        # score of each (see pair_factors)
+        group = self.queries * self.n_grades + self.grades
+        self._group_order = np.argsort(group, kind="stable")
+        sorted_group = group[self._group_order]
+        self._group_starts = np.flatnonzero(np.r_[True, sorted_group[1:] != sorted_group[:-1]])
+        self._group_ids = sorted_group[self._group_starts]
+        # where each document's column T[q, :, g] and row T[q, g, :] of the
+        # sweep's state start (stump_sweep)
+        block = self.queries.astype(np.uint64) * np.uint64(self.n_grades**2)
+        self.read_at = block + self.grades.astype(np.uint64)
+        self.write_at = block + self.grades.astype(np.uint64) * np.uint64(self.n_grades)
 
-    def _feature_blocks(self):
-        per_block = max(1, _PAIR_FEATURE_CELLS // max(self.n_pairs, 1))
-        return [slice(k, min(k + per_block, self.n_features)) for k in range(0, self.n_features, per_block)]
+    def pair_log_weights(self, scores: np.ndarray) -> np.ndarray:
+        """``-dist_ij (F_i - F_j)`` per pair: the log weight of Algorithm 1 (step 6), up to a constant."""
+        return -self.distance * (scores[self.first] - scores[self.second])
 
-    def _later_table(self, features):
-        """pairs x features float32: 1 where the first document's bin is not below the second's.
+    def pair_factors(self, scores: np.ndarray) -> tuple[np.ndarray, float]:
+        """Per-document factors of the pair weights and their common log scale.
 
-        A pair is "both below" a threshold from the bin of its later document
-        on; ties go to the first document (any document of that bin would do).
+        Returns ``factors`` of shape (n_documents, n_grades) and ``M``, the
+        largest pair log weight, such that for a pair ``(i, j)`` of one query
+        with grades ``g > h``::
+
+            exp(-dist_ij (F_i - F_j) - M) == factors[i, h] * factors[j, g]
+
+        ``factors[m, g_m]`` is 0. Both factors are at most 1: with ``a`` the
+        lowest score of grade ``g`` in the query, ``factors[i, h] =
+        exp(-d (F_i - a))`` and ``factors[j, g] = exp(d (F_j - a) - M)``, and
+        ``d (F_j - a)`` is the log weight of a pair of the query. So nothing
+        overflows, however far the scores move.
         """
-        codes = self.bins.codes[:, features]
-        return (codes[self.first] >= codes[self.second]).astype(np.float32)
-
-    def later_weights(self, weights: np.ndarray) -> np.ndarray:
-        """Per document and feature: the weight of pairs in which it is the later document.
-
-        Returns ``g`` of shape (n_documents, n_features) minus the part every
-        pair gives its second document, i.e. ``(A_first - A_second) @ later``;
-        see :meth:`StumpSearch.sums`.
-        """
-        signed = np.concatenate([weights, -weights]).astype(np.float32)
-        self._signed.data = signed[self._data_order]
-        if self._first_later is not None:
-            return self._signed @ self._first_later
-        out = np.empty((self.n_documents, self.n_features), dtype=np.float32)
-        for features in self._blocks:
-            out[:, features] = self._signed @ self._later_table(features)
-        return out
+        n_grades = self.n_grades
+        log_weights = self.pair_log_weights(scores)
+        top = float(log_weights.max()) if log_weights.size else 0.0
+        lowest = np.full(self.n_queries * n_grades, np.inf)
+        lowest[self._group_ids] = np.minimum.reduceat(scores[self._group_order], self._group_starts)
+        lowest = lowest.reshape(self.n_queries, n_grades)
+        score = scores[:, None]
+        grade = self.grades[:, None]
+        other = np.arange(n_grades)[None, :]
+        # h < g: m is the more relevant document of the pair
+        own_lowest = lowest[self.queries, self.grades][:, None]
+        as_first = np.exp(-self.distance_table[self.grades] * (score - own_lowest))
+        # h > g: m is the less relevant one; a grade absent from m's query
+        # forms no pair with it
+        partner_lowest = lowest[self.queries]
+        present = np.isfinite(partner_lowest)
+        exponent = self.distance_table.T[self.grades] * (score - np.where(present, partner_lowest, 0.0)) - top
+        as_second = np.where(present, np.exp(np.minimum(exponent, 0.0)), 0.0)
+        factors = np.where(other < grade, as_first, np.where(other > grade, as_second, 0.0))
+        return factors, top
 
 
 class StumpSearch:
-    """Score every (feature, threshold) stump for given pair weights.
+    """Score every (feature, threshold) stump for the pair weights of given scores.
+
+    The weight of pair ``(i, j)`` is ``exp(-dist_ij (F_i - F_j))`` (rescaled
+    so the largest is 1), as in round ``t`` of Algorithm 1 with ``F`` the sum
+    of the stumps so far.
 
     Parameters
     ----------
     layout : PairLayout
+    n_jobs : int or None, default=1
+        Threads sweeping features at once (the compiled sweep releases the
+        GIL); -1 for one per CPU.
     """
 
-    def __init__(self, layout: PairLayout) -> None:
+    def __init__(self, layout: PairLayout, n_jobs: int = 1) -> None:
         self.layout = layout
-        bins = layout.bins
-        # thresholds b = 0 .. n_bins - 2 exist; the last bin has none above it
-        self._valid = np.arange(layout.width)[None, :] < (bins.n_bins[:, None] - 1)
+        self.n_jobs = check_n_jobs(n_jobs)
+        self._states = [np.zeros(layout.n_queries * layout.n_grades**2) for _ in range(self.n_jobs)]
 
-    def _prefix_tables(self, weights):
-        """Running sums over each feature's bins: ``(-S1, S2)`` of every stump, unmasked.
-
-        Entries past a feature's last threshold hold the totals over all
-        documents, which are 0 up to rounding (no pair is split).
-        """
+    def _sweep_inputs(self, scores):
+        """Per-document payload of the sweep (factors, W, p) and the gain floor."""
         layout = self.layout
-        n, n_features, width = layout.n_documents, layout.n_features, layout.width
+        scores = np.asarray(scores, dtype=float)
+        factors, top = layout.pair_factors(scores)
+        weights = np.exp(layout.pair_log_weights(scores) - top)
+        n, n_grades = layout.n_documents, layout.n_grades
         weighted_distance = weights * layout.distance
-        p = (np.bincount(layout.first, weighted_distance, minlength=n)
-             - np.bincount(layout.second, weighted_distance, minlength=n))
-        # [split] = [first below] + [second below] - 2 [both below]; the
-        # per-document part of "both below" that every pair gives its second
-        # document cancels one of the first two terms.
-        first_minus_second = (np.bincount(layout.first, weights, minlength=n)
-                              - np.bincount(layout.second, weights, minlength=n))
-        # histograms of the per-document amounts (one sparse product for
-        # both) and of the per-document, per-feature "later" weights
-        per_document = layout.bin_members @ np.column_stack([p, first_minus_second])
-        later = layout.later_weights(weights)
-        if layout._by_feature:
-            later_hist = np.bincount(layout.flat_codes_by_feature, np.ascontiguousarray(later.T).ravel(),
-                                     minlength=n_features * width)
-        else:
-            later_hist = np.bincount(layout.flat_codes, later.ravel(), minlength=n_features * width)
-        below_hist = per_document[:, 1] - 2.0 * later_hist
-        # p sums to 0 over all documents, so the sum above a threshold is
-        # minus the sum below it.
-        minus_s1 = np.cumsum(per_document[:, 0].reshape(n_features, width), axis=1)
-        s2 = np.cumsum(below_hist.reshape(n_features, width), axis=1)
-        return minus_s1, s2
+        payload = np.empty((n, n_grades + 2))
+        payload[:, :n_grades] = factors
+        payload[:, n_grades] = (np.bincount(layout.first, weights, minlength=n)
+                                + np.bincount(layout.second, weights, minlength=n))
+        payload[:, n_grades + 1] = (np.bincount(layout.first, weighted_distance, minlength=n)
+                                    - np.bincount(layout.second, weighted_distance, minlength=n))
+        # Where no pair is split S1 and S2 are 0 up to rounding; a floor well
+        # above that keeps their ratio ~0.
+        floor = 1e-6 * weights.sum()
+        return (layout.order, layout.sorted_codes, payload.ravel(), np.uint64(n_grades),
+                layout.read_at, layout.write_at), floor
 
-    def sums(self, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def sums(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``S1`` and ``S2`` of every stump, shape (n_features, width).
 
         Entry ``[k, b]`` is the stump ``x_k > thresholds[k][b]``; entries past
         a feature's last threshold are 0.
         """
-        minus_s1, s2 = self._prefix_tables(weights)
-        s1 = np.where(self._valid, -minus_s1, 0.0)
-        return s1, np.where(self._valid, s2, 0.0)
+        layout = self.layout
+        s1 = np.zeros((layout.n_features, layout.width))
+        s2 = np.zeros((layout.n_features, layout.width))
+        inputs, floor = self._sweep_inputs(scores)
+        stump_tables(*inputs, self._states[0], floor, s1, s2)
+        return s1, s2
 
-    def best(self, weights: np.ndarray) -> tuple[int, int, float]:
+    def best(self, scores: np.ndarray) -> tuple[int, int, float]:
         """The stump with the largest loss reduction ``S1^2 / S2``.
 
         Returns
         -------
         feature, bin : int
-            The stump is ``x_feature > thresholds[feature][bin]``; ties go
-            to the lowest feature, then the lowest threshold.
+            The stump is ``x_feature > thresholds[feature][bin]``. Gains
+            within rounding of the largest are ties, won by the lowest
+            feature and then the lowest threshold, so the choice does not
+            depend on the order of the rows. ``(-1, -1)`` when no
+            threshold separates a pair.
         gain : float
-            ``S1^2 / S2`` from the search (0 when no stump separates a pair).
+            ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
-        minus_s1, s2 = self._prefix_tables(weights)
-        # Where no pair is split (past a feature's last threshold, or a
-        # threshold separating nothing) S1 and S2 are 0 up to rounding, S2's
-        # float32 rounding being ~1e-7 of the total weight. A floor well above
-        # that keeps their ratio ~0 without masking every entry.
-        floor = 1e-6 * weights.sum()
-        gain = np.square(minus_s1, out=minus_s1)
-        gain /= np.maximum(s2, floor, out=s2)
-        # Gains within rounding (S2 is summed in float32) of the largest are
-        # ties: the first, i.e. the lowest feature and threshold, wins, so the
-        # choice does not depend on the order of the rows.
-        top = gain.max()
-        best = int(np.argmax(gain >= top - _GAIN_TIE * top))
-        feature, bin_ = divmod(best, gain.shape[1])
-        if not self._valid[feature, bin_]:
-            return feature, bin_, 0.0
-        return int(feature), int(bin_), float(gain[feature, bin_])
+        inputs, floor = self._sweep_inputs(scores)
+        n_features = self.layout.n_features
+        tops = np.zeros(n_features)
+        bounds = np.linspace(0, n_features, min(self.n_jobs, max(n_features, 1)) + 1).astype(int)
+        if len(bounds) > 2:
+            with ThreadPoolExecutor(len(bounds) - 1) as pool:
+                list(pool.map(lambda j: feature_tops(bounds[j], bounds[j + 1], *inputs, self._states[j],
+                                                     floor, tops), range(len(bounds) - 1)))
+        else:
+            feature_tops(0, n_features, *inputs, self._states[0], floor, tops)
+        top = tops.max(initial=0.0)
+        if not top > 0.0:
+            return -1, -1, 0.0
+        threshold = top - _GAIN_TIE * top
+        feature = int(np.argmax(tops >= threshold))
+        unused = np.empty((1, 1))
+        _, bin_, gain = sweep_feature(feature, *inputs, self._states[0], floor, threshold,
+                                      unused, unused, False)
+        return feature, int(bin_), float(gain)
 
 
 def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: np.ndarray,
@@ -289,3 +312,22 @@ def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: n
     s1 = wd[forward].sum() - wd[backward].sum()
     s2 = weights[forward].sum() + weights[backward].sum()
     return float(s1), float(s2)
+
+
+def warm_up() -> float:
+    """Compile the stump sweep (or load it from Numba's on-disk cache); returns the seconds taken.
+
+    ``make run`` calls this before starting the app, so the first MPBoost
+    fit on a page does not wait for the compiler (about 2 s).
+    """
+    import time
+
+    start = time.perf_counter()
+    X = np.array([[0.0], [1.0], [2.0], [3.0]])
+    grades = np.array([0, 1, 0, 1])
+    first, second = np.array([1, 3]), np.array([0, 2])
+    layout = PairLayout(first, second, np.ones(2), FeatureBins(X), grades=grades, queries=np.array([0, 0, 1, 1]))
+    search = StumpSearch(layout)
+    search.best(np.zeros(4))
+    search.sums(np.zeros(4))
+    return time.perf_counter() - start

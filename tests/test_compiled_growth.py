@@ -13,6 +13,7 @@ import pytest
 
 from rankviz import RankingTree
 from rankviz.tree.builder import grow_tree
+from rankviz.tree.compiled import criterion_spec
 from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
 
 EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
@@ -95,6 +96,27 @@ def test_same_tree_on_incomplete_rankings(criterion, seed):
     rng = np.random.default_rng(20 + seed)
     X, nominal, _ = structured(rng, 160, 3, 5, nominal=1, nan_rate=0.05)
     Y = rankings(rng, 160, 5, missing=0.3)
+    for limits in LIMITS:
+        assert_same_tree(*both(X, nominal, Y, criterion, **limits))
+
+
+@pytest.mark.parametrize("criterion", ["ranking_impurity", "gini"])
+@pytest.mark.parametrize("levels", ["ranks", "uneven"])
+def test_same_tree_scanned_level_by_level(criterion, levels):
+    """Complete rankings of many labels: Gini scans one level per label and row, the ranking impurity all.
+
+    Uneven level values (gaps 0.5 and 2) change nothing for Gini; both must
+    give the NumPy builder's tree either way.
+    """
+    rng = np.random.default_rng(31)
+    X, nominal, Y = structured(rng, 300, 5, 9, nominal=1, nan_rate=0.0, decimals=2)
+    X[rng.random(300) < 0.1, 1] = np.nan  # one attribute with missing values keeps the full scan
+    if levels == "uneven":
+        Y = np.array([0.0, 0.5, 1.0, 3.0, 5.0, 5.5, 6.0, 8.0, 8.5])[Y.astype(int) - 1]
+    fitted = get_criterion(criterion)
+    stats = fitted.row_statistics(Y)   # fits the criterion's levels
+    spec_levels = criterion_spec(fitted).row_levels(stats)
+    assert spec_levels.shape == (Y.shape if criterion == "gini" else (0, 0))
     for limits in LIMITS:
         assert_same_tree(*both(X, nominal, Y, criterion, **limits))
 

@@ -223,6 +223,13 @@ def _rank_similarity(ints, floats, count, s):
 
 
 @njit(cache=True, inline="always")
+def _gini_complete(n_labels, n_levels, count, squares):
+    """Gini similarity of complete rankings from the sum over labels of the squared level counts."""
+    total = n_labels - squares / (count * count)
+    return 1.0 - (total / n_labels) / (1.0 - 1.0 / n_levels)
+
+
+@njit(cache=True, inline="always")
 def _gini_similarity(ints, floats, count, s):
     complete, n_labels, width, n_levels = ints[0], ints[1], ints[2], ints[3]
     if n_levels < 2:
@@ -240,7 +247,7 @@ def _gini_similarity(ints, floats, count, s):
                 previous = below
             step = count - previous
             squares += step * step
-        total = n_labels - squares / (count * count)
+        return _gini_complete(n_labels, n_levels, count, squares)
     else:
         total = 0.0
         for label in range(n_labels):
@@ -373,18 +380,28 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 # -- the grower ------------------------------------------------------------------------------------
 @njit(cache=True)
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
-         stats: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
-         searches_other_score: bool, gamma: float, min_leaf: int, depth_limit: int,
-         capacity: int) -> tuple:
+         stats: np.ndarray, row_levels: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray,
+         table: np.ndarray, table_x: np.ndarray, searches_other_score: bool, gamma: float, min_leaf: int,
+         depth_limit: int, capacity: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
 
     ``columns`` are the attributes (one row each), ``order`` each numeric
     attribute's row order (sorted, NaN last; partitioned in place), ``stats``
-    the row statistics. Returns the node columns, the leaf of every row and
+    the row statistics. ``row_levels`` (rows x labels, or empty) holds each
+    row's level index per label for Gini with complete rankings: its scans
+    then keep the sum of squared level counts of each side, which a row
+    changes at one level per label (O(labels) per row instead of
+    O(labels x levels)). Returns the node columns, the leaf of every row and
     the number of nodes.
     """
     n_features, n = columns.shape
     n_stats = stats.shape[1]
+    # Gini of complete rankings, scanned level by level
+    by_levels = row_levels.shape[0] == n and n > 0 and kind == GINI
+    n_labels, n_levels = ints[1], ints[3] if kind == GINI else 1
+    level_width = n_levels - 1
+    left_levels = np.zeros(n_labels * n_levels if by_levels else 1)
+    parent_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     n_numeric = len(numeric)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
     # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
@@ -438,6 +455,18 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             best_threshold = np.nan
             best_count = 0
             best_missing_left = False
+            parent_square = 0.0
+            if by_levels:
+                # the parent's count per (label, level) and the sum of their squares (whole numbers,
+                # exact, so the scan's sums equal the full formula's)
+                for label in range(n_labels):
+                    previous = 0.0
+                    for m in range(n_levels):
+                        below = parent_sum[label * level_width + m] if m < level_width else float(c)
+                        step = below - previous
+                        parent_levels[label * n_levels + m] = step
+                        parent_square += step * step
+                        previous = below
             for column in range(n_numeric):
                 f = numeric[column]
                 x = columns[f]
@@ -452,13 +481,30 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                         for j in range(n_stats):
                             missing_sum[j] += stats[seg[p], j]
                         p -= 1
-                for j in range(n_stats):
-                    running[j] = 0.0
+                levels_scan = by_levels and n_missing == 0
+                square_left, square_right = 0.0, parent_square
+                if levels_scan:
+                    for j in range(n_labels * n_levels):
+                        left_levels[j] = 0.0
+                else:
+                    for j in range(n_stats):
+                        running[j] = 0.0
                 n_cand = 0
                 for p in range(c - 1):
                     row = seg[p]
-                    for j in range(n_stats):
-                        running[j] += stats[row, j]
+                    if levels_scan:
+                        # The row moves from right to left: one level count per label changes on
+                        # each side, and its square by 2a + 1 (left) and 1 - 2b (right).
+                        for label in range(n_labels):
+                            at = label * n_levels + row_levels[row, label]
+                            a = left_levels[at]
+                            b = parent_levels[at] - a
+                            square_left += 2.0 * a + 1.0
+                            square_right += 1.0 - 2.0 * b
+                            left_levels[at] = a + 1.0
+                    else:
+                        for j in range(n_stats):
+                            running[j] += stats[row, j]
                     if not x[seg[p + 1]] > x[row]:
                         continue
                     left_count = p + 1
@@ -468,6 +514,16 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                     if n_missing:
                         shifted_ok = (left_count + n_missing >= min_leaf) and (right_count - n_missing >= min_leaf)
                     if not (leaves_ok or shifted_ok):
+                        continue
+                    if levels_scan:
+                        count_left, count_right = float(left_count), float(right_count)
+                        left = _gini_complete(n_labels, n_levels, count_left, square_left)
+                        right_similarity = _gini_complete(n_labels, n_levels, count_right, square_right)
+                        score = (count_left * left + count_right * right_similarity) / (count_left + count_right)
+                        cand_pos[n_cand] = p
+                        cand_score[n_cand] = score
+                        cand_left[n_cand] = False
+                        n_cand += 1
                         continue
                     for j in range(n_stats):
                         right[j] = parent_sum[j] - running[j]

@@ -35,7 +35,6 @@ from typing import Self
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.special import logsumexp
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
@@ -298,12 +297,11 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         # training scores, so it is recomputed from F rather than updated:
         # no drift over long runs, and the search factors it per document.
         scores = np.zeros(X.shape[0])
-        log_weights = layout.pair_log_weights(scores)
+        # rescaled weights (largest 1) and their log scale: the stump's height
+        # S1/S2 and its rank by gain do not depend on the scale
+        weights, log_scale = layout.pair_weights(scores)
         for _ in range(self.n_rounds):
-            # rescaled weights: the stump's height S1/S2 and its rank by
-            # gain do not depend on the scale
-            weights = np.exp(log_weights - log_weights.max())
-            feature, bin_, gain = search.best(scores)
+            feature, bin_, gain = search.best(scores, (weights, log_scale))
             if feature < 0:
                 break  # no threshold separates a pair
             codes = bins.codes[:, feature]
@@ -312,12 +310,13 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
                 break  # no stump separates a pair usefully: later rounds would repeat this one
             value = shrinkage * s1 / s2
             scores += value * (codes > bin_)
-            new_log_weights = layout.pair_log_weights(scores)
+            new_weights, new_log_scale = layout.pair_weights(scores)
             # Z_t: the weights' sum after the round over their sum before
-            log_normalizer = logsumexp(new_log_weights) - logsumexp(log_weights)
-            log_weights = new_log_weights
-            self._append_stump(feature, bins.thresholds[feature][bin_], value,
-                               gain / weights.sum(), np.exp(log_normalizer))
+            log_normalizer = (new_log_scale - log_scale) + np.log(new_weights.sum() / weights.sum())
+            gain_share = gain / weights.sum()
+            weights, log_scale = new_weights, new_log_scale
+            self._append_stump(feature, bins.thresholds[feature][bin_], value, gain_share,
+                               np.exp(log_normalizer))
             yield self.n_rounds_
 
     def _reset_stumps(self):

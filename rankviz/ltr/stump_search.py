@@ -172,12 +172,22 @@ class PairLayout:
         """``-dist_ij (F_i - F_j)`` per pair: the log weight of Algorithm 1 (step 6), up to a constant."""
         return -self.distance * (scores[self.first] - scores[self.second])
 
-    def pair_factors(self, scores: np.ndarray) -> tuple[np.ndarray, float]:
-        """Per-document factors of the pair weights and their common log scale.
+    def pair_weights(self, scores: np.ndarray) -> tuple[np.ndarray, float]:
+        """The pair weights of Algorithm 1 for training scores ``F``, rescaled so the largest is 1.
 
-        Returns ``factors`` of shape (n_documents, n_grades) and ``M``, the
-        largest pair log weight, such that for a pair ``(i, j)`` of one query
-        with grades ``g > h``::
+        Returns ``exp(-dist_ij (F_i - F_j) - M)`` and ``M``, the largest log
+        weight (the scale, which the ratios of a round do not depend on).
+        """
+        log_weights = self.pair_log_weights(scores)
+        top = float(log_weights.max()) if log_weights.size else 0.0
+        return np.exp(log_weights - top), top
+
+    def pair_factors(self, scores: np.ndarray, top: float) -> np.ndarray:
+        """Per-document factors of the pair weights of :meth:`pair_weights`.
+
+        ``top`` is the scale ``M`` that :meth:`pair_weights` returned. Returns
+        ``factors`` of shape (n_documents, n_grades) such that for a pair
+        ``(i, j)`` of one query with grades ``g > h``::
 
             exp(-dist_ij (F_i - F_j) - M) == factors[i, h] * factors[j, g]
 
@@ -188,8 +198,6 @@ class PairLayout:
         overflows, however far the scores move.
         """
         n_grades = self.n_grades
-        log_weights = self.pair_log_weights(scores)
-        top = float(log_weights.max()) if log_weights.size else 0.0
         lowest = np.full(self.n_queries * n_grades, np.inf)
         lowest[self._group_ids] = np.minimum.reduceat(scores[self._group_order], self._group_starts)
         lowest = lowest.reshape(self.n_queries, n_grades)
@@ -205,8 +213,7 @@ class PairLayout:
         present = np.isfinite(partner_lowest)
         exponent = self.distance_table.T[self.grades] * (score - np.where(present, partner_lowest, 0.0)) - top
         as_second = np.where(present, np.exp(np.minimum(exponent, 0.0)), 0.0)
-        factors = np.where(other < grade, as_first, np.where(other > grade, as_second, 0.0))
-        return factors, top
+        return np.where(other < grade, as_first, np.where(other > grade, as_second, 0.0))
 
 
 class StumpSearch:
@@ -229,12 +236,12 @@ class StumpSearch:
         self.n_jobs = check_n_jobs(n_jobs)
         self._states = [np.zeros(layout.n_queries * layout.n_grades**2) for _ in range(self.n_jobs)]
 
-    def _sweep_inputs(self, scores):
+    def _sweep_inputs(self, scores, pair_weights):
         """Per-document payload of the sweep (factors, W, p) and the gain floor."""
         layout = self.layout
         scores = np.asarray(scores, dtype=float)
-        factors, top = layout.pair_factors(scores)
-        weights = np.exp(layout.pair_log_weights(scores) - top)
+        weights, top = layout.pair_weights(scores) if pair_weights is None else pair_weights
+        factors = layout.pair_factors(scores, top)
         n, n_grades = layout.n_documents, layout.n_grades
         weighted_distance = weights * layout.distance
         payload = np.empty((n, n_grades + 2))
@@ -249,21 +256,27 @@ class StumpSearch:
         return (layout.order, layout.sorted_codes, payload.ravel(), np.uint64(n_grades),
                 layout.read_at, layout.write_at), floor
 
-    def sums(self, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def sums(self, scores: np.ndarray,
+             pair_weights: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``S1`` and ``S2`` of every stump, shape (n_features, width).
 
         Entry ``[k, b]`` is the stump ``x_k > thresholds[k][b]``; entries past
-        a feature's last threshold are 0.
+        a feature's last threshold are 0. ``pair_weights`` is what
+        :meth:`PairLayout.pair_weights` returns for ``scores``, when the
+        caller has it already.
         """
         layout = self.layout
         s1 = np.zeros((layout.n_features, layout.width))
         s2 = np.zeros((layout.n_features, layout.width))
-        inputs, floor = self._sweep_inputs(scores)
+        inputs, floor = self._sweep_inputs(scores, pair_weights)
         stump_tables(*inputs, self._states[0], floor, s1, s2)
         return s1, s2
 
-    def best(self, scores: np.ndarray) -> tuple[int, int, float]:
+    def best(self, scores: np.ndarray,
+             pair_weights: tuple[np.ndarray, float] | None = None) -> tuple[int, int, float]:
         """The stump with the largest loss reduction ``S1^2 / S2``.
+
+        ``pair_weights`` as for :meth:`sums`.
 
         Returns
         -------
@@ -276,7 +289,7 @@ class StumpSearch:
         gain : float
             ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
-        inputs, floor = self._sweep_inputs(scores)
+        inputs, floor = self._sweep_inputs(scores, pair_weights)
         n_features = self.layout.n_features
         tops = np.zeros(n_features)
         bounds = np.linspace(0, n_features, min(self.n_jobs, max(n_features, 1)) + 1).astype(int)

@@ -44,7 +44,6 @@ from .specs import CriterionSpec
 __all__ = ["GrownNodes", "grow_nodes", "warm_up"]
 
 
-
 @dataclass(frozen=True)
 class GrownNodes:
     """The node columns of a grown tree (``size`` nodes) and the leaf of every row."""

@@ -223,6 +223,27 @@ def _rank_similarity(ints, floats, count, s):
 
 
 @njit(cache=True, inline="always")
+def _level_squares(n_labels, n_levels, width, count, s, counts, keep):
+    """Sum over labels and levels of the squared level counts of a set of complete rankings.
+
+    ``s`` holds the cumulative counts (``width`` per label, the last level's
+    is ``count``); with ``keep`` each level's count goes to ``counts``
+    (``n_levels`` per label).
+    """
+    squares = 0.0
+    for label in range(n_labels):
+        previous = 0.0
+        for m in range(n_levels):
+            below = s[label * width + m] if m < n_levels - 1 else count
+            step = below - previous
+            if keep:
+                counts[label * n_levels + m] = step
+            squares += step * step
+            previous = below
+    return squares
+
+
+@njit(cache=True, inline="always")
 def _gini_complete(n_labels, n_levels, count, squares):
     """Gini similarity of complete rankings from the sum over labels of the squared level counts."""
     total = n_labels - squares / (count * count)
@@ -237,16 +258,7 @@ def _gini_similarity(ints, floats, count, s):
     if complete:
         # Every label is held by all `count` rows: sum the squared level counts over the labels and
         # divide once (a division per label costs more than the rest of the score).
-        squares = 0.0
-        for label in range(n_labels):
-            previous = 0.0
-            for m in range(n_levels - 1):
-                below = s[label * width + m]
-                step = below - previous
-                squares += step * step
-                previous = below
-            step = count - previous
-            squares += step * step
+        squares = _level_squares(n_labels, n_levels, width, count, s, s, False)
         return _gini_complete(n_labels, n_levels, count, squares)
     else:
         total = 0.0
@@ -399,7 +411,6 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     # Gini of complete rankings, scanned level by level
     by_levels = row_levels.shape[0] == n and n > 0 and kind == GINI
     n_labels, n_levels = ints[1], ints[3] if kind == GINI else 1
-    level_width = n_levels - 1
     left_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     parent_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     n_numeric = len(numeric)
@@ -459,14 +470,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             if by_levels:
                 # the parent's count per (label, level) and the sum of their squares (whole numbers,
                 # exact, so the scan's sums equal the full formula's)
-                for label in range(n_labels):
-                    previous = 0.0
-                    for m in range(n_levels):
-                        below = parent_sum[label * level_width + m] if m < level_width else float(c)
-                        step = below - previous
-                        parent_levels[label * n_levels + m] = step
-                        parent_square += step * step
-                        previous = below
+                parent_square = _level_squares(n_labels, n_levels, n_levels - 1, float(c), parent_sum,
+                                               parent_levels, True)
             for column in range(n_numeric):
                 f = numeric[column]
                 x = columns[f]

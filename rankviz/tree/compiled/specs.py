@@ -56,7 +56,6 @@ class CriterionSpec:
         wins = (first @ stats.T).T + (second @ (1.0 - stats).T).T
         return np.hstack([stats, wins, stats.sum(axis=1, keepdims=True)])
 
-
     def row_levels(self, stats: np.ndarray) -> np.ndarray:
         """Each row's level index per label, for Gini's scans of complete rankings; else empty.
 

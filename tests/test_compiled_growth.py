@@ -121,6 +121,32 @@ def test_same_tree_scanned_level_by_level(criterion, levels):
         assert_same_tree(*both(X, nominal, Y, criterion, **limits))
 
 
+@pytest.mark.parametrize("n_labels", [4, 13])
+@pytest.mark.parametrize("noise", [0.4, None])
+def test_same_mallows_tree_with_the_centres_kept(n_labels, noise):
+    """Complete rankings: Mallows' scans keep each side's Borda order and Kendall distance.
+
+    13 labels have 78 pairs, two words of bits per row; rankings unrelated
+    to the attributes (``noise`` None) reorder the centres at most rows.
+    One attribute with missing values keeps the scan of the full sums.
+    """
+    rng = np.random.default_rng(41)
+    X, nominal, Y = structured(rng, 300, 5, n_labels, nominal=1, nan_rate=0.0, decimals=2)
+    if noise is None:
+        Y = rankings(rng, 300, n_labels)
+    X[rng.random(300) < 0.1, 1] = np.nan
+    fitted = get_criterion("mallows")
+    stats = fitted.row_statistics(Y)
+    spec = criterion_spec(fitted)
+    bits = spec.row_pairs(spec.augmented_statistics(stats))
+    n_pairs = n_labels * (n_labels - 1) // 2
+    assert bits.shape == (300, (n_pairs + 63) // 64)
+    pairs = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little")[:, :stats.shape[1]]
+    np.testing.assert_array_equal(pairs, stats)
+    for limits in LIMITS:
+        assert_same_tree(*both(X, nominal, Y, "mallows", **limits))
+
+
 @pytest.mark.parametrize("criterion", sorted(CRITERIA))
 def test_same_deep_chain(criterion):
     """Random rankings on many attributes: the maximal tree peels a few rows at a time, hundreds deep."""

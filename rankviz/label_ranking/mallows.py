@@ -158,8 +158,8 @@ def theta_from_mean_distance(mean_distance: ArrayLike, n_labels: int) -> np.ndar
     n_intervals = len(coefficients)
     most = n_labels * (n_labels - 1) / 4.0
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_d = np.log(d)
-        u = (log_d - np.log(most - d) - x_first) * inverse_step
+        # one logarithm of the odds rather than two (the split search evaluates this for every candidate)
+        u = (np.log(d / (most - d)) - x_first) * inverse_step
     # The split search calls this for every candidate: one gather of the
     # interval's four coefficients, Horner, and the rare ends only if present.
     k = np.minimum(np.where(u > 0, u, 0.0), n_intervals - 1).astype(np.intp)  # NaN -> 0
@@ -168,7 +168,8 @@ def theta_from_mean_distance(mean_distance: ArrayLike, n_labels: int) -> np.ndar
     theta = np.exp(c[..., 0] + t * (c[..., 1] + t * (c[..., 2] + t * c[..., 3])))
     beyond = u < 0  # theta above the table: the tail E ~ (n - 1) e^-theta
     if beyond.any():
-        theta = np.where(beyond, np.log(n_labels - 1.0) - log_d, theta)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            theta = np.where(beyond, np.log(n_labels - 1.0) - np.log(d), theta)
     below = u > n_intervals  # theta under 1e-4: E_max - E = theta Var_0[D]
     if below.any():
         variance = n_labels * (n_labels - 1) * (2 * n_labels + 5) / 72.0

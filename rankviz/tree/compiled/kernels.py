@@ -43,7 +43,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
            "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",
@@ -129,8 +130,7 @@ def _theta_from_mean_distance(d, m, table, table_x):
         return math.inf
     if d >= most:
         return 0.0
-    log_d = math.log(d)
-    u = (log_d - math.log(most - d) - table_x[m, 0]) * table_x[m, 1]
+    u = (math.log(d / (most - d)) - table_x[m, 0]) * table_x[m, 1]  # one logarithm, as theta_from_mean_distance
     if math.isnan(u):
         return math.nan
     n_intervals = table.shape[1]
@@ -138,7 +138,7 @@ def _theta_from_mean_distance(d, m, table, table_x):
     t = u - k
     c = table[int(table_x[m, 2]), k]
     if u < 0.0:  # above the table: the tail E ~ (m - 1) e^-θ
-        return math.log(m - 1.0) - log_d
+        return math.log(m - 1.0) - math.log(d)
     if u > n_intervals:  # under it: E_max - E = θ Var_0[D]
         return (most - d) / (m * (m - 1) * (2 * m + 5) / 72.0)
     return math.exp(c[0] + t * (c[1] + t * (c[2] + t * c[3])))
@@ -162,6 +162,50 @@ def _mallows_similarity(ints, count, s):
         return 1.0
     tau = 1.0 - distance / (count * pairs)
     return min(max(tau, 0.0), 1.0)
+
+
+@intrinsic
+def _popcount(typingctx, word):
+    """The set bits of a uint64 (LLVM's ctpop: one instruction on CPUs that have it)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _kendall_reorder(order, votes, at, centre, pair_of, count, distance, a_sums, a_parent, right):
+    """Restore a set's Borda order after its votes changed; returns its Kendall distance to the new centre
+    and the smallest vote margin between labels next in the order.
+
+    ``order`` lists the labels by votes (``votes[at + label]``, most first,
+    ties by label index: the centre of :func:`_mallows_distance`), and bit k
+    of ``centre`` is set when it puts the pair's ``a_k`` first. Insertion
+    sort restores the order by adjacent swaps, and each swap reverses one
+    pair of the centre, whose term of the distance goes from ``count - A_k``
+    to ``A_k`` or back (``A_k``: rows putting ``a_k`` first, ``a_sums`` or,
+    for the ``right`` side, ``a_parent - a_sums``). All terms are whole
+    numbers, so the distance is exact, as the full formula's is.
+
+    A row changes a margin by at most ``labels - 1`` (its wins of two
+    labels), so a scan need not call this again while the returned margin
+    exceeds that times the rows since.
+    """
+    for i in range(1, len(order)):
+        j = i
+        while j > 0:
+            u, v = order[j - 1], order[j]
+            if not (votes[at + v] > votes[at + u] or (votes[at + v] == votes[at + u] and v < u)):
+                break
+            k = pair_of[u, v]
+            a = a_parent[k] - a_sums[k] if right else a_sums[k]
+            distance += 2.0 * a - count if u < v else count - 2.0 * a
+            centre[k >> 6] ^= np.uint64(1) << np.uint64(k & 63)
+            order[j - 1], order[j] = v, u
+            j -= 1
+    margin = np.inf
+    for i in range(1, len(order)):
+        margin = min(margin, votes[at + order[i - 1]] - votes[at + order[i]])
+    return distance, margin
 
 
 # -- ranking impurity and Gini (Xia et al. 2006) ------------------------------------------------------
@@ -392,7 +436,7 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 # -- the grower ------------------------------------------------------------------------------------
 @njit(cache=True)
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
-         stats: np.ndarray, row_levels: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray,
+         stats: np.ndarray, row_levels: np.ndarray, row_pairs: np.ndarray, row_wins: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray,
          table: np.ndarray, table_x: np.ndarray, searches_other_score: bool, gamma: float, min_leaf: int,
          depth_limit: int, capacity: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
@@ -403,8 +447,13 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     row's level index per label for Gini with complete rankings: its scans
     then keep the sum of squared level counts of each side, which a row
     changes at one level per label (O(labels) per row instead of
-    O(labels x levels)). Returns the node columns, the leaf of every row and
-    the number of nodes.
+    O(labels x levels)). ``row_pairs`` (rows x words, or empty) holds each
+    row's pair indicators as bits for Mallows with complete rankings, and
+    ``row_wins`` its wins per label (its Borda votes): its
+    scans keep each side's Borda order, centre (as bits) and Kendall
+    distance up to date, so a row costs O(labels) plus a popcount per side,
+    and a candidate two θ, instead of O(pairs) each. Returns the node
+    columns, the leaf of every row and the number of nodes.
     """
     n_features, n = columns.shape
     n_stats = stats.shape[1]
@@ -413,6 +462,23 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     n_labels, n_levels = ints[1], ints[3] if kind == GINI else 1
     left_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     parent_levels = np.zeros(n_labels * n_levels if by_levels else 1)
+    # Mallows of complete rankings, scanned with each side's Borda centre kept up to date
+    by_centre = row_pairs.shape[0] == n and n > 0 and kind == MALLOWS
+    n_pairs = ints[2] if kind == MALLOWS else 0
+    n_words = row_pairs.shape[1]
+    pair_of = np.zeros((n_labels, n_labels) if by_centre else (1, 1), dtype=np.intp)
+    full_centre = np.zeros(n_words, dtype=np.uint64)  # every pair's a_k first: the centre of equal votes
+    if by_centre:
+        for k in range(n_pairs):
+            pair_of[ints[3 + k], ints[3 + n_pairs + k]] = pair_of[ints[3 + n_pairs + k], ints[3 + k]] = k
+            full_centre[k >> 6] |= np.uint64(1) << np.uint64(k & 63)
+    parent_order = np.arange(n_labels)
+    parent_centre = full_centre.copy()
+    orders = np.zeros((2, n_labels), dtype=np.intp)  # the scans' work arrays: left and right
+    centres = np.zeros((2, n_words), dtype=np.uint64)
+    votes = np.zeros((2, n_labels))
+    pair_count = np.zeros(n_pairs, dtype=np.uint64)
+    parent_distance = parent_margin = 0.0
     n_numeric = len(numeric)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
     # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
@@ -439,10 +505,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     cand_pos = np.empty(n, dtype=np.intp)
     cand_score = np.empty(n)
     cand_left = np.zeros(n, dtype=np.bool_)
-    running = np.zeros(n_stats)
-    right = np.zeros(n_stats)
-    moved_left = np.zeros(n_stats)
-    moved_right = np.zeros(n_stats)
+    sums = np.zeros((4, n_stats))  # the scans' work arrays: left, right, and both with the missing moved
+    right = sums[1]
     missing_sum = np.zeros(n_stats)
     best_left = np.zeros(n_stats)
     feature_left = np.zeros(n_stats)
@@ -472,6 +536,17 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 # exact, so the scan's sums equal the full formula's)
                 parent_square = _level_squares(n_labels, n_levels, n_levels - 1, float(c), parent_sum,
                                                parent_levels, True)
+            if by_centre:
+                # the parent's centre, from that of equal votes (every term count - A_k)
+                parent_distance = 0.0
+                for k in range(n_pairs):
+                    parent_distance += c - parent_sum[k]
+                for label in range(n_labels):
+                    parent_order[label] = label
+                parent_centre[:] = full_centre
+                parent_distance, parent_margin = _kendall_reorder(parent_order, parent_sum, n_pairs, parent_centre,
+                                                                  pair_of, float(c), parent_distance, parent_sum,
+                                                                  parent_sum, False)
             for column in range(n_numeric):
                 f = numeric[column]
                 x = columns[f]
@@ -486,89 +561,20 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                         for j in range(n_stats):
                             missing_sum[j] += stats[seg[p], j]
                         p -= 1
-                levels_scan = by_levels and n_missing == 0
-                square_left, square_right = 0.0, parent_square
-                if levels_scan:
-                    for j in range(n_labels * n_levels):
-                        left_levels[j] = 0.0
+                if by_levels and n_missing == 0:
+                    n_cand = _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
+                                          parent_square, left_levels, cand_pos, cand_score)
+                elif by_centre and n_missing == 0:
+                    n_cand = _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
+                                          parent_centre, parent_distance, parent_margin, table, table_x, orders,
+                                          centres, votes, pair_count, cand_pos, cand_score)
                 else:
-                    for j in range(n_stats):
-                        running[j] = 0.0
-                n_cand = 0
-                for p in range(c - 1):
-                    row = seg[p]
-                    if levels_scan:
-                        # The row moves from right to left: one level count per label changes on
-                        # each side, and its square by 2a + 1 (left) and 1 - 2b (right).
-                        for label in range(n_labels):
-                            at = label * n_levels + row_levels[row, label]
-                            a = left_levels[at]
-                            b = parent_levels[at] - a
-                            square_left += 2.0 * a + 1.0
-                            square_right += 1.0 - 2.0 * b
-                            left_levels[at] = a + 1.0
-                    else:
-                        for j in range(n_stats):
-                            running[j] += stats[row, j]
-                    if not x[seg[p + 1]] > x[row]:
-                        continue
-                    left_count = p + 1
-                    right_count = c - left_count
-                    leaves_ok = left_count >= min_leaf and right_count >= min_leaf
-                    shifted_ok = False
-                    if n_missing:
-                        shifted_ok = (left_count + n_missing >= min_leaf) and (right_count - n_missing >= min_leaf)
-                    if not (leaves_ok or shifted_ok):
-                        continue
-                    if levels_scan:
-                        count_left, count_right = float(left_count), float(right_count)
-                        left = _gini_complete(n_labels, n_levels, count_left, square_left)
-                        right_similarity = _gini_complete(n_labels, n_levels, count_right, square_right)
-                        score = (count_left * left + count_right * right_similarity) / (count_left + count_right)
-                        cand_pos[n_cand] = p
-                        cand_score[n_cand] = score
-                        cand_left[n_cand] = False
-                        n_cand += 1
-                        continue
-                    for j in range(n_stats):
-                        right[j] = parent_sum[j] - running[j]
-                    score = -np.inf
-                    if leaves_ok or not n_missing:
-                        # The branch on the kind, here rather than in a shared function, lets the
-                        # small formulas be inlined into this loop (measured 3x faster).
-                        if kind == MEAN_SPEARMAN:
-                            score = spearman_split(ints, floats, float(left_count), running, float(right_count), right)
-                        elif kind == GINI:
-                            score = gini_split(ints, floats, float(left_count), running, float(right_count), right)
-                        elif kind == RANKING_IMPURITY:
-                            score = rank_impurity_split(ints, floats, float(left_count), running, float(right_count),
-                                                        right)
-                        else:
-                            score = mallows_split(ints, floats, table, table_x, float(left_count), running,
-                                                  float(right_count), right)
-                    to_left = False
-                    if n_missing:
-                        moved = -np.inf
-                        if shifted_ok:
-                            for j in range(n_stats):
-                                moved_left[j] = running[j] + missing_sum[j]
-                                moved_right[j] = right[j] - missing_sum[j]
-                            moved = split_score(kind, ints, floats, table, table_x,
-                                                float(left_count + n_missing), moved_left,
-                                                float(right_count - n_missing), moved_right)
-                        # ties (within rounding) keep the missing values on "no"
-                        margin = _TIE * (1.0 + abs(score)) if math.isfinite(score) else 0.0
-                        to_left = moved > score + margin
-                        if math.isnan(score) or math.isnan(moved):
-                            score = np.nan
-                        else:
-                            score = max(score, moved)
-                    cand_pos[n_cand] = p
-                    cand_score[n_cand] = score
-                    cand_left[n_cand] = to_left
-                    n_cand += 1
+                    n_cand = _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
+                                        floats, table, table_x, sums, cand_pos, cand_score, cand_left)
                 if n_cand == 0:
                     continue
+                if by_levels and n_missing == 0 or by_centre and n_missing == 0:
+                    cand_left[:n_cand] = False
                 pick = _first_best(cand_score, n_cand)
                 p = cand_pos[pick]
                 score = cand_score[pick]
@@ -687,6 +693,176 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             split_scores, similarity, depth, count, stat_sum, node_of_row, size)
 
 
+# -- one attribute's scan of a node: each writes its candidates (position, score) and returns their number.
+# Separate functions, not part of `grow`: in one large function Numba keeps reference counts of the arrays
+# the inlined formulas take, twice per candidate (measured: a third of the time of a mean-Spearman tree).
+@njit(cache=True, _nrt=False)
+def _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints, floats, table, table_x,
+               sums, cand_pos, cand_score, cand_left):
+    """Running sums of the row statistics, for every criterion; the ``n_missing`` rows ending ``seg`` go to
+    the better side (``cand_left``), "no" on ties."""
+    c = len(seg)
+    n_stats = stats.shape[1]
+    running, right, moved_left, moved_right = sums[0], sums[1], sums[2], sums[3]
+    for j in range(n_stats):
+        running[j] = 0.0
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        for j in range(n_stats):
+            running[j] += stats[row, j]
+        if not x[seg[p + 1]] > x[row]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        leaves_ok = left_count >= min_leaf and right_count >= min_leaf
+        shifted_ok = False
+        if n_missing:
+            shifted_ok = (left_count + n_missing >= min_leaf) and (right_count - n_missing >= min_leaf)
+        if not (leaves_ok or shifted_ok):
+            continue
+        for j in range(n_stats):
+            right[j] = parent_sum[j] - running[j]
+        score = -np.inf
+        if leaves_ok or not n_missing:
+            # The branch on the kind, here rather than in a shared function, lets the
+            # small formulas be inlined into this loop (measured 3x faster).
+            if kind == MEAN_SPEARMAN:
+                score = spearman_split(ints, floats, float(left_count), running, float(right_count), right)
+            elif kind == GINI:
+                score = gini_split(ints, floats, float(left_count), running, float(right_count), right)
+            elif kind == RANKING_IMPURITY:
+                score = rank_impurity_split(ints, floats, float(left_count), running, float(right_count), right)
+            else:
+                score = mallows_split(ints, floats, table, table_x, float(left_count), running,
+                                      float(right_count), right)
+        to_left = False
+        if n_missing:
+            moved = -np.inf
+            if shifted_ok:
+                for j in range(n_stats):
+                    moved_left[j] = running[j] + missing_sum[j]
+                    moved_right[j] = right[j] - missing_sum[j]
+                moved = split_score(kind, ints, floats, table, table_x, float(left_count + n_missing), moved_left,
+                                    float(right_count - n_missing), moved_right)
+            # ties (within rounding) keep the missing values on "no"
+            margin = _TIE * (1.0 + abs(score)) if math.isfinite(score) else 0.0
+            to_left = moved > score + margin
+            if math.isnan(score) or math.isnan(moved):
+                score = np.nan
+            else:
+                score = max(score, moved)
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = score
+        cand_left[n_cand] = to_left
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True, _nrt=False)
+def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels, parent_square, left_levels,
+                 cand_pos, cand_score):
+    """Gini of complete rankings, level by level: the sums of squared level counts of each side."""
+    c = len(seg)
+    for j in range(n_labels * n_levels):
+        left_levels[j] = 0.0
+    square_left, square_right = 0.0, parent_square
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        # The row moves from right to left: one level count per label changes on
+        # each side, and its square by 2a + 1 (left) and 1 - 2b (right).
+        for label in range(n_labels):
+            at = label * n_levels + row_levels[row, label]
+            a = left_levels[at]
+            b = parent_levels[at] - a
+            square_left += 2.0 * a + 1.0
+            square_right += 1.0 - 2.0 * b
+            left_levels[at] = a + 1.0
+        if not x[seg[p + 1]] > x[row]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        if left_count < min_leaf or right_count < min_leaf:
+            continue
+        count_left, count_right = float(left_count), float(right_count)
+        left = _gini_complete(n_labels, n_levels, count_left, square_left)
+        right = _gini_complete(n_labels, n_levels, count_right, square_right)
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True, _nrt=False)
+def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order, parent_centre,
+                 parent_distance, parent_margin, table, table_x, orders, centres, votes, pair_count,
+                 cand_pos, cand_score):
+    """Mallows of complete rankings: each side's Borda order, centre and Kendall distance, kept up to date."""
+    c = len(seg)
+    n_labels = orders.shape[1]
+    n_pairs, n_words = len(pair_count), centres.shape[1]
+    order_left, order_right = orders[0], orders[1]
+    centre_left, centre_right = centres[0], centres[1]
+    votes_left, votes_right = votes[0], votes[1]
+    for label in range(n_labels):
+        order_left[label] = label
+        order_right[label] = parent_order[label]
+        votes_left[label] = 0.0
+        votes_right[label] = parent_sum[n_pairs + label]
+    for w in range(n_words):
+        centre_left[w] = 0
+        centre_right[w] = parent_centre[w]
+    for k in range(n_pairs):
+        pair_count[k] = 0
+        centre_left[k >> 6] |= np.uint64(1) << np.uint64(k & 63)  # equal votes: every a_k first
+    distance_left, distance_right = 0.0, parent_distance
+    margin_left, margin_right = 0.0, parent_margin  # see _kendall_reorder
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        # The row joins the left side and leaves the right: each distance changes by the row's
+        # distance to that side's centre (the set bits of their XOR), then the votes move and the
+        # centres follow. Only the pair counts and votes are kept, from the row's bits and wins:
+        # reading its whole row of statistics (pairs + labels numbers) would cost more than the rest.
+        disagree_left = disagree_right = 0
+        for w in range(n_words):
+            bits = row_pairs[row, w]
+            disagree_left += _popcount(bits ^ centre_left[w])
+            disagree_right += _popcount(bits ^ centre_right[w])
+            for t in range(min(64, n_pairs - 64 * w)):
+                pair_count[64 * w + t] += (bits >> np.uint64(t)) & np.uint64(1)
+        distance_left += disagree_left
+        distance_right -= disagree_right
+        for label in range(n_labels):
+            wins = row_wins[row, label]
+            votes_left[label] += wins
+            votes_right[label] -= wins
+        margin_left -= n_labels - 1
+        if margin_left < 1.0:
+            distance_left, margin_left = _kendall_reorder(order_left, votes_left, 0, centre_left, pair_of,
+                                                          float(p + 1), distance_left, pair_count, parent_sum, False)
+        margin_right -= n_labels - 1
+        if margin_right < 1.0:
+            distance_right, margin_right = _kendall_reorder(order_right, votes_right, 0, centre_right, pair_of,
+                                                            float(c - p - 1), distance_right, pair_count, parent_sum,
+                                                            True)
+        if not x[seg[p + 1]] > x[row]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        if left_count < min_leaf or right_count < min_leaf:
+            continue
+        # mallows_split from the kept distances (a pure side counts as half a discordance)
+        count_left, count_right = float(left_count), float(right_count)
+        theta_left = _theta_from_mean_distance(max(distance_left, 0.5) / count_left, n_labels, table, table_x)
+        theta_right = _theta_from_mean_distance(max(distance_right, 0.5) / count_right, n_labels, table, table_x)
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
+        n_cand += 1
+    return n_cand
+
+
 @njit(cache=True)
 def _enlarged(column, capacity, fill):
     """``column`` copied into a longer one, the new places set to ``fill``."""
@@ -696,7 +872,7 @@ def _enlarged(column, capacity, fill):
     return longer
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_best(score, n_cand):
     """The first candidate within 1e-12 (relative) of the best score: the lowest such threshold."""
     best = -np.inf
@@ -756,7 +932,7 @@ def _breakpoint(similarity_parent, s_split):
     return np.inf
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _partition(order, lo, hi, goes_left, buffer):
     """Stable partition of ``order[lo:hi]``: rows going left first, each side in its old order."""
     n_left = 0

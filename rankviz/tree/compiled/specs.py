@@ -73,6 +73,29 @@ class CriterionSpec:
         return (n_levels - 1 - below).astype(np.int32)
 
 
+    def row_pairs(self, stats: np.ndarray) -> np.ndarray:
+        """Each row's pair indicators as bits (rows x 64-bit words), for Mallows' scans of complete rankings; else empty.
+
+        Bit k of a row is its ``A_k`` (the row puts ``a_k`` first), so its
+        Kendall distance to a centre held the same way is the number of set
+        bits of the two words' XOR.
+        """
+        if self.kind != kernels.MALLOWS or not self.ints[0]:
+            return np.zeros((0, 0), dtype=np.uint64)
+        n_pairs = int(self.ints[2])
+        n_words = -(-n_pairs // 64)
+        bits = np.zeros((len(stats), 64 * n_words), dtype=bool)
+        bits[:, :n_pairs] = stats[:, :n_pairs] > 0.5
+        return np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)
+
+    def row_wins(self, stats: np.ndarray) -> np.ndarray:
+        """Each row's wins per label (its Borda votes), for Mallows' scans of complete rankings; else empty."""
+        if self.kind != kernels.MALLOWS or not self.ints[0]:
+            return np.zeros((0, 0))
+        n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
+        return np.ascontiguousarray(stats[:, n_pairs:n_pairs + n_labels])
+
+
 _NO_TABLE = (np.zeros((1, 1, 4)), np.zeros((1, 3)))
 
 

@@ -458,10 +458,21 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     n_features, n = columns.shape
     n_stats = stats.shape[1]
     # Gini of complete rankings, scanned level by level
-    by_levels = row_levels.shape[0] == n and n > 0 and kind == GINI
-    n_labels, n_levels = ints[1], ints[3] if kind == GINI else 1
+    by_levels = row_levels.shape[0] == n and n > 0 and (kind == GINI or kind == RANKING_IMPURITY)
+    n_labels, n_levels = ints[1], ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
     left_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     parent_levels = np.zeros(n_labels * n_levels if by_levels else 1)
+    # the ranking impurity: the distance between levels (the gaps between them, summed), and each row's
+    # summed distance to the node's rows
+    by_distances = by_levels and kind == RANKING_IMPURITY
+    level_distance = np.zeros((n_levels, n_levels) if by_distances else (1, 1))
+    if by_distances:
+        for a in range(n_levels):
+            for b in range(a + 1, n_levels):
+                level_distance[a, b] = level_distance[b, a] = level_distance[a, b - 1] + floats[b]
+    to_parent = np.zeros(n if by_distances else 1)
+    partial = np.zeros(n_levels)
+    parent_impurity = worst = 0.0
     # Mallows of complete rankings, scanned with each side's Borda centre kept up to date
     by_centre = row_pairs.shape[0] == n and n > 0 and kind == MALLOWS
     n_pairs = ints[2] if kind == MALLOWS else 0
@@ -536,6 +547,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 # exact, so the scan's sums equal the full formula's)
                 parent_square = _level_squares(n_labels, n_levels, n_levels - 1, float(c), parent_sum,
                                                parent_levels, True)
+            if by_distances:
+                _distances_to_levels(rows[lo:hi], row_levels, parent_levels, level_distance, partial, to_parent)
+                parent_impurity = _rank_impurity(ints, floats, float(c), parent_sum)
+                worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
             if by_centre:
                 # the parent's centre, from that of equal votes (every term count - A_k)
                 parent_distance = 0.0
@@ -561,7 +576,11 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                         for j in range(n_stats):
                             missing_sum[j] += stats[seg[p], j]
                         p -= 1
-                if by_levels and n_missing == 0:
+                if by_distances and n_missing == 0:
+                    n_cand = _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
+                                             to_parent, parent_impurity, worst, left_levels, partial, cand_pos,
+                                             cand_score)
+                elif by_levels and n_missing == 0:
                     n_cand = _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
                                           parent_square, left_levels, cand_pos, cand_score)
                 elif by_centre and n_missing == 0:
@@ -573,7 +592,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                                         floats, table, table_x, sums, cand_pos, cand_score, cand_left)
                 if n_cand == 0:
                     continue
-                if by_levels and n_missing == 0 or by_centre and n_missing == 0:
+                if (by_levels or by_centre) and n_missing == 0:
                     cand_left[:n_cand] = False
                 pick = _first_best(cand_score, n_cand)
                 p = cand_pos[pick]
@@ -790,6 +809,74 @@ def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels
         right = _gini_complete(n_labels, n_levels, count_right, square_right)
         cand_pos[n_cand] = p
         cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True, inline="always")
+def _distance_to_levels(row, row_levels, level_counts, level_distance, partial):
+    """A row's distance to a set of rows, summed over them and the labels.
+
+    The set is given by its count per label and level (``level_counts``,
+    levels per label); a row at level a is ``level_distance[a, b]`` from
+    each row at level b. The sum runs per level over the labels first
+    (``partial``, one per level), so its terms are independent and
+    vectorise; one running sum would chain them, an addition's latency each.
+    """
+    n_labels = row_levels.shape[1]
+    n_levels = level_distance.shape[0]
+    for k in range(n_levels):
+        partial[k] = 0.0
+    for label in range(n_labels):
+        distance = level_distance[row_levels[row, label]]
+        counts = level_counts[label * n_levels:(label + 1) * n_levels]
+        for k in range(n_levels):
+            partial[k] += counts[k] * distance[k]
+    total = 0.0
+    for k in range(n_levels):
+        total += partial[k]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def _distances_to_levels(rows, row_levels, level_counts, level_distance, partial, out):
+    """``out[row]`` for each of ``rows``: its distance to a set of rows (:func:`_distance_to_levels`)."""
+    for p in range(len(rows)):
+        out[rows[p]] = _distance_to_levels(rows[p], row_levels, level_counts, level_distance, partial)
+
+
+@njit(cache=True, _nrt=False)
+def _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance, to_parent,
+                    parent_impurity, worst, left_levels, partial, cand_pos, cand_score):
+    """The ranking impurity of complete rankings, kept as each side's summed distance between its rows.
+
+    ``I`` of a set is the distance between its rows summed over pairs and
+    labels (eq. (1) of Xia et al.: ``sum_m g_m A_m (n - A_m)``), so a row
+    joining the left side adds its distance to the rows there (counted per
+    label and level, O(labels x levels)), and leaving the right side takes
+    away its distance to the parent's rows less that. ``to_parent`` holds
+    each row's distance to the parent's rows (:func:`_distances_to_levels`).
+    With whole-number gaps every sum is exact, so the scores are the formula's.
+    """
+    c = len(seg)
+    for j in range(n_labels * n_levels):
+        left_levels[j] = 0.0
+    impurity_left, impurity_right = 0.0, parent_impurity
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        to_left = _distance_to_levels(row, row_levels, left_levels, level_distance, partial)
+        impurity_left += to_left
+        impurity_right -= to_parent[row] - to_left
+        for label in range(n_labels):
+            left_levels[label * n_levels + row_levels[row, label]] += 1.0
+        if not x[seg[p + 1]] > x[row]:
+            continue
+        left_count = p + 1
+        if left_count < min_leaf or c - left_count < min_leaf:
+            continue
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = 1.0 - (impurity_left + impurity_right) / worst if worst > 0.0 else 1.0
         n_cand += 1
     return n_cand
 

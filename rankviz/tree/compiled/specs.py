@@ -57,16 +57,17 @@ class CriterionSpec:
         return np.hstack([stats, wins, stats.sum(axis=1, keepdims=True)])
 
     def row_levels(self, stats: np.ndarray) -> np.ndarray:
-        """Each row's level index per label, for Gini's scans of complete rankings; else empty.
+        """Each row's level index per label, for the scans of complete rankings by Gini and the ranking
+        impurity; else empty.
 
         Complete rankings' statistics are the cumulative indicators
-        ``[level <= m]``, so a row's level is ``K - 1 - sum_m``. A scan then
-        changes one level count per label and row: O(labels) per row instead
-        of O(labels x levels). (The ranking impurity's sums change at every
-        level above the row's, so it keeps the full running sums, which
-        vectorise better.)
+        ``[level <= m]``, so a row's level is ``K - 1 - sum_m``. Gini's scan
+        then changes one level count per label and row: O(labels) per row
+        instead of O(labels x levels); the ranking impurity's adds the row's
+        distance to the rows on each side, O(labels x levels) per row and
+        O(1) per candidate.
         """
-        if self.kind != kernels.GINI or not self.ints[0] or self.ints[3] < 2:
+        if self.kind not in (kernels.GINI, kernels.RANKING_IMPURITY) or not self.ints[0] or self.ints[3] < 2:
             return np.zeros((0, 0), dtype=np.int32)
         n_labels, width, n_levels = int(self.ints[1]), int(self.ints[2]), int(self.ints[3])
         below = stats.reshape(len(stats), n_labels, width).sum(axis=2)

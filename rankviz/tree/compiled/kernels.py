@@ -69,17 +69,25 @@ GINI = 4
 
 # -- mean pairwise Spearman (Rebelo et al. 2008) -------------------------------------------------
 @njit(cache=True, inline="always")
-def _spearman_similarity(ints, floats, count, s):
-    n_labels = ints[1]
-    pair_sum = 0.0
-    for label in range(n_labels):
-        pair_sum += s[label] * s[label]
-    if floats[0] != 1.0:  # whole-number statistics: divide by their common squared norm
-        pair_sum = pair_sum / floats[0]
-    pair_sum -= count if ints[0] else s[n_labels]
+def _spearman_from_squares(all_unit, scale, count, squares, own):
+    """Mean pairwise Spearman of a set from its sums' squared norm (``squares``) and ``own``, the summed
+    squared norms of its rows (read when ``all_unit`` is false)."""
+    pair_sum = squares
+    if scale != 1.0:  # whole-number statistics: divide by their common squared norm
+        pair_sum = pair_sum / scale
+    pair_sum -= count if all_unit else own
     if count == 1.0:
         return 1.0
     return pair_sum / (count * (count - 1.0))
+
+
+@njit(cache=True, inline="always")
+def _spearman_similarity(ints, floats, count, s):
+    n_labels = ints[1]
+    squares = 0.0
+    for label in range(n_labels):
+        squares += s[label] * s[label]
+    return _spearman_from_squares(ints[0], floats[0], count, squares, s[n_labels] if not ints[0] else 0.0)
 
 
 # -- Mallows θ (Cheng et al. 2009) ------------------------------------------------------------------
@@ -576,7 +584,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                         for j in range(n_stats):
                             missing_sum[j] += stats[seg[p], j]
                         p -= 1
-                if by_distances and n_missing == 0:
+                if kind == MEAN_SPEARMAN and n_missing == 0:
+                    n_cand = _scan_spearman(x, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
+                                            sums[0], cand_pos, cand_score)
+                elif by_distances and n_missing == 0:
                     n_cand = _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
                                              to_parent, parent_impurity, worst, left_levels, partial, cand_pos,
                                              cand_score)
@@ -592,7 +603,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                                         floats, table, table_x, sums, cand_pos, cand_score, cand_left)
                 if n_cand == 0:
                     continue
-                if (by_levels or by_centre) and n_missing == 0:
+                if (by_levels or by_centre or kind == MEAN_SPEARMAN) and n_missing == 0:
                     cand_left[:n_cand] = False
                 pick = _first_best(cand_score, n_cand)
                 p = cand_pos[pick]
@@ -774,6 +785,43 @@ def _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind
         cand_pos[n_cand] = p
         cand_score[n_cand] = score
         cand_left[n_cand] = to_left
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True, _nrt=False)
+def _scan_spearman(x, seg, min_leaf, stats, parent_sum, all_unit, scale, n_labels, running, cand_pos, cand_score):
+    """Mean pairwise Spearman: running sums, and both sides' squared norms in one pass per candidate."""
+    c = len(seg)
+    n_stats = stats.shape[1]
+    for j in range(n_stats):
+        running[j] = 0.0
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        for j in range(n_stats):
+            running[j] += stats[row, j]
+        if not x[seg[p + 1]] > x[row]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        if left_count < min_leaf or right_count < min_leaf:
+            continue
+        square_left = square_right = 0.0
+        for label in range(n_labels):
+            a = running[label]
+            b = parent_sum[label] - a
+            square_left += a * a
+            square_right += b * b
+        own_left = own_right = 0.0
+        if not all_unit:
+            own_left = running[n_labels]
+            own_right = parent_sum[n_labels] - own_left
+        count_left, count_right = float(left_count), float(right_count)
+        left = _spearman_from_squares(all_unit, scale, count_left, square_left, own_left)
+        right = _spearman_from_squares(all_unit, scale, count_right, square_right, own_right)
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
         n_cand += 1
     return n_cand
 

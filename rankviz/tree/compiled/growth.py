@@ -10,9 +10,11 @@ costs what its rows cost:
   each segment stably into its children's, so no node sorts again (the
   presorting of early CART implementations [1]_).
 * A node's thresholds are scored in one pass over each attribute's segment,
-  keeping running sums of the criterion's row statistics and scoring each
-  candidate with the criterion's formula for one split
-  (:mod:`rankviz.tree.compiled.kernels`).
+  keeping running sums of the criterion's row statistics (or, for complete
+  rankings, a state that costs less per row: level counts for Gini, summed
+  distances between rows for the ranking impurity, Borda orders and Kendall
+  distances for Mallows) and scoring each candidate with the criterion's
+  formula for one split (:mod:`rankviz.tree.compiled.kernels`).
 * Nodes are split in breadth-first order, so they get the ids the level-wise
   search gives them, and every decision follows the NumPy search: ties
   within 1e-12 go to the lowest threshold and then the earliest attribute,

@@ -130,7 +130,7 @@ def ratio_table(sets, criteria, repeats):
 def _one_fit(method, n, repeats):
     """In a fresh process: fit time (median) and peak resident memory of one method on n generated rows."""
     code = f"""
-import json, resource, sys, time
+import json, sys, time
 import numpy as np
 sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
 from bench_tree_growth import generated
@@ -141,7 +141,16 @@ method = {method!r}
 make = (lambda: DecisionTreeRegressor(min_samples_leaf=2, random_state=0)) if method == "cart" else \\
     (lambda: RankingTree(criterion=method))
 make().fit(X[:2000], Y[:2000])  # warm-up (imports, compiled code)
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def resident(field):
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field))
+
+# The peak since now: Linux keeps ru_maxrss across fork and exec, so a child of a large process would
+# report its parent's peak; writing 5 to clear_refs resets this process's peak (VmHWM) to its size.
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")
+base = resident("VmRSS:")
 times = []
 try:
     for _ in range({repeats}):
@@ -149,7 +158,7 @@ try:
 except ValueError as error:  # e.g. more pair statistics than the Mallows criterion takes
     print(json.dumps({{"error": str(error)}}))
     sys.exit(0)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = resident("VmHWM:")
 print(json.dumps({{"seconds": float(np.median(times)), "peak_mb": (peak - base) / 1024,
                   "data_mb": (X.nbytes + Y.nbytes) / 2**20, "nodes": int(model.tree_.node_count)}}))
 """

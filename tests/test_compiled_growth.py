@@ -111,14 +111,17 @@ def test_same_tree_scanned_level_by_level(criterion, levels):
     fractions; both must give the NumPy builder's tree either way.
     """
     rng = np.random.default_rng(31)
-    X, nominal, Y = structured(rng, 300, 5, 9, nominal=1, nan_rate=0.0, decimals=2)
+    X, nominal, Y = structured(rng, 300, 5, 12, nominal=1, nan_rate=0.0, decimals=2)
     X[rng.random(300) < 0.1, 1] = np.nan  # one attribute with missing values keeps the full scan
     if levels == "uneven":
-        Y = np.array([0.0, 0.5, 1.0, 3.0, 5.0, 5.5, 6.0, 8.0, 8.5])[Y.astype(int) - 1]
+        Y = np.array([0.0, 0.5, 1.0, 3.0, 5.0, 5.5, 6.0, 8.0, 8.5, 9.0, 11.0, 11.5])[Y.astype(int) - 1]
     fitted = get_criterion(criterion)
     stats = fitted.row_statistics(Y)   # fits the criterion's levels
     spec_levels = criterion_spec(fitted).row_levels(stats)
-    assert spec_levels.shape == Y.shape
+    assert spec_levels.shape == Y.shape  # 12 labels x 12 levels: the ranking impurity scans distances too
+    few = get_criterion(criterion)
+    few_stats = few.row_statistics(Y[:, :5])  # 5 labels x 12 levels: the ranking impurity keeps running sums
+    assert criterion_spec(few).row_levels(few_stats).shape == ((300, 5) if criterion == "gini" else (0, 0))
     for limits in LIMITS:
         assert_same_tree(*both(X, nominal, Y, criterion, **limits))
 

@@ -127,17 +127,17 @@ def test_same_tree_scanned_level_by_level(criterion, levels):
 
 
 @pytest.mark.parametrize("n_labels", [4, 13])
-@pytest.mark.parametrize("noise", [0.4, None])
-def test_same_mallows_tree_with_the_centres_kept(n_labels, noise):
+@pytest.mark.parametrize("source", ["attributes", "noise"])
+def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
     """Complete rankings: Mallows' scans keep each side's Borda order and Kendall distance.
 
     13 labels have 78 pairs, two words of bits per row; rankings unrelated
-    to the attributes (``noise`` None) reorder the centres at most rows.
+    to the attributes (``source="noise"``) reorder the centres at most rows.
     One attribute with missing values keeps the scan of the full sums.
     """
     rng = np.random.default_rng(41)
     X, nominal, Y = structured(rng, 300, 5, n_labels, nominal=1, nan_rate=0.0, decimals=2)
-    if noise is None:
+    if source == "noise":
         Y = rankings(rng, 300, n_labels)
     X[rng.random(300) < 0.1, 1] = np.nan
     fitted = get_criterion("mallows")

@@ -181,11 +181,11 @@ def _popcount(typingctx, word):
 
 
 @njit(cache=True, inline="always")
-def _kendall_reorder(order, votes, at, centre, pair_of, count, distance, a_sums, a_parent, right):
+def _kendall_reorder(order, votes, centre, pair_of, count, distance, a_sums, a_parent, right):
     """Restore a set's Borda order after its votes changed; returns its Kendall distance to the new centre
     and the smallest vote margin between labels next in the order.
 
-    ``order`` lists the labels by votes (``votes[at + label]``, most first,
+    ``order`` lists the labels by votes (most first,
     ties by label index: the centre of :func:`_mallows_distance`), and bit k
     of ``centre`` is set when it puts the pair's ``a_k`` first. Insertion
     sort restores the order by adjacent swaps, and each swap reverses one
@@ -202,7 +202,7 @@ def _kendall_reorder(order, votes, at, centre, pair_of, count, distance, a_sums,
         j = i
         while j > 0:
             u, v = order[j - 1], order[j]
-            if not (votes[at + v] > votes[at + u] or (votes[at + v] == votes[at + u] and v < u)):
+            if not (votes[v] > votes[u] or (votes[v] == votes[u] and v < u)):
                 break
             k = pair_of[u, v]
             a = a_parent[k] - a_sums[k] if right else a_sums[k]
@@ -212,7 +212,7 @@ def _kendall_reorder(order, votes, at, centre, pair_of, count, distance, a_sums,
             j -= 1
     margin = np.inf
     for i in range(1, len(order)):
-        margin = min(margin, votes[at + order[i - 1]] - votes[at + order[i]])
+        margin = min(margin, votes[order[i - 1]] - votes[order[i]])
     return distance, margin
 
 
@@ -444,9 +444,9 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 # -- the grower ------------------------------------------------------------------------------------
 @njit(cache=True)
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
-         stats: np.ndarray, row_levels: np.ndarray, row_pairs: np.ndarray, row_wins: np.ndarray, kind: int, ints: np.ndarray, floats: np.ndarray,
-         table: np.ndarray, table_x: np.ndarray, searches_other_score: bool, gamma: float, min_leaf: int,
-         depth_limit: int, capacity: int) -> tuple:
+         stats: np.ndarray, row_levels: np.ndarray, row_pairs: np.ndarray, row_wins: np.ndarray, kind: int,
+         ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray, searches_other_score: bool,
+         gamma: float, min_leaf: int, depth_limit: int, capacity: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
 
     ``columns`` are the attributes (one row each), ``order`` each numeric
@@ -567,9 +567,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 for label in range(n_labels):
                     parent_order[label] = label
                 parent_centre[:] = full_centre
-                parent_distance, parent_margin = _kendall_reorder(parent_order, parent_sum, n_pairs, parent_centre,
-                                                                  pair_of, float(c), parent_distance, parent_sum,
-                                                                  parent_sum, False)
+                parent_distance, parent_margin = _kendall_reorder(
+                    parent_order, parent_sum[n_pairs:n_pairs + n_labels], parent_centre, pair_of, float(c),
+                    parent_distance, parent_sum, parent_sum, False)
             for column in range(n_numeric):
                 f = numeric[column]
                 x = columns[f]
@@ -596,15 +596,13 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                                           parent_square, left_levels, cand_pos, cand_score)
                 elif by_centre and n_missing == 0:
                     n_cand = _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
-                                          parent_centre, parent_distance, parent_margin, table, table_x, orders,
-                                          centres, votes, pair_count, cand_pos, cand_score)
+                                          parent_centre, parent_distance, parent_margin, full_centre, table,
+                                          table_x, orders, centres, votes, pair_count, cand_pos, cand_score)
                 else:
                     n_cand = _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
                                         floats, table, table_x, sums, cand_pos, cand_score, cand_left)
                 if n_cand == 0:
                     continue
-                if (by_levels or by_centre or kind == MEAN_SPEARMAN) and n_missing == 0:
-                    cand_left[:n_cand] = False
                 pick = _first_best(cand_score, n_cand)
                 p = cand_pos[pick]
                 score = cand_score[pick]
@@ -620,7 +618,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 best_threshold = mid if mid < high else low
                 best_score = score
                 best_feature = f
-                best_missing_left = cand_left[pick]
+                best_missing_left = n_missing > 0 and cand_left[pick]  # only the scan of full sums moves them
                 best_count = p + 1
                 for j in range(n_stats):
                     feature_left[j] = 0.0
@@ -931,9 +929,13 @@ def _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_dist
 
 @njit(cache=True, _nrt=False)
 def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order, parent_centre,
-                 parent_distance, parent_margin, table, table_x, orders, centres, votes, pair_count,
+                 parent_distance, parent_margin, full_centre, table, table_x, orders, centres, votes, pair_count,
                  cand_pos, cand_score):
-    """Mallows of complete rankings: each side's Borda order, centre and Kendall distance, kept up to date."""
+    """Mallows of complete rankings: each side's Borda order, centre and Kendall distance, kept up to date.
+
+    The left side starts empty, its votes equal and its centre ``full_centre`` (every ``a_k`` first); the
+    right one starts as the parent.
+    """
     c = len(seg)
     n_labels = orders.shape[1]
     n_pairs, n_words = len(pair_count), centres.shape[1]
@@ -946,11 +948,10 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
         votes_left[label] = 0.0
         votes_right[label] = parent_sum[n_pairs + label]
     for w in range(n_words):
-        centre_left[w] = 0
+        centre_left[w] = full_centre[w]
         centre_right[w] = parent_centre[w]
     for k in range(n_pairs):
         pair_count[k] = 0
-        centre_left[k >> 6] |= np.uint64(1) << np.uint64(k & 63)  # equal votes: every a_k first
     distance_left, distance_right = 0.0, parent_distance
     margin_left, margin_right = 0.0, parent_margin  # see _kendall_reorder
     n_cand = 0
@@ -975,11 +976,11 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
             votes_right[label] -= wins
         margin_left -= n_labels - 1
         if margin_left < 1.0:
-            distance_left, margin_left = _kendall_reorder(order_left, votes_left, 0, centre_left, pair_of,
+            distance_left, margin_left = _kendall_reorder(order_left, votes_left, centre_left, pair_of,
                                                           float(p + 1), distance_left, pair_count, parent_sum, False)
         margin_right -= n_labels - 1
         if margin_right < 1.0:
-            distance_right, margin_right = _kendall_reorder(order_right, votes_right, 0, centre_right, pair_of,
+            distance_right, margin_right = _kendall_reorder(order_right, votes_right, centre_right, pair_of,
                                                             float(c - p - 1), distance_right, pair_count, parent_sum,
                                                             True)
         if not x[seg[p + 1]] > x[row]:

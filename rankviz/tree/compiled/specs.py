@@ -77,7 +77,8 @@ class CriterionSpec:
 
 
     def row_pairs(self, stats: np.ndarray) -> np.ndarray:
-        """Each row's pair indicators as bits (rows x 64-bit words), for Mallows' scans of complete rankings; else empty.
+        """Each row's pair indicators as bits (rows x 64-bit words), for Mallows' scans of complete rankings;
+        else empty.
 
         Bit k of a row is its ``A_k`` (the row puts ``a_k`` first), so its
         Kendall distance to a centre held the same way is the number of set

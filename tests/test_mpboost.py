@@ -9,6 +9,7 @@ import pytest
 from rankviz import MPBoost, make_ltr_dataset
 from rankviz.ltr.ddf import DDF_NAMES, condition_9_note, directed_distance, distance_range
 from rankviz.ltr.mpboost import misordering_loss, preference_pairs, query_codes
+from rankviz.ltr import stump_search
 from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
 
 
@@ -172,6 +173,50 @@ def test_stump_search_threads_give_the_same_stump_and_sums():
     assert one.best(scores) == three.best(scores)
     for a, b in zip(one.sums(scores), three.sums(scores)):
         np.testing.assert_array_equal(a, b)
+
+
+def mixed_queries(seed, n_features=17):
+    """A large query (many pairs per document), a large one of skewed grades and small ones, rows shuffled."""
+    rng = np.random.default_rng(seed)
+    sizes = [40, 30, 8, 8, 7, 1]
+    qid = np.repeat(np.arange(len(sizes)), sizes)
+    y = rng.integers(0, 5, size=qid.size).astype(float)
+    y[qid == 1] = 0.0
+    y[np.flatnonzero(qid == 1)[3]] = 4.0   # 29 pairs among 30 documents
+    X = np.round(rng.normal(size=(qid.size, n_features)), 1)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    perm = rng.permutation(qid.size)
+    return X[perm], y[perm], qid[perm]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_stump_search_by_pairs_and_by_walks_matches_the_pairs(seed, monkeypatch):
+    # a block of 16 features: the 17 features take two blocks, the second of one feature
+    monkeypatch.setattr(stump_search, "_BLOCK_BYTES", 1)
+    X, y, qid = mixed_queries(seed)
+    search, first, second, distance, bins = search_for(X, y, qid, "ldd", 0.6)
+    layout = search.layout
+    assert search.block == 16
+    # the first query is walked feature by feature, the skewed one is visited pair by pair
+    large_documents = layout.local_order.shape[1]
+    assert large_documents == 40 and layout.large_starts.size == 2
+    assert layout.small_queries[0].size == X.shape[0] - 40
+    scores = np.random.default_rng(seed).normal(scale=0.5, size=len(y))
+    weights, _ = layout.pair_weights(scores)
+    s1, s2 = search.sums(scores)
+    best_gain, best_stump = 0.0, None
+    for k in range(X.shape[1]):
+        for b in range(len(bins.thresholds[k])):
+            exact = stump_sums(bins.codes[:, k], b, first, second, distance, weights)
+            assert (s1[k, b], s2[k, b]) == pytest.approx(exact, abs=1e-9)
+            if exact[1] > 0 and exact[0] ** 2 / exact[1] > best_gain * (1 + 1e-9):
+                best_gain, best_stump = exact[0] ** 2 / exact[1], (k, b)
+    feature, b, gain = search.best(scores)
+    assert (feature, b) == best_stump
+    assert gain == pytest.approx(best_gain, rel=1e-9)
+    # threads split the features differently; every number stays the same
+    threaded, *_ = search_for(X, y, qid, "ldd", 0.6, n_jobs=2)
+    assert threaded.best(scores) == (feature, b, gain)
 
 
 def test_pair_layout_refuses_distances_that_are_not_a_function_of_the_grades():

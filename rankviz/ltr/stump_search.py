@@ -21,15 +21,27 @@ one document at a time from above the threshold to below it:
   with documents still above become split and those with documents already
   below stop being split, so ``S2`` changes by
   ``W_m - 2 sum_{j below} w_mj`` (``W_m`` the weight of all of ``m``'s
-  pairs). The last sum is the hard part. The weight of a pair is
-  ``exp(-d (F_i - F_j))`` where ``F`` is the sum of the stumps so far and
-  ``d`` depends only on the two grades, so it factors into one number per
-  document and grade of the partner (:meth:`PairLayout.pair_factors`).
-  The sum over partners below is then ``sum_h factors[m, h] T[q, h, g_m]``,
-  where ``T[q, h, g]`` sums ``factors[j, g]`` over the documents ``j`` of
-  grade ``h`` of query ``q`` already below: ``O(grades)`` per step
-  (:mod:`rankviz.ltr.stump_sweep`). A round costs ``O(documents x features
-  x grades)``, however many pairs the queries have.
+  pairs). The last sum, ``below_k(m)`` for feature ``k``, is the hard
+  part: it depends on the order of ``m``'s query in that feature.
+
+The compiled kernels (:mod:`rankviz.ltr.stump_sweep`) first compute ``V[k,
+m] = W_m - 2 below_k(m)`` for a block of features, then scan each feature's
+documents in order with ``S1`` and ``S2`` (the sum of ``V`` below) as running
+sums. ``below_k(m)`` comes one of two ways, chosen per query:
+
+* a small query visits each of its pairs once and compares the two
+  documents in every feature of the block in one vectorised loop;
+* a large query walks each feature's documents in order. The weight of a
+  pair is ``exp(-d (F_i - F_j))``, where ``F`` is the sum of the stumps so
+  far and ``d`` depends only on the two grades, so it factors into one
+  number per document and grade of the partner
+  (:meth:`PairLayout.pair_factors`). The sum over the partners passed is
+  then ``sum_h factors[m, h] T[h, g_m]``, where ``T[h, g]`` sums
+  ``factors[j, g]`` over the documents ``j`` of grade ``h`` passed:
+  ``O(grades)`` per step, however many pairs the query has.
+
+A round costs ``O(features x (pairs of the small queries + documents of the
+large queries x grades))``.
 
 Feature values are binned once per fit: by default every distinct value is
 its own bin (the appendix's exhaustive search over all thresholds);
@@ -54,12 +66,22 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
-from .stump_sweep import feature_tops, stump_tables, sweep_feature
+from .stump_sweep import document_factors, feature_tops, scan_feature, stump_tables
 
 __all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums", "warm_up"]
 
 # Relative difference of gains that counts as a tie.
 _GAIN_TIE = 1e-5
+
+# A query whose pairs number more than this times its documents times the
+# grades walks each feature's order (O(documents x grades) per feature)
+# instead of visiting its pairs (O(pairs) per feature, but vectorised across
+# features); measured in benchmarks/bench_mpboost.py.
+_PAIRS_PER_DOCUMENT_GRADE = 2.0
+
+# Bytes of split weights V per block of features and thread: the block is
+# searched while V is still in cache.
+_BLOCK_BYTES = 1 << 22
 
 
 class FeatureBins:
@@ -155,18 +177,41 @@ class PairLayout:
         order = np.argsort(codes, axis=0, kind="stable")
         self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
         self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
-        # groups of documents with one query and one grade, for the lowest
-        # score of each (see pair_factors)
-        group = self.queries * self.n_grades + self.grades
-        self._group_order = np.argsort(group, kind="stable")
-        sorted_group = group[self._group_order]
-        self._group_starts = np.flatnonzero(np.r_[True, sorted_group[1:] != sorted_group[:-1]])
-        self._group_ids = sorted_group[self._group_starts]
-        # where each document's column T[q, :, g] and row T[q, g, :] of the
-        # sweep's state start (stump_sweep)
-        block = self.queries.astype(np.uint64) * np.uint64(self.n_grades**2)
-        self.read_at = block + self.grades.astype(np.uint64)
-        self.write_at = block + self.grades.astype(np.uint64) * np.uint64(self.n_grades)
+        self.small_queries, self.local_order, self.large_starts = self._query_layout()
+        self.largest_small_query = int(np.diff(self.small_queries[1]).max(initial=0))
+
+    def _query_layout(self):
+        """How the kernels reach each query (see :mod:`rankviz.ltr.stump_sweep`).
+
+        A small query's pairs are visited one by one; a large query's
+        documents are walked in each feature's order. Returns
+
+        * for the small queries: their documents in row order, query by
+          query; where each query starts there; their pairs as the later and
+          the earlier of the two documents' positions in their query's part;
+          where each query's pairs start;
+        * ``local_order[k]``: the large queries' documents, query by query,
+          each query's in feature ``k``'s order, and where each query starts.
+        """
+        sizes = np.bincount(self.queries, minlength=self.n_queries)
+        pairs = np.bincount(self.queries[self.first], minlength=self.n_queries)
+        large = pairs > _PAIRS_PER_DOCUMENT_GRADE * sizes * self.n_grades
+        by_query = np.argsort(self.queries, kind="stable")
+        small_docs = by_query[~large[self.queries[by_query]]]
+        small_starts = np.r_[0, np.cumsum(sizes[~large])]
+        position = np.zeros(self.n_documents, dtype=np.intp)
+        position[small_docs] = np.arange(small_docs.size) - np.repeat(small_starts[:-1], sizes[~large])
+        pair_query = self.queries[self.first]
+        in_small = ~large[pair_query]
+        by_pair_query = np.flatnonzero(in_small)[np.argsort(pair_query[in_small], kind="stable")]
+        ends = position[self.first[by_pair_query]], position[self.second[by_pair_query]]
+        small = (small_docs.astype(np.uint32), small_starts.astype(np.intp), np.maximum(*ends).astype(np.uint32),
+                 np.minimum(*ends).astype(np.uint32), np.r_[0, np.cumsum(pairs[~large])].astype(np.intp))
+        is_large_document = large[self.queries]
+        local = self.order[is_large_document[self.order]].reshape(self.n_features, int(is_large_document.sum()))
+        local_order = np.take_along_axis(local, np.argsort(self.queries[local], axis=1, kind="stable"), axis=1)
+        large_starts = np.r_[0, np.cumsum(sizes[large])].astype(np.intp)
+        return small, np.ascontiguousarray(local_order, dtype=np.uint32), large_starts
 
     def pair_log_weights(self, scores: np.ndarray) -> np.ndarray:
         """``-dist_ij (F_i - F_j)`` per pair: the log weight of Algorithm 1 (step 6), up to a constant."""
@@ -197,23 +242,11 @@ class PairLayout:
         ``d (F_j - a)`` is the log weight of a pair of the query. So nothing
         overflows, however far the scores move.
         """
-        n_grades = self.n_grades
-        lowest = np.full(self.n_queries * n_grades, np.inf)
-        lowest[self._group_ids] = np.minimum.reduceat(scores[self._group_order], self._group_starts)
-        lowest = lowest.reshape(self.n_queries, n_grades)
-        score = scores[:, None]
-        grade = self.grades[:, None]
-        other = np.arange(n_grades)[None, :]
-        # h < g: m is the more relevant document of the pair
-        own_lowest = lowest[self.queries, self.grades][:, None]
-        as_first = np.exp(-self.distance_table[self.grades] * (score - own_lowest))
-        # h > g: m is the less relevant one; a grade absent from m's query
-        # forms no pair with it
-        partner_lowest = lowest[self.queries]
-        present = np.isfinite(partner_lowest)
-        exponent = self.distance_table.T[self.grades] * (score - np.where(present, partner_lowest, 0.0)) - top
-        as_second = np.where(present, np.exp(np.minimum(exponent, 0.0)), 0.0)
-        return np.where(other < grade, as_first, np.where(other > grade, as_second, 0.0))
+        factors = np.empty((self.n_documents, self.n_grades))
+        lowest = np.empty((self.n_queries, self.n_grades))
+        document_factors(np.asarray(scores, dtype=float), float(top), self.grades, self.queries,
+                         self.distance_table, lowest, factors)
+        return factors
 
 
 class StumpSearch:
@@ -234,27 +267,30 @@ class StumpSearch:
     def __init__(self, layout: PairLayout, n_jobs: int = 1) -> None:
         self.layout = layout
         self.n_jobs = check_n_jobs(n_jobs)
-        self._states = [np.zeros(layout.n_queries * layout.n_grades**2) for _ in range(self.n_jobs)]
+        n = max(layout.n_documents, 1)
+        self.block = int(np.clip(_BLOCK_BYTES // (8 * n), 16, 512)) // 8 * 8
+        # work arrays of each thread: a small query's rows, a large one's
+        # per-grade state, and the split weights V of a block of features
+        self._work = [(np.empty((layout.largest_small_query, self.block)),
+                       np.empty((layout.n_grades, layout.n_grades)),
+                       np.empty((self.block, layout.n_documents))) for _ in range(self.n_jobs)]
 
     def _sweep_inputs(self, scores, pair_weights):
-        """Per-document payload of the sweep (factors, W, p) and the gain floor."""
+        """The kernels' inputs for these scores: the layout, the factors, ``W``, ``p`` and the gain floor."""
         layout = self.layout
         scores = np.asarray(scores, dtype=float)
         weights, top = layout.pair_weights(scores) if pair_weights is None else pair_weights
         factors = layout.pair_factors(scores, top)
-        n, n_grades = layout.n_documents, layout.n_grades
+        n = layout.n_documents
         weighted_distance = weights * layout.distance
-        payload = np.empty((n, n_grades + 2))
-        payload[:, :n_grades] = factors
-        payload[:, n_grades] = (np.bincount(layout.first, weights, minlength=n)
-                                + np.bincount(layout.second, weights, minlength=n))
-        payload[:, n_grades + 1] = (np.bincount(layout.first, weighted_distance, minlength=n)
-                                    - np.bincount(layout.second, weighted_distance, minlength=n))
+        weight = np.bincount(layout.first, weights, minlength=n) + np.bincount(layout.second, weights, minlength=n)
+        p = (np.bincount(layout.first, weighted_distance, minlength=n)
+             - np.bincount(layout.second, weighted_distance, minlength=n))
         # Where no pair is split S1 and S2 are 0 up to rounding; a floor well
         # above that keeps their ratio ~0.
         floor = 1e-6 * weights.sum()
-        return (layout.order, layout.sorted_codes, payload.ravel(), np.uint64(n_grades),
-                layout.read_at, layout.write_at), floor
+        return (layout.order, layout.sorted_codes, layout.bins.codes, layout.small_queries, layout.local_order,
+                layout.large_starts, layout.grades, factors, weight, p, floor)
 
     def sums(self, scores: np.ndarray,
              pair_weights: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -268,8 +304,7 @@ class StumpSearch:
         layout = self.layout
         s1 = np.zeros((layout.n_features, layout.width))
         s2 = np.zeros((layout.n_features, layout.width))
-        inputs, floor = self._sweep_inputs(scores, pair_weights)
-        stump_tables(*inputs, self._states[0], floor, s1, s2)
+        stump_tables(self.block, *self._sweep_inputs(scores, pair_weights), *self._work[0], s1, s2)
         return s1, s2
 
     def best(self, scores: np.ndarray,
@@ -289,24 +324,22 @@ class StumpSearch:
         gain : float
             ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
-        inputs, floor = self._sweep_inputs(scores, pair_weights)
+        inputs = self._sweep_inputs(scores, pair_weights)
         n_features = self.layout.n_features
         tops = np.zeros(n_features)
         bounds = np.linspace(0, n_features, min(self.n_jobs, max(n_features, 1)) + 1).astype(int)
         if len(bounds) > 2:
             with ThreadPoolExecutor(len(bounds) - 1) as pool:
-                list(pool.map(lambda j: feature_tops(bounds[j], bounds[j + 1], *inputs, self._states[j],
-                                                     floor, tops), range(len(bounds) - 1)))
+                list(pool.map(lambda j: feature_tops(bounds[j], bounds[j + 1], self.block, *inputs, *self._work[j],
+                                                     tops), range(len(bounds) - 1)))
         else:
-            feature_tops(0, n_features, *inputs, self._states[0], floor, tops)
+            feature_tops(0, n_features, self.block, *inputs, *self._work[0], tops)
         top = tops.max(initial=0.0)
         if not top > 0.0:
             return -1, -1, 0.0
         threshold = top - _GAIN_TIE * top
         feature = int(np.argmax(tops >= threshold))
-        unused = np.empty((1, 1))
-        _, bin_, gain = sweep_feature(feature, *inputs, self._states[0], floor, threshold,
-                                      unused, unused, False)
+        _, bin_, gain = scan_feature(feature, threshold, *inputs, *self._work[0])
         return feature, int(bin_), float(gain)
 
 

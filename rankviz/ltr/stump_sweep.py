@@ -1,21 +1,38 @@
-"""Compiled (Numba) sweep of MPBoost's stump search: every threshold of a feature in one pass.
+"""Compiled (Numba) kernels of MPBoost's stump search: every threshold of a block of features.
 
 All of MPBoost's compiled code is in this one module: Numba's on-disk cache
 checks only the file that defines a function, so a kernel calling into
 another module could run stale code after that module changed.
 
-The arithmetic is explained in :mod:`rankviz.ltr.stump_search`; this module
-walks each feature's documents in the order of their bin codes, moving one
-document at a time from "above" the threshold to "below" it and keeping
-``S1`` and ``S2`` as running sums. The weight of the pairs a document forms
-with the documents already below is ``sum_h factors[m, h] * T[q, h, g]``:
-the pair weights factor per query and pair of grades, so the state is one
-``grades x grades`` block per query and a step costs ``O(grades)``, whatever
-the number of pairs.
+The arithmetic is explained in :mod:`rankviz.ltr.stump_search`. A block of
+features is searched in two passes:
 
-Indices are unsigned on purpose: Numba adds a wrap-around check for negative
-values to every access with a signed index, which in this loop of a few
-loads and adds per step cost a third of the time.
+1. **Split weights.** For every document ``m`` and feature ``k`` of the
+   block, ``V[k, m] = W_m - 2 below_k(m)``, where ``below_k(m)`` is the
+   weight of ``m``'s pairs with the documents of its query that come before
+   it in feature ``k``'s order (a smaller bin code, or the same code and an
+   earlier row). Moving ``m`` below a threshold changes ``S2`` by exactly
+   ``V[k, m]``. Two ways, chosen per query by its size:
+
+   * a *small* query visits each of its pairs once and compares the two
+     documents' codes in every feature of the block at once, a loop the
+     compiler vectorises (``O(pairs x features)``, but a handful of
+     instructions per pair and eight features);
+   * a *large* query walks each feature's documents in code order with the
+     per-grade state ``T[h, g]`` (the sum of ``factors[j, g]`` over the
+     documents ``j`` of grade ``h`` already passed), so that ``below_k(m) =
+     sum_h factors[m, h] T[h, g_m]``: ``O(documents x grades)`` per
+     feature, whatever the number of pairs.
+
+2. **Scan.** Each feature's documents in the order of their codes, keeping
+   ``S1`` (the sum of ``p`` above) and ``S2`` (the sum of ``V`` below) as
+   running sums and scoring every threshold between two codes. Two features
+   are scanned in one loop: each step is a handful of loads and adds whose
+   running sums would otherwise wait on one another.
+
+Indices into the per-document arrays are unsigned on purpose: Numba adds a
+wrap-around check for negative values to every access with a signed index,
+which in loops of a few loads and adds costs a third of the time.
 """
 
 from __future__ import annotations
@@ -23,99 +40,219 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["feature_tops", "stump_tables", "sweep_feature"]
+__all__ = ["document_factors", "feature_tops", "scan_feature", "stump_tables"]
 
 
 @numba.njit(cache=True, nogil=True)
-def sweep_feature(k: int, order: np.ndarray, sorted_codes: np.ndarray, payload: np.ndarray,
-                  n_grades: np.uint64, read_at: np.ndarray, write_at: np.ndarray, state: np.ndarray,
-                  floor: float, threshold: float, s1_out: np.ndarray, s2_out: np.ndarray,
-                  record: bool) -> tuple:
-    """Sweep feature ``k``: its largest gain, and the first bin whose gain reaches ``threshold`` with that gain.
+def document_factors(scores: np.ndarray, top: float, grades: np.ndarray, queries: np.ndarray,
+                     distance_table: np.ndarray, lowest: np.ndarray, factors: np.ndarray) -> None:
+    """Fill ``factors`` (documents x grades) as :meth:`rankviz.ltr.stump_search.PairLayout.pair_factors` describes.
 
-    Parameters
-    ----------
-    k : int
-        The feature.
-    order, sorted_codes : ndarray of uint32, shape (n_features, n_documents)
-        Each feature's documents in the order of their bin codes, and the codes.
-    payload : ndarray of float64, shape (n_documents * (n_grades + 2),)
-        Per document: ``factors[m, 0..G-1]``, the weight ``W_m`` of its pairs
-        and ``p_m`` (:class:`rankviz.ltr.stump_search.StumpSearch`).
-    n_grades : uint64
-    read_at, write_at : ndarray of uint64
-        Per document: where its column (``T[q, :, g]``, stride ``n_grades``)
-        and its row (``T[q, g, :]``) of the state start.
-    state : ndarray of float64
-        ``T``, one ``n_grades x n_grades`` block per query; zeroed here.
-    floor : float
-        Lower bound of ``S2`` in a gain (a threshold splitting no pair).
-    threshold : float
-        The gain to look for (``inf`` for none).
-    s1_out, s2_out : ndarray, shape (n_features, width)
-        With ``record``, ``S1`` and ``S2`` of every threshold go to row
-        ``k`` (the thresholds in a gap between two codes split the
-        documents alike and get equal sums).
-    record : bool
+    ``lowest`` is a (queries x grades) work array: the lowest score of each
+    grade in each query, infinite where the query lacks the grade.
     """
-    one = np.uint64(1)
-    stride = n_grades + np.uint64(2)
-    state[:] = 0.0
-    s1 = 0.0   # sum of p above the threshold: p sums to 0 over all documents
-    s2 = 0.0   # weight of the pairs the threshold separates
-    top = 0.0
+    n_grades = factors.shape[1]
+    lowest[:, :] = np.inf
+    for m in range(scores.size):
+        q, g = queries[m], grades[m]
+        lowest[q, g] = min(lowest[q, g], scores[m])
+    for m in range(scores.size):
+        q, g, score = queries[m], grades[m], scores[m]
+        for h in range(n_grades):
+            if h < g:     # m is the more relevant document of the pair
+                factors[m, h] = np.exp(-distance_table[g, h] * (score - lowest[q, g]))
+            elif h > g and np.isfinite(lowest[q, h]):   # m is the less relevant one
+                factors[m, h] = np.exp(min(distance_table[h, g] * (score - lowest[q, h]) - top, 0.0))
+            else:         # no pair: m's own grade, or a grade absent from the query
+                factors[m, h] = 0.0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _better_gain(s1: float, s2: float, floor: float, top: float) -> float:
+    """The larger of ``top`` and the gain ``s1^2 / max(s2, floor)``."""
+    denominator = max(s2, floor)
+    square = s1 * s1
+    # compare before dividing: most thresholds beat nothing
+    if square > top * denominator:
+        return square / denominator
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def _small_query_weights(docs: np.ndarray, start: int, stop: int, later: np.ndarray, earlier: np.ndarray,
+                         pair_start: int, pair_stop: int, codes: np.ndarray, k0: int, width: int,
+                         grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, rows: np.ndarray,
+                         split: np.ndarray) -> None:
+    """``split[:width, m]`` for the documents ``docs[start:stop]`` of one query, pair by pair.
+
+    ``docs`` lists each query's documents in row order; the query's pairs are
+    ``later[i], earlier[i]`` for ``i`` in ``pair_start..pair_stop-1``, as
+    positions in its part of ``docs`` (``later > earlier``). Of two tied
+    codes the earlier row comes first, as in the features' stable order.
+    """
+    size = np.uint64(stop - start)
+    first = np.uint64(k0)
+    features = np.uint64(width)
+    for a in range(size):
+        for kk in range(features):
+            rows[a, kk] = 0.0
+    for i in range(pair_start, pair_stop):
+        a, b = np.uint64(later[i]), np.uint64(earlier[i])
+        m, j = np.uint64(docs[start + a]), np.uint64(docs[start + b])
+        w = factors[m, grades[j]] * factors[j, grades[m]]
+        for kk in range(features):
+            # j comes before m: the pair weighs on m's "below"; else on j's
+            # (a tie may go either way: tied documents share every side)
+            part = w if codes[j, first + kk] <= codes[m, first + kk] else 0.0
+            rows[a, kk] += part
+            rows[b, kk] += w - part
+    for kk in range(features):
+        for a in range(size):
+            m = np.uint64(docs[start + a])
+            split[kk, m] = weight[m] - 2.0 * rows[a, kk]
+
+
+@numba.njit(cache=True, nogil=True)
+def _large_query_weights(local_order: np.ndarray, start: int, stop: int, k0: int, width: int,
+                         grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, state: np.ndarray,
+                         split: np.ndarray) -> None:
+    """``split[:width, m]`` for one query, walking each feature's documents in code order.
+
+    ``local_order[k, start:stop]`` are the query's documents in feature ``k``'s
+    order; ``state`` is a ``grades x grades`` work array.
+    """
+    n_grades = factors.shape[1]
+    for kk in range(width):
+        for h in range(n_grades):
+            for g in range(n_grades):
+                state[h, g] = 0.0
+        for i in range(start, stop):
+            m = np.uint64(local_order[k0 + kk, i])
+            g_m = grades[m]
+            below = 0.0
+            for h in range(n_grades):
+                factor = factors[m, h]
+                below += factor * state[h, g_m]
+                state[g_m, h] += factor
+            split[kk, m] = weight[m] - 2.0 * below
+
+
+@numba.njit(cache=True, nogil=True)
+def _split_weights(k0: int, width: int, codes: np.ndarray, small: tuple, local_order: np.ndarray,
+                   large_starts: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray,
+                   rows: np.ndarray, state: np.ndarray, split: np.ndarray) -> None:
+    """``split[kk, m] = V[k0 + kk, m]`` for the features ``k0..k0+width-1`` (pass 1).
+
+    ``small`` holds the small queries: their documents, where each query's
+    start, their pairs (later and earlier positions) and where each query's
+    pairs start.
+    """
+    docs, starts, later, earlier, pair_starts = small
+    for q in range(starts.size - 1):
+        _small_query_weights(docs, starts[q], starts[q + 1], later, earlier, pair_starts[q], pair_starts[q + 1],
+                             codes, k0, width, grades, factors, weight, rows, split)
+    for q in range(large_starts.size - 1):
+        _large_query_weights(local_order, large_starts[q], large_starts[q + 1], k0, width, grades, factors,
+                             weight, state, split)
+
+
+@numba.njit(cache=True, nogil=True)
+def _scan_two(k: int, kk: int, order: np.ndarray, sorted_codes: np.ndarray, p: np.ndarray, split: np.ndarray,
+              floor: float) -> tuple:
+    """The largest gains of features ``k`` and ``k + 1`` (rows ``kk``, ``kk + 1`` of ``split``), in one loop."""
+    s1_a = s2_a = top_a = 0.0
+    s1_b = s2_b = top_b = 0.0
+    for i in range(order.shape[1] - 1):
+        m_a = np.uint64(order[k, i])
+        m_b = np.uint64(order[k + 1, i])
+        s2_a += split[kk, m_a]
+        s1_a -= p[m_a]   # p sums to 0 over all documents: S1 starts at 0 with everything above
+        s2_b += split[kk + 1, m_b]
+        s1_b -= p[m_b]
+        if sorted_codes[k, i + 1] != sorted_codes[k, i]:
+            top_a = _better_gain(s1_a, s2_a, floor, top_a)
+        if sorted_codes[k + 1, i + 1] != sorted_codes[k + 1, i]:
+            top_b = _better_gain(s1_b, s2_b, floor, top_b)
+    return top_a, top_b
+
+
+@numba.njit(cache=True, nogil=True)
+def _scan_one(k: int, kk: int, order: np.ndarray, sorted_codes: np.ndarray, p: np.ndarray, split: np.ndarray,
+              floor: float, threshold: float, s1_out: np.ndarray, s2_out: np.ndarray, record: bool) -> tuple:
+    """Feature ``k``'s largest gain, and the first bin whose gain reaches ``threshold`` with that gain.
+
+    With ``record``, ``S1`` and ``S2`` of every threshold go to row ``k`` of
+    ``s1_out`` and ``s2_out`` (the thresholds in a gap between two codes
+    split the documents alike and get equal sums).
+    """
+    s1 = s2 = top = 0.0
     first_bin = -1
     first_gain = 0.0
-    n = order.shape[1]
-    for i in range(n):
+    for i in range(order.shape[1] - 1):
         m = np.uint64(order[k, i])
-        row = m * stride
-        read, write = read_at[m], write_at[m]
-        # pairs of m with documents already below stop being split, every
-        # other pair of m becomes split
-        below = 0.0
-        h = np.uint64(0)
-        while h < n_grades:
-            factor = payload[row + h]
-            below += factor * state[read + h * n_grades]
-            state[write + h] += factor
-            h += one
-        s2 += payload[row + n_grades] - 2.0 * below
-        s1 -= payload[row + n_grades + one]
-        if i + 1 < n:
-            code, next_code = sorted_codes[k, i], sorted_codes[k, i + 1]
-            if next_code != code:
-                denominator = max(s2, floor)
-                if record:
-                    for b in range(code, next_code):
-                        s1_out[k, b] = s1
-                        s2_out[k, b] = s2
-                # compare before dividing: most thresholds beat neither
-                square = s1 * s1
-                if square > top * denominator:
-                    top = square / denominator
-                if first_bin < 0 and square >= threshold * denominator:
+        s2 += split[kk, m]
+        s1 -= p[m]
+        code, next_code = sorted_codes[k, i], sorted_codes[k, i + 1]
+        if next_code != code:
+            if record:
+                for b in range(code, next_code):
+                    s1_out[k, b] = s1
+                    s2_out[k, b] = s2
+            top = _better_gain(s1, s2, floor, top)
+            if first_bin < 0:
+                gain = _better_gain(s1, s2, floor, 0.0)
+                if gain >= threshold:
                     first_bin = code
-                    first_gain = square / denominator
+                    first_gain = gain
     return top, first_bin, first_gain
 
 
 @numba.njit(cache=True, nogil=True)
-def feature_tops(start: int, stop: int, order: np.ndarray, sorted_codes: np.ndarray, payload: np.ndarray,
-                 n_grades: np.uint64, read_at: np.ndarray, write_at: np.ndarray, state: np.ndarray,
-                 floor: float, tops: np.ndarray) -> None:
-    """Write the largest gain of each feature ``start..stop-1`` to ``tops``."""
-    unused = np.empty((1, 1))
-    for k in range(start, stop):
-        tops[k] = sweep_feature(k, order, sorted_codes, payload, n_grades, read_at, write_at, state,
-                                floor, np.inf, unused, unused, False)[0]
+def feature_tops(start: int, stop: int, block: int, order: np.ndarray, sorted_codes: np.ndarray,
+                 codes: np.ndarray, small: tuple, local_order: np.ndarray, large_starts: np.ndarray,
+                 grades: np.ndarray, factors: np.ndarray, weight: np.ndarray,
+                 p: np.ndarray, floor: float, rows: np.ndarray, state: np.ndarray, split: np.ndarray,
+                 tops: np.ndarray) -> None:
+    """Write the largest gain of each feature ``start..stop-1`` to ``tops``, ``block`` features at a time.
+
+    ``rows``, ``state`` and ``split`` are work arrays of shapes (largest small
+    query, block), (grades, grades) and (block, documents).
+    """
+    for k0 in range(start, stop, block):
+        width = min(block, stop - k0)
+        _split_weights(k0, width, codes, small, local_order, large_starts, grades,
+                       factors, weight, rows, state, split)
+        kk = 0
+        while kk + 1 < width:
+            tops[k0 + kk], tops[k0 + kk + 1] = _scan_two(k0 + kk, kk, order, sorted_codes, p, split, floor)
+            kk += 2
+        if kk < width:
+            unused = np.empty((1, 1))
+            tops[k0 + kk] = _scan_one(k0 + kk, kk, order, sorted_codes, p, split, floor, np.inf, unused,
+                                      unused, False)[0]
 
 
 @numba.njit(cache=True, nogil=True)
-def stump_tables(order: np.ndarray, sorted_codes: np.ndarray, payload: np.ndarray, n_grades: np.uint64,
-                 read_at: np.ndarray, write_at: np.ndarray, state: np.ndarray, floor: float,
+def scan_feature(k: int, threshold: float, order: np.ndarray, sorted_codes: np.ndarray, codes: np.ndarray,
+                 small: tuple, local_order: np.ndarray, large_starts: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray,
+                 p: np.ndarray, floor: float, rows: np.ndarray, state: np.ndarray, split: np.ndarray) -> tuple:
+    """Feature ``k``'s largest gain, and its first bin whose gain reaches ``threshold``, with that gain."""
+    _split_weights(k, 1, codes, small, local_order, large_starts, grades, factors, weight,
+                   rows, state, split)
+    unused = np.empty((1, 1))
+    return _scan_one(k, 0, order, sorted_codes, p, split, floor, threshold, unused, unused, False)
+
+
+@numba.njit(cache=True, nogil=True)
+def stump_tables(block: int, order: np.ndarray, sorted_codes: np.ndarray, codes: np.ndarray,
+                 small: tuple, local_order: np.ndarray, large_starts: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray,
+                 p: np.ndarray, floor: float, rows: np.ndarray, state: np.ndarray, split: np.ndarray,
                  s1_out: np.ndarray, s2_out: np.ndarray) -> None:
     """Fill ``s1_out`` and ``s2_out`` (features x thresholds) with the sums of every stump."""
-    for k in range(order.shape[0]):
-        sweep_feature(k, order, sorted_codes, payload, n_grades, read_at, write_at, state, floor,
-                      np.inf, s1_out, s2_out, True)
+    n_features = order.shape[0]
+    for k0 in range(0, n_features, block):
+        width = min(block, n_features - k0)
+        _split_weights(k0, width, codes, small, local_order, large_starts, grades,
+                       factors, weight, rows, state, split)
+        for kk in range(width):
+            _scan_one(k0 + kk, kk, order, sorted_codes, p, split, floor, np.inf, s1_out, s2_out, True)

@@ -203,7 +203,7 @@ def time_lightgbm_iteration(data, iterations, repeats, threads):
 
 
 def speed(sets, rounds, repeats, threads):
-    rows, lightgbm_rows, per_round_generated = [], [], {}
+    rows, per_round_generated = [], {}
     for name, (*_, data) in sets.items():
         sk_seconds = time_sklearn_stump(data, repeats)
         lgb_seconds = (time_lightgbm_iteration(data, max(rounds[name], 20), repeats, threads)

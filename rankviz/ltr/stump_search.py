@@ -159,7 +159,6 @@ class PairLayout:
         self.queries = np.asarray(queries, dtype=np.intp)
         n_documents, n_features = bins.codes.shape
         self.n_documents, self.n_features = n_documents, n_features
-        self.n_pairs = self.first.size
         self.width = int(bins.n_bins.max()) if n_features else 1
         self.n_grades = int(self.grades.max()) + 1 if n_documents else 1
         self.n_queries = int(self.queries.max()) + 1 if n_documents else 1
@@ -178,7 +177,6 @@ class PairLayout:
         self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
         self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
         self.small_queries, self.local_order, self.large_starts = self._query_layout()
-        self.largest_small_query = int(np.diff(self.small_queries[1]).max(initial=0))
 
     def _query_layout(self):
         """How the kernels reach each query (see :mod:`rankviz.ltr.stump_sweep`).
@@ -271,7 +269,8 @@ class StumpSearch:
         self.block = int(np.clip(_BLOCK_BYTES // (8 * n), 16, 512)) // 8 * 8
         # work arrays of each thread: a small query's rows, a large one's
         # per-grade state, and the split weights V of a block of features
-        self._work = [(np.empty((layout.largest_small_query, self.block)),
+        largest_small_query = int(np.diff(layout.small_queries[1]).max(initial=0))
+        self._work = [(np.empty((largest_small_query, self.block)),
                        np.empty((layout.n_grades, layout.n_grades)),
                        np.empty((self.block, layout.n_documents))) for _ in range(self.n_jobs)]
 

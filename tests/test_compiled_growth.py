@@ -13,7 +13,7 @@ import pytest
 
 from rankviz import RankingTree
 from rankviz.tree.builder import grow_tree
-from rankviz.tree.compiled import criterion_spec
+from rankviz.tree.compiled import criterion_spec, growth
 from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
 
 EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
@@ -195,4 +195,16 @@ def test_same_tree_past_the_first_node_columns(criterion):
     Y = rankings(rng, 1_500, 5)
     reference, compiled = both(X, np.zeros(3, dtype=bool), Y, criterion, gamma=np.inf, min_samples_leaf=1)
     assert reference.node_count > 2_047  # past two doublings
+    assert_same_tree(reference, compiled)
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_same_tree_when_the_frontier_outgrows_its_room(criterion, monkeypatch):
+    """The grower keeps the sums of the nodes waiting to be searched in a ring that doubles when full:
+    started at 2 nodes, it doubles many times and must keep every waiting node's sums."""
+    monkeypatch.setattr(growth, "FIRST_FRONTIER", 2)
+    rng = np.random.default_rng(4)
+    X, nominal, Y = structured(rng, 400, 3, 4, nominal=1)
+    reference, compiled = both(X, nominal, Y, criterion, gamma=np.inf, min_samples_leaf=1)
+    assert np.bincount(reference.depth).max() > 16  # levels wider than the ring's first sizes
     assert_same_tree(reference, compiled)

@@ -521,7 +521,7 @@ class _NodeTable:
         table = cls.__new__(cls)
         table.size = len(grown.count)
         for name in ("children_left", "children_right", "feature", "threshold", "missing_left", "split_feature",
-                     "split_threshold", "split_score", "similarity", "depth", "count", "stat_sum"):
+                     "split_threshold", "split_score", "similarity", "depth", "count"):
             setattr(table, name, getattr(grown, name))
         table.rank_part = np.zeros((table.size, 2 * n_labels))
         return table

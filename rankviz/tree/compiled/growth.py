@@ -45,6 +45,10 @@ from .specs import CriterionSpec
 
 __all__ = ["GrownNodes", "grow_nodes", "warm_up"]
 
+#: Nodes whose summed statistics the grower first keeps room for (a power of two); it doubles the room
+#: when more wait to be searched.
+FIRST_FRONTIER = 1024
+
 
 @dataclass(frozen=True)
 class GrownNodes:
@@ -61,7 +65,6 @@ class GrownNodes:
     similarity: np.ndarray
     depth: np.ndarray
     count: np.ndarray
-    stat_sum: np.ndarray
     node_of_row: np.ndarray
 
 
@@ -87,7 +90,8 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     stats = np.ascontiguousarray(spec.augmented_statistics(np.asarray(stats, dtype=float)), dtype=float)
     arrays = grow(columns, nominal, numeric, missing, order, stats, spec.row_levels(stats), spec.row_pairs(stats),
                   spec.row_wins(stats), spec.kind, spec.ints, spec.floats, spec.table, spec.table_x,
-                  spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity))
+                  spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity),
+                  FIRST_FRONTIER)
     size = int(arrays[-1])
     trimmed = [a[:size] for a in arrays[:-2]]
     return GrownNodes(*trimmed, node_of_row=arrays[-2])

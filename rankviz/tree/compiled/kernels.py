@@ -66,6 +66,9 @@ MALLOWS = 2
 RANKING_IMPURITY = 3
 GINI = 4
 
+# The scans of a numeric attribute (rows without missing values; the others take _scan_sums)
+_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_CENTRE = 0, 1, 2, 3, 4
+
 
 # -- mean pairwise Spearman (Rebelo et al. 2008) -------------------------------------------------
 @njit(cache=True, inline="always")
@@ -446,7 +449,7 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
          stats: np.ndarray, row_levels: np.ndarray, row_pairs: np.ndarray, row_wins: np.ndarray, kind: int,
          ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray, searches_other_score: bool,
-         gamma: float, min_leaf: int, depth_limit: int, capacity: int) -> tuple:
+         gamma: float, min_leaf: int, depth_limit: int, capacity: int, ring: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
 
     ``columns`` are the attributes (one row each), ``order`` each numeric
@@ -470,6 +473,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     n_labels, n_levels = ints[1], ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
     left_levels = np.zeros(n_labels * n_levels if by_levels else 1)
     parent_levels = np.zeros(n_labels * n_levels if by_levels else 1)
+    # Gini's scan counts in integers (see _scan_levels)
+    left_counts = np.zeros(n_labels * n_levels if by_levels else 1, dtype=np.int64)
+    parent_counts = np.zeros(n_labels * n_levels if by_levels else 1, dtype=np.int64)
+    side_levels = np.zeros(n_labels * n_levels if by_levels else 1)  # the best split's side (_left_sums)
     # the ranking impurity: the distance between levels (the gaps between them, summed), and each row's
     # summed distance to the node's rows
     by_distances = by_levels and kind == RANKING_IMPURITY
@@ -498,7 +505,19 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     votes = np.zeros((2, n_labels))
     pair_count = np.zeros(n_pairs, dtype=np.uint64)
     parent_distance = parent_margin = 0.0
-    n_numeric = len(numeric)
+    if kind == MEAN_SPEARMAN:
+        path = _SCAN_SPEARMAN
+    elif by_distances:
+        path = _SCAN_DISTANCES
+    elif by_levels:
+        path = _SCAN_LEVELS
+    elif by_centre:
+        path = _SCAN_CENTRE
+    else:
+        path = _SCAN_SUMS
+    levels = (row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels, partial)
+    centre = (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
+              pair_count)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
     # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
     limit = capacity
@@ -514,7 +533,11 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     similarity = np.full(capacity, np.nan)
     depth = np.zeros(capacity, dtype=np.intp)
     count = np.zeros(capacity, dtype=np.intp)
-    stat_sum = np.zeros((capacity, n_stats))
+    # The summed statistics of the nodes waiting to be searched (ids node..size-1), in a ring: a node's
+    # sums are read once, when it is searched, so only the frontier is kept (a table for every node
+    # held 2n - 1 rows of them: 150 MB for Gini's 240 statistics on 40,000 rows). `ring`, a power of
+    # two, is its first size.
+    stat_sum = np.zeros((ring, n_stats))
     start = np.zeros(capacity, dtype=np.intp)
     # Rows of every node in one array too (for nominal attributes and routing), segmented like `order`.
     rows = np.arange(n).astype(order.dtype)
@@ -528,7 +551,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     right = sums[1]
     missing_sum = np.zeros(n_stats)
     best_left = np.zeros(n_stats)
-    feature_left = np.zeros(n_stats)
+    work = (sums, cand_pos, cand_score, cand_left, missing_sum)
+    # Statistics that are counts (indicators) or halves of them sum exactly in any order, so a child's
+    # sums may be taken as its parent's less its sibling's (see _left_sums)
+    whole_sums = kind == GINI or kind == RANKING_IMPURITY or (kind == MALLOWS and ints[0] == 1)
 
     count[0] = n
     for row in range(n):
@@ -540,21 +566,19 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     while node < size:
         c = count[node]
         if ((depth_limit < 0 or depth[node] < depth_limit) and c >= max(2, 2 * min_leaf)
-                and similarity[node] < _PURE and can_split(kind, ints, float(c), stat_sum[node])):
+                and similarity[node] < _PURE and can_split(kind, ints, float(c), stat_sum[node & (ring - 1)])):
             lo = start[node]
             hi = lo + c
-            parent_sum = stat_sum[node]
-            best_score = np.nan
-            best_feature = -1
-            best_threshold = np.nan
-            best_count = 0
-            best_missing_left = False
+            parent_sum = stat_sum[node & (ring - 1)]
             parent_square = 0.0
             if by_levels:
                 # the parent's count per (label, level) and the sum of their squares (whole numbers,
                 # exact, so the scan's sums equal the full formula's)
                 parent_square = _level_squares(n_labels, n_levels, n_levels - 1, float(c), parent_sum,
                                                parent_levels, True)
+                if kind == GINI:
+                    for j in range(n_labels * n_levels):
+                        parent_counts[j] = np.int64(parent_levels[j])
             if by_distances:
                 _distances_to_levels(rows[lo:hi], row_levels, parent_levels, level_distance, partial, to_parent)
                 parent_impurity = _rank_impurity(ints, floats, float(c), parent_sum)
@@ -570,67 +594,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 parent_distance, parent_margin = _kendall_reorder(
                     parent_order, parent_sum[n_pairs:n_pairs + n_labels], parent_centre, pair_of, float(c),
                     parent_distance, parent_sum, parent_sum, False)
-            for column in range(n_numeric):
-                f = numeric[column]
-                x = columns[f]
-                seg = order[column, lo:hi]
-                n_missing = 0
-                if missing[column]:
-                    for j in range(n_stats):
-                        missing_sum[j] = 0.0
-                    p = c - 1
-                    while p >= 0 and math.isnan(x[seg[p]]):
-                        n_missing += 1
-                        for j in range(n_stats):
-                            missing_sum[j] += stats[seg[p], j]
-                        p -= 1
-                if kind == MEAN_SPEARMAN and n_missing == 0:
-                    n_cand = _scan_spearman(x, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
-                                            sums[0], cand_pos, cand_score)
-                elif by_distances and n_missing == 0:
-                    n_cand = _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
-                                             to_parent, parent_impurity, worst, left_levels, partial, cand_pos,
-                                             cand_score)
-                elif by_levels and n_missing == 0:
-                    n_cand = _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
-                                          parent_square, left_levels, cand_pos, cand_score)
-                elif by_centre and n_missing == 0:
-                    n_cand = _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
-                                          parent_centre, parent_distance, parent_margin, full_centre, table,
-                                          table_x, orders, centres, votes, pair_count, cand_pos, cand_score)
-                else:
-                    n_cand = _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
-                                        floats, table, table_x, sums, cand_pos, cand_score, cand_left)
-                if n_cand == 0:
-                    continue
-                pick = _first_best(cand_score, n_cand)
-                p = cand_pos[pick]
-                score = cand_score[pick]
-                current = -np.inf if math.isnan(best_score) else best_score
-                if math.isfinite(current) and abs(score - current) <= _TIE * (1.0 + abs(current)):
-                    better = f < best_feature
-                else:
-                    better = score > current
-                if not better:
-                    continue
-                low, high = x[seg[p]], x[seg[p + 1]]
-                mid = low / 2.0 + high / 2.0  # (low + high) / 2 can overflow
-                best_threshold = mid if mid < high else low
-                best_score = score
-                best_feature = f
-                best_missing_left = n_missing > 0 and cand_left[pick]  # only the scan of full sums moves them
-                best_count = p + 1
-                for j in range(n_stats):
-                    feature_left[j] = 0.0
-                for q in range(p + 1):  # the same additions as the running sum at p
-                    for j in range(n_stats):
-                        feature_left[j] += stats[seg[q], j]
-                if best_missing_left:
-                    best_count += n_missing
-                    for j in range(n_stats):
-                        feature_left[j] += missing_sum[j]
-                for j in range(n_stats):
-                    best_left[j] = feature_left[j]
+            best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
+                columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
+                table_x, path, levels, (float(parent_square), parent_impurity, worst), centre,
+                (parent_distance, parent_margin), work)
             for f in range(n_features):
                 if not nominal[f]:
                     continue
@@ -647,8 +614,15 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 if better:
                     best_score, best_feature, best_threshold = score, f, float(value)
                     best_count, best_missing_left = value_count, False
+                    best_column = -1
                     for j in range(n_stats):
                         best_left[j] = value_sum[j]
+            if best_column >= 0:
+                # The left side's sums of the best numeric split, summed once the search is over (not each
+                # time an attribute improves on the best: with many statistics that cost more than the scans)
+                _left_sums(stats, order[best_column, lo:hi], best_count, best_missing_left,
+                           columns[numeric[best_column]], parent_sum, whole_sums, row_levels if by_levels else
+                           row_levels[:0], side_levels, missing_sum, best_left)
             s_split = best_score
             if best_feature >= 0 and searches_other_score:  # rule (6) judges the split by S_split
                 for j in range(n_stats):
@@ -675,12 +649,17 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                     depth = _enlarged(depth, capacity, 0)
                     count = _enlarged(count, capacity, 0)
                     start = _enlarged(start, capacity, 0)
-                    grown_sums = np.zeros((capacity, n_stats))
-                    grown_sums[:len(stat_sum)] = stat_sum
-                    stat_sum = grown_sums
-                    parent_sum = stat_sum[node]
+                if size + 2 - node > ring:  # the frontier outgrows the ring: double it, keeping the waiting nodes
+                    wider = np.zeros((2 * ring, n_stats))
+                    for waiting in range(node, size):
+                        wider[waiting & (2 * ring - 1)] = stat_sum[waiting & (ring - 1)]
+                    ring *= 2
+                    stat_sum = wider
+                    parent_sum = stat_sum[node & (ring - 1)]
                 left = size
                 size += 2
+                left_sum = stat_sum[left & (ring - 1)]
+                right_sum = stat_sum[(left + 1) & (ring - 1)]
                 children_left[node] = left
                 children_right[node] = left + 1
                 feature[node] = best_feature
@@ -690,26 +669,14 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 count[left] = best_count
                 count[left + 1] = c - best_count
                 for j in range(n_stats):
-                    stat_sum[left, j] = best_left[j]
-                    stat_sum[left + 1, j] = parent_sum[j] - best_left[j]
-                similarity[left] = node_similarity(kind, ints, floats, float(count[left]), stat_sum[left])
-                similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]),
-                                                       stat_sum[left + 1])
+                    left_sum[j] = best_left[j]
+                    right_sum[j] = parent_sum[j] - best_left[j]
+                similarity[left] = node_similarity(kind, ints, floats, float(count[left]), left_sum)
+                similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]), right_sum)
                 start[left] = lo
                 start[left + 1] = lo + best_count
-                x = columns[best_feature]
-                for p in range(lo, hi):
-                    row = rows[p]
-                    value = x[row]
-                    if nominal[best_feature]:
-                        goes_left[row] = value == best_threshold
-                    elif math.isnan(value):
-                        goes_left[row] = best_missing_left
-                    else:
-                        goes_left[row] = value <= best_threshold
-                _partition(rows, lo, hi, goes_left, buffer)
-                for column in range(n_numeric):
-                    _partition(order[column], lo, hi, goes_left, buffer)
+                _split_rows(columns[best_feature], nominal[best_feature], best_threshold, best_missing_left, rows,
+                            order, lo, hi, goes_left, buffer)
         node += 1
 
     node_of_row = np.zeros(n, dtype=np.intp)
@@ -718,7 +685,87 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             for p in range(start[node], start[node] + count[node]):
                 node_of_row[rows[p]] = node
     return (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
-            split_scores, similarity, depth, count, stat_sum, node_of_row, size)
+            split_scores, similarity, depth, count, node_of_row, size)
+
+
+@njit(cache=True, _nrt=False)
+def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
+                  table_x, path, levels, level_sums, centre, centre_sums, work):
+    """The best threshold over the numeric attributes of the node whose rows are ``order[:, lo:hi]``.
+
+    ``path`` says which scan serves rows without missing values
+    (``_SCAN_*``); ``levels``, ``centre`` and ``work`` are the scans' arrays
+    and ``level_sums``, ``centre_sums`` the node's numbers they start from.
+    Returns (score, attribute, threshold, left count, missing go left, attribute's
+    column in ``order``), with score NaN and attribute -1 when no threshold
+    is allowed. A function apart from :func:`grow`, without reference
+    counting: there each attribute's views (its values, the node's segment)
+    cost atomic reference counts, a sixth of a deep tree's time.
+    """
+    row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels, partial = levels
+    parent_square, parent_impurity, worst = level_sums
+    (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
+     pair_count) = centre
+    parent_distance, parent_margin = centre_sums
+    sums, cand_pos, cand_score, cand_left, missing_sum = work
+    n_stats = stats.shape[1]
+    n_labels = ints[1]
+    n_levels = ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
+    c = hi - lo
+    best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = (
+        np.nan, -1, np.nan, 0, False, -1)
+    for column in range(len(numeric)):
+        f = numeric[column]
+        x = columns[f]
+        seg = order[column, lo:hi]
+        n_missing = 0
+        if missing[column]:
+            for j in range(n_stats):
+                missing_sum[j] = 0.0
+            p = c - 1
+            while p >= 0 and math.isnan(x[seg[p]]):
+                n_missing += 1
+                for j in range(n_stats):
+                    missing_sum[j] += stats[seg[p], j]
+                p -= 1
+        if n_missing == 0 and path == _SCAN_SPEARMAN:
+            n_cand = _scan_spearman(x, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
+                                    sums[0], cand_pos, cand_score)
+        elif n_missing == 0 and path == _SCAN_DISTANCES:
+            n_cand = _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
+                                     to_parent, parent_impurity, worst, left_levels, partial, cand_pos,
+                                     cand_score)
+        elif n_missing == 0 and path == _SCAN_LEVELS:
+            n_cand = _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts,
+                                  np.int64(parent_square), left_counts, cand_pos, cand_score)
+        elif n_missing == 0 and path == _SCAN_CENTRE:
+            n_cand = _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
+                                  parent_centre, parent_distance, parent_margin, full_centre, table,
+                                  table_x, orders, centres, votes, pair_count, cand_pos, cand_score)
+        else:
+            n_cand = _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
+                                floats, table, table_x, sums, cand_pos, cand_score, cand_left)
+        if n_cand == 0:
+            continue
+        pick = _first_best(cand_score, n_cand)
+        p = cand_pos[pick]
+        score = cand_score[pick]
+        current = -np.inf if math.isnan(best_score) else best_score
+        if math.isfinite(current) and abs(score - current) <= _TIE * (1.0 + abs(current)):
+            better = f < best_feature
+        else:
+            better = score > current
+        if not better:
+            continue
+        low, high = x[seg[p]], x[seg[p + 1]]
+        mid = low / 2.0 + high / 2.0  # (low + high) / 2 can overflow
+        best_threshold = mid if mid < high else low
+        best_score = score
+        best_feature = f
+        best_missing_left = n_missing > 0 and cand_left[pick]  # only the scan of full sums moves them
+        best_count = p + 1 + (n_missing if best_missing_left else 0)
+        best_column = column
+    return best_score, best_feature, best_threshold, best_count, best_missing_left, best_column
 
 
 # -- one attribute's scan of a node: each writes its candidates (position, score) and returns their number.
@@ -825,25 +872,33 @@ def _scan_spearman(x, seg, min_leaf, stats, parent_sum, all_unit, scale, n_label
 
 
 @njit(cache=True, _nrt=False)
-def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels, parent_square, left_levels,
+def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts, parent_square, left_counts,
                  cand_pos, cand_score):
-    """Gini of complete rankings, level by level: the sums of squared level counts of each side."""
+    """Gini of complete rankings, level by level: the sums of squared level counts of each side.
+
+    The counts are integers, so every sum is exact and the scores are those
+    of the float formula; a row's changes are summed over its labels before
+    they reach the two sides' squares.
+    """
     c = len(seg)
     for j in range(n_labels * n_levels):
-        left_levels[j] = 0.0
-    square_left, square_right = 0.0, parent_square
+        left_counts[j] = 0
+    square_left, square_right = 0, parent_square
     n_cand = 0
     for p in range(c - 1):
         row = seg[p]
         # The row moves from right to left: one level count per label changes on
         # each side, and its square by 2a + 1 (left) and 1 - 2b (right).
+        below_left = 0
+        below_right = 0
         for label in range(n_labels):
             at = label * n_levels + row_levels[row, label]
-            a = left_levels[at]
-            b = parent_levels[at] - a
-            square_left += 2.0 * a + 1.0
-            square_right += 1.0 - 2.0 * b
-            left_levels[at] = a + 1.0
+            a = left_counts[at]
+            below_left += a
+            below_right += parent_counts[at] - a
+            left_counts[at] = a + 1
+        square_left += 2 * below_left + n_labels
+        square_right += n_labels - 2 * below_right
         if not x[seg[p + 1]] > x[row]:
             continue
         left_count = p + 1
@@ -851,8 +906,8 @@ def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels
         if left_count < min_leaf or right_count < min_leaf:
             continue
         count_left, count_right = float(left_count), float(right_count)
-        left = _gini_complete(n_labels, n_levels, count_left, square_left)
-        right = _gini_complete(n_labels, n_levels, count_right, square_right)
+        left = _gini_complete(n_labels, n_levels, count_left, float(square_left))
+        right = _gini_complete(n_labels, n_levels, count_right, float(square_right))
         cand_pos[n_cand] = p
         cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
         n_cand += 1
@@ -999,6 +1054,78 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
     return n_cand
 
 
+@njit(cache=True, _nrt=False)
+def _left_sums(stats, seg, count, missing_left, x, parent_sum, whole, row_levels, level_counts, missing_sum, out):
+    """The summed statistics of the best split's left side: its first ``count`` rows of ``seg``.
+
+    With ``missing_left`` the rows missing ``x`` (which end ``seg``) are among
+    them. The search adds a side's rows in order, and the missing ones
+    (summed from the last) after them; these sums repeat those additions.
+
+    With ``whole`` statistics (counts, or halves: exact in any order) the
+    smaller side is summed instead, the left one following as the parent's
+    sums less it. With ``row_levels`` (complete rankings, Gini and ranking
+    impurity) its level counts are counted per label, O(labels) per row, and
+    cumulated into the statistics (``[level <= m]`` per label).
+    """
+    n_stats = stats.shape[1]
+    c = len(seg)
+    n_missing = 0
+    if missing_left:
+        while n_missing < c and math.isnan(x[seg[c - 1 - n_missing]]):
+            n_missing += 1
+    ordered = count - n_missing  # the left side: seg[:ordered] and the missing rows seg[c - n_missing:]
+    if whole:
+        right_side = c - count < count
+        first, last = (ordered, c - n_missing) if right_side else (0, ordered)
+        if row_levels.shape[0] > 0:
+            n_labels = row_levels.shape[1]
+            n_levels = level_counts.shape[0] // n_labels
+            for j in range(n_labels * n_levels):
+                level_counts[j] = 0.0
+            for q in range(first, last):
+                for label in range(n_labels):
+                    level_counts[label * n_levels + row_levels[seg[q], label]] += 1.0
+            if not right_side:  # (complete rankings: no missing values to add)
+                for q in range(c - n_missing, c):
+                    for label in range(n_labels):
+                        level_counts[label * n_levels + row_levels[seg[q], label]] += 1.0
+            width = n_levels - 1
+            for label in range(n_labels):
+                below = 0.0
+                for m in range(width):
+                    below += level_counts[label * n_levels + m]
+                    out[label * width + m] = below
+        else:
+            for j in range(n_stats):
+                out[j] = 0.0
+            for q in range(first, last):
+                for j in range(n_stats):
+                    out[j] += stats[seg[q], j]
+            if not right_side:
+                for q in range(c - n_missing, c):
+                    for j in range(n_stats):
+                        out[j] += stats[seg[q], j]
+        if right_side:
+            for j in range(n_stats):
+                out[j] = parent_sum[j] - out[j]
+        return
+    if missing_left:
+        for j in range(n_stats):
+            missing_sum[j] = 0.0
+        for q in range(c - 1, c - 1 - n_missing, -1):
+            for j in range(n_stats):
+                missing_sum[j] += stats[seg[q], j]
+    for j in range(n_stats):
+        out[j] = 0.0
+    for q in range(ordered):
+        for j in range(n_stats):
+            out[j] += stats[seg[q], j]
+    if missing_left:
+        for j in range(n_stats):
+            out[j] += missing_sum[j]
+
+
 @njit(cache=True)
 def _enlarged(column, capacity, fill):
     """``column`` copied into a longer one, the new places set to ``fill``."""
@@ -1066,6 +1193,27 @@ def _breakpoint(similarity_parent, s_split):
     if split_side > 0.0:
         return parent_side / split_side
     return np.inf
+
+
+@njit(cache=True, _nrt=False)
+def _split_rows(x, nominal, threshold, missing_left, rows, order, lo, hi, goes_left, buffer):
+    """Send the node's rows ``rows[lo:hi]`` to its children by ``x`` and partition every attribute's order.
+
+    Apart from :func:`grow`, without reference counting (each attribute's
+    order would be a view, counted twice per node).
+    """
+    for p in range(lo, hi):
+        row = rows[p]
+        value = x[row]
+        if nominal:
+            goes_left[row] = value == threshold
+        elif math.isnan(value):
+            goes_left[row] = missing_left
+        else:
+            goes_left[row] = value <= threshold
+    _partition(rows, lo, hi, goes_left, buffer)
+    for column in range(order.shape[0]):
+        _partition(order[column], lo, hi, goes_left, buffer)
 
 
 @njit(cache=True, _nrt=False)

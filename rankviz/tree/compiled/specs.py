@@ -67,13 +67,19 @@ class CriterionSpec:
         distance to the rows on each side, O(labels x levels) per row and
         O(1) per candidate.
         """
+        none = np.zeros((0, 0), dtype=np.uint8)
         if self.kind not in (kernels.GINI, kernels.RANKING_IMPURITY) or not self.ints[0] or self.ints[3] < 2:
-            return np.zeros((0, 0), dtype=np.int32)
+            return none
         if self.kind == kernels.RANKING_IMPURITY and self.ints[1] * self.ints[3] < DISTANCE_SCAN_CELLS:
-            return np.zeros((0, 0), dtype=np.int32)
+            return none
         n_labels, width, n_levels = int(self.ints[1]), int(self.ints[2]), int(self.ints[3])
+        if n_levels > 256:
+            return none
         below = stats.reshape(len(stats), n_labels, width).sum(axis=2)
-        return (n_levels - 1 - below).astype(np.int32)
+        # One byte per label: the scans read a row's levels in the attribute's order, that is at
+        # random, so the table should stay in the L2 cache (16 labels x 40,000 rows: 640 kB, where
+        # int32 needed 2.6 MB and the scan was bound by its misses).
+        return (n_levels - 1 - below).astype(np.uint8)
 
 
     def row_pairs(self, stats: np.ndarray) -> np.ndarray:

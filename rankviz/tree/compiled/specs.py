@@ -108,9 +108,9 @@ class CriterionSpec:
 
 #: Labels x levels from which the ranking impurity scans distances between rows rather than running sums:
 #: both cost O(labels x levels) per row, but the sums vectorise better when they are few
-#: (benchmarks/bench_tree_growth.py, maximal trees against CART: 16 labels 5.5x -> 3.9x, 11 labels
-#: 1.9x -> 1.65x with distances; 4-10 labels up to 1.4 times slower with them).
-DISTANCE_SCAN_CELLS = 121
+#: (benchmarks/bench_tree_growth.py, maximal trees against CART: 16 labels 4.3x -> 2.0x, 10 labels 2.0x ->
+#: 1.5x, 9 labels 1.9x -> 1.5x with distances; 6 labels 1.9x -> 2.0x, 3-5 labels up to 1.2 times slower).
+DISTANCE_SCAN_CELLS = 64
 
 _NO_TABLE = (np.zeros((1, 1, 4)), np.zeros((1, 3)))
 

@@ -515,7 +515,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_CENTRE
     else:
         path = _SCAN_SUMS
-    levels = (row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels, partial)
+    levels = (row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels)
     centre = (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
               pair_count)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
@@ -702,7 +702,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     counting: there each attribute's views (its values, the node's segment)
     cost atomic reference counts, a sixth of a deep tree's time.
     """
-    row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels, partial = levels
+    row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels = levels
     parent_square, parent_impurity, worst = level_sums
     (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
      pair_count) = centre

@@ -13,7 +13,8 @@ import pytest
 
 from rankviz import RankingTree
 from rankviz.tree.builder import grow_tree
-from rankviz.tree.compiled import criterion_spec, growth
+from rankviz.label_ranking.mallows import theta_from_mean_distance
+from rankviz.tree.compiled import criterion_spec, growth, kernels
 from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
 
 EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
@@ -208,3 +209,27 @@ def test_same_tree_when_the_frontier_outgrows_its_room(criterion, monkeypatch):
     reference, compiled = both(X, nominal, Y, criterion, gamma=np.inf, min_samples_leaf=1)
     assert np.bincount(reference.depth).max() > 16  # levels wider than the ring's first sizes
     assert_same_tree(reference, compiled)
+
+
+@pytest.mark.parametrize("n_labels", [2, 3, 5, 10, 16, 30])
+def test_theta_bounds_hold_on_a_dense_grid(n_labels):
+    """Mallows' scans skip a candidate whose θ bounds cannot reach the best score: the tabled bounds must
+    hold for every mean distance, across each range, at its ends and over the joins of θ's pieces."""
+    rng = np.random.default_rng(n_labels)
+    criterion = get_criterion("mallows")
+    criterion.row_statistics(rankings(rng, 30, n_labels))
+    spec = criterion_spec(criterion)
+    upper, lower, first_key = kernels.theta_bounds(n_labels, spec.table, spec.table_x)
+    most = n_labels * (n_labels - 1) / 4.0
+    d = np.concatenate([np.geomspace(1e-13, most, 20_000), rng.uniform(0, most, 5_000), [most, np.nextafter(most, 0)],
+                        0.5 / np.arange(1, 200)])
+    d = d[(d > 0) & (d <= most)]
+    theta = theta_from_mean_distance(d, n_labels)
+    keys = np.array([kernels.theta_bound_key(value, first_key, len(upper)) for value in d])
+    assert np.all(theta <= upper[keys]) and np.all(theta >= lower[keys])
+    assert np.isinf(upper[0]) and lower[-1] == 0.0
+    # and tight enough to prune: within 2% up to half the largest mean distance (θ below 20; beyond
+    # there θ changes fast as the distance nears its largest value, and the ranges are relative)
+    inside = (d <= most / 2) & (theta < 20)
+    assert np.all(upper[keys][inside] <= 1.02 * theta[inside])
+    assert np.all(lower[keys][inside] >= 0.98 * theta[inside])

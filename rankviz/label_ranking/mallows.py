@@ -165,7 +165,8 @@ def theta_from_mean_distance(mean_distance: ArrayLike, n_labels: int) -> np.ndar
     k = np.minimum(np.where(u > 0, u, 0.0), n_intervals - 1).astype(np.intp)  # NaN -> 0
     t = u - k
     c = coefficients.take(k, axis=0, mode="clip")
-    theta = np.exp(c[..., 0] + t * (c[..., 1] + t * (c[..., 2] + t * c[..., 3])))
+    with np.errstate(over="ignore"):  # far beyond the table's ends (replaced below)
+        theta = np.exp(c[..., 0] + t * (c[..., 1] + t * (c[..., 2] + t * c[..., 3])))
     beyond = u < 0  # theta above the table: the tail E ~ (n - 1) e^-theta
     if beyond.any():
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -43,12 +43,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
 __all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
            "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",
-           "grow"]
+           "theta_bounds", "theta_bound_key", "grow"]
 
 # The NumPy search's constants (rankviz.tree.builder): a node this similar is
 # pure; scores this close are equal.
@@ -153,6 +154,58 @@ def _theta_from_mean_distance(d, m, table, table_x):
     if u > n_intervals:  # under it: E_max - E = θ Var_0[D]
         return (most - d) / (m * (m - 1) * (2 * m + 5) / 72.0)
     return math.exp(c[0] + t * (c[1] + t * (c[2] + t * c[3])))
+
+
+#: Bounds of θ are tabled per range of mean distances that share a float's exponent and first
+#: _BOUND_MANTISSA_BITS bits (ranges 1/64 of an octave wide), from 2**_BOUND_LOWEST_EXPONENT up.
+_BOUND_MANTISSA_BITS = 6
+_BOUND_LOWEST_EXPONENT = -40
+_BOUND_SHIFT = 52 - _BOUND_MANTISSA_BITS
+
+
+@intrinsic
+def _float_bits(typingctx, value):
+    """The bits of a float64 as an int64 (for a positive float they grow with it)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+    return types.int64(types.float64), codegen
+
+
+@njit(cache=True, inline="always")
+def theta_bound_key(d: float, first_key: int, n_keys: int) -> int:
+    """The range of the θ bound tables holding mean distance ``d`` (> 0): clipped to the tables."""
+    key = (_float_bits(d) >> _BOUND_SHIFT) - first_key
+    return min(max(key, 0), n_keys - 1)
+
+
+@njit(cache=True)
+def theta_bounds(m: int, table: np.ndarray, table_x: np.ndarray) -> tuple:
+    """Upper and lower bounds of θ for m labels, per range of mean distances (:func:`theta_bound_key`).
+
+    θ falls as the mean distance grows, so its values at a range's ends
+    bound it in the range; margins (1e-4 relative, 1e-9 absolute) cover the
+    interpolant's error (1e-9) and the joins of its pieces
+    (tests/test_compiled_growth.py checks the bounds on a dense grid). The
+    first range runs down to 0 (upper bound infinite), the last up to the
+    largest mean distance, ``m (m - 1) / 4`` (θ = 0 from there). Returns
+    ``(upper, lower, first key)``; empty tables when ``m < 2``.
+    """
+    first_key = _float_bits(2.0 ** _BOUND_LOWEST_EXPONENT) >> _BOUND_SHIFT
+    if m < 2:
+        return np.zeros(0), np.zeros(0), first_key
+    most = m * (m - 1) / 4.0
+    n_keys = (_float_bits(most) >> _BOUND_SHIFT) - first_key + 1
+    upper = np.empty(n_keys)
+    lower = np.empty(n_keys)
+    buffer = np.empty(1, dtype=np.int64)
+    for key in range(n_keys):
+        buffer[0] = (first_key + key) << _BOUND_SHIFT
+        start = buffer.view(np.float64)[0]
+        buffer[0] = (first_key + key + 1) << _BOUND_SHIFT
+        end = min(buffer.view(np.float64)[0], most)
+        upper[key] = math.inf if key == 0 else _theta_from_mean_distance(start, m, table, table_x) * (1.0 + 1e-4) + 1e-9
+        lower[key] = max(_theta_from_mean_distance(end, m, table, table_x) * (1.0 - 1e-4) - 1e-9, 0.0)
+    return upper, lower, first_key
 
 
 @njit(cache=True, inline="always")
@@ -517,7 +570,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_SUMS
     levels = (row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels)
     centre = (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
-              pair_count)
+              pair_count, theta_bounds(n_labels if by_centre else 0, table, table_x))
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
     # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
     limit = capacity
@@ -551,7 +604,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     right = sums[1]
     missing_sum = np.zeros(n_stats)
     best_left = np.zeros(n_stats)
-    work = (sums, cand_pos, cand_score, cand_left, missing_sum)
+    work = (sums, cand_pos, cand_score, cand_left, missing_sum, np.empty(n))
     # Statistics that are counts (indicators) or halves of them sum exactly in any order, so a child's
     # sums may be taken as its parent's less its sibling's (see _left_sums)
     whole_sums = kind == GINI or kind == RANKING_IMPURITY or (kind == MALLOWS and ints[0] == 1)
@@ -705,44 +758,51 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     row_levels, parent_counts, left_counts, level_distance, to_parent, left_levels = levels
     parent_square, parent_impurity, worst = level_sums
     (row_pairs, row_wins, pair_of, parent_order, parent_centre, full_centre, orders, centres, votes,
-     pair_count) = centre
+     pair_count, theta_bounds) = centre
     parent_distance, parent_margin = centre_sums
-    sums, cand_pos, cand_score, cand_left, missing_sum = work
+    sums, cand_pos, cand_score, cand_left, missing_sum, gathered = work
     n_stats = stats.shape[1]
     n_labels = ints[1]
     n_levels = ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
     c = hi - lo
+    values = gathered[:c]
     best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = (
         np.nan, -1, np.nan, 0, False, -1)
     for column in range(len(numeric)):
         f = numeric[column]
         x = columns[f]
         seg = order[column, lo:hi]
+        # The node's values in the attribute's order, gathered first: the scans read them in order, not
+        # at random through the segment (a loop this short keeps many cache misses in flight at once; a
+        # scan's long body kept few, and waited on each)
+        for p in range(c):
+            values[p] = x[seg[p]]
         n_missing = 0
         if missing[column]:
             for j in range(n_stats):
                 missing_sum[j] = 0.0
             p = c - 1
-            while p >= 0 and math.isnan(x[seg[p]]):
+            while p >= 0 and math.isnan(values[p]):
                 n_missing += 1
                 for j in range(n_stats):
                     missing_sum[j] += stats[seg[p], j]
                 p -= 1
         if n_missing == 0 and path == _SCAN_SPEARMAN:
-            n_cand = _scan_spearman(x, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
+            n_cand = _scan_spearman(values, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
                                     sums[0], cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_DISTANCES:
-            n_cand = _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
+            n_cand = _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
                                      to_parent, parent_impurity, worst, left_levels, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_LEVELS:
-            n_cand = _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts,
+            n_cand = _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts,
                                   np.int64(parent_square), left_counts, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_CENTRE:
-            n_cand = _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
+            n_cand = _scan_centre(values, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order,
                                   parent_centre, parent_distance, parent_margin, full_centre, table,
-                                  table_x, orders, centres, votes, pair_count, cand_pos, cand_score)
+                                  table_x, theta_bounds, -np.inf if math.isnan(best_score) else best_score,
+                                  orders, centres, votes, pair_count, cand_pos, cand_score)
         else:
-            n_cand = _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
+            n_cand = _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
                                 floats, table, table_x, sums, cand_pos, cand_score, cand_left)
         if n_cand == 0:
             continue
@@ -756,7 +816,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
             better = score > current
         if not better:
             continue
-        low, high = x[seg[p]], x[seg[p + 1]]
+        low, high = values[p], values[p + 1]
         mid = low / 2.0 + high / 2.0  # (low + high) / 2 can overflow
         best_threshold = mid if mid < high else low
         best_score = score
@@ -771,7 +831,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
 # Separate functions, not part of `grow`: in one large function Numba keeps reference counts of the arrays
 # the inlined formulas take, twice per candidate (measured: a third of the time of a mean-Spearman tree).
 @njit(cache=True, _nrt=False)
-def _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints, floats, table, table_x,
+def _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints, floats, table, table_x,
                sums, cand_pos, cand_score, cand_left):
     """Running sums of the row statistics, for every criterion; the ``n_missing`` rows ending ``seg`` go to
     the better side (``cand_left``), "no" on ties."""
@@ -785,7 +845,7 @@ def _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind
         row = seg[p]
         for j in range(n_stats):
             running[j] += stats[row, j]
-        if not x[seg[p + 1]] > x[row]:
+        if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         right_count = c - left_count
@@ -834,7 +894,7 @@ def _scan_sums(x, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind
 
 
 @njit(cache=True, _nrt=False)
-def _scan_spearman(x, seg, min_leaf, stats, parent_sum, all_unit, scale, n_labels, running, cand_pos, cand_score):
+def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_labels, running, cand_pos, cand_score):
     """Mean pairwise Spearman: running sums, and both sides' squared norms in one pass per candidate."""
     c = len(seg)
     n_stats = stats.shape[1]
@@ -845,7 +905,7 @@ def _scan_spearman(x, seg, min_leaf, stats, parent_sum, all_unit, scale, n_label
         row = seg[p]
         for j in range(n_stats):
             running[j] += stats[row, j]
-        if not x[seg[p + 1]] > x[row]:
+        if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         right_count = c - left_count
@@ -871,7 +931,7 @@ def _scan_spearman(x, seg, min_leaf, stats, parent_sum, all_unit, scale, n_label
 
 
 @njit(cache=True, _nrt=False)
-def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts, parent_square, left_counts,
+def _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts, parent_square, left_counts,
                  cand_pos, cand_score):
     """Gini of complete rankings, level by level: the sums of squared level counts of each side.
 
@@ -898,7 +958,7 @@ def _scan_levels(x, seg, min_leaf, row_levels, n_labels, n_levels, parent_counts
             left_counts[at] = a + 1
         square_left += 2 * below_left + n_labels
         square_right += n_labels - 2 * below_right
-        if not x[seg[p + 1]] > x[row]:
+        if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         right_count = c - left_count
@@ -946,7 +1006,7 @@ def _distances_to_levels(rows, row_levels, level_counts, level_distance, partial
 
 
 @njit(cache=True, _nrt=False)
-def _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_distance, to_parent,
+def _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level_distance, to_parent,
                     parent_impurity, worst, left_levels, cand_pos, cand_score):
     """The ranking impurity of complete rankings, kept as each side's summed distance between its rows.
 
@@ -980,7 +1040,7 @@ def _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_dist
             at = label * n_levels
             for k in range(n_levels):
                 left_levels[at + k] += distance[k]
-        if not x[seg[p + 1]] > x[row]:
+        if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         if left_count < min_leaf or c - left_count < min_leaf:
@@ -992,13 +1052,19 @@ def _scan_distances(x, seg, min_leaf, row_levels, n_labels, n_levels, level_dist
 
 
 @njit(cache=True, _nrt=False)
-def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order, parent_centre,
-                 parent_distance, parent_margin, full_centre, table, table_x, orders, centres, votes, pair_count,
-                 cand_pos, cand_score):
+def _scan_centre(values, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, parent_order, parent_centre,
+                 parent_distance, parent_margin, full_centre, table, table_x, theta_bounds, best_before, orders,
+                 centres, votes, pair_count, cand_pos, cand_score):
     """Mallows of complete rankings: each side's Borda order, centre and Kendall distance, kept up to date.
 
     The left side starts empty, its votes equal and its centre ``full_centre`` (every ``a_k`` first); the
     right one starts as the parent.
+
+    A candidate whose score cannot reach the best one so far, of this
+    attribute or an earlier one (``best_before``), is not scored: its two θ
+    (a logarithm and an exponential each, half of a maximal tree's time) are
+    bounded first by a table lookup (:func:`theta_bounds`). Such a candidate
+    could not be chosen, since its score is below the best less the tie margin.
     """
     c = len(seg)
     n_labels = orders.shape[1]
@@ -1018,6 +1084,9 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
         pair_count[k] = 0
     distance_left, distance_right = 0.0, parent_distance
     margin_left, margin_right = 0.0, parent_margin  # see _kendall_reorder
+    theta_upper, theta_lower, first_key = theta_bounds
+    n_keys = len(theta_upper)
+    best = best_before
     n_cand = 0
     for p in range(c - 1):
         row = seg[p]
@@ -1047,7 +1116,7 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
             distance_right, margin_right = _kendall_reorder(order_right, votes_right, centre_right, pair_of,
                                                             float(c - p - 1), distance_right, pair_count, parent_sum,
                                                             True)
-        if not x[seg[p + 1]] > x[row]:
+        if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         right_count = c - left_count
@@ -1055,11 +1124,25 @@ def _scan_centre(x, seg, min_leaf, row_pairs, row_wins, pair_of, parent_sum, par
             continue
         # mallows_split from the kept distances (a pure side counts as half a discordance)
         count_left, count_right = float(left_count), float(right_count)
-        theta_left = _theta_from_mean_distance(max(distance_left, 0.5) / count_left, n_labels, table, table_x)
-        theta_right = _theta_from_mean_distance(max(distance_right, 0.5) / count_right, n_labels, table, table_x)
+        mean_left = max(distance_left, 0.5) / count_left
+        mean_right = max(distance_right, 0.5) / count_right
+        key_left = theta_bound_key(mean_left, first_key, n_keys)
+        key_right = theta_bound_key(mean_right, first_key, n_keys)
+        low = (count_left * theta_lower[key_left] + count_right * theta_lower[key_right]) / (count_left + count_right)
+        if low > best:  # the best score is at least this candidate's lower bound
+            best = low
+        high = (count_left * theta_upper[key_left] + count_right * theta_upper[key_right]) / (count_left
+                                                                                               + count_right)
+        if high < best - _TIE * (1.0 + abs(best)):
+            continue
+        theta_left = _theta_from_mean_distance(mean_left, n_labels, table, table_x)
+        theta_right = _theta_from_mean_distance(mean_right, n_labels, table, table_x)
+        score = (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
         cand_pos[n_cand] = p
-        cand_score[n_cand] = (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
+        cand_score[n_cand] = score
         n_cand += 1
+        if score > best:
+            best = score
     return n_cand
 
 

@@ -77,6 +77,19 @@ def test_rank_rows_is_rankdata_per_row_with_nan_kept():
     np.testing.assert_array_equal(rank_rows(complete), rankdata(complete, axis=1))
 
 
+@pytest.mark.parametrize("method", ["average", "dense", "min", "max", "ordinal"])
+def test_rank_rows_returns_permutations_as_they_are_and_ranks_the_rest(method):
+    """Rows of the positions 1..L once each skip scipy: they must be what rankdata makes of them, and a
+    matrix where one row is not such a permutation must still be ranked."""
+    rng = np.random.default_rng(1)
+    Y = np.argsort(rng.random((50, 7)), axis=1) + 1.0
+    ranked = rank_rows(Y, method)
+    np.testing.assert_array_equal(ranked, rankdata(Y, axis=1, method=method))
+    assert ranked is not Y and ranked.dtype == float
+    Y[3] = [1, 2, 3, 4, 5, 6, 8]  # a gap: not 1..7
+    np.testing.assert_array_equal(rank_rows(Y, method), rankdata(Y, axis=1, method=method))
+
+
 # --------------------------------------------------------------------------- #
 # check_rankings and the estimators
 # --------------------------------------------------------------------------- #

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
-from .compiled import criterion_spec, grow_nodes
+from .compiled import criterion_spec, grow_nodes, node_sums
 from .structure import TREE_LEAF, Tree, parent_array
 
 if TYPE_CHECKING:
@@ -103,8 +103,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     if spec is not None:
         grown = grow_nodes(X, nominal, stats, spec, gamma=gamma, min_samples_leaf=min_samples_leaf,
                            max_depth=max_depth, capacity=capacity)
-        nodes = _NodeTable.of_grown(grown, n_labels=Y.shape[1])
-        nodes.sum_up(grown.node_of_row, rank_parts)
+        nodes = _NodeTable.of_grown(grown, rank_parts)
         return nodes.to_tree(**names)
 
     data = SearchData.prepare(X, nominal, stats)
@@ -516,14 +515,15 @@ class _NodeTable:
         self.rank_part = np.zeros((capacity, 2 * n_labels))
 
     @classmethod
-    def of_grown(cls, grown, n_labels):
-        """The table of nodes grown by :func:`rankviz.tree.compiled.grow_nodes` (all of them used)."""
+    def of_grown(cls, grown, row_values):
+        """The table of nodes grown by :func:`rankviz.tree.compiled.grow_nodes` (all of them used), with the
+        per-label rank sums of ``row_values`` (as :meth:`sum_up`, in one compiled pass)."""
         table = cls.__new__(cls)
         table.size = len(grown.count)
         for name in ("children_left", "children_right", "feature", "threshold", "missing_left", "split_feature",
                      "split_threshold", "split_score", "similarity", "depth", "count"):
             setattr(table, name, getattr(grown, name))
-        table.rank_part = np.zeros((table.size, 2 * n_labels))
+        table.rank_part = node_sums(grown.node_of_row, row_values, grown.children_left, grown.children_right)
         return table
 
     def sum_up(self, leaf_of_row, row_values):

@@ -6,6 +6,7 @@ same trees as the NumPy search, without its fixed cost per depth.
 """
 
 from .growth import GrownNodes, grow_nodes, warm_up
+from .kernels import node_sums
 from .specs import CriterionSpec, criterion_spec
 
-__all__ = ["CriterionSpec", "GrownNodes", "criterion_spec", "grow_nodes", "warm_up"]
+__all__ = ["CriterionSpec", "GrownNodes", "criterion_spec", "grow_nodes", "node_sums", "warm_up"]

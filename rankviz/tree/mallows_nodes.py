@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .builder import group_sums
+from .compiled import node_sums
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import fit_mallows_groups, most_probable_extension
 from .structure import Tree, parent_array
@@ -45,10 +45,10 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
         (:attr:`rankviz.label_ranking.mallows.GroupFits.mean_position`);
         NaN for a label the node borrows from an ancestor.
     """
-    parent = parent_array(tree.children_left, tree.children_right)
     if not np.isnan(Y).any():
         # The Borda count of complete rankings sorts by the plain mean position.
-        return (*_complete_node_models(tree, parent, tree.apply(X_encoded), Y), tree.mean_rank)
+        return (*_complete_node_models(tree, tree.apply(X_encoded), Y), tree.mean_rank)
+    parent = parent_array(tree.children_left, tree.children_right)
     paths = tree.decision_paths(X_encoded)
     # Each row belongs to every node on its path; a path repeats its leaf to
     # the end, so keep a node only where it first appears.
@@ -59,16 +59,14 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
     return complete_from_ancestors(fits.center, parent), fits.theta, fits.mean_position
 
 
-def _complete_node_models(tree, parent, leaf_of_row, Y):
+def _complete_node_models(tree, leaf_of_row, Y):
     """Complete rankings: no EM rounds, so every node's model follows from its summed
     pair counts (the criterion's statistics), summed over leaves and then up the tree:
-    O(rows + nodes) work instead of a fit over every (row, ancestor) pair."""
+    O(rows + nodes) work instead of a fit over every (row, ancestor) pair (in one compiled pass, not
+    one per depth)."""
     criterion = Mallows()
     stats = criterion.row_statistics(Y)
-    sums = group_sums(leaf_of_row, stats, tree.node_count)
-    for level in range(tree.max_depth, 0, -1):
-        at_level = np.flatnonzero(tree.depth == level)
-        np.add.at(sums, parent[at_level], sums[at_level])
+    sums = node_sums(leaf_of_row, stats, tree.children_left, tree.children_right)
     count = tree.n_samples.astype(float)
     return criterion.centers(count, sums), criterion.theta(count, sums)
 

@@ -589,7 +589,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     # The summed statistics of the nodes waiting to be searched (ids node..size-1), in a ring: a node's
     # sums are read once, when it is searched, so only the frontier is kept (a table for every node
     # held 2n - 1 rows of them: 150 MB for Gini's 240 statistics on 40,000 rows). `ring`, a power of
-    # two, is its first size.
+    # two, is its first size, cut to the tree's bound on nodes (a few rows of Mallows on hundreds of
+    # labels have 80,000 statistics each).
+    while ring > 2 and ring // 2 >= limit:
+        ring //= 2
     stat_sum = np.zeros((ring, n_stats))
     start = np.zeros(capacity, dtype=np.intp)
     # Rows of every node in one array too (for nominal attributes and routing), segmented like `order`.

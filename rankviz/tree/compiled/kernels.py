@@ -516,7 +516,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     ``row_wins`` its wins per label (its Borda votes): its
     scans keep each side's Borda order, centre (as bits) and Kendall
     distance up to date, so a row costs O(labels) plus a popcount per side,
-    and a candidate two θ, instead of O(pairs) each. Returns the node
+    and a candidate two θ, instead of O(pairs) each. ``ring`` (a power of
+    two) is the first room for the summed statistics of the nodes waiting to
+    be searched; it doubles as the frontier grows. Returns the node
     columns, the leaf of every row and the number of nodes.
     """
     n_features, n = columns.shape

@@ -114,8 +114,7 @@ def rank_rows(Y: np.ndarray, method: str = "average") -> np.ndarray:
         return np.array(Y, dtype=float)
     if not np.isnan(Y).any():
         # Rows that already hold the positions 1..L once each are their own ranks under every
-        # method: the usual input, returned without scipy's per-call cost (0.2 ms, a fifth of a
-        # small tree's fit)
+        # method: the usual input, returned without scipy (506 x 6: 0.04 ms against 0.12 ms)
         if np.array_equal(np.sort(Y, axis=1), np.broadcast_to(np.arange(1.0, Y.shape[1] + 1), Y.shape)):
             return np.array(Y, dtype=float)
         return rankdata(Y, axis=1, method=method).astype(float)

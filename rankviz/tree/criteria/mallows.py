@@ -128,7 +128,7 @@ class Mallows(Criterion):
         # V[l, k] = [l = a_k] - [l = b_k] (two entries per pair: sparse, so
         # the memory is O(pairs), not O(labels x pairs)) and offset[l] the
         # number of pairs whose second label is l.
-        self._pair_votes = None  # built when first needed (_votes_matrix): scipy's checks cost 0.2 ms
+        self._pair_votes = None  # built when first needed (_votes_matrix); the compiled builder never does
         self._votes_offset = np.bincount(self.pair_b_, minlength=n).astype(float)
         a_first = Y[:, self.pair_a_] < Y[:, self.pair_b_]  # NaN compares False: a missing label orders nothing
         # Without missing labels or ties every pair is ordered one way, so

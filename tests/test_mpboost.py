@@ -175,8 +175,11 @@ def test_stump_search_threads_give_the_same_stump_and_sums():
         np.testing.assert_array_equal(a, b)
 
 
-def mixed_queries(seed, n_features=17):
-    """A large query (many pairs per document), a large one of skewed grades and small ones, rows shuffled."""
+def mixed_queries(seed, n_features=17, shuffle=True):
+    """A large query (many pairs per document), a large one of skewed grades and small ones, rows shuffled.
+
+    Without ``shuffle`` each query's documents are consecutive rows, as files list them.
+    """
     rng = np.random.default_rng(seed)
     sizes = [40, 30, 8, 8, 7, 1]
     qid = np.repeat(np.arange(len(sizes)), sizes)
@@ -185,15 +188,15 @@ def mixed_queries(seed, n_features=17):
     y[np.flatnonzero(qid == 1)[3]] = 4.0   # 29 pairs among 30 documents
     X = np.round(rng.normal(size=(qid.size, n_features)), 1)
     X[rng.random(X.shape) < 0.05] = np.nan
-    perm = rng.permutation(qid.size)
+    perm = rng.permutation(qid.size) if shuffle else np.arange(qid.size)
     return X[perm], y[perm], qid[perm]
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_stump_search_by_pairs_and_by_walks_matches_the_pairs(seed, monkeypatch):
+@pytest.mark.parametrize("seed, shuffle", [(0, True), (1, True), (2, False)])
+def test_stump_search_by_pairs_and_by_walks_matches_the_pairs(seed, shuffle, monkeypatch):
     # a block of 16 features: the 17 features take two blocks, the second of one feature
     monkeypatch.setattr(stump_search, "_BLOCK_BYTES", 1)
-    X, y, qid = mixed_queries(seed)
+    X, y, qid = mixed_queries(seed, shuffle=shuffle)
     search, first, second, distance, bins = search_for(X, y, qid, "ldd", 0.6)
     layout = search.layout
     assert search.block == 16
@@ -217,6 +220,63 @@ def test_stump_search_by_pairs_and_by_walks_matches_the_pairs(seed, monkeypatch)
     # threads split the features differently; every number stays the same
     threaded, *_ = search_for(X, y, qid, "ldd", 0.6, n_jobs=2)
     assert threaded.best(scores) == (feature, b, gain)
+
+
+@pytest.mark.parametrize("ddf, parameter, scale", [("logdd", 1.0, 0.5), ("ldd", 0.7, 400.0), ("binary", None, 3.0)])
+def test_round_weights_sum_the_pair_weights_per_document(ddf, parameter, scale):
+    # W_m, p_m, the total and the scale from the per-query grade sums equal
+    # the sums over the pairs of the weights exp(-d (F_i - F_j) - M)
+    X, y, qid = mixed_queries(5)
+    search, first, second, distance, bins = search_for(X, y, qid, ddf, parameter)
+    layout = search.layout
+    scores = np.random.default_rng(5).normal(scale=scale, size=len(y))
+    expected, top = layout.pair_weights(scores)
+    weights = layout.round_weights(scores)
+    assert weights.scale == top
+    n = len(y)
+    np.testing.assert_allclose(weights.weight, np.bincount(first, expected, n) + np.bincount(second, expected, n),
+                               rtol=1e-9, atol=1e-300)
+    wd = expected * distance
+    np.testing.assert_allclose(weights.p, np.bincount(first, wd, n) - np.bincount(second, wd, n),
+                               rtol=1e-9, atol=1e-12)
+    assert weights.total == pytest.approx(expected.sum(), rel=1e-12)
+    np.testing.assert_array_equal(weights.factors, layout.pair_factors(scores, top))
+    # the chosen stump's sums, straight from the pairs
+    for k, b in [(0, 3), (5, 0), (16, 7)]:
+        above = bins.codes[:, k] > b
+        assert layout.split_sums(weights, above) == pytest.approx(
+            stump_sums(bins.codes[:, k], b, first, second, distance, expected), rel=1e-9, abs=1e-12)
+
+
+@pytest.mark.parametrize("winner_first", [True, False])
+def test_best_stump_is_the_same_in_the_first_block_and_in_the_last(winner_first, monkeypatch):
+    # The winner's first bin is scanned again from the split weights the last
+    # block left behind, or computed anew for an earlier block: both give the
+    # same stump. Blocks of 16 features; the data's best feature is moved to
+    # column 0 (first block) or 40 (the last).
+    monkeypatch.setattr(stump_search, "_BLOCK_BYTES", 1)
+    X, y, qid = mixed_queries(3, n_features=41, shuffle=False)
+    search, *_ = search_for(X, y, qid, "logdd", 1.0)
+    scores = np.random.default_rng(3).normal(scale=0.5, size=len(y))
+    feature, b, gain = search.best(scores)
+    columns = np.arange(X.shape[1])
+    columns[[feature, 0 if winner_first else 40]] = columns[[0 if winner_first else 40, feature]]
+    moved, *_ = search_for(X[:, columns], y, qid, "logdd", 1.0)
+    assert moved.block == 16
+    assert moved.best(scores) == (0 if winner_first else 40, b, gain)
+
+
+def test_pair_layout_refuses_pairs_that_are_not_every_pair_of_different_grades():
+    X, y, qid = random_queries(2)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], "ldd", 1.0)
+    grades, queries = np.unique(y, return_inverse=True)[1], query_codes(qid)
+    for f, s, d in [(first[1:], second[1:], distance[1:]),                       # one missing
+                    (np.r_[first[1:], first[2]], np.r_[second[1:], second[2]],   # one twice
+                     np.r_[distance[1:], distance[2]]),
+                    (second, first, distance)]:                                  # turned round
+        with pytest.raises(ValueError, match="every two documents of one query with different grades"):
+            PairLayout(f, s, d, FeatureBins(X), grades=grades, queries=queries)
 
 
 def test_pair_layout_refuses_distances_that_are_not_a_function_of_the_grades():

@@ -41,7 +41,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_feature_input, check_features, check_query_data
 from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
-from .stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
+from .stump_search import FeatureBins, PairLayout, StumpSearch
 
 __all__ = ["MPBoost", "preference_pairs", "misordering_loss", "query_codes"]
 
@@ -297,24 +297,24 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         # training scores, so it is recomputed from F rather than updated:
         # no drift over long runs, and the search factors it per document.
         scores = np.zeros(X.shape[0])
-        # rescaled weights (largest 1) and their log scale: the stump's height
-        # S1/S2 and its rank by gain do not depend on the scale
-        weights, log_scale = layout.pair_weights(scores)
+        # rescaled weights (largest 1), per document, and their log scale:
+        # the stump's height S1/S2 and its rank by gain do not depend on the scale
+        weights = layout.round_weights(scores)
         for _ in range(self.n_rounds):
-            feature, bin_, gain = search.best(scores, (weights, log_scale))
+            feature, bin_, gain = search.best(scores, weights)
             if feature < 0:
                 break  # no threshold separates a pair
-            codes = bins.codes[:, feature]
-            s1, s2 = stump_sums(codes, bin_, first, second, distance, weights)
-            if s2 <= 0.0 or gain <= 1e-12 * weights.sum():
+            above = bins.codes[:, feature] > bin_
+            s1, s2 = layout.split_sums(weights, above)
+            if s2 <= 0.0 or gain <= 1e-12 * weights.total:
                 break  # no stump separates a pair usefully: later rounds would repeat this one
             value = shrinkage * s1 / s2
-            scores += value * (codes > bin_)
-            new_weights, new_log_scale = layout.pair_weights(scores)
+            scores += value * above
+            new_weights = layout.round_weights(scores)
             # Z_t: the weights' sum after the round over their sum before
-            log_normalizer = (new_log_scale - log_scale) + np.log(new_weights.sum() / weights.sum())
-            gain_share = gain / weights.sum()
-            weights, log_scale = new_weights, new_log_scale
+            log_normalizer = (new_weights.scale - weights.scale) + np.log(new_weights.total / weights.total)
+            gain_share = gain / weights.total
+            weights = new_weights
             self._append_stump(feature, bins.thresholds[feature][bin_], value, gain_share,
                                np.exp(log_normalizer))
             yield self.n_rounds_

@@ -61,14 +61,16 @@ References
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
-from .stump_sweep import document_factors, feature_tops, scan_feature, stump_tables
+from .stump_sweep import (document_factors, feature_tops, pair_statistics, scan_feature, score_ranges, split_sums,
+                          stump_tables)
 
-__all__ = ["FeatureBins", "PairLayout", "StumpSearch", "stump_sums", "warm_up"]
+__all__ = ["FeatureBins", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
 
 # Relative difference of gains that counts as a tie.
 _GAIN_TIE = 1e-5
@@ -79,9 +81,11 @@ _GAIN_TIE = 1e-5
 # features); measured in benchmarks/bench_mpboost.py.
 _PAIRS_PER_DOCUMENT_GRADE = 2.0
 
-# Bytes of split weights V per block of features and thread: the block is
-# searched while V is still in cache.
-_BLOCK_BYTES = 1 << 22
+# Bytes of split weights V per block of features and thread. Each block
+# visits every pair once, so larger blocks share that visit among more
+# features: 8 MB (all 300 features of 3,000 documents) against 4 MB took
+# 2.64-2.74 against 2.80 ms per round in benchmarks/bench_mpboost.py.
+_BLOCK_BYTES = 1 << 23
 
 
 class FeatureBins:
@@ -126,6 +130,26 @@ class FeatureBins:
         return np.unique(midpoints[nearest])
 
 
+class RoundWeights(NamedTuple):
+    """One round's pair weights, held per document (:meth:`PairLayout.round_weights`).
+
+    The weight of pair ``(i, j)`` (grades ``g > h``) is ``factors[i, h] *
+    factors[j, g]``, that is ``exp(-dist_ij (F_i - F_j) - scale)``.
+    """
+
+    #: (n_documents, n_grades) factors of :meth:`PairLayout.pair_factors`
+    factors: np.ndarray
+    #: ``W_m``: the weight of each document's pairs
+    weight: np.ndarray
+    #: ``p_m``: weight x distance of each document's pairs as the more
+    #: relevant document, less those as the less relevant one
+    p: np.ndarray
+    #: ``M``: the largest log weight, by which the weights are rescaled
+    scale: float
+    #: the sum of the rescaled weights
+    total: float
+
+
 class PairLayout:
     """Preference pairs and the fixed structures the search reuses each round.
 
@@ -133,6 +157,9 @@ class PairLayout:
     ----------
     first, second : ndarray of int
         Document indices of each pair; ``first`` is the more relevant one.
+        Every two documents of one query with different grades, once
+        (:func:`rankviz.ltr.mpboost.preference_pairs`): the search sums a
+        document's pairs through its query's grades.
     distance : ndarray of float
         ``dist(r_first, r_second) > 0`` per pair; it must depend on the two
         grades only (every directed distance function does).
@@ -145,8 +172,9 @@ class PairLayout:
     Raises
     ------
     ValueError
-        If a pair joins two queries, or two pairs with the same grades have
-        different distances.
+        If a pair joins two queries, the pairs are not every two documents
+        of one query with different grades, or two pairs with the same
+        grades have different distances.
     """
 
     def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike, bins: FeatureBins,
@@ -164,6 +192,7 @@ class PairLayout:
         self.n_queries = int(self.queries.max()) + 1 if n_documents else 1
         if np.any(self.queries[self.first] != self.queries[self.second]):
             raise ValueError("every pair must join two documents of one query.")
+        self._check_pairs_complete()
         # distance_table[g, h]: the distance of a pair of grades g > h
         self.distance_table = np.zeros((self.n_grades, self.n_grades))
         pair_grades = (self.grades[self.first], self.grades[self.second])
@@ -178,6 +207,18 @@ class PairLayout:
         self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
         self.small_queries, self.local_order, self.large_starts = self._query_layout()
 
+    def _check_pairs_complete(self):
+        """Raise unless the pairs are every two documents of one query with different grades, more relevant first."""
+        per_grade = np.bincount(self.queries * self.n_grades + self.grades,
+                                minlength=self.n_queries * self.n_grades).reshape(self.n_queries, self.n_grades)
+        expected = (per_grade.sum(axis=1) ** 2 - (per_grade ** 2).sum(axis=1)) // 2
+        found = np.bincount(self.queries[self.first], minlength=self.n_queries)
+        keys = self.first * max(self.n_documents, 1) + self.second
+        if (np.any(self.grades[self.first] <= self.grades[self.second]) or not np.array_equal(found, expected)
+                or np.unique(keys).size != keys.size):
+            raise ValueError("the pairs must be every two documents of one query with different grades, once "
+                             "each and the more relevant first (as preference_pairs gives them).")
+
     def _query_layout(self):
         """How the kernels reach each query (see :mod:`rankviz.ltr.stump_sweep`).
 
@@ -186,7 +227,8 @@ class PairLayout:
 
         * for the small queries: their documents in row order, query by
           query; where each query starts there; their pairs as the later and
-          the earlier of the two documents' positions in their query's part;
+          the earlier of the two documents' positions in their query's part,
+          sorted by query and then by the later position;
           where each query's pairs start;
         * ``local_order[k]``: the large queries' documents, query by query,
           each query's in feature ``k``'s order, and where each query starts.
@@ -201,10 +243,14 @@ class PairLayout:
         position[small_docs] = np.arange(small_docs.size) - np.repeat(small_starts[:-1], sizes[~large])
         pair_query = self.queries[self.first]
         in_small = ~large[pair_query]
-        by_pair_query = np.flatnonzero(in_small)[np.argsort(pair_query[in_small], kind="stable")]
-        ends = position[self.first[by_pair_query]], position[self.second[by_pair_query]]
-        small = (small_docs.astype(np.uint32), small_starts.astype(np.intp), np.maximum(*ends).astype(np.uint32),
-                 np.minimum(*ends).astype(np.uint32), np.r_[0, np.cumsum(pairs[~large])].astype(np.intp))
+        small_pairs = np.flatnonzero(in_small)
+        ends = position[self.first[small_pairs]], position[self.second[small_pairs]]
+        later, earlier = np.maximum(*ends), np.minimum(*ends)
+        # by query, then by the later document: the kernel takes the pairs
+        # of one later document together
+        by_later = np.lexsort((earlier, later, pair_query[small_pairs]))
+        small = (small_docs.astype(np.uint32), small_starts.astype(np.intp), later[by_later].astype(np.uint32),
+                 earlier[by_later].astype(np.uint32), np.r_[0, np.cumsum(pairs[~large])].astype(np.intp))
         is_large_document = large[self.queries]
         local = self.order[is_large_document[self.order]].reshape(self.n_features, int(is_large_document.sum()))
         local_order = np.take_along_axis(local, np.argsort(self.queries[local], axis=1, kind="stable"), axis=1)
@@ -234,17 +280,46 @@ class PairLayout:
 
             exp(-dist_ij (F_i - F_j) - M) == factors[i, h] * factors[j, g]
 
-        ``factors[m, g_m]`` is 0. Both factors are at most 1: with ``a`` the
-        lowest score of grade ``g`` in the query, ``factors[i, h] =
-        exp(-d (F_i - a))`` and ``factors[j, g] = exp(d (F_j - a) - M)``, and
-        ``d (F_j - a)`` is the log weight of a pair of the query. So nothing
-        overflows, however far the scores move.
+        ``factors[m, g_m]`` is 0, as is ``factors[m, h]`` for a grade ``h``
+        the query lacks. Both factors are at most 1: with ``a`` the lowest
+        score of grade ``g`` in the query, ``factors[i, h] = exp(-d (F_i -
+        a))`` and ``factors[j, g] = exp(d (F_j - a) - M)``, and ``d (F_j -
+        a)`` is the log weight of a pair of the query. So nothing overflows,
+        however far the scores move.
         """
+        scores = np.asarray(scores, dtype=float)
+        lowest, highest = np.empty((2, self.n_queries, self.n_grades))
+        score_ranges(scores, self.grades, self.queries, lowest, highest)
         factors = np.empty((self.n_documents, self.n_grades))
-        lowest = np.empty((self.n_queries, self.n_grades))
-        document_factors(np.asarray(scores, dtype=float), float(top), self.grades, self.queries,
-                         self.distance_table, lowest, factors)
+        document_factors(scores, float(top), self.grades, self.queries, self.distance_table, lowest, factors)
         return factors
+
+    def round_weights(self, scores: ArrayLike) -> RoundWeights:
+        """The pair weights of Algorithm 1 for training scores ``F``, held per document.
+
+        The same weights as :meth:`pair_weights` (up to rounding), in one
+        compiled pass over the documents: each weight is the product of two
+        factors of :meth:`pair_factors`, so the sums over a document's pairs
+        are sums over its query's grades.
+        """
+        scores = np.asarray(scores, dtype=float)
+        factors = np.empty((self.n_documents, self.n_grades))
+        weight, p = np.empty(self.n_documents), np.empty(self.n_documents)
+        lowest, highest = np.empty((2, self.n_queries, self.n_grades))
+        grade_sums = np.empty((self.n_queries, self.n_grades, self.n_grades))
+        scale, total = pair_statistics(scores, self.grades, self.queries, self.distance_table, lowest, highest,
+                                       grade_sums, factors, weight, p)
+        return RoundWeights(factors, weight, p, float(scale), float(total))
+
+    def split_sums(self, weights: RoundWeights, above: np.ndarray) -> tuple[float, float]:
+        """``S1`` and ``S2`` of a stump, pair by pair, with the weights of ``weights``.
+
+        ``above`` (bool, one per document) marks the documents above the
+        stump's threshold, ``bins.codes[:, feature] > bin``. As
+        :func:`stump_sums`.
+        """
+        return split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance, self.grades,
+                          weights.factors)
 
 
 class StumpSearch:
@@ -274,43 +349,36 @@ class StumpSearch:
                        np.empty((layout.n_grades, layout.n_grades)),
                        np.empty((self.block, layout.n_documents))) for _ in range(self.n_jobs)]
 
-    def _sweep_inputs(self, scores, pair_weights):
+    def _sweep_inputs(self, scores, weights):
         """The kernels' inputs for these scores: the layout, the factors, ``W``, ``p`` and the gain floor."""
         layout = self.layout
-        scores = np.asarray(scores, dtype=float)
-        weights, top = layout.pair_weights(scores) if pair_weights is None else pair_weights
-        factors = layout.pair_factors(scores, top)
-        n = layout.n_documents
-        weighted_distance = weights * layout.distance
-        weight = np.bincount(layout.first, weights, minlength=n) + np.bincount(layout.second, weights, minlength=n)
-        p = (np.bincount(layout.first, weighted_distance, minlength=n)
-             - np.bincount(layout.second, weighted_distance, minlength=n))
+        if weights is None:
+            weights = layout.round_weights(scores)
+        factors, weight, p = weights.factors, weights.weight, weights.p
         # Where no pair is split S1 and S2 are 0 up to rounding; a floor well
         # above that keeps their ratio ~0.
-        floor = 1e-6 * weights.sum()
+        floor = 1e-6 * weights.total
         return (layout.order, layout.sorted_codes, layout.bins.codes, layout.small_queries, layout.local_order,
                 layout.large_starts, layout.grades, factors, weight, p, floor)
 
-    def sums(self, scores: np.ndarray,
-             pair_weights: tuple[np.ndarray, float] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def sums(self, scores: np.ndarray, weights: RoundWeights | None = None) -> tuple[np.ndarray, np.ndarray]:
         """``S1`` and ``S2`` of every stump, shape (n_features, width).
 
         Entry ``[k, b]`` is the stump ``x_k > thresholds[k][b]``; entries past
-        a feature's last threshold are 0. ``pair_weights`` is what
-        :meth:`PairLayout.pair_weights` returns for ``scores``, when the
+        a feature's last threshold are 0. ``weights`` is what
+        :meth:`PairLayout.round_weights` returns for ``scores``, when the
         caller has it already.
         """
         layout = self.layout
         s1 = np.zeros((layout.n_features, layout.width))
         s2 = np.zeros((layout.n_features, layout.width))
-        stump_tables(self.block, *self._sweep_inputs(scores, pair_weights), *self._work[0], s1, s2)
+        stump_tables(self.block, *self._sweep_inputs(scores, weights), *self._work[0], s1, s2)
         return s1, s2
 
-    def best(self, scores: np.ndarray,
-             pair_weights: tuple[np.ndarray, float] | None = None) -> tuple[int, int, float]:
+    def best(self, scores: np.ndarray, weights: RoundWeights | None = None) -> tuple[int, int, float]:
         """The stump with the largest loss reduction ``S1^2 / S2``.
 
-        ``pair_weights`` as for :meth:`sums`.
+        ``weights`` as for :meth:`sums`.
 
         Returns
         -------
@@ -323,7 +391,7 @@ class StumpSearch:
         gain : float
             ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
-        inputs = self._sweep_inputs(scores, pair_weights)
+        inputs = self._sweep_inputs(scores, weights)
         n_features = self.layout.n_features
         tops = np.zeros(n_features)
         bounds = np.linspace(0, n_features, min(self.n_jobs, max(n_features, 1)) + 1).astype(int)
@@ -338,7 +406,12 @@ class StumpSearch:
             return -1, -1, 0.0
         threshold = top - _GAIN_TIE * top
         feature = int(np.argmax(tops >= threshold))
-        _, bin_, gain = scan_feature(feature, threshold, *inputs, *self._work[0])
+        # the split weights of the last block each thread searched are still
+        # in its work array: the winner's first bin needs no new pass over the pairs
+        j = int(np.searchsorted(bounds, feature, side="right")) - 1
+        last_block = bounds[j] + (bounds[j + 1] - 1 - bounds[j]) // self.block * self.block
+        row = feature - last_block if feature >= last_block else -1
+        _, bin_, gain = scan_feature(feature, threshold, int(row), *inputs, *self._work[j if row >= 0 else 0])
         return feature, int(bin_), float(gain)
 
 
@@ -373,6 +446,8 @@ def warm_up() -> float:
     first, second = np.array([1, 3]), np.array([0, 2])
     layout = PairLayout(first, second, np.ones(2), FeatureBins(X), grades=grades, queries=np.array([0, 0, 1, 1]))
     search = StumpSearch(layout)
-    search.best(np.zeros(4))
-    search.sums(np.zeros(4))
+    weights = layout.round_weights(np.zeros(4))
+    search.best(np.zeros(4), weights)
+    search.sums(np.zeros(4), weights)
+    layout.split_sums(weights, X[:, 0] > 1.5)
     return time.perf_counter() - start

@@ -439,12 +439,17 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
         context.close()
 
 
-def assert_one_scale(page, scales, timeout: float = 15.0) -> None:
+def assert_one_scale(page, scales, timeout: float = LOAD_TIMEOUT / 1000) -> None:
     """The two tree views end at one scale.
 
     A view is fitted alone before the other is drawn, so both are read once they have settled:
     reading one and then waiting for the other to match could take the first one's passing value.
+    After a change of layout the second view's new root can arrive seconds after the first on a
+    loaded machine (it once had no scale yet after 15 s), so the wait is the page-load timeout
+    and starts once both roots are drawn.
     """
+    expect(scales).to_have_count(2)
+    expect(page.locator(".rv-root[data-ready='1']")).to_have_count(2, timeout=LOAD_TIMEOUT)
     deadline = time.monotonic() + timeout
     while (scales.nth(0).get_attribute("data-scale") != scales.nth(1).get_attribute("data-scale")
            and time.monotonic() < deadline):

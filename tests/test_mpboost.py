@@ -148,14 +148,16 @@ def test_stump_search_matches_brute_force(seed):
 
 
 @pytest.mark.parametrize("ddf, parameter", [("binary", None), ("ldd", 0.7), ("logitdd", 2.0)])
-def test_pair_factors_rebuild_every_pair_weight_and_never_exceed_one(ddf, parameter):
+def test_round_weight_factors_rebuild_every_pair_weight_and_never_exceed_one(ddf, parameter):
     X, y, qid = random_queries(4, n=90)
     search, first, second, distance, _ = search_for(X, y, qid, ddf, parameter)
     layout = search.layout
     # scores far apart: the raw products exp(-d F_i) exp(d F_j) would overflow
     scores = np.random.default_rng(4).normal(scale=400.0, size=len(y))
     expected, top = layout.pair_weights(scores)
-    factors = layout.pair_factors(scores, top)
+    round_weights = layout.round_weights(scores)
+    assert round_weights.scale == top
+    factors = round_weights.factors
     assert np.isfinite(factors).all() and factors.max() <= 1.0 and factors.min() >= 0.0
     grades = layout.grades
     rebuilt = factors[first, grades[second]] * factors[second, grades[first]]
@@ -240,7 +242,6 @@ def test_round_weights_sum_the_pair_weights_per_document(ddf, parameter, scale):
     np.testing.assert_allclose(weights.p, np.bincount(first, wd, n) - np.bincount(second, wd, n),
                                rtol=1e-9, atol=1e-12)
     assert weights.total == pytest.approx(expected.sum(), rel=1e-12)
-    np.testing.assert_array_equal(weights.factors, layout.pair_factors(scores, top))
     # the chosen stump's sums, straight from the pairs
     for k, b in [(0, 3), (5, 0), (16, 7)]:
         above = bins.codes[:, k] > b

@@ -35,7 +35,7 @@ sums. ``below_k(m)`` comes one of two ways, chosen per query:
   pair is ``exp(-d (F_i - F_j))``, where ``F`` is the sum of the stumps so
   far and ``d`` depends only on the two grades, so it factors into one
   number per document and grade of the partner
-  (:meth:`PairLayout.pair_factors`). The sum over the partners passed is
+  (:meth:`PairLayout.round_weights`). The sum over the partners passed is
   then ``sum_h factors[m, h] T[h, g_m]``, where ``T[h, g]`` sums
   ``factors[j, g]`` over the documents ``j`` of grade ``h`` passed:
   ``O(grades)`` per step, however many pairs the query has.
@@ -67,8 +67,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
-from .stump_sweep import (document_factors, feature_tops, pair_statistics, scan_feature, score_ranges, split_sums,
-                          stump_tables)
+from .stump_sweep import feature_tops, pair_statistics, scan_feature, split_sums, stump_tables
 
 __all__ = ["FeatureBins", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
 
@@ -137,7 +136,7 @@ class RoundWeights(NamedTuple):
     factors[j, g]``, that is ``exp(-dist_ij (F_i - F_j) - scale)``.
     """
 
-    #: (n_documents, n_grades) factors of :meth:`PairLayout.pair_factors`
+    #: (n_documents, n_grades) factors, as :meth:`PairLayout.round_weights` describes
     factors: np.ndarray
     #: ``W_m``: the weight of each document's pairs
     weight: np.ndarray
@@ -257,50 +256,34 @@ class PairLayout:
         large_starts = np.r_[0, np.cumsum(sizes[large])].astype(np.intp)
         return small, np.ascontiguousarray(local_order, dtype=np.uint32), large_starts
 
-    def pair_log_weights(self, scores: np.ndarray) -> np.ndarray:
-        """``-dist_ij (F_i - F_j)`` per pair: the log weight of Algorithm 1 (step 6), up to a constant."""
-        return -self.distance * (scores[self.first] - scores[self.second])
-
     def pair_weights(self, scores: np.ndarray) -> tuple[np.ndarray, float]:
-        """The pair weights of Algorithm 1 for training scores ``F``, rescaled so the largest is 1.
+        """The pair weights of Algorithm 1 (step 6) for training scores ``F``, per pair, the largest rescaled to 1.
 
         Returns ``exp(-dist_ij (F_i - F_j) - M)`` and ``M``, the largest log
         weight (the scale, which the ratios of a round do not depend on).
+        The definition, pair by pair; the fit holds the same weights per
+        document (:meth:`round_weights`).
         """
-        log_weights = self.pair_log_weights(scores)
+        log_weights = -self.distance * (scores[self.first] - scores[self.second])
         top = float(log_weights.max()) if log_weights.size else 0.0
         return np.exp(log_weights - top), top
-
-    def pair_factors(self, scores: np.ndarray, top: float) -> np.ndarray:
-        """Per-document factors of the pair weights of :meth:`pair_weights`.
-
-        ``top`` is the scale ``M`` that :meth:`pair_weights` returned. Returns
-        ``factors`` of shape (n_documents, n_grades) such that for a pair
-        ``(i, j)`` of one query with grades ``g > h``::
-
-            exp(-dist_ij (F_i - F_j) - M) == factors[i, h] * factors[j, g]
-
-        ``factors[m, g_m]`` is 0, as is ``factors[m, h]`` for a grade ``h``
-        the query lacks. Both factors are at most 1: with ``a`` the lowest
-        score of grade ``g`` in the query, ``factors[i, h] = exp(-d (F_i -
-        a))`` and ``factors[j, g] = exp(d (F_j - a) - M)``, and ``d (F_j -
-        a)`` is the log weight of a pair of the query. So nothing overflows,
-        however far the scores move.
-        """
-        scores = np.asarray(scores, dtype=float)
-        lowest, highest = np.empty((2, self.n_queries, self.n_grades))
-        score_ranges(scores, self.grades, self.queries, lowest, highest)
-        factors = np.empty((self.n_documents, self.n_grades))
-        document_factors(scores, float(top), self.grades, self.queries, self.distance_table, lowest, factors)
-        return factors
 
     def round_weights(self, scores: ArrayLike) -> RoundWeights:
         """The pair weights of Algorithm 1 for training scores ``F``, held per document.
 
-        The same weights as :meth:`pair_weights` (up to rounding), in one
-        compiled pass over the documents: each weight is the product of two
-        factors of :meth:`pair_factors`, so the sums over a document's pairs
-        are sums over its query's grades.
+        The same weights as :meth:`pair_weights` (up to rounding), with no
+        loop over the pairs. A weight is a product of two factors: with ``a``
+        the lowest score of grade ``g`` in the query and ``M`` the largest
+        log weight, a pair ``(i, j)`` with grades ``g > h`` has::
+
+            exp(-dist_ij (F_i - F_j) - M) == factors[i, h] * factors[j, g]
+            factors[i, h] = exp(-d (F_i - a)),  factors[j, g] = exp(d (F_j - a) - M)
+
+        ``d (F_j - a)`` is the log weight of a pair of the query, so both
+        factors are at most 1 and nothing overflows, however far the scores
+        move. ``factors[m, g_m]`` is 0, as is ``factors[m, h]`` for a grade
+        ``h`` the query lacks. The sums over a document's pairs are then sums
+        over its query's grades.
         """
         scores = np.asarray(scores, dtype=float)
         factors = np.empty((self.n_documents, self.n_grades))
@@ -417,10 +400,11 @@ class StumpSearch:
 
 def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: np.ndarray,
                distance: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
-    """Exact ``S1`` and ``S2`` of one stump, straight from the pairs.
+    """Exact ``S1`` and ``S2`` of one stump, straight from the pairs and their weights.
 
-    Used to set the chosen stump's height in float64 and as the reference in
-    tests.
+    The definition (the appendix's ``A1`` and ``B2``); a fit sums the chosen
+    stump's pairs with the factored weights instead
+    (:meth:`PairLayout.split_sums`).
     """
     above = codes_column > bin_
     first_above, second_above = above[first], above[second]

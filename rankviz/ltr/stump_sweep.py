@@ -47,7 +47,7 @@ __all__ = ["document_factors", "feature_tops", "pair_statistics", "scan_feature"
 @numba.njit(cache=True, nogil=True)
 def document_factors(scores: np.ndarray, top: float, grades: np.ndarray, queries: np.ndarray,
                      distance_table: np.ndarray, lowest: np.ndarray, factors: np.ndarray) -> None:
-    """Fill ``factors`` (documents x grades) as :meth:`rankviz.ltr.stump_search.PairLayout.pair_factors` describes.
+    """Fill ``factors`` (documents x grades) as :class:`rankviz.ltr.stump_search.RoundWeights` describes.
 
     ``lowest`` holds the lowest score of each grade in each query (queries
     x grades), infinite where the query lacks the grade.
@@ -164,18 +164,6 @@ def _better_gain(s1: float, s2: float, floor: float, top: float) -> float:
     return top
 
 
-@numba.njit(cache=True, nogil=True, inline="always")
-def _add_pair(a: np.uint64, b: np.uint64, m: np.uint64, j: np.uint64, w: float, codes: np.ndarray,
-              first: np.uint64, features: np.uint64, rows: np.ndarray) -> None:
-    """One pair's weight ``w`` on ``rows[a]`` or ``rows[b]`` in each feature (``m`` later, ``j`` earlier)."""
-    for kk in range(features):
-        # j comes before m: the pair weighs on m's "below"; else on j's
-        # (a tie may go either way: tied documents share every side)
-        part = w if codes[j, first + kk] <= codes[m, first + kk] else 0.0
-        rows[a, kk] += part
-        rows[b, kk] += w - part
-
-
 @numba.njit(cache=True, nogil=True)
 def _small_query_weights(docs: np.ndarray, start: int, stop: int, later: np.ndarray, earlier: np.ndarray,
                          pair_start: int, pair_stop: int, codes: np.ndarray, k0: int, width: int,
@@ -192,7 +180,8 @@ def _small_query_weights(docs: np.ndarray, start: int, stop: int, later: np.ndar
     Pairs that share their later document go four at a time: its codes and
     its row of ``rows`` are then read once for four pairs, not four times
     (0.90 against 1.15 ms for the 13,577 pairs x 300 features of
-    ``benchmarks/bench_mpboost.py``).
+    ``benchmarks/bench_mpboost.py``). A run's last two go together too
+    (pass 1 about 0.04 ms faster there); the last one alone.
     """
     size = np.uint64(stop - start)
     first = np.uint64(k0)
@@ -239,7 +228,13 @@ def _small_query_weights(docs: np.ndarray, start: int, stop: int, later: np.ndar
         else:
             b = np.uint64(earlier[i])
             j = np.uint64(docs[start + b])
-            _add_pair(a, b, m, j, factors[m, grades[j]] * factors[j, g_m], codes, first, features, rows)
+            w = factors[m, grades[j]] * factors[j, g_m]
+            for kk in range(features):
+                # j comes before m: the pair weighs on m's "below"; else on j's
+                # (a tie may go either way: tied documents share every side)
+                part = w if codes[j, first + kk] <= codes[m, first + kk] else 0.0
+                rows[a, kk] += part
+                rows[b, kk] += w - part
             i += 1
     if size > 0 and np.uint64(docs[start + size - 1]) - np.uint64(docs[start]) == size - 1:
         # the query's documents are consecutive rows (as files list them):

@@ -130,10 +130,10 @@ def test_same_tree_scanned_level_by_level(criterion, levels):
 @pytest.mark.parametrize("n_labels", [4, 13])
 @pytest.mark.parametrize("source", ["attributes", "noise"])
 def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
-    """Complete rankings: Mallows' scans keep each side's Borda order and Kendall distance.
+    """Complete rankings: Mallows' scans keep each side's pair counts and vote margins.
 
-    13 labels have 78 pairs, two words of bits per row; rankings unrelated
-    to the attributes (``source="noise"``) reorder the centres at most rows.
+    13 labels have 78 pairs; rankings unrelated to the attributes
+    (``source="noise"``) move the centres at most rows.
     One attribute with missing values keeps the scan of the full sums.
     """
     rng = np.random.default_rng(41)
@@ -144,11 +144,12 @@ def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
     fitted = get_criterion("mallows")
     stats = fitted.row_statistics(Y)
     spec = criterion_spec(fitted)
-    bits = spec.row_pairs(spec.augmented_statistics(stats))
+    codes = spec.row_codes(spec.augmented_statistics(stats))
     n_pairs = n_labels * (n_labels - 1) // 2
-    assert bits.shape == (300, (n_pairs + 63) // 64)
-    pairs = np.unpackbits(bits.view(np.uint8), axis=1, bitorder="little")[:, :stats.shape[1]]
-    np.testing.assert_array_equal(pairs, stats)
+    assert codes.shape == (300, n_pairs) and codes.dtype == np.int16
+    np.testing.assert_array_equal(codes > 0, stats)  # positive exactly where the row puts a_k first
+    a, b = np.triu_indices(n_labels, k=1)
+    np.testing.assert_array_equal(codes, Y[:, b] - Y[:, a])  # the margin: b's position less a's
     for limits in LIMITS:
         assert_same_tree(*both(X, nominal, Y, "mallows", **limits))
 

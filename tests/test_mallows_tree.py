@@ -83,6 +83,38 @@ def test_leaves_hold_the_mallows_fit_of_their_rows(seed):
     np.testing.assert_array_equal(np.sort(predicted, axis=1), np.tile(np.arange(1, 5), (len(Y), 1)))
 
 
+@pytest.mark.parametrize("n_labels", [4, 13])
+def test_every_node_holds_the_mallows_fit_of_its_rows(n_labels):
+    """Internal nodes too: the centre and θ counted as bits along each row's path (13 labels: 78 pairs,
+    two words) are those of a direct fit of the node's rows."""
+    X, Y = random_problem(3, n=150, n_labels=n_labels)
+    model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(X, Y)
+    tree = model.tree_
+    paths = tree.decision_paths(model.encoder_.transform(X))
+    assert tree.max_depth >= 4
+    for node in range(tree.node_count):
+        rows = Y[(paths == node).any(axis=1)]
+        fit = fit_mallows(rows)
+        np.testing.assert_array_equal(tree.ranking[node], fit.center)
+        assert tree.theta[node] == pytest.approx(direct_theta(rows), rel=1e-9)
+
+
+def test_nodes_of_tied_rankings_hold_the_criterions_model():
+    """Ties leave pairs unordered: the nodes' models come from the criterion's summed statistics."""
+    X, Y = random_problem(5, n=120, n_labels=5, ties=True)
+    assert (Y != np.round(Y)).any()
+    model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(X, Y)
+    tree = model.tree_
+    paths = tree.decision_paths(model.encoder_.transform(X))
+    criterion = Mallows()
+    stats = criterion.row_statistics(Y)
+    for node in range(tree.node_count):
+        member = (paths == node).any(axis=1)
+        count, sums = float(member.sum()), stats[member].sum(axis=0)
+        np.testing.assert_array_equal(tree.ranking[node], criterion.centers(count, sums))
+        assert tree.theta[node] == pytest.approx(float(criterion.theta(count, sums)), rel=1e-12)
+
+
 def test_pure_nodes_stop_with_infinite_spread():
     X = pd.DataFrame({"x": np.arange(12.0)})
     Y = np.array([[1, 2, 3]] * 6 + [[3, 2, 1]] * 6, dtype=float)

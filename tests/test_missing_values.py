@@ -91,6 +91,8 @@ def test_rows_follow_the_same_routes_in_fit_and_predict(criterion):
             assert visits[child] == tree.n_samples[child]
     predictions = model.predict(X)
     np.testing.assert_array_equal(np.sort(predictions, axis=1), np.tile(np.arange(1.0, 5.0), (80, 1)))
+    # apply walks only the rows still above their leaf: the end of each full path
+    np.testing.assert_array_equal(tree.apply(X), paths[:, -1])
 
 
 def test_missing_side_is_written_in_the_test():

@@ -15,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .compiled import node_sums
+from .compiled import distances_to_centres, node_sums, pack_pair_bits
 from .criteria.mallows import Mallows
-from ..label_ranking.mallows import fit_mallows_groups, most_probable_extension
+from ..label_ranking.mallows import (fit_mallows_groups, most_probable_extension, positions_from_votes,
+                                     theta_from_mean_distance)
 from .structure import Tree, parent_array
 
 __all__ = ["node_models", "complete_from_ancestors"]
@@ -60,15 +61,34 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
 
 
 def _complete_node_models(tree, leaf_of_row, Y):
-    """Complete rankings: no EM rounds, so every node's model follows from its summed
-    pair counts (the criterion's statistics), summed over leaves and then up the tree:
-    O(rows + nodes) work instead of a fit over every (row, ancestor) pair (in one compiled pass, not
-    one per depth)."""
-    criterion = Mallows()
-    stats = criterion.row_statistics(Y)
-    sums = node_sums(leaf_of_row, stats, tree.children_left, tree.children_right)
+    """Complete rankings: no EM rounds, so every node's model follows from its rows' pair orders, in
+    O(rows x depth) compiled work instead of a fit over every (row, ancestor) pair.
+
+    Without ties, a node's Borda votes are its summed wins and its distance
+    to the centre is counted row by row as bits
+    (:func:`rankviz.tree.compiled.distances_to_centres`); with ties the
+    criterion's own statistics are summed per node.
+    """
+    n_labels = Y.shape[1]
+    a, b = np.triu_indices(n_labels, k=1)
+    # Positions compared in float32 (exact for the halves of average positions): half the bytes to copy
+    compact = Y.astype(np.float32)
+    a_first, b_first = compact[:, a] < compact[:, b], compact[:, b] < compact[:, a]
     count = tree.n_samples.astype(float)
-    return criterion.centers(count, sums), criterion.theta(count, sums)
+    criterion = Mallows()
+    if not (a_first | b_first).all():
+        stats = criterion.row_statistics(Y)
+        sums = node_sums(leaf_of_row, stats, tree.children_left, tree.children_right)
+        return criterion.centers(count, sums), criterion.theta(count, sums)
+    wins = (compact[:, :, None] < compact[:, None, :]).sum(axis=2).astype(float)
+    votes = node_sums(leaf_of_row, wins, tree.children_left, tree.children_right)
+    centre = positions_from_votes(votes)
+    positions = centre.astype(np.int32)
+    parent = parent_array(tree.children_left, tree.children_right)
+    distance = distances_to_centres(leaf_of_row, pack_pair_bits(a_first),
+                                    pack_pair_bits(positions[:, a] < positions[:, b]), parent)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return centre, theta_from_mean_distance(distance / count, n_labels)
 
 
 def complete_from_ancestors(center: ArrayLike, parent: np.ndarray) -> np.ndarray:

@@ -152,8 +152,28 @@ class Tree:
         return predict_level(self.class_counts, self.prediction)
 
     def apply(self, X_encoded: ArrayLike) -> np.ndarray:
-        """Leaf id of every row of an encoded feature matrix."""
-        return self.decision_paths(X_encoded)[:, -1]
+        """Leaf id of every row of an encoded feature matrix.
+
+        One pass per tree level over the rows still above their leaf, so the
+        work is the rows' path lengths, not rows x depth as for
+        :meth:`decision_paths` (a chain hundreds deep holds few rows at depth).
+        """
+        X_encoded = np.asarray(X_encoded, dtype=float)
+        node = np.zeros(len(X_encoded), dtype=np.intp)
+        is_leaf = self.is_leaf
+        rows = np.flatnonzero(~is_leaf[node])
+        while len(rows):
+            n = node[rows]
+            node[rows] = self._children_of(X_encoded[rows, self.feature[n]], n)
+            rows = rows[~is_leaf[node[rows]]]
+        return node
+
+    def _children_of(self, x: np.ndarray, node: np.ndarray) -> np.ndarray:
+        """The child each internal ``node`` sends a row with value ``x`` of its attribute to."""
+        nominal = self.nominal_features[self.feature[node]]
+        goes_left = np.where(nominal, x == self.threshold[node],
+                             np.where(np.isnan(x), self.missing_left[node], x <= self.threshold[node]))
+        return np.where(goes_left, self.children_left[node], self.children_right[node])
 
     def decision_paths(self, X_encoded: ArrayLike) -> np.ndarray:
         """The nodes on each row's path from the root, shape (n_rows, max_depth + 1).
@@ -165,16 +185,12 @@ class Tree:
         X_encoded = np.asarray(X_encoded, dtype=float)
         node = np.zeros(len(X_encoded), dtype=np.intp)
         rows = np.arange(len(X_encoded))
-        is_leaf, nominal = self.is_leaf, self.nominal_features
+        is_leaf = self.is_leaf
         path = [node.copy()]
         for _ in range(self.max_depth):
             active = ~is_leaf[node]
             r, n = rows[active], node[active]
-            f = self.feature[n]
-            x = X_encoded[r, f]
-            goes_left = np.where(nominal[f], x == self.threshold[n],
-                                 np.where(np.isnan(x), self.missing_left[n], x <= self.threshold[n]))
-            node[r] = np.where(goes_left, self.children_left[n], self.children_right[n])
+            node[r] = self._children_of(X_encoded[r, self.feature[n]], n)
             path.append(node.copy())
         return np.column_stack(path)
 

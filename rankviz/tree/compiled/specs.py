@@ -17,7 +17,7 @@ from ...label_ranking.mallows import theta_inverse_table
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
 from . import kernels
 
-__all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec"]
+__all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec", "pack_pair_bits"]
 
 
 @dataclass(frozen=True)
@@ -82,28 +82,28 @@ class CriterionSpec:
         # at random by the scans; the time did not change measurably.
         return (n_levels - 1 - below).astype(np.uint8)
 
-    def row_pairs(self, stats: np.ndarray) -> np.ndarray:
-        """Each row's pair indicators as bits (rows x 64-bit words), for Mallows' scans of complete rankings;
-        else empty.
+    def row_codes(self, stats: np.ndarray) -> np.ndarray:
+        """Each row's vote margin of every pair, ``wins[a_k] - wins[b_k]``, for Mallows' scans of complete
+        rankings (rows x pairs, int16); else empty.
 
-        Bit k of a row is its ``A_k`` (the row puts ``a_k`` first), so its
-        Kendall distance to a centre held the same way is the number of set
-        bits of the two words' XOR.
+        Positive when the row puts ``a_k`` first, so the codes hold both the
+        pair indicators ``A_k`` and, summed, the Borda votes' margins: the
+        scans read one row of small integers per row.
         """
         if self.kind != kernels.MALLOWS or not self.ints[0]:
-            return np.zeros((0, 0), dtype=np.uint64)
-        n_pairs = int(self.ints[2])
-        n_words = -(-n_pairs // 64)
-        bits = np.zeros((len(stats), 64 * n_words), dtype=bool)
-        bits[:, :n_pairs] = stats[:, :n_pairs] > 0.5
-        return np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)
-
-    def row_wins(self, stats: np.ndarray) -> np.ndarray:
-        """Each row's wins per label (its Borda votes), for Mallows' scans of complete rankings; else empty."""
-        if self.kind != kernels.MALLOWS or not self.ints[0]:
-            return np.zeros((0, 0))
+            return np.zeros((0, 0), dtype=np.int16)
         n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
-        return np.ascontiguousarray(stats[:, n_pairs:n_pairs + n_labels])
+        return kernels.pair_codes(stats[:, n_pairs:n_pairs + n_labels], self.ints[3:3 + n_pairs],
+                                  self.ints[3 + n_pairs:3 + 2 * n_pairs])
+
+
+def pack_pair_bits(first: np.ndarray) -> np.ndarray:
+    """Pair indicators (rows x pairs, bool) as bits: rows x 64-bit words, bit k of word k // 64 for pair k."""
+    n_rows, n_pairs = first.shape
+    n_words = -(-n_pairs // 64)
+    bits = np.zeros((n_rows, 64 * n_words), dtype=bool)
+    bits[:, :n_pairs] = first
+    return np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)
 
 
 #: Labels x levels from which the ranking impurity scans distances between rows rather than running sums:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .compiled import distances_to_centres, node_sums, pack_pair_bits
+from .compiled import distances_to_centres, node_sums
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import (fit_mallows_groups, most_probable_extension, positions_from_votes,
                                      theta_from_mean_distance)
@@ -85,8 +85,8 @@ def _complete_node_models(tree, leaf_of_row, Y):
     centre = positions_from_votes(votes)
     positions = centre.astype(np.int32)
     parent = parent_array(tree.children_left, tree.children_right)
-    distance = distances_to_centres(leaf_of_row, pack_pair_bits(a_first),
-                                    pack_pair_bits(positions[:, a] < positions[:, b]), parent)
+    distance = distances_to_centres(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]),
+                                    parent)
     with np.errstate(invalid="ignore", divide="ignore"):
         return centre, theta_from_mean_distance(distance / count, n_labels)
 
@@ -141,3 +141,11 @@ def _append_unseen(sigma):
     out = _rerank(sigma)
     out[missing] = (~missing).sum() + np.arange(1.0, missing.sum() + 1)
     return out
+
+
+def _pair_bits(first):
+    """Pair indicators (rows x pairs, bool) as bits: rows x 64-bit words, bit k of word k // 64 for pair k."""
+    n_rows, n_pairs = first.shape
+    bits = np.zeros((n_rows, 64 * -(-n_pairs // 64)), dtype=bool)
+    bits[:, :n_pairs] = first
+    return np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)

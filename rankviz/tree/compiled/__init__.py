@@ -7,7 +7,7 @@ same trees as the NumPy search, without its fixed cost per depth.
 
 from .growth import GrownNodes, grow_nodes, warm_up
 from .kernels import distances_to_centres, node_sums
-from .specs import CriterionSpec, criterion_spec, pack_pair_bits
+from .specs import CriterionSpec, criterion_spec
 
 __all__ = ["CriterionSpec", "GrownNodes", "criterion_spec", "distances_to_centres", "grow_nodes", "node_sums",
-           "pack_pair_bits", "warm_up"]
+           "warm_up"]

@@ -828,8 +828,7 @@ def distances_to_centres(node_of_row: np.ndarray, row_pairs: np.ndarray, centre_
     """Every node's summed Kendall distance of its rows' rankings to its centre.
 
     Rankings are pair indicators as bits (``row_pairs``, rows x words;
-    ``centre_pairs``, nodes x words, see
-    :func:`rankviz.tree.compiled.pack_pair_bits`), so a row's distance
+    ``centre_pairs``, nodes x words; bit k of word k // 64 for pair k), so a row's distance
     to a centre is the number of set bits of their XOR. Each row adds it to
     the nodes from its leaf (``node_of_row``) up to the root (``parent``, -1
     there): O(rows x depth x words), with no table of pair counts per node

@@ -17,7 +17,7 @@ from ...label_ranking.mallows import theta_inverse_table
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
 from . import kernels
 
-__all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec", "pack_pair_bits"]
+__all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec"]
 
 
 @dataclass(frozen=True)
@@ -95,15 +95,6 @@ class CriterionSpec:
         n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
         return kernels.pair_codes(stats[:, n_pairs:n_pairs + n_labels], self.ints[3:3 + n_pairs],
                                   self.ints[3 + n_pairs:3 + 2 * n_pairs])
-
-
-def pack_pair_bits(first: np.ndarray) -> np.ndarray:
-    """Pair indicators (rows x pairs, bool) as bits: rows x 64-bit words, bit k of word k // 64 for pair k."""
-    n_rows, n_pairs = first.shape
-    n_words = -(-n_pairs // 64)
-    bits = np.zeros((n_rows, 64 * n_words), dtype=bool)
-    bits[:, :n_pairs] = first
-    return np.packbits(bits, axis=1, bitorder="little").view("<u8").astype(np.uint64)
 
 
 #: Labels x levels from which the ranking impurity scans distances between rows rather than running sums:

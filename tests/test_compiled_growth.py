@@ -127,12 +127,14 @@ def test_same_tree_scanned_level_by_level(criterion, levels):
         assert_same_tree(*both(X, nominal, Y, criterion, **limits))
 
 
-@pytest.mark.parametrize("n_labels", [4, 13])
+@pytest.mark.parametrize("n_labels", [2, 4, 13, 16])
 @pytest.mark.parametrize("source", ["attributes", "noise"])
 def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
     """Complete rankings: Mallows' scans keep each side's pair counts and vote margins.
 
-    13 labels have 78 pairs; rankings unrelated to the attributes
+    The scans pad the pairs to blocks of 8 with pairs that add nothing: 2
+    labels have 1 pair, 4 labels 6, 13 labels 78, and 16 labels 120, no
+    padding. Rankings unrelated to the attributes
     (``source="noise"``) move the centres at most rows.
     One attribute with missing values keeps the scan of the full sums.
     """

@@ -93,6 +93,8 @@ class CriterionSpec:
         if self.kind != kernels.MALLOWS or not self.ints[0]:
             return np.zeros((0, 0), dtype=np.int16)
         n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
+        if len(stats) * n_pairs >= 2**31:  # the scans sum them, and a side's distance, in int32: exact below
+            return np.zeros((0, 0), dtype=np.int16)  # (the criterion's memory limit keeps them far below)
         return kernels.pair_codes(stats[:, n_pairs:n_pairs + n_labels], self.ints[3:3 + n_pairs],
                                   self.ints[3 + n_pairs:3 + 2 * n_pairs])
 

@@ -236,3 +236,20 @@ def test_theta_bounds_hold_on_a_dense_grid(n_labels):
     inside = (d <= most / 2) & (theta < 20)
     assert np.all(upper[keys][inside] <= 1.02 * theta[inside])
     assert np.all(lower[keys][inside] >= 0.98 * theta[inside])
+
+
+@pytest.mark.parametrize("shape", ["few values", "distinct", "missing", "all missing", "signed zeros and inf", "empty"])
+def test_stable_order_is_numpy_stable_argsort(shape):
+    """The scans' row order per attribute: NaN last, equal values (and all NaN) in row order."""
+    rng = np.random.default_rng(7)
+    n = 0 if shape == "empty" else 2_000
+    x = rng.integers(0, 30, n).astype(float)
+    if shape == "distinct":
+        x = rng.random(n)
+    elif shape == "missing":
+        x[rng.random(n) < 0.2] = np.nan
+    elif shape == "all missing":
+        x[:] = np.nan
+    elif shape == "signed zeros and inf":
+        x = np.where(x < 10, 0.0, np.where(x < 20, -0.0, np.where(x < 25, np.inf, -np.inf)))
+    np.testing.assert_array_equal(growth.stable_order(x), np.argsort(x, kind="stable"))

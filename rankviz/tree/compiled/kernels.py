@@ -370,7 +370,7 @@ def _gini_similarity(ints, floats, count, s):
 
 
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: float,
                     s: np.ndarray) -> float:
     """``Criterion.node_similarity`` of one set (count, summed statistics)."""
@@ -383,7 +383,7 @@ def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: floa
     return _gini_similarity(ints, floats, count, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count_left: float,
                      s_left: np.ndarray, count_right: float, s_right: np.ndarray) -> float:
     """``S_split`` of rule (6): the size-weighted mean similarity of the two subsets."""
@@ -465,7 +465,7 @@ def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarr
     return gini_split(ints, floats, count_left, s_left, count_right, s_right)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
     """``Criterion.can_split``: Mallows needs ``2 |Y|`` label occurrences (Cheng et al., §5.1)."""
     if kind != MALLOWS:
@@ -644,9 +644,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 # The left side's sums of the best numeric split, summed once the search is over (not each
                 # time an attribute improves on the best: with many statistics that cost more than the scans);
                 # the scans' level counts, free now, hold its level counts
-                _left_sums(stats, order[best_column, lo:hi], best_count, best_missing_left,
-                           columns[numeric[best_column]], parent_sum, whole_sums, row_levels if by_levels else
-                           row_levels[:0], left_levels, missing_sum, best_left)
+                _left_sums(stats, order, best_column, lo, hi, best_count, best_missing_left, columns,
+                           numeric[best_column], parent_sum, whole_sums, row_levels, by_levels, left_levels,
+                           missing_sum, best_left)
             s_split = best_score
             if best_feature >= 0 and searches_other_score:  # rule (6) judges the split by S_split
                 for j in range(n_stats):
@@ -699,7 +699,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]), right_sum)
                 start[left] = lo
                 start[left + 1] = lo + best_count
-                _split_rows(columns[best_feature], nominal[best_feature], best_threshold, best_missing_left, rows,
+                _split_rows(columns, best_feature, nominal[best_feature], best_threshold, best_missing_left, rows,
                             order, lo, hi, goes_left, buffer)
         node += 1
 
@@ -805,13 +805,19 @@ def node_sums(node_of_row: np.ndarray, row_values: np.ndarray, children_left: np
     its parent's). The NumPy builder does this with one ``np.add.at`` per depth,
     a fixed cost per depth that a chain hundreds deep pays hundreds of times.
     """
-    size = len(children_left)
-    sums = np.zeros((size, row_values.shape[1]))
+    size, width = len(children_left), row_values.shape[1]
+    sums = np.zeros((size, width))
+    # element by element: a row-wise ``+=`` makes views and a temporary array per row, whose reference
+    # counts and allocations cost a tenth of a maximal tree's fit (mean Spearman, 40,000 rows)
     for row in range(len(node_of_row)):
-        sums[node_of_row[row]] += row_values[row]
+        leaf = node_of_row[row]
+        for j in range(width):
+            sums[leaf, j] += row_values[row, j]
     for node in range(size - 1, -1, -1):
-        if children_left[node] >= 0:
-            sums[node] = sums[children_left[node]] + sums[children_right[node]]
+        left, right = children_left[node], children_right[node]
+        if left >= 0:
+            for j in range(width):
+                sums[node, j] = sums[left, j] + sums[right, j]
     return sums
 
 
@@ -1197,10 +1203,13 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, boun
 
 
 @njit(cache=True, _nrt=False)
-def _left_sums(stats, seg, count, missing_left, x, parent_sum, whole, row_levels, level_counts, missing_sum, out):
-    """The summed statistics of the best split's left side: its first ``count`` rows of ``seg``.
+def _left_sums(stats, order, column, lo, hi, count, missing_left, columns, feature, parent_sum, whole, row_levels,
+               by_levels, level_counts, missing_sum, out):
+    """The summed statistics of the best split's left side: the first ``count`` rows of its node's segment
+    ``seg = order[column, lo:hi]``, sorted by attribute ``x = columns[feature]``.
 
-    With ``missing_left`` the rows missing ``x`` (which end ``seg``) are among
+    Whole arrays and indices rather than views: taken in :func:`grow`, each view costs
+    two atomic reference counts. With ``missing_left`` the rows missing ``x`` (which end ``seg``) are among
     them. The search adds a side's rows in order, and the missing ones
     (summed from the last) after them; these sums repeat those additions.
 
@@ -1210,6 +1219,8 @@ def _left_sums(stats, seg, count, missing_left, x, parent_sum, whole, row_levels
     impurity) its level counts are counted per label, O(labels) per row, and
     cumulated into the statistics (``[level <= m]`` per label).
     """
+    seg = order[column, lo:hi]
+    x = columns[feature]
     n_stats = stats.shape[1]
     c = len(seg)
     n_missing = 0
@@ -1220,7 +1231,7 @@ def _left_sums(stats, seg, count, missing_left, x, parent_sum, whole, row_levels
     if whole:
         right_side = c - count < count
         first, last = (ordered, c - n_missing) if right_side else (0, ordered)
-        if row_levels.shape[0] > 0:
+        if by_levels:
             n_labels = row_levels.shape[1]
             n_levels = level_counts.shape[0] // n_labels
             for j in range(n_labels * n_levels):
@@ -1338,12 +1349,14 @@ def _breakpoint(similarity_parent, s_split):
 
 
 @njit(cache=True, _nrt=False)
-def _split_rows(x, nominal, threshold, missing_left, rows, order, lo, hi, goes_left, buffer):
-    """Send the node's rows ``rows[lo:hi]`` to its children by ``x`` and partition every attribute's order.
+def _split_rows(columns, feature, nominal, threshold, missing_left, rows, order, lo, hi, goes_left, buffer):
+    """Send the node's rows ``rows[lo:hi]`` to its children by ``columns[feature]`` and partition every
+    attribute's order.
 
     Apart from :func:`grow`, without reference counting (each attribute's
     order would be a view, counted twice per node).
     """
+    x = columns[feature]
     for p in range(lo, hi):
         row = rows[p]
         value = x[row]
@@ -1378,3 +1391,4 @@ def _partition(order, lo, hi, n_left, goes_left, buffer):
         right += 1 - is_left
     for p in range(lo, hi):
         order[p] = buffer[p]
+

@@ -96,6 +96,10 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     return GrownNodes(*trimmed, node_of_row=arrays[-2])
 
 
+#: Rows from which :func:`stable_order` sorts by quicksort twice rather than by NumPy's merge sort.
+QUICKSORT_FROM = 1_500
+
+
 def stable_order(values: np.ndarray) -> np.ndarray:
     """``np.argsort(values, kind="stable")``: NaN last, equal values in row order, in a third of its time.
 
@@ -105,10 +109,11 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     values are sorted by quicksort, numbered by distinct value (NaN all
     alike), and the (number, row) pairs, packed in one unsigned 64-bit key,
     sorted by quicksort again (16 columns of 40,000 rows with 1,000 values
-    each: 35 -> 13 ms).
+    each: 35 -> 13 ms). Below :data:`QUICKSORT_FROM` rows the merge sort is
+    the faster (1,000 rows: 15 against 25 µs; 2,000: 68 against 44 µs).
     """
     n = len(values)
-    if n >= 2**32:
+    if n < QUICKSORT_FROM or n >= 2**32:
         return np.argsort(values, kind="stable")
     by_value = np.argsort(values)
     ordered = values[by_value]

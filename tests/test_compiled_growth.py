@@ -253,3 +253,17 @@ def test_stable_order_is_numpy_stable_argsort(shape):
     elif shape == "signed zeros and inf":
         x = np.where(x < 10, 0.0, np.where(x < 20, -0.0, np.where(x < 25, np.inf, -np.inf)))
     np.testing.assert_array_equal(growth.stable_order(x), np.argsort(x, kind="stable"))
+
+
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+def test_growth_returns_the_leaf_of_every_row(engine):
+    """``return_leaves``: the leaves growth routed the rows to, as ``Tree.apply`` routes them again
+    (nominal and missing values included); the Mallows node models use them."""
+    rng = np.random.default_rng(53)
+    X, nominal, Y = structured(rng, 300, 4, 5, nominal=1, nan_rate=0.1)
+    categories = [list(range(int(np.nanmax(x)) + 1)) if is_nominal else None for x, is_nominal in zip(X.T, nominal)]
+    tree, leaf_of_row = grow_tree(X, nominal, Y, get_criterion("mallows"), gamma=np.inf, min_samples_leaf=1,
+                                  categories=categories, engine=engine, return_leaves=True)
+    assert tree.node_count > 50
+    np.testing.assert_array_equal(leaf_of_row, tree.apply(X))
+    assert not isinstance(grow_tree(X, nominal, Y, get_criterion("mallows"), engine=engine), tuple)

@@ -50,7 +50,8 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
               gamma: float = 0.995, min_samples_leaf: int = 2, max_depth: int | None = None,
               feature_names: Sequence[str] | None = None,
               categories: Sequence[Sequence[Any] | None] | None = None,
-              label_names: Sequence[str] | None = None, engine: str = "auto") -> Tree:
+              label_names: Sequence[str] | None = None, engine: str = "auto",
+              return_leaves: bool = False) -> Tree | tuple[Tree, np.ndarray]:
     """Grow a ranking tree top-down (TDIDT, Figure 1 of Rebelo, Soares & Costa 2008).
 
     Parameters
@@ -75,10 +76,15 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         (:mod:`rankviz.tree.compiled`; the library's criteria only), "numpy"
         level by level with NumPy. Both grow the same tree; "auto" takes the
         compiled one where it exists.
+    return_leaves : bool, default=False
+        Also return the leaf of every row (the growth routes each row to
+        it; ``tree.apply(X)`` would route them again).
 
     Returns
     -------
-    Tree
+    tree : Tree
+    leaf_of_row : ndarray of int, shape (n_samples,)
+        Only with ``return_leaves``.
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
@@ -104,7 +110,8 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         grown = grow_nodes(X, nominal, stats, spec, gamma=gamma, min_samples_leaf=min_samples_leaf,
                            max_depth=max_depth, capacity=capacity)
         nodes = _NodeTable.of_grown(grown, rank_parts)
-        return nodes.to_tree(**names)
+        tree = nodes.to_tree(**names)
+        return (tree, grown.node_of_row) if return_leaves else tree
 
     data = SearchData.prepare(X, nominal, stats)
     nodes = _NodeTable(capacity=capacity, n_stats=stats.shape[1], n_labels=Y.shape[1])
@@ -168,7 +175,8 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         frontier = children
 
     nodes.sum_up(node_of_row, rank_parts)
-    return nodes.to_tree(**names)
+    tree = nodes.to_tree(**names)
+    return (tree, node_of_row) if return_leaves else tree
 
 
 def _split_similarity(criterion, best, node_count, node_sum):

@@ -24,7 +24,8 @@ from .structure import Tree, parent_array
 __all__ = ["node_models", "complete_from_ancestors"]
 
 
-def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray,
+                leaf_of_row: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Centre rankings (completed from ancestors), θ and Borda positions of every node of ``tree``.
 
     Parameters
@@ -34,6 +35,10 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
     X_encoded : ndarray of shape (n_samples, n_features)
     Y : ndarray of shape (n_samples, n_labels)
         Rank positions, NaN = missing.
+    leaf_of_row : ndarray of int, shape (n_samples,), optional
+        Each row's leaf, as growth left it
+        (:func:`rankviz.tree.builder.grow_tree` with ``return_leaves``);
+        ``tree.apply(X_encoded)`` when not given.
 
     Returns
     -------
@@ -48,7 +53,9 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray) -> tuple[np.nda
     """
     if not np.isnan(Y).any():
         # The Borda count of complete rankings sorts by the plain mean position.
-        return (*_complete_node_models(tree, tree.apply(X_encoded), Y), tree.mean_rank)
+        if leaf_of_row is None:
+            leaf_of_row = tree.apply(X_encoded)
+        return (*_complete_node_models(tree, leaf_of_row, Y), tree.mean_rank)
     parent = parent_array(tree.children_left, tree.children_right)
     paths = tree.decision_paths(X_encoded)
     # Each row belongs to every node on its path; a path repeats its leaf to

@@ -155,15 +155,15 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
         criterion.check_targets(Y)
         self.label_names_ = list(label_names) if label_names is not None else [
             f"label_{j + 1}" for j in range(Y.shape[1])]
-        self.tree_ = grow_tree(
+        self.tree_, leaf_of_row = grow_tree(
             X_encoded, self.encoder_.nominal, Y, criterion,
             gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
             feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
-            label_names=self.label_names_,
+            label_names=self.label_names_, return_leaves=True,
         )
         if criterion.name == "mallows":
             # Label ranking trees (Cheng, Hühn & Hüllermeier 2009) predict each leaf's Mallows centre.
-            ranking, theta, mean_position = node_models(self.tree_, X_encoded, Y)
+            ranking, theta, mean_position = node_models(self.tree_, X_encoded, Y, leaf_of_row)
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
         else:
             mean_position = self.tree_.mean_rank

@@ -118,11 +118,10 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     by_value = np.argsort(values)
     ordered = values[by_value]
     distinct = np.empty(n, dtype=np.uint64)
-    if n:
-        distinct[0] = 0
-        changes = ordered[1:] != ordered[:-1]
-        changes[n - np.isnan(values).sum():] = False  # NaN (last) are one value, not each its own
-        np.cumsum(changes, out=distinct[1:])
+    distinct[0] = 0
+    changes = ordered[1:] != ordered[:-1]
+    changes[n - np.isnan(values).sum():] = False  # NaN (last) are one value, not each its own
+    np.cumsum(changes, out=distinct[1:])
     keys = (distinct << np.uint64(32)) | by_value.astype(np.uint64)
     keys.sort()
     return (keys & np.uint64(0xFFFFFFFF)).astype(np.intp)

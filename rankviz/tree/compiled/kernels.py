@@ -370,7 +370,7 @@ def _gini_similarity(ints, floats, count, s):
 
 
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: float,
                     s: np.ndarray) -> float:
     """``Criterion.node_similarity`` of one set (count, summed statistics)."""
@@ -383,7 +383,7 @@ def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: floa
     return _gini_similarity(ints, floats, count, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count_left: float,
                      s_left: np.ndarray, count_right: float, s_right: np.ndarray) -> float:
     """``S_split`` of rule (6): the size-weighted mean similarity of the two subsets."""
@@ -465,7 +465,7 @@ def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarr
     return gini_split(ints, floats, count_left, s_left, count_right, s_right)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
     """``Criterion.can_split``: Mallows needs ``2 |Y|`` label occurrences (Cheng et al., §5.1)."""
     if kind != MALLOWS:
@@ -644,9 +644,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 # The left side's sums of the best numeric split, summed once the search is over (not each
                 # time an attribute improves on the best: with many statistics that cost more than the scans);
                 # the scans' level counts, free now, hold its level counts
-                _left_sums(stats, order, best_column, lo, hi, best_count, best_missing_left, columns,
-                           numeric[best_column], parent_sum, whole_sums, row_levels, by_levels, left_levels,
-                           missing_sum, best_left)
+                _left_sums(stats, order[best_column, lo:hi], best_count, best_missing_left,
+                           columns[numeric[best_column]], parent_sum, whole_sums, row_levels if by_levels else
+                           row_levels[:0], left_levels, missing_sum, best_left)
             s_split = best_score
             if best_feature >= 0 and searches_other_score:  # rule (6) judges the split by S_split
                 for j in range(n_stats):
@@ -699,8 +699,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]), right_sum)
                 start[left] = lo
                 start[left + 1] = lo + best_count
-                _split_rows(columns, best_feature, nominal[best_feature], best_threshold, best_missing_left, rows,
-                            order, lo, hi, goes_left, buffer)
+                _split_rows(columns[best_feature], nominal[best_feature], best_threshold, best_missing_left, rows,
+                            order, lo, hi, best_count, goes_left, buffer)
         node += 1
 
     node_of_row = np.zeros(n, dtype=np.intp)
@@ -807,8 +807,7 @@ def node_sums(node_of_row: np.ndarray, row_values: np.ndarray, children_left: np
     """
     size, width = len(children_left), row_values.shape[1]
     sums = np.zeros((size, width))
-    # element by element: a row-wise ``+=`` makes views and a temporary array per row, whose reference
-    # counts and allocations cost a tenth of a maximal tree's fit (mean Spearman, 40,000 rows)
+    # element by element: a row-wise ``+=`` allocates a temporary array per row and per node
     for row in range(len(node_of_row)):
         leaf = node_of_row[row]
         for j in range(width):
@@ -1092,7 +1091,7 @@ _PAIR_BLOCK = 8
 def _pair_distances(a_left, margin_left, a_parent, margin_parent, count_left, count_right):
     """The Kendall distances of the two sides to their Borda centres, from their pair counts and margins.
 
-    In int32 (NumPy's typing would widen each sum to int64, halving the pairs per vector): whole numbers,
+    In int32 (Numba's typing would widen each sum to int64, halving the pairs per vector): whole numbers,
     exact in any order, and an integer sum's latency is a cycle where a float's is four, so the
     candidate's reduction no longer holds up the scan (float32 before: the noisy chain 0.105 -> 0.098 s,
     pendigits-like 0.31 -> 0.29 s).
@@ -1201,15 +1200,11 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, boun
     return n_cand
 
 
-
 @njit(cache=True, _nrt=False)
-def _left_sums(stats, order, column, lo, hi, count, missing_left, columns, feature, parent_sum, whole, row_levels,
-               by_levels, level_counts, missing_sum, out):
-    """The summed statistics of the best split's left side: the first ``count`` rows of its node's segment
-    ``seg = order[column, lo:hi]``, sorted by attribute ``x = columns[feature]``.
+def _left_sums(stats, seg, count, missing_left, x, parent_sum, whole, row_levels, level_counts, missing_sum, out):
+    """The summed statistics of the best split's left side: its first ``count`` rows of ``seg``.
 
-    Whole arrays and indices rather than views: taken in :func:`grow`, each view costs
-    two atomic reference counts. With ``missing_left`` the rows missing ``x`` (which end ``seg``) are among
+    With ``missing_left`` the rows missing ``x`` (which end ``seg``) are among
     them. The search adds a side's rows in order, and the missing ones
     (summed from the last) after them; these sums repeat those additions.
 
@@ -1219,8 +1214,6 @@ def _left_sums(stats, order, column, lo, hi, count, missing_left, columns, featu
     impurity) its level counts are counted per label, O(labels) per row, and
     cumulated into the statistics (``[level <= m]`` per label).
     """
-    seg = order[column, lo:hi]
-    x = columns[feature]
     n_stats = stats.shape[1]
     c = len(seg)
     n_missing = 0
@@ -1231,7 +1224,7 @@ def _left_sums(stats, order, column, lo, hi, count, missing_left, columns, featu
     if whole:
         right_side = c - count < count
         first, last = (ordered, c - n_missing) if right_side else (0, ordered)
-        if by_levels:
+        if row_levels.shape[0] > 0:
             n_labels = row_levels.shape[1]
             n_levels = level_counts.shape[0] // n_labels
             for j in range(n_labels * n_levels):
@@ -1349,14 +1342,13 @@ def _breakpoint(similarity_parent, s_split):
 
 
 @njit(cache=True, _nrt=False)
-def _split_rows(columns, feature, nominal, threshold, missing_left, rows, order, lo, hi, goes_left, buffer):
-    """Send the node's rows ``rows[lo:hi]`` to its children by ``columns[feature]`` and partition every
-    attribute's order.
+def _split_rows(x, nominal, threshold, missing_left, rows, order, lo, hi, n_left, goes_left, buffer):
+    """Send the node's rows ``rows[lo:hi]`` to its children by ``x`` and partition every attribute's order;
+    ``n_left`` of them go left (the search counted them).
 
     Apart from :func:`grow`, without reference counting (each attribute's
     order would be a view, counted twice per node).
     """
-    x = columns[feature]
     for p in range(lo, hi):
         row = rows[p]
         value = x[row]
@@ -1366,9 +1358,6 @@ def _split_rows(columns, feature, nominal, threshold, missing_left, rows, order,
             goes_left[row] = missing_left
         else:
             goes_left[row] = value <= threshold
-    n_left = 0
-    for p in range(lo, hi):
-        n_left += goes_left[rows[p]]
     _partition(rows, lo, hi, n_left, goes_left, buffer)
     for column in range(order.shape[0]):
         _partition(order[column], lo, hi, n_left, goes_left, buffer)
@@ -1391,4 +1380,3 @@ def _partition(order, lo, hi, n_left, goes_left, buffer):
         right += 1 - is_left
     for p in range(lo, hi):
         order[p] = buffer[p]
-

@@ -217,12 +217,15 @@ def test_same_tree_when_the_frontier_outgrows_its_room(criterion, monkeypatch):
 @pytest.mark.parametrize("n_labels", [2, 3, 5, 10, 16, 30])
 def test_theta_bounds_hold_on_a_dense_grid(n_labels):
     """Mallows' scans skip a candidate whose θ bounds cannot reach the best score: the tabled bounds must
-    hold for every mean distance, across each range, at its ends and over the joins of θ's pieces."""
+    hold for every mean distance, across each range, at its ends and over the joins of θ's pieces. The
+    grower takes the tables the spec keeps per number of labels: they must be those of its own θ table."""
     rng = np.random.default_rng(n_labels)
     criterion = get_criterion("mallows")
     criterion.row_statistics(rankings(rng, 30, n_labels))
     spec = criterion_spec(criterion)
-    upper, lower, first_key = kernels.theta_bounds(n_labels, spec.table, spec.table_x)
+    upper, lower, first_key = spec.theta_bounds()
+    own_upper, own_lower, own_first_key = kernels.theta_bounds(n_labels, spec.table, spec.table_x)
+    assert np.array_equal(upper, own_upper) and np.array_equal(lower, own_lower) and first_key == own_first_key
     most = n_labels * (n_labels - 1) / 4.0
     d = np.concatenate([np.geomspace(1e-13, most, 20_000), rng.uniform(0, most, 5_000), [most, np.nextafter(most, 0)],
                         0.5 / np.arange(1, 200)])

@@ -3,7 +3,6 @@ node inspector and why a tree of Side by side is a single leaf."""
 
 import numpy as np
 import plotly.io
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample

@@ -22,7 +22,7 @@ from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
-from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
+from .neighbourhood_size import check_neighbour_params, select_k
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 

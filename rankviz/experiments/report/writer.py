@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from rankviz.experiments.report.render import html_table, markdown_table
-from rankviz.experiments.report.results import check_results, spread_source
+from rankviz.experiments.report.results import check_results
 from rankviz.experiments.report.significance import Significance, compare_methods
 from rankviz.experiments.report.tables import DEFAULT_TIE, chosen_params, summary_table, wins_ties_losses
 from rankviz.safe_text import html_text, markdown_escape

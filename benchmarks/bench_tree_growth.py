@@ -4,8 +4,9 @@
     (γ = ∞, leaf ≥ 1) and its defaults (γ = 0.995, leaf ≥ 2) on each data
     set; ``DecisionTreeRegressor`` (Cython, multi-output squared error) grows
     on the same rank matrix with the same leaf size and no depth limit. The
-    ratio is our fit time over scikit-learn's (median of --repeats runs after
-    a warm-up, one thread). Data sets: the label-ranking files found in the
+    ratio is our fit time over scikit-learn's (median of --repeats runs, and
+    of as many more as fill ``MIN_SECONDS`` for small files, after a warm-up,
+    one thread). Data sets: the label-ranking files found in the
     data home (--data; missing ones are skipped) and generated data of the
     shapes of the public collection (see ``SHAPES``), including a noisy set
     whose maximal Mallows tree is a deep chain. Trees of different shapes
@@ -47,6 +48,9 @@ SHAPES = (
     ("16 labels", 40_000, 16, 16, 0.3),
     ("noisy chain", 2_465, 24, 11, None),  # rankings independent of the attributes
 )
+#: Each timing repeats a fit until the fits add up to this long (at least `repeats` fits): the small
+#: files fit in a fraction of a millisecond, where 5 fits leave their ratios to chance.
+MIN_SECONDS = 0.25
 SETTINGS = (("maximal tree (γ = ∞, leaf ≥ 1)", dict(gamma=np.inf, min_samples_leaf=1)),
             ("defaults (γ = 0.995, leaf ≥ 2)", dict(gamma=0.995, min_samples_leaf=2)))
 
@@ -100,7 +104,8 @@ def cart_rows_searched(tree):
 
 def ratio_table(sets, criteria, repeats):
     print("(a) fit time of RankingTree against DecisionTreeRegressor on the same rank matrix, same leaf "
-          f"size, no depth limit; median of {repeats} runs after a warm-up\n")
+          f"size, no depth limit; median of at least {repeats} runs, and of {MIN_SECONDS:g} s of fits, after a "
+          "warm-up\n")
     print("| data (rows × attributes, labels) | criterion | setting | nodes | depth | ours [s] | CART [s] "
           "| CART nodes | ours / CART | rows searched, ours / CART | per row searched |")
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -110,10 +115,10 @@ def ratio_table(sets, criteria, repeats):
         for label, params in SETTINGS:
             cart_time, cart = median_time(
                 lambda: DecisionTreeRegressor(min_samples_leaf=params["min_samples_leaf"], random_state=0).fit(X, Y),
-                repeats, warm_up=True)
+                repeats, warm_up=True, min_seconds=MIN_SECONDS)
             for criterion in criteria:
                 ours_time, ours = median_time(lambda: RankingTree(criterion=criterion, **params).fit(X, Y),
-                                              repeats, warm_up=True)
+                                              repeats, warm_up=True, min_seconds=MIN_SECONDS)
                 ratio = ours_time / cart_time
                 ratios.setdefault((criterion, label), []).append(ratio)
                 work = rows_searched(ours.tree_) / cart_rows_searched(cart.tree_)

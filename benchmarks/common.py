@@ -69,16 +69,20 @@ def load_label_ranking(data: Path, name: str, required: bool = True) -> RankingD
         raise SystemExit(f"benchmark data not available: {exc}") from None
 
 
-def median_time(run, repeats, warm_up=False):
+def median_time(run, repeats, warm_up=False, min_seconds=0.0):
     """Median wall time of ``run()`` over ``repeats`` calls, and the last result.
 
     ``warm_up`` first calls ``run()`` once untimed (first-call costs such as
     imports and allocations are not what the benchmark measures).
+    ``min_seconds`` keeps calling (up to 2,000 calls) until the calls add up
+    to that long: a fit of a fraction of a millisecond, timed 5 times, moves
+    by 15 % between runs of the script (iris, 2026-11-24), more than the
+    differences the ratios are read for.
     """
     if warm_up:
         run()
     times, result = [], None
-    for _ in range(repeats):
+    while len(times) < repeats or (sum(times) < min_seconds and len(times) < 2_000):
         start = time.perf_counter()
         result = run()
         times.append(time.perf_counter() - start)

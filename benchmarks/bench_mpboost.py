@@ -74,8 +74,6 @@ Prints numbers only (tables are markdown); nothing here asserts on timing or acc
 """
 
 import argparse
-import os
-import platform
 import time
 
 import numpy as np
@@ -88,7 +86,7 @@ from rankviz.datasets.queries import split_by_query
 from rankviz.experiments.statistics import paired_comparison, standard_error
 from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ltr.metrics import ndcg
-from common import median_time  # benchmarks/common.py, beside this script
+from common import machine, median_time  # benchmarks/common.py, beside this script
 
 try:  # the reference of goal 3 (issue 18); a benchmark-only dependency
     import lightgbm
@@ -336,7 +334,7 @@ def main():
     repeats = args.repeats or (2 if args.quick else 5)
     timed_rounds = {"sample": 10, "generated": 10} if args.quick else {"sample": 100, "generated": 50}
 
-    print(f"machine: {os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+    print(f"machine: {machine()}; "
           f"NumPy {np.__version__}, scikit-learn {sklearn.__version__}; timings are wall-clock and "
           "move with other load\n")
     sets = data_sets(args.seed)

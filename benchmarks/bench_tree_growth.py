@@ -26,7 +26,6 @@ Prints numbers only; nothing here asserts on timing.
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
@@ -36,7 +35,7 @@ from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
 from rankviz.tree.criteria import CRITERIA
-from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
+from common import add_data_option, load_label_ranking, machine, median_time  # benchmarks/common.py, beside it
 
 #: Files of the public collection read from the data home when there.
 FILES = ("iris", "wine", "glass", "housing", "vehicle", "authorship", "stock", "calhousing")
@@ -218,8 +217,7 @@ def main():
     args = parser.parse_args()
     repeats = args.repeats or (3 if args.quick else 5)
     criteria = args.criteria or ["mean_spearman", "mallows", "ranking_impurity", "gini"]
-    print(f"{platform.node()}: {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}\n")
+    print(f"machine: {machine()}\n")
     start = time.perf_counter()
     if not args.skip_ratio:
         ratio_table(data_sets(args.data, args.quick), criteria, repeats)

@@ -12,6 +12,7 @@ folder ``shared/data`` beside the checkout when it exists, else
 
 import argparse
 import os
+import platform
 import time
 from pathlib import Path
 
@@ -87,3 +88,20 @@ def median_time(run, repeats, warm_up=False, min_seconds=0.0):
         result = run()
         times.append(time.perf_counter() - start)
     return float(np.median(times)), result
+
+
+def machine() -> str:
+    """The machine a run measured: CPU model, logical CPUs, Python and the date.
+
+    Ratios against a reference in the same run carry across machines better
+    than times, but not fully (MPBoost against LightGBM: 2.1x on one 2-core VM,
+    1.7x on another, 2026-11-24), so every script's output names its machine.
+    """
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            model = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")), model)
+    except OSError:
+        pass
+    return (f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, "
+            f"{time.strftime('%Y-%m-%d')}")

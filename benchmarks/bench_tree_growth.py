@@ -17,9 +17,13 @@
     defaults of mean Spearman and Mallows against n = 10k … 1M generated rows
     (9 attributes, 5 labels), with scikit-learn's alongside, and the growth
     exponent fitted to log time against log n.
+(c) max_bins. The defaults of every criterion with every threshold and with
+    ``max_bins`` of 255 and 32 on the sets of at least 10,000 rows: fit
+    time, and the mean Kendall tau of 5-fold cross-validation (the
+    accuracy the bins cost).
 
 Run: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR] [--repeats 5] [--quick]
-     [--criteria mean_spearman mallows ...] [--skip-ratio] [--skip-scale] [--max-rows 1000000]
+     [--criteria mean_spearman mallows ...] [--skip-ratio] [--skip-bins] [--skip-scale] [--max-rows 1000000]
 Prints numbers only; nothing here asserts on timing.
 """
 
@@ -31,9 +35,11 @@ import sys
 import time
 
 import numpy as np
+from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import RankingTree
+from rankviz.label_ranking.metrics import kendall_tau
 from rankviz.tree.criteria import CRITERIA
 from common import add_data_option, load_label_ranking, machine, median_time  # benchmarks/common.py, beside it
 
@@ -139,6 +145,8 @@ import numpy as np
 sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
 from bench_tree_growth import generated
 from rankviz import RankingTree
+from rankviz.label_ranking.metrics import kendall_tau
+from sklearn.model_selection import KFold
 from sklearn.tree import DecisionTreeRegressor
 X, Y = generated({n}, 9, 5, 0.3)
 method = {method!r}
@@ -203,6 +211,41 @@ def scale_table(criteria, max_rows, repeats):
     print()
 
 
+#: ``max_bins`` settings of part (c), every threshold first.
+BIN_SETTINGS = (None, 255, 32)
+#: Part (c) runs on the data sets of at least this many rows.
+BINS_FROM_ROWS = 10_000
+
+
+def bins_table(sets, criteria, repeats):
+    """Part (c): what ``max_bins`` saves in time and costs in 5-fold cross-validated Kendall tau."""
+    print(f"(c) max_bins: defaults (γ = 0.995, leaf ≥ 2) with every threshold and with max_bins = "
+          f"{', '.join(str(b) for b in BIN_SETTINGS[1:])}, on the sets of at least {BINS_FROM_ROWS:,} rows; "
+          f"fit time on all rows (median of {repeats}) and mean Kendall tau of 5-fold CV (same folds)\n")
+    print("| data | criterion | max_bins | fit [s] | time / every threshold | CV Kendall tau "
+          "| tau − every threshold |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    folds = KFold(5, shuffle=True, random_state=0)
+    for name, X, Y in sets:
+        if len(X) < BINS_FROM_ROWS:
+            continue
+        shape = f"{name} ({X.shape[0]:,} × {X.shape[1]}, {Y.shape[1]})"
+        for criterion in criteria:
+            reference = None
+            for max_bins in BIN_SETTINGS:
+                seconds, _ = median_time(lambda: RankingTree(criterion=criterion, max_bins=max_bins).fit(X, Y),
+                                         repeats, warm_up=True)
+                taus = [kendall_tau(Y[test], RankingTree(criterion=criterion, max_bins=max_bins)
+                                    .fit(X[train], Y[train]).predict(X[test])).mean()
+                        for train, test in folds.split(X)]
+                tau = float(np.mean(taus))
+                if reference is None:
+                    reference = (seconds, tau)
+                print(f"| {shape} | {criterion} | {max_bins or 'every threshold'} | {seconds:.3f} | "
+                      f"{seconds / reference[0]:.2f}x | {tau:.4f} | {tau - reference[1]:+.4f} |", flush=True)
+    print()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_data_option(parser)
@@ -212,6 +255,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="iris, calhousing and the chain; scale up to 100k rows")
     parser.add_argument("--skip-ratio", action="store_true")
     parser.add_argument("--skip-scale", action="store_true")
+    parser.add_argument("--skip-bins", action="store_true", help="skip part (c), max_bins")
     parser.add_argument("--max-rows", type=int, default=None, help="largest n of the scale part (default 1,000,000)")
     parser.add_argument("--scale-repeats", type=int, default=1, help="fits per size in the scale part (default 1)")
     args = parser.parse_args()
@@ -221,6 +265,8 @@ def main():
     start = time.perf_counter()
     if not args.skip_ratio:
         ratio_table(data_sets(args.data, args.quick), criteria, repeats)
+    if not args.skip_bins:
+        bins_table(data_sets(args.data, args.quick), criteria, repeats)
     if not args.skip_scale:
         scale_table([c for c in criteria if c in ("mean_spearman", "mallows")],
                     args.max_rows or (100_000 if args.quick else 1_000_000), args.scale_repeats)

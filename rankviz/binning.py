@@ -1,0 +1,115 @@
+"""Quantile bins of numeric features: the thresholds a search may try, at most ``max_bins`` per feature.
+
+Shared by MPBoost's stump search (:mod:`rankviz.ltr.stump_search`) and the
+ranking trees' ``max_bins`` (:class:`rankviz.tree.RankingTree`). As in
+histogram gradient boosting (LightGBM [1]_, scikit-learn's
+``HistGradientBoosting``), a feature with more distinct values than bins is
+cut at quantiles of its values; one with fewer keeps every threshold, so the
+search there is exact.
+
+References
+----------
+.. [1] G. Ke, Q. Meng, T. Finley, T. Wang, W. Chen, W. Ma, Q. Ye and T.-Y. Liu,
+       "LightGBM: A highly efficient gradient boosting decision tree",
+       Advances in Neural Information Processing Systems 30 (NIPS 2017).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["FeatureBins", "bin_columns", "thresholds_from_codes"]
+
+
+class FeatureBins:
+    """Per-feature bin codes and the thresholds between bins.
+
+    ``codes[m, k]`` is the number of thresholds of feature ``k`` below
+    ``X[m, k]``, so ``X[m, k] > thresholds[k][b]`` exactly when
+    ``codes[m, k] > b``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_documents, n_features)
+    max_bins : int or None
+        None: one bin per distinct value (every threshold). An int >= 2:
+        at most that many bins per feature, cut at quantiles of the values.
+    """
+
+    def __init__(self, X: ArrayLike, max_bins: int | None = None) -> None:
+        X = np.asarray(X, dtype=float)
+        if max_bins is not None and int(max_bins) < 2:
+            raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
+        self.max_bins = None if max_bins is None else int(max_bins)
+        self.thresholds = [self._feature_thresholds(X[:, k]) for k in range(X.shape[1])]
+        self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
+        self.codes = np.empty(X.shape, dtype=np.int32)
+        for k, thresholds in enumerate(self.thresholds):
+            self.codes[:, k] = np.searchsorted(thresholds, X[:, k], side="left")
+        # A missing value is below every threshold, as ``NaN > t`` is False
+        # when the model predicts.
+        self.codes[np.isnan(X)] = 0
+
+    def _feature_thresholds(self, column):
+        column = column[~np.isnan(column)]
+        values = np.unique(column)
+        midpoints = values[:-1] / 2.0 + values[1:] / 2.0  # the sum can overflow
+        if self.max_bins is None or values.size <= self.max_bins:
+            return midpoints
+        # Quantile cuts of the data, moved to the nearest midpoint so that no
+        # threshold sits on a value (a cut must separate documents).
+        quantiles = np.quantile(column, np.linspace(0.0, 1.0, self.max_bins + 1)[1:-1])
+        nearest = np.clip(np.searchsorted(midpoints, quantiles), 0, midpoints.size - 1)
+        return np.unique(midpoints[nearest])
+
+
+def bin_columns(X: np.ndarray, columns: ArrayLike, max_bins: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """A copy of ``X`` whose ``columns`` with more than ``max_bins`` distinct values hold bin codes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    columns : array-like of int
+        The numeric columns that may be binned.
+    max_bins : int
+        At least 2.
+
+    Returns
+    -------
+    X_binned : ndarray of shape (n_samples, n_features)
+        Float codes ``0 .. n_bins - 1`` in the binned columns (the number of
+        thresholds below the value), NaN where ``X`` is NaN; every other
+        column as it was, so a search over them stays exact.
+    thresholds : dict of int to ndarray
+        The thresholds of each binned column: code ``<= b`` exactly when the
+        value is ``<= thresholds[b]``.
+    """
+    X_binned = np.array(X, dtype=float)
+    thresholds = {}
+    for k in np.asarray(columns, dtype=np.intp):
+        column = X_binned[:, k]
+        missing = np.isnan(column)
+        if np.unique(column[~missing]).size <= max_bins:
+            continue
+        bins = FeatureBins(column[:, None], max_bins)
+        codes = bins.codes[:, 0].astype(float)
+        codes[missing] = np.nan
+        X_binned[:, k] = codes
+        thresholds[int(k)] = bins.thresholds[0]
+    return X_binned, thresholds
+
+
+def thresholds_from_codes(values: np.ndarray, features: np.ndarray,
+                          thresholds: dict[int, np.ndarray]) -> np.ndarray:
+    """Thresholds a search placed between bin codes, as thresholds of the values (see :func:`bin_columns`).
+
+    A split ``code <= t`` with ``b <= t < b + 1`` is ``value <= thresholds[b]``:
+    the same rows on each side, since no value lies on a threshold. Entries of
+    other features, and NaN, are kept.
+    """
+    out = np.array(values, dtype=float)
+    for k, cuts in thresholds.items():
+        at = (features == k) & np.isfinite(out)
+        out[at] = cuts[np.floor(out[at]).astype(np.intp)]
+    return out

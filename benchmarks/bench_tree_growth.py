@@ -263,10 +263,11 @@ def main():
     criteria = args.criteria or ["mean_spearman", "mallows", "ranking_impurity", "gini"]
     print(f"machine: {machine()}\n")
     start = time.perf_counter()
+    sets = data_sets(args.data, args.quick) if not (args.skip_ratio and args.skip_bins) else []
     if not args.skip_ratio:
-        ratio_table(data_sets(args.data, args.quick), criteria, repeats)
+        ratio_table(sets, criteria, repeats)
     if not args.skip_bins:
-        bins_table(data_sets(args.data, args.quick), criteria, repeats)
+        bins_table(sets, criteria, repeats)
     if not args.skip_scale:
         scale_table([c for c in criteria if c in ("mean_spearman", "mallows")],
                     args.max_rows or (100_000 if args.quick else 1_000_000), args.scale_repeats)

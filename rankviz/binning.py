@@ -35,6 +35,17 @@ class FeatureBins:
     max_bins : int or None
         None: one bin per distinct value (every threshold). An int >= 2:
         at most that many bins per feature, cut at quantiles of the values.
+
+    Attributes
+    ----------
+    thresholds : list of ndarray
+        Each feature's thresholds, increasing.
+    n_bins : ndarray of int
+    codes : ndarray of int32, shape (n_documents, n_features)
+        0 for a missing value.
+    exact : ndarray of bool
+        Features with at most ``max_bins`` distinct values: every midpoint
+        between two values is a threshold.
     """
 
     def __init__(self, X: ArrayLike, max_bins: int | None = None) -> None:
@@ -42,7 +53,8 @@ class FeatureBins:
         if max_bins is not None and int(max_bins) < 2:
             raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
         self.max_bins = None if max_bins is None else int(max_bins)
-        self.thresholds = [self._feature_thresholds(X[:, k]) for k in range(X.shape[1])]
+        self.exact = np.ones(X.shape[1], dtype=bool)
+        self.thresholds = [self._feature_thresholds(X[:, k], k) for k in range(X.shape[1])]
         self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
         self.codes = np.empty(X.shape, dtype=np.int32)
         for k, thresholds in enumerate(self.thresholds):
@@ -51,12 +63,13 @@ class FeatureBins:
         # when the model predicts.
         self.codes[np.isnan(X)] = 0
 
-    def _feature_thresholds(self, column):
+    def _feature_thresholds(self, column, k):
         column = column[~np.isnan(column)]
         values = np.unique(column)
         midpoints = values[:-1] / 2.0 + values[1:] / 2.0  # the sum can overflow
         if self.max_bins is None or values.size <= self.max_bins:
             return midpoints
+        self.exact[k] = False
         # Quantile cuts of the data, moved to the nearest midpoint so that no
         # threshold sits on a value (a cut must separate documents).
         quantiles = np.quantile(column, np.linspace(0.0, 1.0, self.max_bins + 1)[1:-1])
@@ -86,17 +99,14 @@ def bin_columns(X: np.ndarray, columns: ArrayLike, max_bins: int) -> tuple[np.nd
         value is ``<= thresholds[b]``.
     """
     X_binned = np.array(X, dtype=float)
+    columns = np.asarray(columns, dtype=np.intp)
+    bins = FeatureBins(X_binned[:, columns], max_bins)
     thresholds = {}
-    for k in np.asarray(columns, dtype=np.intp):
-        column = X_binned[:, k]
-        missing = np.isnan(column)
-        if np.unique(column[~missing]).size <= max_bins:
-            continue
-        bins = FeatureBins(column[:, None], max_bins)
-        codes = bins.codes[:, 0].astype(float)
-        codes[missing] = np.nan
-        X_binned[:, k] = codes
-        thresholds[int(k)] = bins.thresholds[0]
+    for j in np.flatnonzero(~bins.exact):
+        k = int(columns[j])
+        missing = np.isnan(X_binned[:, k])
+        X_binned[:, k] = np.where(missing, np.nan, bins.codes[:, j])
+        thresholds[k] = bins.thresholds[j]
     return X_binned, thresholds
 
 

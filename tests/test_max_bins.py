@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from rankviz import RankingTree
-from rankviz.binning import bin_columns, thresholds_from_codes
+from rankviz.binning import FeatureBins, bin_columns, thresholds_from_codes
 from rankviz.tree.criteria import CRITERIA
 
 
@@ -66,6 +66,7 @@ def test_bin_columns_and_back():
     X[:5, 0] = np.nan
     binned, thresholds = bin_columns(X, [0, 1], 8)
     assert set(thresholds) == {0}  # 3 values in column 1: left as they are
+    assert FeatureBins(X, 8).exact.tolist() == [False, True] and FeatureBins(X).exact.all()
     assert np.array_equal(binned[:, 1], X[:, 1]) and np.isnan(binned[:5, 0]).all()
     codes = binned[5:, 0]
     assert codes.min() == 0 and codes.max() == len(thresholds[0]) <= 7

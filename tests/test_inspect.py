@@ -416,3 +416,16 @@ def test_the_heat_map_draws_rows_in_the_given_order_with_leaf_bands():
     with pytest.raises(ValueError, match="groups must name the group of each of the 100 rows"):
         rank_heatmap(data.Y[listed.rows], tree.label_names, inspection.ranking, inspection.mean_rank,
                      groups=groups[:-1])
+
+
+def test_the_heat_map_draws_one_line_per_band_change_at_its_row_on_many_bands():
+    # 600 rows in 300 bands of two: the lines sit between rows 2k-1 and 2k of the reversed
+    # axis, the earlier shapes of the figure are kept, and no names are written (too many).
+    n = 600
+    groups = [f"#{k // 2}" for k in range(n)]
+    Y = np.tile(np.arange(1, 4), (n, 1))
+    fig = rank_heatmap(Y, ["a", "b", "c"], np.array([1, 2, 3]), np.array([1.0, 2.0, 3.0]), groups=groups)
+    starts = list(range(2, n, 2))
+    assert [shape.y0 for shape in fig.layout.shapes] == [1 - s / n for s in starts]
+    assert all(shape.y0 == shape.y1 and shape.xref == "x domain" for shape in fig.layout.shapes)
+    assert not [a for a in fig.layout.annotations if a.text and a.text.startswith("#")]

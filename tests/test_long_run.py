@@ -122,6 +122,34 @@ def test_cancel_stops_a_job_at_its_next_progress_call():
     assert isinstance(job.error, Cancelled) and job.value is None and len(steps) < 1000
 
 
+@pytest.mark.parametrize("cancellable", [True, False])
+def test_a_job_stops_once_no_session_that_asked_for_it_is_connected(monkeypatch, cancellable):
+    # A closed tab: the γ curves of a 40,000-row upload went on for minutes after the browser left.
+    connected = {"tab-1": True, "tab-2": True}
+    monkeypatch.setattr(long_run, "_session_alive", lambda session: connected.get(session, False))
+    steps, release = [], threading.Event()
+
+    def loop(progress):
+        for k in range(400):
+            progress(k / 400)
+            steps.append(k)
+            release.wait(0.005)
+        return "finished"
+
+    job = _Job(loop, cancellable=cancellable)
+    job.owners |= {"tab-1", "tab-2"}
+    time.sleep(0.05)
+    connected["tab-1"] = False  # one of two tabs closed: the other still waits
+    time.sleep(0.05)
+    assert not job.done.is_set()
+    connected["tab-2"] = False
+    assert job.done.wait(10)
+    if cancellable:
+        assert isinstance(job.error, Cancelled) and len(steps) < 400
+    else:  # work that is kept for its settings (a tree's growth) runs to its end
+        assert job.value == "finished" and len(steps) == 400
+
+
 def test_format_duration():
     # a formatter of given numbers of seconds, not a measured time
     shown = [format_duration(s) for s in (4.24, 35.2, 600, 7200)]

@@ -195,6 +195,27 @@ def test_a_large_data_set_starts_on_ten_fold(app_path, monkeypatch):
     assert any("k-fold is the default above 50 rows" in c.value for c in at.caption)
 
 
+def test_the_protocols_follow_the_data_set_until_the_user_picks_one(app_path, monkeypatch):
+    # An upload or another sample above the limit must not keep the small set's leave-one-out
+    # (a 40,768-row upload offered "Compute the γ curves (40,768 growths)").
+    import rankviz.ui.evaluation_panel as evaluation_panel
+    import rankviz.ui.gamma_panel as gamma_panel
+
+    monkeypatch.setattr(gamma_panel, "LOO_ROWS", 50)  # toy (16 rows) is small, metalearning large
+    monkeypatch.setattr(evaluation_panel, "LOO_LIMIT", 50)
+    at = open_page(app_path, timeout=120, data="toy", min_leaf="3")
+    assert at.radio(key="gamma_protocol").value == "loo" and at.radio(key="eval_protocol").value == "loo"
+    at.selectbox(key="dataset").set_value("metalearning").run()
+    assert not at.exception
+    assert at.radio(key="gamma_protocol").value == "kfold" and at.radio(key="eval_protocol").value == "kfold"
+    assert at.button(key="gamma_run").label.startswith("Compute the γ curves (10 growths)")
+    # Chosen by the user: kept across data sets.
+    at.radio(key="gamma_protocol").set_value("loo").run()
+    at.selectbox(key="dataset").set_value("toy").run()
+    at.selectbox(key="dataset").set_value("metalearning").run()
+    assert at.radio(key="gamma_protocol").value == "loo" and at.radio(key="eval_protocol").value == "kfold"
+
+
 def test_the_knn_reference_of_the_curves_has_the_chosen_k(app_path):
     from rankviz.label_ranking.baselines import KNNRanker
 

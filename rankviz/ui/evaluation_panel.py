@@ -25,6 +25,7 @@ from ..label_ranking.baselines import DefaultRanker, KNNRanker
 from ..experiments.cross_validation import MEASURES, cross_validate, paired_scores, summarize
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
+from .defaults import seed_defaults, user_set
 from .long_run import run_jobs
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted, md_escape
@@ -61,6 +62,15 @@ def knn_k_input(container: Any, key: str, disabled: bool = False) -> int | str:
              "it costs one inner cross-validation per fold.")
 
 
+def default_protocol(n: int, loo_rows: int) -> str:
+    """The protocol a panel starts on for ``n`` rows: ``"loo"`` up to ``loo_rows`` rows, else ``"kfold"``.
+
+    Leave-one-out fits one model per row: on an upload of 40,000 rows that is
+    40,000 fits, where 10-fold fits 10.
+    """
+    return "loo" if n <= loo_rows else "kfold"
+
+
 def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, TreeSettings],
                      key: str = "eval") -> pd.DataFrame | None:
     """Cross-validation controls, a progress bar, charts, a table and a CSV download.
@@ -87,9 +97,11 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     """
     n = dataset.n_samples
     cols = st.columns([2, 1, 1, 1])
+    # The default follows the data until the user picks a protocol (see rankviz.ui.defaults).
+    seed_defaults({f"{key}_protocol": default_protocol(n, LOO_LIMIT)})
     protocol = cols[0].radio(
         "Protocol", ["loo", "kfold"], horizontal=True, key=f"{key}_protocol", persist_state="session",
-        index=0 if n <= LOO_LIMIT else 1,
+        on_change=user_set, args=(f"{key}_protocol",),
         format_func={"loo": f"Leave-one-out ({counted(n, 'fit')} per method), as in Rebelo et al. (2008)",
                      "kfold": "k-fold cross-validation"}.get)
     folds = cols[1].number_input("Folds", 2, min(n, 50), min(10, n), key=f"{key}_folds", persist_state="session",

@@ -15,8 +15,9 @@ from ..experiments.cross_validation import best_gamma, gamma_curves
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import gamma_curves as gamma_curves_figure
 from ..viz.figures.ranking_trees import leaf_count_curve
-from .evaluation_panel import baseline_rankers, knn_k_input, knn_name
-from .long_run import Cancelled, background, format_duration, take_stopped
+from .defaults import seed_defaults, user_set
+from .evaluation_panel import baseline_rankers, default_protocol, knn_k_input, knn_name
+from .long_run import Cancelled, abandon, background, format_duration, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
 from .tree_panel import GAMMA_RANGE, GAMMA_STEP
@@ -70,6 +71,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     cv, repetitions, seed, knn_k = protocol_controls(n, key)
     state = st.session_state
     request = (data_key, settings.growth, cv, repetitions, seed, knn_k)
+    abandon(f"{key}_loo", unless=_signature(request))  # curves under way for other inputs stop
     # What the curves depend on, in words: the data, the protocol, KNN's k and every setting but γ.
     facts = {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
              "KNN neighbours": str(knn_k), **settings_facts(settings, gamma=False)}
@@ -122,9 +124,12 @@ def protocol_controls(n: int, key: str) -> tuple[str | int, int, int, int | str]
     leave-one-out grows one tree per row.
     """
     cols = st.columns([3, 1, 1, 1, 1.4])
+    # The default follows the data (an upload of 40,000 rows must not start on
+    # 40,000 growths) until the user picks a protocol: then it is theirs.
+    seed_defaults({f"{key}_protocol": default_protocol(n, LOO_ROWS)})
     choice = cols[0].radio(
         "Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, horizontal=True,
-        index=0 if n <= LOO_ROWS else 1, key=f"{key}_protocol", persist_state="session")
+        key=f"{key}_protocol", persist_state="session", on_change=user_set, args=(f"{key}_protocol",))
     high = max(2, min(n, 50))
     folds = cols[1].number_input("Folds", 2, high, min(10, high), key=f"{key}_folds",
                                  persist_state="session", disabled=choice == "loo")
@@ -190,6 +195,11 @@ def _kept_folds(key: str) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | 
     return _with_baselines(*kept)
 
 
+def _signature(request: tuple) -> tuple:
+    """The background job's signature of the curves for ``request`` (data, growth settings, protocol, k)."""
+    return ("gamma_curves", *request)
+
+
 def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: str, cv: str | int,
          repetitions: int, seed: int, knn_k: int | str,
          facts: dict[str, str]) -> tuple[pd.DataFrame, dict[str, dict[str, float]]] | None:
@@ -231,7 +241,7 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: st
 
     try:
         computed = background(compute, key=f"{key}_loo", keep=False, restart=True,
-                              signature=("gamma_curves", data_key, settings.growth, cv, repetitions, seed, knn_k),
+                              signature=_signature(running["request"]),
                               label="γ curves")
     except ValueError as error:  # e.g. rankings the criterion cannot use
         st.error(f"The curves could not be computed: {error}")

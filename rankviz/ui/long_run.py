@@ -28,8 +28,10 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-__all__ = ["Cancelled", "StopBar", "background", "error_text", "format_duration", "run_jobs", "short_hash",
+__all__ = ["Cancelled", "StopBar", "abandon", "background", "error_text", "format_duration", "run_jobs", "short_hash",
            "take_stopped"]
 
 #: How long :func:`background` waits for a result before it shows a progress bar.
@@ -174,12 +176,30 @@ def run_jobs(jobs: Sequence[Job], result: dict[str, Any], key: str, *,
 
 # -- work in a worker thread ------------------------------------------------------
 
-class _Job:
-    """``compute(progress)`` running in a daemon thread; ``progress(share, text)`` is polled."""
+def _session_id() -> str | None:
+    """The id of the browser session running this script, or None outside a served app (AppTest)."""
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None and Runtime.exists() else None
 
-    def __init__(self, compute: Callable[[Progress], Any]) -> None:
+
+def _session_alive(session_id: str) -> bool:
+    """Whether the browser session ``session_id`` is still connected."""
+    return Runtime.exists() and Runtime.instance().is_active_session(session_id)
+
+
+class _Job:
+    """``compute(progress)`` running in a daemon thread; ``progress(share, text)`` is polled.
+
+    ``owners`` are the sessions that asked for the value. A cancellable job
+    stops at its next ``progress`` call once none of them is connected: a
+    closed tab must not leave the server computing for minutes.
+    """
+
+    def __init__(self, compute: Callable[[Progress], Any], cancellable: bool = True) -> None:
         self.share, self.text = None, ""
         self.cancelled = False
+        self.cancellable = cancellable
+        self.owners: set[str] = set()
         self.start = time.perf_counter()
         self.value = self.error = None
         self.done = threading.Event()
@@ -195,6 +215,8 @@ class _Job:
             self.done.set()
 
     def progress(self, share: float | None, text: str = "") -> None:
+        if self.cancellable and self.owners and not any(_session_alive(o) for o in tuple(self.owners)):
+            self.cancelled = True
         if self.cancelled:
             raise Cancelled()
         self.share, self.text = share, text
@@ -207,11 +229,11 @@ class _Registry:
         self.lock = threading.Lock()
         self.jobs: OrderedDict[Hashable, _Job] = OrderedDict()
 
-    def job(self, signature: Hashable, compute: Callable[[Progress], Any]) -> _Job:
+    def job(self, signature: Hashable, compute: Callable[[Progress], Any], cancellable: bool = True) -> _Job:
         with self.lock:
             job = self.jobs.get(signature)
             if job is None or job.cancelled:
-                job = self.jobs[signature] = _Job(compute)
+                job = self.jobs[signature] = _Job(compute, cancellable)
             self.jobs.move_to_end(signature)
             finished = [s for s, j in self.jobs.items() if j.done.is_set()]
             for old in finished[:max(0, len(finished) - KEPT_JOBS)]:
@@ -242,6 +264,32 @@ def _stop_job(key: str, signature: Hashable, job: _Job, cancel: bool) -> None:
 
 def _resume(key: str) -> None:
     st.session_state.pop(f"{key}_stopped_job", None)
+
+
+def _own(key: str, signature: Hashable, job: _Job) -> None:
+    """Note that this session waits for ``job`` under ``key``, and gives up the job it waited for before."""
+    abandon(key, unless=signature)
+    session = _session_id()
+    if session is not None:
+        job.owners.add(session)
+    st.session_state[f"{key}_owned"] = (signature, job)
+
+
+def abandon(key: str, unless: Hashable | None = None) -> None:
+    """This session no longer wants the background job it started under ``key`` (unless it is for ``unless``).
+
+    A page calls this when the inputs of a job it started have changed: a
+    cancellable job that no other connected session waits for stops at its
+    next progress report.
+    """
+    owned = st.session_state.get(f"{key}_owned")
+    if owned is None or owned[0] == unless:
+        return
+    del st.session_state[f"{key}_owned"]
+    _, job = owned
+    job.owners.discard(_session_id() or "")
+    if job.cancellable and not job.done.is_set() and not job.owners:
+        job.cancelled = True
 
 
 def background(compute: Callable[[Progress], T], *, key: str, signature: Hashable, label: str,
@@ -304,7 +352,8 @@ def background(compute: Callable[[Progress], T], *, key: str, signature: Hashabl
             return None
         _resume(key)  # it finished in the background meanwhile
     else:
-        job = registry.job(signature, compute)
+        job = registry.job(signature, compute, cancellable=cancel)
+        _own(key, signature, job)
         if not job.done.wait(QUICK_SECONDS):
             bar = StopBar(key, text=label, on_stop=lambda: _stop_job(key, signature, job, cancel),
                           help="Stops waiting" + (" and cancels the computation." if cancel else

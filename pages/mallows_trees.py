@@ -50,7 +50,7 @@ grown_on = ("the complete rankings" if rate == 0 else
             f"(p = {rate:g})")
 limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.gamma, settings.tie_tolerance)
 st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
-growth_player(tree, settings, training.key, key=KEY)
+st.fragment(growth_player)(tree, settings, training.key, key=KEY)  # folds and steps redraw the tree alone
 st.caption(LRT_EXPLANATION)
 
 tab_leaves, tab_compare, tab_curve, tab_size = st.tabs(

@@ -45,17 +45,23 @@ def inspect(node_id: int) -> None:
     st.session_state[INSPECTED_KEY] = node_id
 
 
-trace = trace_from_state(dataset, data_key, tree)
-growth_player(tree, settings, data_key, inspected=st.session_state.get(INSPECTED_KEY), on_select=inspect,
-              trace=trace, label="Click a node to open it in the Node inspector below; hover a node for "
-                                 "its details. Trace an example: the tab below.",
-              basename=export_basename(dataset.name, settings.criterion, settings.gamma))
-tab_inspect, tab_trace, tab_gamma, tab_eval = st.tabs(
-    ["Node inspector", "Trace an example", "γ path", "Evaluation"])
-with tab_inspect:
-    inspector_panel(dataset, data_key, tree, settings, on_trace=follow_row)
-with tab_trace:
-    trace_controls(dataset, data_key, tree, trace)
+@st.fragment
+def explore() -> None:
+    """The tree with what follows its selected node and traced example: a click reruns only this."""
+    trace = trace_from_state(dataset, data_key, tree)
+    growth_player(tree, settings, data_key, selected_key=INSPECTED_KEY, on_select=inspect, trace=trace,
+                  label="Click a node to open it in the Node inspector below; hover a node for its details. "
+                        "Trace an example: the tab below.",
+                  basename=export_basename(dataset.name, settings.criterion, settings.gamma))
+    tab_inspect, tab_trace = st.tabs(["Node inspector", "Trace an example"])
+    with tab_inspect:
+        inspector_panel(dataset, data_key, tree, settings, on_trace=follow_row)
+    with tab_trace:
+        trace_controls(dataset, data_key, tree, trace)
+
+
+explore()
+tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"])
 with tab_gamma:
     gamma_panel(dataset, data_key, settings, path)
 with tab_eval:

@@ -277,18 +277,25 @@ def fit_tree(dataset: RankingDataset, data_key: str, settings: TreeSettings) -> 
 
 
 def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = "tree",
-                  inspected: int | None = None, on_select: Callable[[int], None] | None = None,
+                  selected_key: str | None = None, on_select: Callable[[int], None] | None = None,
                   trace: Trace | None = None, label: str = "", basename: str = "ranking_tree") -> GrowthStep:
     """Play/pause, step and speed controls and the explorable drawing of the tree as it grows.
 
     The tree is grown once and laid out once, whole; the player replays its
     splits on that fixed drawing, the nodes not grown yet faded, so no node
     moves between steps. ``data_key`` and ``settings`` identify the tree:
-    when they change the player starts over from the full tree. ``inspected``
-    (a node id, see :attr:`Tree.node_ids`) is outlined; ``on_select`` is
-    called with the id of a clicked node; ``trace`` lights up one example's
-    path. ``basename`` names the exported files (see
-    :func:`rankviz.viz.graphviz.export_basename`). Returns the step on screen.
+    when they change the player starts over from the full tree. The node
+    whose id (see :attr:`Tree.node_ids`) is in ``st.session_state[selected_key]``
+    is outlined; ``on_select`` is called with the id of a clicked node;
+    ``trace`` lights up one example's path. ``basename`` names the exported
+    files (see :func:`rankviz.viz.graphviz.export_basename`). Returns the step
+    on screen.
+
+    While paused the drawing belongs to the caller's scope, so a page that
+    calls the player inside an ``st.fragment`` together with the panels that
+    follow the selected node reruns only that fragment on a click. While
+    playing, the drawing runs in a fragment of its own that advances the
+    step on a timer.
     """
     sequence = split_sequence(tree, settings.order)
     n_steps = len(sequence)
@@ -333,22 +340,13 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
                                       "Hovering a node shows its whole ranking.")
     depth = depth_control(tree, f"{key}_draw", signature)
 
-    picked_key = f"{key}_picked"  # set by a click on a node: the whole page follows
+    picked_key = f"{key}_picked"  # set by a click on a node while playing: the page follows
 
     def picked(node_id: int) -> None:
         state[picked_key] = True
         on_select(node_id)
 
-    @st.fragment(run_every=SPEEDS[speed] if state[playing_key] else None)
-    def animated() -> GrowthStep:
-        if state.pop(picked_key, False):
-            st.rerun()  # a click in the drawing reran this fragment only; the inspector follows
-        if state[playing_key]:
-            if state[step_key] >= n_steps:
-                state[playing_key] = False
-                st.rerun()  # whole page: the Play button and the timer follow
-            if state.pop(hold_key, False) is False:
-                state[step_key] += 1
+    def draw() -> GrowthStep:
         current = growth_step(tree, sequence, state[step_key])
         st.markdown(_step_caption(current, n_steps))
         grown = current.step < n_steps
@@ -357,9 +355,28 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         _view_with_export(
             tree, key=key, tree_key=repr(signature), fold_key=fold_key, basename=basename, max_depth=depth,
             max_labels=shown, partial=current if grown else None, n_steps=n_steps,
-            selected=inspected, current=just_split, revealed=current.tree.node_ids if grown else None,
-            on_select=picked if on_select is not None else None, trace=trace, label=label)
+            selected=state.get(selected_key) if selected_key else None, current=just_split,
+            revealed=current.tree.node_ids if grown else None,
+            on_select=(picked if state[playing_key] else on_select) if on_select is not None else None,
+            trace=trace, label=label)
         return current
+
+    if not state[playing_key]:
+        # Drawn in the caller's scope: a click reruns the caller's fragment (the
+        # view with its inspector, see pages/ranking_trees.py), not the page.
+        return draw()
+
+    @st.fragment(run_every=SPEEDS[speed])
+    def animated() -> GrowthStep:
+        if state.pop(picked_key, False):
+            state[playing_key] = False
+            st.rerun()  # a click while playing pauses; the page and its inspector follow
+        if state[step_key] >= n_steps:
+            state[playing_key] = False
+            st.rerun()  # whole page: the Play button and the timer follow
+        if state.pop(hold_key, False) is False:
+            state[step_key] += 1
+        return draw()
 
     return animated()
 
@@ -398,10 +415,15 @@ def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, bas
     left_to_right : bool, default=False
         Start drawn left to right (the reader can switch).
     """
-    depth = depth_control(tree, f"{key}_draw", whole_leaves=whole_leaves, cut_leaves=cut_leaves)
-    _view_with_export(tree, key=key, tree_key=tree_key, fold_key=fold_key, basename=basename, max_depth=depth,
-                      max_labels=max_labels, left_to_right=left_to_right, group=group, legend=legend,
-                      max_height=max_height)
+    @st.fragment
+    def explore() -> None:
+        # Its own scope: folding, a depth or a direction redraws this tree, not the page.
+        depth = depth_control(tree, f"{key}_draw", whole_leaves=whole_leaves, cut_leaves=cut_leaves)
+        _view_with_export(tree, key=key, tree_key=tree_key, fold_key=fold_key, basename=basename,
+                          max_depth=depth, max_labels=max_labels, left_to_right=left_to_right, group=group,
+                          legend=legend, max_height=max_height)
+
+    explore()
 
 
 def _view_with_export(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,

@@ -24,3 +24,39 @@ def current(page: Page):
     match an old and a new copy of the same element.
     """
     return page.locator('xpath=//*[not(ancestor-or-self::*[@data-stale="true"])]')
+
+
+class RunLog:
+    """The script runs the server reports to a page: full-page runs and fragment runs, in order.
+
+    Read from the real protocol: every run ends with a ``script_finished``
+    ForwardMsg on the page's websocket, ``FINISHED_SUCCESSFULLY`` for a run of
+    the whole page and ``FINISHED_FRAGMENT_RUN_SUCCESSFULLY`` for a fragment.
+    Attach before ``page.goto`` (the websocket opens with the page).
+    """
+
+    def __init__(self, page: Page) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        self._message = ForwardMsg
+        self.runs: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        msg = self._message()
+        try:
+            msg.ParseFromString(payload)
+        except Exception:  # noqa: BLE001 — not a ForwardMsg (none expected)
+            return
+        if msg.WhichOneof("type") == "script_finished":
+            status = msg.script_finished
+            if status == self._message.FINISHED_SUCCESSFULLY:
+                self.runs.append("page")
+            elif status == self._message.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                self.runs.append("fragment")
+
+    def count(self, kind: str) -> int:
+        """How many runs of ``kind`` (``"page"`` or ``"fragment"``) finished so far."""
+        return self.runs.count(kind)

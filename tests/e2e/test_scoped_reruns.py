@@ -1,0 +1,89 @@
+"""What a click reruns: the tree and the panels that follow its selected node, never the whole page.
+
+Headless Chromium drives ``streamlit run app.py``; :class:`streamlit_page.RunLog`
+reads the runs from the page's websocket (``script_finished``: a full run of
+the page or a fragment run). Clicking a node on Ranking trees must update the
+Node inspector through fragment runs only, leaving the γ path, the evaluation
+and the data picker alone; folding a tree on Side by side reruns that tree only.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("playwright")
+from playwright.sync_api import Page, expect  # noqa: E402
+from streamlit_page import RunLog, wait_until_idle  # noqa: E402
+
+from rankviz import RankingTree, load_sample  # noqa: E402
+from rankviz.datasets.samples import sample_tree_defaults  # noqa: E402
+from rankviz.ui.data_picker import dataset_url_field  # noqa: E402
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE = "metalearning"
+LOAD_TIMEOUT = 60_000
+VIEW = ".st-key-tree_view"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def patient_expect():
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+def library_tree():
+    data = load_sample(SAMPLE)
+    limits = {"min_samples_leaf": DEFAULT_MIN_LEAF, **sample_tree_defaults(SAMPLE)}
+    return RankingTree(gamma=0.995, min_samples_leaf=limits["min_samples_leaf"]).fit(
+        data.X, data.Y, label_names=data.label_names).tree_
+
+
+def visible_nodes(page: Page, ids: list[int]) -> list[int]:
+    """Those of ``ids`` whose box lies wholly inside the tree view on screen."""
+    return page.locator(f"{VIEW} .rv-viewport").evaluate("""(port, ids) => {
+        const r = port.getBoundingClientRect();
+        return ids.filter(id => {
+            const g = port.querySelector(`g.node[data-node-id="${id}"]`);
+            if (!g) return false;
+            const b = g.getBoundingClientRect();
+            return b.width > 0 && b.left >= r.left && b.right <= r.right && b.top >= r.top && b.bottom <= r.bottom;
+        });
+    }""", ids)
+
+
+def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, page: Page):
+    tree = library_tree()
+    log = RunLog(page)
+    page.goto(f"{streamlit_server}/?{dataset_url_field().param}={SAMPLE}", timeout=LOAD_TIMEOUT)
+    expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-ready", "1", timeout=LOAD_TIMEOUT)
+    wait_until_idle(page, timeout=LOAD_TIMEOUT)
+    assert log.count("page") >= 1
+    combobox = page.get_by_role("combobox", name="Node")
+    assert len(visible_nodes(page, [int(i) for i in tree.node_ids[1:]])) >= 2
+    for target in visible_nodes(page, [int(i) for i in tree.node_ids[1:]])[:3]:
+        position = int(np.flatnonzero(tree.node_ids == target)[0])
+        wait_until_idle(page)
+        pages_before, fragments_before = log.count("page"), log.count("fragment")
+        page.locator(f'{VIEW} .rv-svg g.node[data-node-id="{target}"]').click()
+        expect(combobox).to_have_value(re.compile(rf"^#{target} ·"))
+        expect(page.get_by_test_id("stMetric").filter(has_text="Examples")).to_contain_text(
+            str(tree.n_samples[position]))
+        wait_until_idle(page)
+        deadline = time.monotonic() + 10
+        while log.count("fragment") == fragments_before and time.monotonic() < deadline:
+            page.wait_for_timeout(50)
+        assert log.count("page") == pages_before, f"a click on #{target} reran the whole page: {log.runs}"
+        assert log.count("fragment") > fragments_before
+        selected = page.locator(f"{VIEW} .rv-svg g.node.rv-selected")
+        expect(selected).to_have_count(1)
+        expect(selected).to_have_attribute("data-node-id", str(target))
+    # The γ path and the evaluation are still on the page, untouched.
+    expect(page.get_by_role("tab", name="γ path")).to_be_visible()
+    expect(page.get_by_role("tab", name="Evaluation")).to_be_visible()

@@ -54,6 +54,6 @@ for side, column in columns.items():
                      group="side_by_side", legend=False, max_height=620)
 
 st.divider()
-st.subheader("Held-out scores")
+st.header("Held-out scores")  # h2 under the page title (axe heading-order)
 if fitted:
     evaluation_panel(dataset, data_key, fitted, key="compare_eval")

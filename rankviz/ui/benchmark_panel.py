@@ -250,7 +250,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
     titles = {name: sample_info(name)["title"] for name in samples}
     col_data, col_methods, col_protocol = st.columns([1.1, 1, 1.2], gap="medium")
     with col_data:
-        st.subheader("Data sets")
+        st.header("Data sets")  # h2: the sections sit right under the page title
         picked = st.multiselect("Samples", samples, default=[s for s in DEFAULT_SAMPLES if s in samples],
                                 key=f"{KEY}_samples", persist_state="session",
                                 help="The bundled label-ranking samples (sample_data/): "
@@ -270,7 +270,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
                 datasets[name] = extra
                 keys.append(extra_key)
     with col_methods:
-        st.subheader("Methods")
+        st.header("Methods")
         names = st.multiselect("Methods", METHOD_NAMES, default=DEFAULT_METHODS, key=f"{KEY}_methods",
                                persist_state="session", label_visibility="collapsed",
                                help=" · ".join(f"{n}: {t}" for n, t in METHOD_HELP.items()))
@@ -283,7 +283,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
                                    persist_state="session", disabled="LRT" not in names,
                                    help="The smallest number of training examples in a leaf of the LRT.")
     with col_protocol:
-        st.subheader("Protocol")
+        st.header("Protocol")
         kind = st.selectbox("Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, key=f"{KEY}_kind",
                             persist_state="session", label_visibility="collapsed")
         cols = st.columns(2)
@@ -418,7 +418,7 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
     if done == 0:
         st.info("Press **Run benchmark** to compute the grid.")
         return
-    st.subheader("Results")
+    st.header("Results")
     if done < total:
         st.warning(f"Partial results: {done} of {counted(total, 'cell')} finished. Press **Continue the "
                    "benchmark** to run the rest.", icon=":material/hourglass_bottom:")

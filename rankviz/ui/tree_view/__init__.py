@@ -1,15 +1,27 @@
 """The tree view: one bidirectional Streamlit component for every tree of the app.
 
 It shows a tree laid out once by Graphviz (:func:`rankviz.viz.layout.layout_tree`)
-and lets the reader explore it: wheel or pinch zoom around the pointer, drag
-to pan, buttons and keys for zoom in / out (``+`` / ``-``), fit (``F``) and
-100 % (``0``: one point of the drawing is 4/3 px, so node text is at least
-12 px), a hover card with a node's full details, a click to inspect a node,
-a round ``−`` / ``+`` button on each split to fold its subtree, a traced path
-and, for the growth player, nodes not grown yet faded on the final layout.
+and lets the reader explore it. A tree opens at a zoom where node text is at
+least 11 px on screen, the root at the top centre (or the node just split, in
+the middle), or whole when it fits at that size. Then: wheel or pinch zoom
+around the pointer, drag to pan, buttons and keys for zoom in / out
+(``+`` / ``-``), fit (``F``) and 100 % (``0``: one point of the drawing is
+4/3 px, so node text is at least 12 px), both centred on the inspected node;
+an overview map of the whole tree in the bottom-right corner (click or drag
+in it to move; ``M`` or its button hides it); full screen; text hidden below
+6 px (nodes drawn as blocks of their colour); a hover card with a node's full
+details; a click to inspect a node, outlined at once; a round ``−`` / ``+``
+button on each split to fold its subtree, hidden at once; a traced path and,
+for the growth player, nodes not grown yet faded on the final layout.
+
+Keyboard: the nodes are a tree (``role="tree"`` / ``"treeitem"``, roving
+tabindex). Tab enters on the inspected node or the root; arrows move to the
+parent, first child and siblings; Enter inspects, Space folds, Escape goes
+back to the viewport, where the arrows pan.
 
 What the reader does comes back as trigger values (``select``, ``toggle``)
-to the callbacks. The JavaScript, CSS and HTML are files of this package,
+to the callbacks; the view shows it before Python answers, and agrees with
+Python's ``selected`` when the page reruns. The JavaScript, CSS and HTML are files of this package,
 read once; nothing is loaded from the network. Streamlit's components v2 API.
 """
 
@@ -40,7 +52,7 @@ def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str 
               trace: dict[str, Any] | None = None, group: str | None = None, direction: str = "TB",
               on_select: Callable[[int], None] | None = None,
               on_toggle: Callable[[int], None] | None = None,
-              max_height: int = 560, min_height: int = 160) -> None:
+              max_height: int = 4000, min_height: int = 160) -> None:
     """Show a laid-out tree to explore; report clicks and folds to the callbacks.
 
     Parameters
@@ -74,8 +86,10 @@ def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str 
         button was pressed, before the page reruns. ``on_select`` None makes
         nodes not selectable.
     max_height, min_height : int
-        Bounds of the view's height in px; within them it is as tall as the
-        tree fitted to the width.
+        Bounds of the view's height in px. Within them the view is as tall as
+        the tree at its opening zoom, up to the bottom of the screen and at
+        least 60 % of the window's height when the tree needs it; the default
+        ``max_height`` leaves that to the browser.
     """
     data = {
         **layout.to_dict(),

@@ -6,11 +6,23 @@
 // step and folding marks are classes on that one drawing, so nothing moves.
 // Everything user-written reaches the page as text (textContent) or inside the
 // SVG that Graphviz escaped; nothing is fetched from the network.
+//
+// Coordinates: the "drawing" is the SVG's own user space (Graphviz points,
+// origin top-left of its viewBox). A view shows it at `scale` (1 = 100 %: one
+// point is 4/3 CSS px) translated by (x, y) px. Each node's box in drawing
+// units is read once per drawing from its outline's attributes, so zooming,
+// the overview map, the trace card and the keyboard never query the DOM of
+// all nodes, nor ask the browser for layout.
 
 const PT_TO_PX = 4 / 3;            // 100 %: one point of the drawing is 4/3 CSS px
 const MIN_SCALE = 0.02;
 const MAX_SCALE = 8;
 const STEP = 1.25;                 // one wheel notch or button press
+const READABLE_PX = 11;            // a tree opens with node text at least this tall
+const BLOCK_PX = 6;                // below this, text is hidden: nodes are coloured blocks
+const MARGIN = 12;                 // px between the view's edge and a node it is anchored on
+const SELECT_PATIENCE_MS = 4000;   // how long a click's selection outlives older server data
+const SVG_NS = "http://www.w3.org/2000/svg";
 const views = new Map();           // per component key: zoom and pan survive reruns
 const groups = new Map();          // group name -> set of views drawn at one scale
 
@@ -26,75 +38,205 @@ function makeView(root) {
     tip: root.querySelector(".rv-tip"),
     card: root.querySelector(".rv-card"),
     readout: root.querySelector(".rv-zoom"),
+    mini: root.querySelector(".rv-mini"),
+    miniSvg: root.querySelector(".rv-mini-svg"),
+    miniFrame: null,               // the overview's rectangle of what the view shows
+    ring: null,                    // the keyboard focus ring drawn around a node
     svg: null,
     svgText: null,
-    width: 0,                      // drawing size in points
+    width: 0,                      // drawing size in its own units (points)
     height: 0,
+    w: 0,                          // viewport size in px, kept by a ResizeObserver
+    h: 0,
     scale: 1,                      // 1 = 100 %
     x: 0,                          // translation of the drawing in px
     y: 0,
-    fitted: false,
+    mode: "open",                  // "open" or "fit": redone on resize; null: the reader moved it
+    nodeFont: 10,                  // smallest font of node text (pt): decides the opening zoom
+    minFont: Infinity,             // smallest font of any text (pt): decides when text hides
+    blocks: false,
+    shown: { scale: null },        // what apply() last wrote, to write only changes
     byId: new Map(),               // stable id -> node record
     bySvg: new Map(),              // svg id -> node record
+    kids: new Map(),               // svg id -> child records, in drawing order
+    rootItem: null,
+    tabItem: null,                 // the one node with tabindex 0 (roving tabindex)
+    pending: null,                 // {id, time}: selected in the browser, not yet confirmed
+    cardSize: { w: 0, h: 0 },
     data: null,
     send: null,
+    renders: 0,
   };
 }
 
 // -- geometry ----------------------------------------------------------------
 
+function pxPerUnit(view) {
+  return view.scale * PT_TO_PX;
+}
+
+function measure(view) {
+  view.w = view.viewport.clientWidth;
+  view.h = view.viewport.clientHeight;
+  sizeMinimap(view);
+}
+
 function apply(view) {
   if (!view.svg) return;
-  // The SVG element fills the viewport and its viewBox is the part of the
-  // drawing on screen: the browser draws only that, crisp at any zoom.
-  const k = view.scale * PT_TO_PX;
-  const w = view.viewport.clientWidth;
-  const h = view.viewport.clientHeight;
-  view.svg.setAttribute("width", String(w));
-  view.svg.setAttribute("height", String(h));
-  view.svg.setAttribute("viewBox", `${-view.x / k} ${-view.y / k} ${w / k} ${h / k}`);
-  view.readout.textContent = `${Math.round(view.scale * 100)} %`;
-  view.root.dataset.scale = view.scale.toFixed(4);
+  // The whole drawing, one CSS px per unit, moved and scaled by a CSS
+  // transform. Not by its viewBox: Chromium lays every SVG text out again when
+  // the viewBox changes (about a second for 2,000 nodes), while a transform
+  // only redraws what is on screen, still crisp. Nothing here reads layout.
+  const k = pxPerUnit(view);
+  const { w, h, shown } = view;
+  view.svg.style.transform = `translate(${view.x}px, ${view.y}px) scale(${k})`;
+  if (shown.scale !== view.scale) {
+    view.readout.textContent = `${Math.round(view.scale * 100)} %`;
+    view.root.dataset.scale = view.scale.toFixed(4);
+    shown.scale = view.scale;
+    // Semantic zoom: text too small to read is hidden and nodes are drawn as
+    // blocks of their colour; one class on the root, switched only when crossed.
+    const blocks = view.minFont * k < BLOCK_PX;
+    if (blocks !== view.blocks) {
+      view.blocks = blocks;
+      view.root.classList.toggle("rv-blocks", blocks);
+    }
+  }
+  // The overview is shown only when part of the tree is out of view.
+  const whole = view.x >= -1 && view.y >= -1 && view.x + view.width * k <= w + 1
+    && view.y + view.height * k <= h + 1;
+  view.root.classList.toggle("rv-whole", whole);
+  if (view.miniFrame) {
+    view.miniFrame.setAttribute("x", String(-view.x / k));
+    view.miniFrame.setAttribute("y", String(-view.y / k));
+    view.miniFrame.setAttribute("width", String(w / k));
+    view.miniFrame.setAttribute("height", String(h / k));
+  }
   placeCard(view);
 }
 
 function fitScale(view) {
-  const w = view.viewport.clientWidth;
-  const h = view.viewport.clientHeight;
-  if (!w || !h || !view.width) return 1;
-  return Math.min(w / (view.width * PT_TO_PX), h / (view.height * PT_TO_PX), 1);
+  if (!view.w || !view.h || !view.width) return 1;
+  return Math.min(view.w / (view.width * PT_TO_PX), view.h / (view.height * PT_TO_PX), 1);
 }
 
-function groupScale(view) {
+function readableScale(view) {
+  return Math.min(MAX_SCALE, READABLE_PX / (view.nodeFont * PT_TO_PX));
+}
+
+function groupViews(view) {
+  // The views drawn at one scale with this one (itself included).
   const name = view.data && view.data.group;
-  if (!name || !groups.has(name)) return fitScale(view);
-  let scale = Infinity;
-  for (const other of groups.get(name)) {
-    if (other.svg && other.root.isConnected) scale = Math.min(scale, fitScale(other));
+  const members = [view];
+  if (name && groups.has(name)) {
+    for (const other of groups.get(name)) {
+      if (other !== view && other.svg && other.root.isConnected) members.push(other);
+    }
   }
-  return Number.isFinite(scale) ? scale : fitScale(view);
+  return members;
 }
 
-function center(view) {
-  const w = view.viewport.clientWidth;
-  const k = view.scale * PT_TO_PX;
-  view.x = Math.max(0, (w - view.width * k) / 2);
-  view.y = 0;
+function openingScale(view) {
+  // Fit the whole tree when its text is readable so; otherwise the readable
+  // zoom. A group shares one scale: the smallest fit, unless a view needs the
+  // readable zoom, and then the largest readable one.
+  let fit = Infinity;
+  let readable = 0;
+  for (const member of groupViews(view)) {
+    fit = Math.min(fit, fitScale(member));
+    readable = Math.max(readable, readableScale(member));
+  }
+  return Math.max(fit, readable);
+}
+
+function groupFitScale(view) {
+  return Math.min(...groupViews(view).map(fitScale));
+}
+
+function focusItem(view) {
+  // The node the buttons centre on: the inspected one, else the root.
+  const selected = view.byId.get(selectedId(view));
+  return selected && selected.box ? selected : view.rootItem;
+}
+
+function centreOn(view, item, sx, sy) {
+  // Put the centre of a node's box (or of the drawing) at screen point (sx, sy).
+  const k = pxPerUnit(view);
+  const box = item && item.box ? item.box : { x: 0, y: 0, width: view.width, height: view.height };
+  view.x = sx - (box.x + box.width / 2) * k;
+  view.y = sy - (box.y + box.height / 2) * k;
+}
+
+function keepDrawingInView(view) {
+  // Never show empty space where the drawing could be: a drawing smaller than
+  // the view is centred across and starts at the top (or left, drawn left to
+  // right); a larger one covers the view.
+  const k = pxPerUnit(view);
+  const across = view.width * k;
+  const down = view.height * k;
+  const leftToRight = view.data && view.data.direction === "LR";
+  view.x = across <= view.w ? (leftToRight ? 0 : (view.w - across) / 2) : clamp(view.x, view.w - across, 0);
+  view.y = down <= view.h ? (leftToRight ? (view.h - down) / 2 : 0) : clamp(view.y, view.h - down, 0);
+}
+
+function anchor(view) {
+  // Opening position: the node just split (the player) in the middle, else
+  // the root at the top centre (left middle when drawn left to right).
+  const current = view.byId.get(view.data.current);
+  const item = current && current.box ? current : view.rootItem;
+  const k = pxPerUnit(view);
+  if (item === current || !item) {
+    centreOn(view, item, view.w / 2, onScreenMiddle(view));
+  } else if (view.data.direction === "LR") {
+    centreOn(view, item, MARGIN + (item.box.width * k) / 2, view.h / 2);
+  } else {
+    centreOn(view, item, view.w / 2, MARGIN + (item.box.height * k) / 2);
+  }
+  keepDrawingInView(view);
+}
+
+function onScreenMiddle(view) {
+  // The middle of the part of the view that is on the screen (a view taller
+  // than what is left of the screen below its top shows its node there).
+  const top = view.viewport.getBoundingClientRect().top;
+  const low = clamp(-top, 0, view.h);
+  const high = clamp(window.innerHeight - top, 0, view.h);
+  return high - low >= 120 ? (low + high) / 2 : view.h / 2;
+}
+
+function open(view, spread = true) {
+  view.scale = openingScale(view);
+  view.mode = "open";
+  anchor(view);
+  apply(view);
+  // The views of a group drawn before this one opened without it: while
+  // nobody has moved them, they take the group's scale too.
+  if (!spread) return;
+  for (const other of groupViews(view)) {
+    if (other !== view && other.mode && Math.abs(other.scale - view.scale) > 1e-6) {
+      if (other.mode === "open") open(other, false);
+      else fit(other, false);
+    }
+  }
 }
 
 function fit(view, spread = true) {
-  view.scale = groupScale(view);
-  center(view);
-  view.fitted = true;
+  // The whole tree in view, around the inspected node (else the root).
+  view.scale = groupFitScale(view);
+  view.mode = "fit";
+  centreOn(view, focusItem(view), view.w / 2, view.h / 2);
+  keepDrawingInView(view);
   apply(view);
-  // The views of a group drawn before this one were fitted without it: while
-  // nobody has zoomed them, they take the group's scale too.
-  const name = view.data && view.data.group;
-  if (spread && name && groups.has(name)) {
-    for (const other of groups.get(name)) {
-      if (other !== view && other.svg && other.fitted && other.root.isConnected
-          && Math.abs(other.scale - view.scale) > 1e-6) fit(other, false);
-    }
+  if (!spread) return;
+  for (const other of groupViews(view)) {
+    if (other !== view && other.mode && Math.abs(other.scale - view.scale) > 1e-6) fit(other, false);
+  }
+}
+
+function spreadScale(view) {
+  // The other views of a group zoom to the same scale, about their top centre.
+  for (const other of groupViews(view)) {
+    if (other !== view) zoomAt(other, view.scale / other.scale, other.w / 2, 0, false);
   }
 }
 
@@ -104,26 +246,47 @@ function zoomAt(view, factor, px, py, spread = true) {
   view.x = px - (px - view.x) * ratio;
   view.y = py - (py - view.y) * ratio;
   view.scale = scale;
-  view.fitted = false;
+  view.mode = null;
   apply(view);
-  const name = view.data && view.data.group;
-  if (spread && name && groups.has(name)) {
-    for (const other of groups.get(name)) {
-      if (other !== view && other.svg) {
-        zoomAt(other, scale / other.scale, other.viewport.clientWidth / 2, 0, false);
-      }
-    }
-  }
+  if (spread) spreadScale(view);
 }
 
 function zoomCenter(view, factor) {
-  zoomAt(view, factor, view.viewport.clientWidth / 2, view.viewport.clientHeight / 2);
+  zoomAt(view, factor, view.w / 2, view.h / 2);
 }
 
 function actualSize(view) {
-  const w = view.viewport.clientWidth / 2;
-  const h = view.viewport.clientHeight / 2;
-  zoomAt(view, 1 / view.scale, w, h);
+  // 100 %, centred on the inspected node (else the root), never on empty space.
+  view.scale = 1;
+  view.mode = null;
+  centreOn(view, focusItem(view), view.w / 2, view.h / 2);
+  keepDrawingInView(view);
+  apply(view);
+  spreadScale(view);
+}
+
+function panBy(view, dx, dy) {
+  view.x += dx;
+  view.y += dy;
+  view.mode = null;
+  apply(view);
+}
+
+function reveal(view, item) {
+  // Pan the least that brings a node wholly into view (the keyboard's focus).
+  if (!item.box) return;
+  const k = pxPerUnit(view);
+  const left = view.x + item.box.x * k;
+  const top = view.y + item.box.y * k;
+  const right = left + item.box.width * k;
+  const bottom = top + item.box.height * k;
+  let dx = 0;
+  let dy = 0;
+  if (right - left > view.w - 2 * MARGIN || left < MARGIN) dx = MARGIN - left;
+  else if (right > view.w - MARGIN) dx = view.w - MARGIN - right;
+  if (bottom - top > view.h - 2 * MARGIN || top < MARGIN) dy = MARGIN - top;
+  else if (bottom > view.h - MARGIN) dy = view.h - MARGIN - bottom;
+  if (dx || dy) panBy(view, dx, dy);
 }
 
 // -- the drawing -------------------------------------------------------------
@@ -131,6 +294,62 @@ function actualSize(view) {
 function outerShape(group) {
   // The first path or polygon of a Graphviz node is its box; the rest are cells.
   return group.querySelector("path, polygon");
+}
+
+function shapeBox(shape) {
+  // The box of a node from its outline's coordinates (getBBox gives zeros
+  // while the view sits in a hidden tab), in the coordinates of its group.
+  const text = shape.getAttribute("points") || shape.getAttribute("d") || "";
+  const numbers = (text.match(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g) || []).map(Number);
+  const xs = numbers.filter((_, k) => k % 2 === 0);
+  const ys = numbers.filter((_, k) => k % 2 === 1);
+  if (!xs.length || !ys.length) return null;
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+function graphTransform(svg) {
+  // Graphviz draws inside <g id="graph0" transform="scale(s s) rotate(0)
+  // translate(tx ty)">: a point p of a node is at s * (p + t) in the drawing.
+  const graph = svg.querySelector("g.graph") || svg.querySelector("g");
+  const text = (graph && graph.getAttribute("transform")) || "";
+  const scale = /scale\(\s*(-?[\d.]+)(?:[\s,]+(-?[\d.]+))?\s*\)/.exec(text);
+  const move = /translate\(\s*(-?[\d.]+)(?:[\s,]+(-?[\d.]+))?\s*\)/.exec(text);
+  const sx = scale ? Number(scale[1]) : 1;
+  return {
+    graph,
+    sx, sy: scale && scale[2] !== undefined ? Number(scale[2]) : sx,
+    tx: move ? Number(move[1]) : 0, ty: move && move[2] !== undefined ? Number(move[2]) : 0,
+  };
+}
+
+function toDrawing(t, box) {
+  return box && {
+    x: t.sx * (box.x + t.tx), y: t.sy * (box.y + t.ty),
+    width: t.sx * box.width, height: t.sy * box.height,
+  };
+}
+
+function fontSizes(svg) {
+  // Smallest font (pt) of node text, and of any text: read once per drawing.
+  let node = Infinity;
+  let any = Infinity;
+  for (const text of svg.querySelectorAll("text")) {
+    const size = parseFloat(text.getAttribute("font-size"));
+    if (!(size > 0) || !text.textContent.trim()) continue;
+    any = Math.min(any, size);
+    const group = text.closest("g.node");
+    if (group && group.hasAttribute("data-node-id")) node = Math.min(node, size);
+  }
+  return { node: Number.isFinite(node) ? node : (Number.isFinite(any) ? any : 10), any };
+}
+
+function accessibleName(item) {
+  // "#5 · A2 <= 4.5" for a split; a leaf adds its ranking (the last line).
+  const lines = item.details || [];
+  const head = lines[0] || `#${item.id}`;
+  return item.leaf && lines.length > 1 ? `${head}. ${lines[lines.length - 1]}` : head;
 }
 
 function loadSvg(view, data) {
@@ -145,85 +364,311 @@ function loadSvg(view, data) {
   }
   const node = document.importNode(svg, true);
   node.classList.add("rv-svg");
+  // The nodes are the tree's items; the drawing around them is no image of its own.
+  node.setAttribute("role", "presentation");
   view.stage.replaceChildren(node);
   view.svg = node;
   view.svgText = data.svg;
-  view.width = data.width;
-  view.height = data.height;
+  const box = (svg.getAttribute("viewBox") || "").trim().split(/[\s,]+/).map(Number);
+  view.width = box.length === 4 && box[2] > 0 ? box[2] : data.width;
+  view.height = box.length === 4 && box[3] > 0 ? box[3] : data.height;
+  view.shown = { scale: null };
+  node.setAttribute("width", String(view.width));
+  node.setAttribute("height", String(view.height));
+  node.setAttribute("viewBox", `0 0 ${view.width} ${view.height}`);
   view.byId.clear();
   view.bySvg.clear();
+  view.kids.clear();
+  view.rootItem = null;
+  const t = graphTransform(node);
   for (const record of data.nodes) {
     const group = node.querySelector(`g.node[id="${record.svg}"]`);
     if (!group) continue;
-    const item = { ...record, group, shape: outerShape(group), edge: null };
+    const shape = outerShape(group);
+    const local = shape ? shapeBox(shape) : null;
+    const item = { ...record, group, shape, local, box: toDrawing(t, local), edge: null, toggle: null };
     if (record.edge) item.edge = node.querySelector(`g.edge[id="${record.edge}"]`);
     group.classList.add(record.leaf ? "rv-leaf" : "rv-internal");
     group.setAttribute("data-node-id", String(record.id));
-    if (item.shape) item.shape.classList.add("rv-shape");
+    if (shape) shape.classList.add("rv-shape");
     view.byId.set(record.id, item);
     view.bySvg.set(record.svg, item);
-    if (!record.leaf) addToggle(view, item);
+    if (record.parent === null || record.parent === undefined) view.rootItem = view.rootItem || item;
+    else {
+      if (!view.kids.has(record.parent)) view.kids.set(record.parent, []);
+      view.kids.get(record.parent).push(item);
+    }
   }
+  const fonts = fontSizes(node);
+  view.nodeFont = fonts.node;
+  view.minFont = fonts.any;
+  view.blocks = false;
+  view.root.classList.remove("rv-blocks");
+  orderChildren(view);
+  for (const item of view.byId.values()) {
+    makeTreeItem(view, item);
+    if (!item.leaf) addToggle(view, item, t.graph);
+  }
+  view.ring = document.createElementNS(SVG_NS, "rect");
+  view.ring.setAttribute("class", "rv-ring");
+  view.ring.setAttribute("rx", "8");
+  (t.graph || node).appendChild(view.ring);
+  view.tabItem = null;
+  buildMinimap(view, t);
+  describe(view, data);
+}
+
+function orderChildren(view) {
+  // Children in reading order (left to right, or top to bottom when drawn left
+  // to right), for the arrow keys.
+  const across = view.data.direction === "LR" ? "y" : "x";
+  for (const list of view.kids.values()) {
+    list.sort((a, b) => (a.box ? a.box[across] : 0) - (b.box ? b.box[across] : 0));
+  }
+}
+
+function depthOf(view, item) {
+  let depth = 1;
+  for (let up = view.bySvg.get(item.parent); up; up = view.bySvg.get(up.parent)) depth += 1;
+  return depth;
+}
+
+function makeTreeItem(view, item) {
+  // Each node is a tree item: focusable (roving tabindex), named by its details.
+  const g = item.group;
+  g.setAttribute("role", "treeitem");
+  g.setAttribute("tabindex", "-1");
+  g.setAttribute("aria-label", accessibleName(item));
+  g.setAttribute("aria-level", String(depthOf(view, item)));
+  if (!item.leaf) g.setAttribute("aria-expanded", item.folded ? "false" : "true");
+  const siblings = view.kids.get(item.parent);
+  if (siblings) {
+    g.setAttribute("aria-setsize", String(siblings.length));
+    g.setAttribute("aria-posinset", String(siblings.indexOf(item) + 1));
+  }
+  // The <a> Graphviz wraps a node's drawing in is no link: keep it out of the way.
+  for (const link of g.querySelectorAll("a")) link.setAttribute("role", "presentation");
+}
+
+function describe(view, data) {
   // Say only what this drawing does: a plain drawing (no tree nodes) zooms and pans.
   const hint = view.root.querySelector(".rv-hint");
+  const tree = data.nodes.length > 0;
+  view.viewport.setAttribute("role", tree ? "tree" : "img");
   if (hint) {
     const parts = ["wheel: zoom", "drag: pan"];
-    if (data.nodes.length && data.selectable) parts.push("click: inspect");
+    if (tree && data.selectable) parts.push("click: inspect");
     if (data.nodes.some((record) => !record.leaf)) parts.push("⊖: collapse");
+    if (tree) parts.push("Tab: keys");
     hint.textContent = parts.join(" · ");
   }
 }
 
-function shapeBox(shape) {
-  // The box of a node from its outline's coordinates (getBBox gives zeros
-  // while the view sits in a hidden tab).
-  const text = shape.getAttribute("points") || shape.getAttribute("d") || "";
-  const numbers = (text.match(/-?\d+(?:\.\d+)?/g) || []).map(Number);
-  const xs = numbers.filter((_, k) => k % 2 === 0);
-  const ys = numbers.filter((_, k) => k % 2 === 1);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
-}
-
-function addToggle(view, item) {
+function addToggle(view, item, graph) {
   // A small round button at the bottom (top-down) or right (left to right) of
-  // the box: "−" folds the subtree away, "+" opens a folded one.
-  if (!item.shape) return;
-  const box = shapeBox(item.shape);
+  // the box: "−" folds the subtree away, "+" opens a folded one. For the mouse;
+  // the keyboard folds with Space on the node (aria-expanded says which).
+  if (!item.local) return;
+  const box = item.local;
   const leftToRight = view.data.direction === "LR";
   const cx = leftToRight ? box.x + box.width : box.x + box.width / 2;
   const cy = leftToRight ? box.y + box.height / 2 : box.y + box.height;
-  const ns = "http://www.w3.org/2000/svg";
-  const toggle = document.createElementNS(ns, "g");
+  const toggle = document.createElementNS(SVG_NS, "g");
   toggle.setAttribute("class", "rv-toggle");
   toggle.setAttribute("data-node-id", String(item.id));
-  toggle.setAttribute("role", "button");
+  toggle.setAttribute("aria-hidden", "true");
   const label = `${item.folded ? "Expand" : "Collapse"} node #${item.id}`;
   toggle.setAttribute("aria-label", label);
-  const circle = document.createElementNS(ns, "circle");
+  const circle = document.createElementNS(SVG_NS, "circle");
   circle.setAttribute("cx", String(cx));
   circle.setAttribute("cy", String(cy));
   circle.setAttribute("r", "7");
-  const sign = document.createElementNS(ns, "text");
+  const sign = document.createElementNS(SVG_NS, "text");
   sign.setAttribute("x", String(cx));
   sign.setAttribute("y", String(cy + 4));
   sign.setAttribute("text-anchor", "middle");
   sign.textContent = item.folded ? "+" : "\u2212";
-  const hint = document.createElementNS(ns, "title");
+  const hint = document.createElementNS(SVG_NS, "title");
   hint.textContent = label;
   toggle.append(circle, sign, hint);
-  item.group.parentNode.appendChild(toggle);
+  (graph || item.group.parentNode).appendChild(toggle);
   item.toggle = toggle;
+}
+
+// -- the overview map ----------------------------------------------------------
+
+function buildMinimap(view, t) {
+  // A cheap rendition of the whole drawing: each node's box in its fill colour
+  // and one path for all edges, built once per drawing; only the frame moves.
+  const svg = view.miniSvg;
+  if (!svg) return;
+  const items = [...view.byId.values()].filter((item) => item.box);
+  const parts = [];
+  const edges = [];
+  for (const item of items) {
+    const rect = document.createElementNS(SVG_NS, "rect");
+    rect.setAttribute("x", String(item.box.x));
+    rect.setAttribute("y", String(item.box.y));
+    rect.setAttribute("width", String(item.box.width));
+    rect.setAttribute("height", String(item.box.height));
+    rect.setAttribute("fill", item.shape.getAttribute("fill") || "#d9d9d9");
+    rect.setAttribute("data-node-id", String(item.id));
+    parts.push(rect);
+    const parent = view.bySvg.get(item.parent);
+    if (parent && parent.box) {
+      const a = parent.box;
+      const b = item.box;
+      edges.push(view.data.direction === "LR"
+        ? `M${a.x + a.width},${a.y + a.height / 2}L${b.x},${b.y + b.height / 2}`
+        : `M${a.x + a.width / 2},${a.y + a.height}L${b.x + b.width / 2},${b.y}`);
+    }
+  }
+  const lines = document.createElementNS(SVG_NS, "path");
+  lines.setAttribute("class", "rv-mini-edges");
+  lines.setAttribute("d", edges.join(""));
+  view.miniFrame = document.createElementNS(SVG_NS, "rect");
+  view.miniFrame.setAttribute("class", "rv-mini-frame");
+  svg.replaceChildren(lines, ...parts, view.miniFrame);
+  svg.setAttribute("viewBox", `0 0 ${view.width} ${view.height}`);
+  view.root.classList.toggle("rv-no-map", items.length === 0);
+  sizeMinimap(view);
+}
+
+function sizeMinimap(view) {
+  // The drawing's shape, at most 200 x 150 px and a quarter of the view's
+  // width and height; very flat or tall drawings letterboxed.
+  if (!view.mini || !view.width) return;
+  const maxW = clamp(0.25 * (view.w || 800), 80, 200);
+  const maxH = clamp(0.25 * (view.h || 480), 50, 150);
+  const ratio = view.width / Math.max(1, view.height);
+  const w = ratio >= maxW / maxH ? maxW : Math.max(40, maxH * ratio);
+  const h = ratio >= maxW / maxH ? Math.max(30, maxW / ratio) : maxH;
+  view.mini.style.width = `${Math.round(w)}px`;
+  view.mini.style.height = `${Math.round(h)}px`;
+}
+
+function miniPoint(view, event) {
+  // The drawing's point under the pointer in the overview.
+  const matrix = view.miniSvg.getScreenCTM();
+  if (!matrix) return null;
+  return new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+}
+
+function centreOnPoint(view, point) {
+  const k = pxPerUnit(view);
+  view.x = view.w / 2 - point.x * k;
+  view.y = view.h / 2 - point.y * k;
+  view.mode = null;
+  apply(view);
+}
+
+function wireMinimap(view) {
+  // Click or drag in the overview: the view centres on that point, same zoom.
+  const mini = view.mini;
+  if (!mini) return;
+  let dragging = false;
+  const move = (event) => {
+    const point = miniPoint(view, event);
+    if (point) centreOnPoint(view, point);
+  };
+  mini.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    event.stopPropagation();     // not a pan of the view under it
+    event.preventDefault();
+    dragging = true;
+    if (mini.setPointerCapture) mini.setPointerCapture(event.pointerId);
+    move(event);
+  });
+  mini.addEventListener("pointermove", (event) => {
+    event.stopPropagation();     // no hover card for the nodes under the map
+    if (dragging) move(event);
+  });
+  const stop = (event) => {
+    event.stopPropagation();
+    dragging = false;
+  };
+  mini.addEventListener("pointerup", stop);
+  mini.addEventListener("pointercancel", stop);
+}
+
+// -- marks: selection, player, trace -------------------------------------------
+
+function selectedId(view) {
+  // A node selected in the browser stays selected until the server agrees, or
+  // for a while if it does not answer (then the server's choice wins).
+  const pending = view.pending;
+  if (pending && Date.now() - pending.time < SELECT_PATIENCE_MS) return pending.id;
+  const data = view.data;
+  return data && data.selected !== undefined ? data.selected : null;
+}
+
+function showSelected(view) {
+  const id = selectedId(view);
+  for (const item of view.byId.values()) {
+    const on = item.id === id;
+    if (item.group.classList.contains("rv-selected") !== on) {
+      item.group.classList.toggle("rv-selected", on);
+      item.group.setAttribute("aria-selected", on ? "true" : "false");
+    }
+  }
+  updateKey(view);
+}
+
+function selectLocally(view, item) {
+  // The outline moves at once, in this frame; Python is told after.
+  view.pending = { id: item.id, time: Date.now() };
+  const before = view.root.querySelector("g.node.rv-selected");
+  if (before && before !== item.group) {
+    before.classList.remove("rv-selected");
+    before.setAttribute("aria-selected", "false");
+  }
+  item.group.classList.add("rv-selected");
+  item.group.setAttribute("aria-selected", "true");
+  updateKey(view);
+  setTabItem(view, item);
+  view.send("select", item.id);
+}
+
+function descendants(view, item) {
+  const out = [];
+  const todo = [...(view.kids.get(item.svg) || [])];
+  while (todo.length) {
+    const next = todo.pop();
+    out.push(next);
+    todo.push(...(view.kids.get(next.svg) || []));
+  }
+  return out;
+}
+
+function toggleLocally(view, item) {
+  // Folding hides the subtree at once; unfolding shows the button as busy.
+  // Python then lays the tree out again and sends the new drawing.
+  if (item.leaf) return;
+  if (!item.folded) {
+    for (const below of descendants(view, item)) {
+      below.group.classList.add("rv-folding");
+      if (below.edge) below.edge.classList.add("rv-folding");
+      if (below.toggle) below.toggle.classList.add("rv-folding");
+    }
+    item.group.setAttribute("aria-expanded", "false");
+  }
+  if (item.toggle) {
+    item.toggle.classList.add("rv-busy");
+    const sign = item.toggle.querySelector("text");
+    if (sign) sign.textContent = item.folded ? "\u2026" : "+";
+  }
+  view.send("toggle", item.id);
 }
 
 function mark(view, data) {
   const revealed = data.revealed ? new Set(data.revealed) : null;
   const path = new Set(data.path || []);
+  if (view.pending && (view.pending.id === data.selected || Date.now() - view.pending.time >= SELECT_PATIENCE_MS)) {
+    view.pending = null;
+  }
   for (const item of view.byId.values()) {
     const future = revealed !== null && !revealed.has(item.id);
     const classes = [
-      ["rv-selected", item.id === data.selected],
       ["rv-current", item.id === data.current],
       ["rv-path", path.has(item.id)],
       ["rv-future", future],
@@ -235,47 +680,59 @@ function mark(view, data) {
     }
     if (item.toggle) item.toggle.classList.toggle("rv-future", future);
   }
+  showSelected(view);
+  if (!view.tabItem || !view.tabItem.group.isConnected) {
+    setTabItem(view, view.byId.get(selectedId(view)) || view.rootItem);
+  }
+}
+
+function updateKey(view) {
+  const data = view.data;
   const key = view.root.querySelector(".rv-key");
   const entries = [];
   if (data.current !== null && data.current !== undefined) entries.push(["rv-key-current", "just split"]);
-  if (data.selected !== null && data.selected !== undefined) entries.push(["rv-key-selected", "inspected"]);
-  if (path.size) entries.push(["rv-key-path", "traced path"]);
+  if (selectedId(view) !== null && selectedId(view) !== undefined) entries.push(["rv-key-selected", "inspected"]);
+  if (data.path && data.path.length) entries.push(["rv-key-path", "traced path"]);
   key.replaceChildren(...entries.map(([cls, text]) => {
     const span = document.createElement("span");
     span.className = cls;
     span.textContent = text;
     return span;
   }));
-  placeCard(view);
 }
 
 function placeCard(view) {
   const data = view.data;
   const trace = data && data.trace;
   const item = trace && view.byId.get(trace.node);
-  if (!item || !view.svg) {
+  if (!item || !item.box || !view.svg) {
     view.card.hidden = true;
     return;
   }
   view.card.hidden = false;
-  const box = item.group.getBoundingClientRect();
-  const port = view.viewport.getBoundingClientRect();
-  const w = view.card.offsetWidth;
-  const h = view.card.offsetHeight;
+  // From the node's box in the drawing: no layout read per frame.
+  const k = pxPerUnit(view);
+  const box = {
+    left: view.x + item.box.x * k, top: view.y + item.box.y * k,
+    width: item.box.width * k, height: item.box.height * k,
+  };
+  box.right = box.left + box.width;
+  box.bottom = box.top + box.height;
+  const { w, h } = view.cardSize;
   // Right of the leaf, else left of it, else below or above it: never on the
   // leaf it describes when there is room elsewhere; always inside the view.
-  let left = box.right - port.left + 8;
-  let top = box.top - port.top;
-  if (left + w > port.width - 4) {
-    left = box.left - port.left - w - 8;
+  let left = box.right + 8;
+  let top = box.top;
+  if (left + w > view.w - 4) {
+    left = box.left - w - 8;
     if (left < 4) {
-      left = box.left - port.left + (box.width - w) / 2;
-      top = box.bottom - port.top + 8;
-      if (top + h > port.height - 4) top = box.top - port.top - h - 8;
+      left = box.left + (box.width - w) / 2;
+      top = box.bottom + 8;
+      if (top + h > view.h - 4) top = box.top - h - 8;
     }
   }
-  view.card.style.left = `${clamp(left, 4, Math.max(4, port.width - w - 4))}px`;
-  view.card.style.top = `${clamp(top, 4, Math.max(4, port.height - h - 4))}px`;
+  view.card.style.left = `${clamp(left, 4, Math.max(4, view.w - w - 4))}px`;
+  view.card.style.top = `${clamp(top, 4, Math.max(4, view.h - h - 4))}px`;
 }
 
 function showTip(view, item, event) {
@@ -295,6 +752,127 @@ function showTip(view, item, event) {
   view.tip.style.top = `${y + h > port.height ? Math.max(4, y - h - 28) : y}px`;
 }
 
+// -- keyboard ------------------------------------------------------------------
+
+function setTabItem(view, item) {
+  // Roving tabindex: Tab enters the tree on this one node.
+  if (!item) return;
+  if (view.tabItem && view.tabItem !== item && view.tabItem.group.isConnected) {
+    view.tabItem.group.setAttribute("tabindex", "-1");
+  }
+  item.group.setAttribute("tabindex", "0");
+  view.tabItem = item;
+}
+
+function visible(item) {
+  return item && !item.group.classList.contains("rv-future") && !item.group.classList.contains("rv-folding");
+}
+
+function focusNode(view, item) {
+  if (!visible(item)) return;
+  setTabItem(view, item);
+  item.group.focus({ preventScroll: true });
+  reveal(view, item);
+  showRing(view, item);
+}
+
+function showRing(view, item) {
+  if (!view.ring || !item.local) return;
+  const pad = 5;
+  view.ring.setAttribute("x", String(item.local.x - pad));
+  view.ring.setAttribute("y", String(item.local.y - pad));
+  view.ring.setAttribute("width", String(item.local.width + 2 * pad));
+  view.ring.setAttribute("height", String(item.local.height + 2 * pad));
+  view.ring.classList.add("rv-on");
+}
+
+function neighbour(view, item, key) {
+  // Arrow keys walk the tree: towards the root, to the first child, between
+  // siblings. Drawn left to right, the axes swap.
+  const leftToRight = view.data.direction === "LR";
+  const up = leftToRight ? "ArrowLeft" : "ArrowUp";
+  const down = leftToRight ? "ArrowRight" : "ArrowDown";
+  const back = leftToRight ? "ArrowUp" : "ArrowLeft";
+  const forth = leftToRight ? "ArrowDown" : "ArrowRight";
+  const children = (view.kids.get(item.svg) || []).filter(visible);
+  const siblings = (view.kids.get(item.parent) || []).filter(visible);
+  const at = siblings.indexOf(item);
+  if (key === up) return view.bySvg.get(item.parent);
+  if (key === down) return children[0];
+  if (key === back) return at > 0 ? siblings[at - 1] : undefined;
+  if (key === forth) return at >= 0 ? siblings[at + 1] : undefined;
+  if (key === "Home") return view.rootItem;
+  return undefined;
+}
+
+function onNodeKey(view, item, event) {
+  // Keys on a focused node; returns whether the key was used.
+  if (event.key === "Enter") {
+    if (view.data.selectable) selectLocally(view, item);
+    return true;
+  }
+  if (event.key === " ") {
+    toggleLocally(view, item);
+    return true;
+  }
+  if (event.key === "Escape") {
+    view.ring.classList.remove("rv-on");
+    view.viewport.focus({ preventScroll: true });
+    return true;
+  }
+  const next = neighbour(view, item, event.key);
+  if (next) focusNode(view, next);
+  return next !== undefined || event.key.startsWith("Arrow");
+}
+
+function onViewKey(view, event) {
+  // Keys on the viewport itself: zoom, fit, 100 %, pan, full screen.
+  const moves = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] };
+  if (event.key === "+" || event.key === "=") zoomCenter(view, STEP);
+  else if (event.key === "-" || event.key === "_") zoomCenter(view, 1 / STEP);
+  else if (event.key === "0") actualSize(view);
+  else if (event.key === "f" || event.key === "F") fit(view);
+  else if (event.key === "m" || event.key === "M") toggleMap(view);
+  else if (event.key === "Escape" && view.root.classList.contains("rv-full")) setOverlay(view, false);
+  else if (moves[event.key] && event.target === view.viewport) panBy(view, ...moves[event.key]);
+  else return false;
+  return true;
+}
+
+// -- full screen and the map button --------------------------------------------
+
+function setOverlay(view, on) {
+  // Without the Fullscreen API: the view covers the window (Escape leaves).
+  view.root.classList.toggle("rv-full", on);
+  fullscreenChanged(view);
+}
+
+function toggleFullscreen(view) {
+  const root = view.root;
+  if (document.fullscreenElement === root) {
+    document.exitFullscreen();
+  } else if (root.classList.contains("rv-full")) {
+    setOverlay(view, false);
+  } else if (root.requestFullscreen && document.fullscreenEnabled) {
+    root.requestFullscreen().catch(() => setOverlay(view, true));
+  } else {
+    setOverlay(view, true);
+  }
+}
+
+function fullscreenChanged(view) {
+  const on = document.fullscreenElement === view.root || view.root.classList.contains("rv-full");
+  view.root.classList.toggle("rv-fullscreen", on);
+  const button = view.root.querySelector(".rv-full-button");
+  button.setAttribute("aria-pressed", on ? "true" : "false");
+  button.title = on ? "Leave full screen (Esc)" : "Full screen (Esc leaves)";
+}
+
+function toggleMap(view) {
+  const hidden = view.root.classList.toggle("rv-map-off");
+  view.root.querySelector(".rv-map").setAttribute("aria-pressed", hidden ? "false" : "true");
+}
+
 // -- interaction -------------------------------------------------------------
 
 function nodeAt(view, target) {
@@ -302,16 +880,36 @@ function nodeAt(view, target) {
   return group ? view.bySvg.get(group.id) : undefined;
 }
 
-function wire(view) {
+function wireWheel(view) {
+  // Wheel events come faster than frames: add them up and zoom once a frame,
+  // about the last pointer position.
   const port = view.viewport;
-  let drag = null;
+  let pending = null;
   port.addEventListener("wheel", (event) => {
     event.preventDefault();
     const rect = port.getBoundingClientRect();
+    const onMap = view.mini && view.mini.contains(event.target);
     // Trackpads send small deltas (and ctrlKey for a pinch): zoom in proportion.
     const amount = clamp(-event.deltaY * (event.deltaMode === 1 ? 33 : 1), -300, 300);
-    zoomAt(view, Math.pow(STEP, amount / 100), event.clientX - rect.left, event.clientY - rect.top);
+    if (!pending) {
+      pending = { amount: 0 };
+      requestAnimationFrame(() => {
+        const { amount: total, px, py } = pending;
+        pending = null;
+        zoomAt(view, Math.pow(STEP, clamp(total, -600, 600) / 100), px, py);
+      });
+    }
+    pending.amount += amount;
+    pending.px = onMap ? view.w / 2 : event.clientX - rect.left;
+    pending.py = onMap ? view.h / 2 : event.clientY - rect.top;
   }, { passive: false });
+}
+
+function wire(view) {
+  const port = view.viewport;
+  let drag = null;
+  wireWheel(view);
+  wireMinimap(view);
   port.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     drag = { x: event.clientX, y: event.clientY, x0: view.x, y0: view.y, moved: false, id: event.pointerId };
@@ -329,7 +927,7 @@ function wire(view) {
       if (drag.moved) {
         view.x = drag.x0 + dx;
         view.y = drag.y0 + dy;
-        view.fitted = false;
+        view.mode = null;
         apply(view);
       }
       return;
@@ -346,54 +944,74 @@ function wire(view) {
     if (moved) return;
     const toggle = event.target.closest && event.target.closest(".rv-toggle");
     if (toggle) {
-      view.send("toggle", Number(toggle.getAttribute("data-node-id")));
+      const item = view.byId.get(Number(toggle.getAttribute("data-node-id")));
+      if (item) toggleLocally(view, item);
       return;
     }
     const item = nodeAt(view, event.target);
-    if (item && view.data.selectable) view.send("select", item.id);
+    if (item && view.data.selectable) selectLocally(view, item);
   };
   port.addEventListener("pointerup", release);
   port.addEventListener("pointercancel", () => { drag = null; port.classList.remove("rv-dragging"); });
   port.addEventListener("pointerleave", () => { view.tip.hidden = true; });
   port.addEventListener("keydown", (event) => {
-    const moves = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] };
-    if (event.key === "+" || event.key === "=") zoomCenter(view, STEP);
-    else if (event.key === "-" || event.key === "_") zoomCenter(view, 1 / STEP);
-    else if (event.key === "0") actualSize(view);
-    else if (event.key === "f" || event.key === "F") fit(view);
-    else if (moves[event.key]) {
-      view.x += moves[event.key][0];
-      view.y += moves[event.key][1];
-      view.fitted = false;
-      apply(view);
-    } else return;
-    event.preventDefault();
+    const item = event.target !== port ? nodeAt(view, event.target) : undefined;
+    const used = (item && onNodeKey(view, item, event)) || onViewKey(view, event);
+    if (used) event.preventDefault();
+  });
+  // The focus ring follows keyboard focus only; a click does not move the view.
+  port.addEventListener("focusin", (event) => {
+    const item = nodeAt(view, event.target);
+    if (item && event.target.matches(":focus-visible")) {
+      setTabItem(view, item);
+      reveal(view, item);
+      showRing(view, item);
+    }
+  });
+  port.addEventListener("focusout", () => { if (view.ring) view.ring.classList.remove("rv-on"); });
+  view.root.addEventListener("keydown", (event) => {
+    // Escape leaves the overlay from anywhere in the view but a focused node
+    // (there it first gives the focus back to the viewport).
+    if (event.key === "Escape" && !event.defaultPrevented && view.root.classList.contains("rv-full")) {
+      setOverlay(view, false);
+    }
   });
   const buttons = {
     "rv-in": () => zoomCenter(view, STEP),
     "rv-out": () => zoomCenter(view, 1 / STEP),
     "rv-fit": () => fit(view),
     "rv-actual": () => actualSize(view),
+    "rv-map": () => toggleMap(view),
+    "rv-full-button": () => toggleFullscreen(view),
   };
   for (const [cls, action] of Object.entries(buttons)) {
     view.root.querySelector(`.${cls}`).addEventListener("click", action);
   }
-  new ResizeObserver(() => { if (view.fitted) fit(view); else placeCard(view); }).observe(port);
+  document.addEventListener("fullscreenchange", () => fullscreenChanged(view));
+  new ResizeObserver(() => {
+    measure(view);
+    if (!view.svg) return;
+    if (view.mode === "open") open(view);
+    else if (view.mode === "fit") fit(view);
+    else apply(view);
+  }).observe(port);
 }
 
 function sizeViewport(view, data) {
-  // As tall as the drawing fitted to the width, within the page's limits and,
-  // when the view starts on the first screen, not past its bottom edge.
+  // Tall enough for the tree at its opening zoom, within the page's limits:
+  // down to the bottom of the screen when the view starts on it, and at least
+  // 60 % of the window's height when the tree needs it (the reader scrolls).
   const width = view.viewport.clientWidth || view.root.clientWidth || 800;
-  const natural = data.height * PT_TO_PX * Math.min(1, width / (data.width * PT_TO_PX));
+  const screen = window.innerHeight;
   const low = data.min_height || 160;
-  let high = data.max_height || 560;
-  const room = window.innerHeight - view.viewport.getBoundingClientRect().top - 40;
-  // On the first screen: down to its bottom edge. Starting lower, the reader
-  // scrolls to it: then as tall as a screen shows whole.
-  high = Math.min(high, room >= 240 ? room : Math.max(240, window.innerHeight - 120));
-  const height = clamp(Math.ceil(natural) + 16, low, Math.max(low, high));
-  view.viewport.style.height = `${height}px`;
+  const room = screen - view.viewport.getBoundingClientRect().top - 24;
+  const high = Math.min(data.max_height || Infinity, Math.max(0.6 * screen, Math.min(room, screen - 80)));
+  const across = view.width * PT_TO_PX;
+  const down = view.height * PT_TO_PX;
+  const fitted = Math.min(1, width / across, Math.max(1, high - 16) / down);
+  const scale = Math.max(fitted, readableScale(view));
+  const height = clamp(Math.ceil(down * scale) + 16, low, Math.max(low, high));
+  view.viewport.style.height = `${Math.round(height)}px`;
 }
 
 export default function (component) {
@@ -403,10 +1021,14 @@ export default function (component) {
   if (!view || view.root !== root) {
     const kept = view;
     view = makeView(root);
-    if (kept) Object.assign(view, { scale: kept.scale, x: kept.x, y: kept.y, fitted: kept.fitted });
+    if (kept) {
+      Object.assign(view, { scale: kept.scale, x: kept.x, y: kept.y, mode: kept.mode, layoutKey: kept.layoutKey });
+    }
     views.set(key, view);
     wire(view);
   }
+  view.renders += 1;
+  root.dataset.renders = String(view.renders);
   view.send = (name, value) => setTriggerValue(name, value);
   const previousGroup = view.data && view.data.group;
   view.data = data;
@@ -420,10 +1042,12 @@ export default function (component) {
   const firstDrawing = !view.svg;
   const newTree = view.layoutKey !== data.layout_key;
   if (view.svgText !== data.svg) {
+    loadSvg(view, data);
     // A new tree gets a view of its own height; a fold of the same tree keeps it.
     if (firstDrawing || newTree) sizeViewport(view, data);
-    loadSvg(view, data);
-    if (firstDrawing || newTree || view.fitted) fit(view);
+    measure(view);
+    if (newTree || view.mode === "open") open(view);
+    else if (view.mode === "fit") fit(view);
     else apply(view);
   }
   view.layoutKey = data.layout_key;
@@ -435,8 +1059,10 @@ export default function (component) {
       if (k === 0) div.className = "rv-tip-head";
       return div;
     }));
-    placeCard(view);
+    view.card.hidden = false;
+    view.cardSize = { w: view.card.offsetWidth, h: view.card.offsetHeight };
   }
+  placeCard(view);
   root.dataset.ready = "1";
   return () => {
     if (data.group && groups.has(data.group)) groups.get(data.group).delete(view);

@@ -34,8 +34,9 @@ from streamlit_page import current, wait_until_idle  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
-# First load of a page starts imports and fits models: allow more than a click.
-LOAD_TIMEOUT = 90_000
+# First load of a page starts imports and fits models: allow more than a click; on a checkout
+# whose numba cache is cold, the first page also compiles the tree builder (over 90 s on 2 cores).
+LOAD_TIMEOUT = 180_000
 
 #: (URL path, page title shown as the page's h1, number of tree views drawn on first load),
 #: in the order of ``app.py``; the URL paths are those ``st.Page`` derives from the file names.

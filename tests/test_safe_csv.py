@@ -89,6 +89,7 @@ def test_every_csv_download_goes_through_safe_csv():
             data = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "data")
             csv_calls.append((name, ast.unparse(data)))
     assert len(csv_calls) >= 11
-    assert [c for c in csv_calls if not c[1].startswith("safe_csv(")] == []
+    # Written at once, or when pressed (a callable: Streamlit's deferred download).
+    assert [c for c in csv_calls if not c[1].startswith(("safe_csv(", "lambda: safe_csv("))] == []
     for path in [*REPO.joinpath("rankviz", "ui").rglob("*.py"), *REPO.joinpath("pages").glob("*.py")]:
         assert ".to_csv(" not in path.read_text(encoding="utf-8"), path.name

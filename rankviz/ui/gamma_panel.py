@@ -112,7 +112,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     st.caption(_timing_note(curves))
     _best_gamma_buttons(curves, baselines, key, slider_key)
     table = curves.reset_index()
-    st.download_button("Download the curves (CSV)", safe_csv(table).encode(),
+    st.download_button("Download the curves (CSV)", lambda: safe_csv(table).encode(),
                        file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
 

@@ -13,7 +13,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -90,11 +90,11 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
             st.caption(f"Node #{state[INSPECTED_KEY]} is not in the tree at γ = {settings.gamma:.3f}; "
                        "showing the root.")
         state[INSPECTED_KEY] = 0
-    position = {node_id: k for k, node_id in enumerate(ids)}
+    titles = _node_titles(tree, (data_key, settings))
     chosen_id = st.selectbox(
-        "Node", ids, key=INSPECTED_KEY, format_func=lambda i: _node_title(tree, position[i]),
+        "Node", ids, key=INSPECTED_KEY, format_func=titles.__getitem__,
         help="Node ids are written in the tree above (#id). They stay the same while γ moves.")
-    node = position[chosen_id]
+    node = ids.index(chosen_id)
     inspection = inspect_node(tree, encoded_features(dataset, data_key), dataset.Y, node,
                               min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
 
@@ -134,6 +134,16 @@ def _rankings(dataset: RankingDataset, data_key: str, tree: Tree, node: int, ins
                f"follows through the tree. Predicted ranking of node #{tree.node_ids[node]}: "
                f"**{md_escape(tree.ranking_text(node))}**, the labels sorted by their mean position over "
                "the node's rows (ties by label order).")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _node_titles(_tree: Tree, tree_key: Hashable) -> dict[int, str]:
+    """Every node's title for the Node menu, by node id; kept per tree (``tree_key``: data and settings).
+
+    Thousands of nodes (a large upload) take a ranking text each: worth
+    computing once per tree rather than on every click.
+    """
+    return {int(node_id): _node_title(_tree, k) for k, node_id in enumerate(_tree.node_ids)}
 
 
 def _node_title(tree: Tree, node: int) -> str:
@@ -253,7 +263,8 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
                   if search else "")
                + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
-    st.download_button("Download all candidates (CSV)", safe_csv(inspection.candidates).encode(),
+    # Written when the button is pressed: thousands of candidates are no cost to a click on a node.
+    st.download_button("Download all candidates (CSV)", lambda: safe_csv(inspection.candidates).encode(),
                        file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
                        key=f"{key}_csv", on_click="ignore", icon=":material/download:")
 

@@ -275,18 +275,19 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
 def _group_bands(fig: go.Figure, groups: Sequence[str]) -> None:
     """Lines between runs of equal groups on the rows of subplot 1, their names at the right.
 
-    The shapes and annotations go into the layout in one assignment each:
-    plotly's ``add_shape`` revalidates every shape already there, so one call
-    per band is quadratic (300 bands: 10.9 s, against 38 ms at once).
+    All the lines are one path shape: plotly validates each shape on its own
+    (``add_shape`` one per band was quadratic: 300 bands took 10.9 s), so a
+    node of thousands of leaves would cost seconds in shapes alone.
     """
     n = len(groups)
     starts = [0] + [k for k in range(1, n) if groups[k] != groups[k - 1]]
     ends = starts[1:] + [n]
-    # The rows fill the axis top down (reversed), row k from k/n to (k+1)/n of
-    # the height: positions in the axis' domain, never read as category names.
-    lines = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y domain", y0=1 - start / n,
-                  y1=1 - start / n, line=dict(color=BAND_COLOUR, width=1.5)) for start in starts[1:]]
-    fig.update_layout(shapes=[*fig.layout.shapes, *lines])
+    if len(starts) > 1:
+        # The rows fill the axis top down (reversed), row k from k/n to (k+1)/n of
+        # the height: positions in the axis' domain, never read as category names.
+        path = " ".join(f"M0,{1 - start / n:.6g} H1" for start in starts[1:])
+        fig.add_shape(type="path", path=path, xref="x domain", yref="y domain",
+                      line=dict(color=BAND_COLOUR, width=1.5))
     if len(starts) > 30:
         return
     names = [dict(text=user_text(groups[start]), xref="x domain", x=1.0, xanchor="left", yref="y domain",

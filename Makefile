@@ -42,8 +42,9 @@ sysdeps:
 	@bash scripts/install_system_deps.sh
 
 run: sysdeps install
-	@# Compile the tree builder and MPBoost's stump sweep once (cached on disk), so the app's first page does not wait for them.
-	@$(VPY) -c 'from rankviz.tree.compiled import warm_up; warm_up(); from rankviz.ltr.stump_search import warm_up; warm_up()'
+	@# Compile the tree builder and MPBoost's stump sweep once, into the per-user Numba cache, so that the app's
+	@# first page neither waits for them nor grows its trees with NumPy while they compile in the background.
+	@$(VPY) -m rankviz warm-up
 	$(VPY) -m streamlit run app.py --server.showEmailPrompt false \
 	  --browser.gatherUsageStats false $(STREAMLIT_ARGS)
 

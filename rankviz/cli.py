@@ -1,4 +1,4 @@
-"""The ``rankviz`` command line: ``rankviz benchmark`` runs a benchmark grid.
+"""The ``rankviz`` command line: ``rankviz benchmark`` runs a benchmark grid, ``rankviz warm-up`` compiles.
 
 Example::
 
@@ -9,11 +9,18 @@ Cells already in the results file are skipped, so the same command resumes
 a stopped run. ``--scheduler tcp://host:8786`` runs the cells on a Dask
 cluster. Errors in the options or the data print one line and exit with
 status 2.
+
+``rankviz warm-up`` compiles all of rankviz's compiled code into Numba's
+cache (:mod:`rankviz.numba_cache`), or loads it from there when it is
+already built, and says which, where the cache is and the CPU time taken;
+afterwards no fit of this user waits for the compiler or starts a
+background build (:mod:`rankviz.jit`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -99,7 +106,31 @@ def _parser() -> argparse.ArgumentParser:
                             "(default benchmark_results.csv)")
     bench.add_argument("--report", default=None, metavar="PATH", help="also write a report of the table here")
     bench.add_argument("--data-home", default=None, metavar="DIR", help="cache folder of the public sets")
+    commands.add_parser(
+        "warm-up", help="compile rankviz's compiled code into the cache (or load it), so no fit waits for it",
+        description="Compile every compiled function the library and the app use (the tree builder, MPBoost's "
+                    "stump search) into Numba's cache, or load them from it when they are there; print what "
+                    "was done, where the cache is and the CPU time.")
     return parser
+
+
+def _warm_up(args: argparse.Namespace) -> int:
+    from . import jit, numba_cache
+    from .ltr import stump_search
+    from .tree import compiled
+
+    chosen = f"${numba_cache.ENV_VAR}" if os.environ.get(numba_cache.ENV_VAR) else "the per-user default"
+    folder = numba_cache.configure()
+    print(f"Numba cache: {folder} ({chosen})")
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
+    for kernels in (compiled.KERNELS, stump_search.KERNELS):
+        cached = kernels.is_cached()
+        seconds = kernels.build()
+        print(f"{kernels.name} ({kernels.module}): {'loaded from the cache' if cached else 'compiled'} "
+              f"in {seconds:.1f} s of CPU")
+    print(f"done: {time.process_time() - start_cpu:.1f} s of CPU, {time.perf_counter() - start_wall:.1f} s wall "
+          f"(compilation mode {jit.compile_mode()!r})")
+    return 0
 
 
 def _protocol(args: argparse.Namespace):
@@ -180,7 +211,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = _parser().parse_args(argv)
     try:
-        return _benchmark(args)
+        return _warm_up(args) if args.command == "warm-up" else _benchmark(args)
     except (ValueError, DataError, OSError) as error:
         print(f"rankviz {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -68,9 +68,15 @@ from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
 from ..binning import FeatureBins
-from .stump_sweep import feature_tops, pair_statistics, scan_feature, split_sums, stump_tables
+from ..jit import LazyKernels
 
-__all__ = ["FeatureBins", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
+__all__ = ["FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
+
+#: The compiled kernels (:mod:`rankviz.ltr.stump_sweep`), imported with Numba when a fit first needs them,
+#: not with rankviz. There is no NumPy search to fall back on, so a fit uses them whatever the compilation
+#: mode (:mod:`rankviz.jit`); the first one with an empty cache compiles them (about 12 s of CPU).
+KERNELS = LazyKernels("MPBoost's stump search", "rankviz.ltr.stump_sweep",
+                      warm_up="rankviz.ltr.stump_search:warm_up")
 
 # Relative difference of gains that counts as a tie.
 _GAIN_TIE = 1e-5
@@ -249,8 +255,8 @@ class PairLayout:
         weight, p = np.empty(self.n_documents), np.empty(self.n_documents)
         lowest, highest = np.empty((2, self.n_queries, self.n_grades))
         grade_sums = np.empty((self.n_queries, self.n_grades, self.n_grades))
-        scale, total = pair_statistics(scores, self.grades, self.queries, self.distance_table, lowest, highest,
-                                       grade_sums, factors, weight, p)
+        scale, total = KERNELS.load().pair_statistics(scores, self.grades, self.queries, self.distance_table,
+                                                      lowest, highest, grade_sums, factors, weight, p)
         return RoundWeights(factors, weight, p, float(scale), float(total))
 
     def split_sums(self, weights: RoundWeights, above: np.ndarray) -> tuple[float, float]:
@@ -260,8 +266,8 @@ class PairLayout:
         stump's threshold, ``bins.codes[:, feature] > bin``. As
         :func:`stump_sums`.
         """
-        return split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance, self.grades,
-                          weights.factors)
+        return KERNELS.load().split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance,
+                                         self.grades, weights.factors)
 
 
 class StumpSearch:
@@ -314,7 +320,7 @@ class StumpSearch:
         layout = self.layout
         s1 = np.zeros((layout.n_features, layout.width))
         s2 = np.zeros((layout.n_features, layout.width))
-        stump_tables(self.block, *self._sweep_inputs(scores, weights), *self._work[0], s1, s2)
+        KERNELS.load().stump_tables(self.block, *self._sweep_inputs(scores, weights), *self._work[0], s1, s2)
         return s1, s2
 
     def best(self, scores: np.ndarray, weights: RoundWeights | None = None) -> tuple[int, int, float]:
@@ -334,15 +340,16 @@ class StumpSearch:
             ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
         inputs = self._sweep_inputs(scores, weights)
+        kernels = KERNELS.load()
         n_features = self.layout.n_features
         tops = np.zeros(n_features)
         bounds = np.linspace(0, n_features, min(self.n_jobs, max(n_features, 1)) + 1).astype(int)
         if len(bounds) > 2:
             with ThreadPoolExecutor(len(bounds) - 1) as pool:
-                list(pool.map(lambda j: feature_tops(bounds[j], bounds[j + 1], self.block, *inputs, *self._work[j],
-                                                     tops), range(len(bounds) - 1)))
+                list(pool.map(lambda j: kernels.feature_tops(bounds[j], bounds[j + 1], self.block, *inputs,
+                                                             *self._work[j], tops), range(len(bounds) - 1)))
         else:
-            feature_tops(0, n_features, self.block, *inputs, *self._work[0], tops)
+            kernels.feature_tops(0, n_features, self.block, *inputs, *self._work[0], tops)
         top = tops.max(initial=0.0)
         if not top > 0.0:
             return -1, -1, 0.0
@@ -353,7 +360,7 @@ class StumpSearch:
         j = int(np.searchsorted(bounds, feature, side="right")) - 1
         last_block = bounds[j] + (bounds[j + 1] - 1 - bounds[j]) // self.block * self.block
         row = feature - last_block if feature >= last_block else -1
-        _, bin_, gain = scan_feature(feature, threshold, int(row), *inputs, *self._work[j if row >= 0 else 0])
+        _, bin_, gain = kernels.scan_feature(feature, threshold, int(row), *inputs, *self._work[j if row >= 0 else 0])
         return feature, int(bin_), float(gain)
 
 
@@ -378,8 +385,9 @@ def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: n
 def warm_up() -> float:
     """Compile the stump sweep (or load it from Numba's on-disk cache); returns the seconds taken.
 
-    ``make run`` calls this before starting the app, so the first MPBoost
-    fit on a page does not wait for the compiler (about 2 s).
+    ``rankviz warm-up`` (which ``make run`` calls before starting the app)
+    calls this, so that the first MPBoost fit does not wait for the compiler
+    (about 12 s of CPU with an empty cache).
     """
     import time
 

@@ -37,8 +37,13 @@ which in loops of a few loads and adds costs a third of the time.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from ..numba_cache import configure as configure_numba_cache
+
+configure_numba_cache()  # before Numba's first import: it reads its cache folder then (rankviz.numba_cache)
+
+import numba  # noqa: E402 -- after the cache folder is set
 
 __all__ = ["document_factors", "feature_tops", "pair_statistics", "scan_feature", "score_ranges", "split_sums",
            "stump_tables"]

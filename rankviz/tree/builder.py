@@ -25,13 +25,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
-from .compiled import criterion_spec, grow_nodes, node_sums
+from . import compiled
 from .structure import TREE_LEAF, Tree, parent_array
 
 if TYPE_CHECKING:
     from .criteria import Criterion
 
-__all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums"]
+__all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
+           "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -42,7 +43,8 @@ _TIE = 1e-12
 # values (256 KiB of float64): see find_best_splits.
 _BLOCK_ELEMENTS = 2**15
 #: How a tree can be grown: "compiled" (node by node, :mod:`rankviz.tree.compiled`), "numpy" (level by
-#: level, below), or "auto": compiled where the criterion has compiled formulas.
+#: level, below), or "auto": compiled where the criterion has compiled formulas and the compiled code is
+#: ready (:meth:`rankviz.jit.LazyKernels.request`), else NumPy.
 ENGINES = ("auto", "compiled", "numpy")
 
 
@@ -73,9 +75,13 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         Kept on the tree for display.
     engine : {"auto", "compiled", "numpy"}, default="auto"
         "compiled" grows node by node in compiled code
-        (:mod:`rankviz.tree.compiled`; the library's criteria only), "numpy"
-        level by level with NumPy. Both grow the same tree; "auto" takes the
-        compiled one where it exists.
+        (:mod:`rankviz.tree.compiled`; the library's criteria only; the first
+        use with an empty cache compiles it, tens of seconds of CPU), "numpy"
+        level by level with NumPy. Both grow the same tree. "auto" takes the
+        compiled one where the criterion has it and it is ready without
+        compiling; otherwise it grows with NumPy and, in the default
+        compilation mode, has the compiled code built in the background
+        (:mod:`rankviz.jit`).
     return_leaves : bool, default=False
         Also return the leaf of every row (the growth routes each row to
         it; ``tree.apply(X)`` would route them again).
@@ -102,13 +108,12 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
                  label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
                  missing_features=np.isnan(X).any(axis=0) & ~nominal)
 
-    spec = criterion_spec(criterion) if engine != "numpy" else None
-    if engine == "compiled" and spec is None:
+    if engine == "compiled" and not compiled.has_compiled_form(criterion):
         raise ValueError(f"criterion {criterion.name!r} ({type(criterion).__name__}) has no compiled form; "
                          "use engine='numpy' or 'auto'")
-    if spec is not None:
-        grown = grow_nodes(X, nominal, stats, spec, gamma=gamma, min_samples_leaf=min_samples_leaf,
-                           max_depth=max_depth, capacity=capacity)
+    if use_compiled(criterion, engine):
+        grown = compiled.grow_nodes(X, nominal, stats, compiled.criterion_spec(criterion), gamma=gamma,
+                                    min_samples_leaf=min_samples_leaf, max_depth=max_depth, capacity=capacity)
         nodes = _NodeTable.of_grown(grown, rank_parts)
         tree = nodes.to_tree(**names)
         return (tree, grown.node_of_row) if return_leaves else tree
@@ -177,6 +182,19 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     nodes.sum_up(node_of_row, rank_parts)
     tree = nodes.to_tree(**names)
     return (tree, node_of_row) if return_leaves else tree
+
+
+def use_compiled(criterion: Criterion | None, engine: str = "auto") -> bool:
+    """Whether a fit with this criterion and ``engine`` (see :func:`grow_tree`) grows in compiled code.
+
+    For "auto", asking starts the background build of the compiled code when
+    it is needed and not ready (:meth:`rankviz.jit.LazyKernels.request`).
+    ``criterion`` None asks about the compiled code only (the Mallows node
+    models use it whatever grew the tree).
+    """
+    if engine == "numpy" or (criterion is not None and not compiled.has_compiled_form(criterion)):
+        return False
+    return engine == "compiled" or compiled.KERNELS.request()
 
 
 def _split_similarity(criterion, best, node_count, node_sum):
@@ -531,7 +549,8 @@ class _NodeTable:
         for name in ("children_left", "children_right", "feature", "threshold", "missing_left", "split_feature",
                      "split_threshold", "split_score", "similarity", "depth", "count"):
             setattr(table, name, getattr(grown, name))
-        table.rank_part = node_sums(grown.node_of_row, row_values, grown.children_left, grown.children_right)
+        table.rank_part = compiled.node_sums(grown.node_of_row, row_values, grown.children_left,
+                                             grown.children_right)
         return table
 
     def sum_up(self, leaf_of_row, row_values):

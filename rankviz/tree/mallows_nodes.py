@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .compiled import distances_to_centres, node_sums
+from . import compiled
+from .builder import ENGINES, group_sums, use_compiled
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import (fit_mallows_groups, most_probable_extension, positions_from_votes,
                                      theta_from_mean_distance)
@@ -24,8 +25,8 @@ from .structure import Tree, parent_array
 __all__ = ["node_models", "complete_from_ancestors"]
 
 
-def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray,
-                leaf_of_row: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray, leaf_of_row: np.ndarray | None = None,
+                engine: str = "auto") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Centre rankings (completed from ancestors), θ and Borda positions of every node of ``tree``.
 
     Parameters
@@ -39,6 +40,10 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray,
         Each row's leaf, as growth left it
         (:func:`rankviz.tree.builder.grow_tree` with ``return_leaves``);
         ``tree.apply(X_encoded)`` when not given.
+    engine : {"auto", "compiled", "numpy"}, default="auto"
+        Who sums complete rankings over the nodes (as for
+        :func:`rankviz.tree.builder.grow_tree`): the same sums either way,
+        whole numbers, so the same models.
 
     Returns
     -------
@@ -51,11 +56,13 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray,
         (:attr:`rankviz.label_ranking.mallows.GroupFits.mean_position`);
         NaN for a label the node borrows from an ancestor.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if not np.isnan(Y).any():
         # The Borda count of complete rankings sorts by the plain mean position.
         if leaf_of_row is None:
             leaf_of_row = tree.apply(X_encoded)
-        return (*_complete_node_models(tree, leaf_of_row, Y), tree.mean_rank)
+        return (*_complete_node_models(tree, leaf_of_row, Y, use_compiled(None, engine)), tree.mean_rank)
     parent = parent_array(tree.children_left, tree.children_right)
     paths = tree.decision_paths(X_encoded)
     # Each row belongs to every node on its path; a path repeats its leaf to
@@ -67,14 +74,16 @@ def node_models(tree: Tree, X_encoded: ArrayLike, Y: np.ndarray,
     return complete_from_ancestors(fits.center, parent), fits.theta, fits.mean_position
 
 
-def _complete_node_models(tree, leaf_of_row, Y):
+def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     """Complete rankings: no EM rounds, so every node's model follows from its rows' pair orders, in
-    O(rows x depth) compiled work instead of a fit over every (row, ancestor) pair.
+    O(rows x depth) work instead of a fit over every (row, ancestor) pair.
 
     Without ties, a node's Borda votes are its summed wins and its distance
     to the centre is counted row by row as bits
     (:func:`rankviz.tree.compiled.distances_to_centres`); with ties the
-    criterion's own statistics are summed per node.
+    criterion's own statistics are summed per node. ``in_compiled_code``
+    chooses the compiled sums or their NumPy twins (:func:`_node_sums`,
+    :func:`_distances_to_centres`), which give the same whole numbers.
     """
     n_labels = Y.shape[1]
     a, b = np.triu_indices(n_labels, k=1)
@@ -85,19 +94,53 @@ def _complete_node_models(tree, leaf_of_row, Y):
     criterion = Mallows()
     if not (a_first | b_first).all():
         stats = criterion.row_statistics(Y)
-        sums = node_sums(leaf_of_row, stats, tree.children_left, tree.children_right)
+        sums = _node_sums(tree, leaf_of_row, stats, in_compiled_code)
         return criterion.centers(count, sums), criterion.theta(count, sums)
     # Without ties a label wins against every label ranked after it: n_labels - 1 - its 0-based rank
     # (two argsorts, O(L log L) a row; comparing every two labels took 14 against 4 ms on 40,000 x 16)
     wins = (n_labels - 1 - np.argsort(np.argsort(compact, axis=1), axis=1)).astype(float)
-    votes = node_sums(leaf_of_row, wins, tree.children_left, tree.children_right)
+    votes = _node_sums(tree, leaf_of_row, wins, in_compiled_code)
     centre = positions_from_votes(votes)
     positions = centre.astype(np.int32)
     parent = parent_array(tree.children_left, tree.children_right)
-    distance = distances_to_centres(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]),
-                                    parent)
+    distance_of = compiled.distances_to_centres if in_compiled_code else _distances_to_centres
+    distance = distance_of(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]), parent)
     with np.errstate(invalid="ignore", divide="ignore"):
         return centre, theta_from_mean_distance(distance / count, n_labels)
+
+
+def _node_sums(tree, leaf_of_row, values, in_compiled_code):
+    """Every node's sums of ``values`` over its rows: :func:`rankviz.tree.compiled.node_sums`, or the same
+    additions in the same order with NumPy (leaves by ``bincount`` in row order; then each depth, deepest
+    first, adds into its parents, a left child before its sibling)."""
+    if in_compiled_code:
+        return compiled.node_sums(leaf_of_row, values, tree.children_left, tree.children_right)
+    sums = group_sums(leaf_of_row, values, tree.node_count)
+    parent = parent_array(tree.children_left, tree.children_right)
+    for level in range(int(tree.depth.max()), 0, -1):
+        at_level = np.flatnonzero(tree.depth == level)
+        np.add.at(sums, parent[at_level], sums[at_level])  # siblings share a parent: add.at, not assignment
+    return sums
+
+
+def _distances_to_centres(leaf_of_row, row_pairs, centre_pairs, parent):
+    """:func:`rankviz.tree.compiled.distances_to_centres` with NumPy: one pass over the rows per depth,
+    each row moving from its node to the node's parent (whole numbers: the same sums in any order)."""
+    distance = np.zeros(len(parent))
+    rows, node = np.arange(len(leaf_of_row)), np.asarray(leaf_of_row, dtype=np.intp)
+    while len(rows):
+        disagree = _set_bits(row_pairs[rows] ^ centre_pairs[node]).sum(axis=1)
+        distance += np.bincount(node, weights=disagree, minlength=len(parent))
+        node = parent[node]
+        rows, node = rows[node >= 0], node[node >= 0]
+    return distance
+
+
+def _set_bits(words):
+    """The number of set bits of each 64-bit word (``np.bitwise_count`` from NumPy 2.0)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words)
+    return np.unpackbits(words.view(np.uint8), axis=-1).reshape(*words.shape, 64).sum(axis=-1)
 
 
 def complete_from_ancestors(center: ArrayLike, parent: np.ndarray) -> np.ndarray:

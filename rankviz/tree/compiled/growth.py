@@ -21,8 +21,11 @@ costs what its rows cost:
   missing values go to the better side with "no" on ties, and rule (6) of
   Rebelo, Soares & Costa (2008) [2]_ decides with the same breakpoint.
 
-Compiled code is cached on disk (``cache=True``), so only the first fit
-after installation compiles (a few seconds); :func:`warm_up` does that ahead.
+Compiled code is cached on disk (``cache=True``, in a per-user folder:
+:mod:`rankviz.numba_cache`), so only its first build compiles (tens of
+seconds of CPU); :mod:`rankviz.jit` builds it in the background while fits
+use the NumPy search, and ``rankviz warm-up``
+(:func:`rankviz.tree.compiled.warm.warm_up`) builds it ahead.
 
 References
 ----------
@@ -43,7 +46,7 @@ import numpy as np
 from .kernels import grow
 from .specs import CriterionSpec
 
-__all__ = ["GrownNodes", "grow_nodes", "warm_up"]
+__all__ = ["GrownNodes", "grow_nodes"]
 
 #: Nodes whose summed statistics the grower first keeps room for (a power of two); it doubles the room
 #: when more wait to be searched.
@@ -126,24 +129,3 @@ def stable_order(values: np.ndarray) -> np.ndarray:
     keys.sort()
     return (keys & np.uint64(0xFFFFFFFF)).astype(np.intp)
 
-
-def warm_up() -> float:
-    """Compile the grower (or load it from the on-disk cache) by growing a tiny tree; returns the seconds taken.
-
-    The first call after installation compiles (several seconds); later
-    processes load the cached code in a fraction of a second. ``make run``
-    calls this before starting the app, so its first page does not wait.
-    """
-    import time
-
-    from ..criteria import get_criterion
-    from .specs import criterion_spec
-
-    start = time.perf_counter()
-    X = np.array([[0.0], [1.0], [2.0], [3.0]])
-    Y = np.array([[1.0, 2.0], [1.0, 2.0], [2.0, 1.0], [2.0, 1.0]])
-    criterion = get_criterion("mean_spearman")
-    stats = criterion.row_statistics(Y)
-    grow_nodes(X, np.zeros(1, dtype=bool), stats, criterion_spec(criterion), gamma=np.inf, min_samples_leaf=1,
-               max_depth=np.inf, capacity=7)
-    return time.perf_counter() - start

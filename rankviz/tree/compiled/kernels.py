@@ -43,10 +43,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+
+from ...numba_cache import configure as configure_numba_cache
+
+configure_numba_cache()  # before Numba's first import: it reads its cache folder then (rankviz.numba_cache)
+
+from llvmlite import ir  # noqa: E402 -- after the cache folder is set
+from numba import njit, types  # noqa: E402
+from numba.core import cgutils  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
 
 __all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
            "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",

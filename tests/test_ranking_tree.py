@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import rankdata, spearmanr
 
 from rankviz import RankingTree
-from rankviz.tree.replay import iter_growth, split_sequence
+from rankviz.tree.replay import growth_step, iter_growth, level_stops, split_sequence
 from rankviz.tree.criteria import CRITERIA, get_criterion
 from reference import assert_same_tree, brute_force_tree, mean_pairwise_spearman, random_problem
 
@@ -96,6 +96,28 @@ def test_growth_order_replays_the_same_tree():
     best_first = split_sequence(tree, "best")
     assert gain[best_first[1]] == max(gain[c] for c in (tree.children_left[0], tree.children_right[0])
                                       if not tree.is_leaf[c])
+
+
+def test_level_order_grows_one_depth_level_per_stop():
+    X, Y = random_problem(5, n=120)
+    tree = RankingTree(gamma=1.02, min_samples_leaf=2).fit(X, Y).tree_
+    depth = np.asarray(tree.depth)
+    sequence = split_sequence(tree, "level")
+    assert sorted(sequence) == sorted(np.flatnonzero(~tree.is_leaf))
+    assert np.all(np.diff(depth[sequence]) >= 0)
+    # Within a level, left to right: the order of depth-first (a pre-order) restricted to it.
+    depth_first = list(split_sequence(tree, "depth"))
+    for d in range(tree.max_depth):
+        level = [n for n in sequence if depth[n] == d]
+        assert level == sorted(level, key=depth_first.index)
+    stops = level_stops(tree, sequence)
+    assert stops[0] == 0 and stops[-1] == len(sequence) and len(stops) == tree.max_depth + 1
+    for d, stop in enumerate(stops):
+        grown = growth_step(tree, sequence, int(stop)).tree
+        # The tree to depth d: every node of depth <= d, no other.
+        assert grown.max_depth == d and grown.node_count == int(np.sum(depth <= d))
+    with pytest.raises(ValueError, match="level by level"):
+        level_stops(tree, split_sequence(tree, "depth")[::-1])
 
 
 def test_sklearn_conventions():

@@ -15,7 +15,7 @@ import numpy as np
 
 from .structure import Tree
 
-__all__ = ["split_sequence", "GrowthStep", "growth_step", "iter_growth"]
+__all__ = ["split_sequence", "level_stops", "GrowthStep", "growth_step", "iter_growth"]
 
 
 def split_sequence(tree: Tree, order: str = "depth") -> np.ndarray:
@@ -24,17 +24,24 @@ def split_sequence(tree: Tree, order: str = "depth") -> np.ndarray:
     Parameters
     ----------
     tree : Tree
-    order : {"depth", "best"}
+    order : {"depth", "best", "level"}
         ``"depth"``: depth-first, left ("yes") branch first, as TDIDT's
         recursion. ``"best"``: best-first, always the open node whose split
         adds most to the summed similarity, ``n * (S_split - S_node)``.
+        ``"level"``: breadth-first, one depth level after the other, each
+        from left to right (see :func:`level_stops`).
 
     Returns
     -------
     ndarray of int
     """
-    if order not in ("depth", "best"):
-        raise ValueError(f"order must be 'depth' or 'best', got {order!r}")
+    if order not in ("depth", "best", "level"):
+        raise ValueError(f"order must be 'depth', 'best' or 'level', got {order!r}")
+    if order == "level":
+        # Depth-first order lists each level's nodes from left to right: a
+        # stable sort by depth keeps that order within every level.
+        depth_first = split_sequence(tree, "depth")
+        return depth_first[np.argsort(np.asarray(tree.depth)[depth_first], kind="stable")]
     gain = tree.n_samples * (tree.split_score - tree.similarity)
     sequence, heap, counter = [], [], 0
     if not tree.is_leaf[0]:
@@ -55,6 +62,22 @@ def split_sequence(tree: Tree, order: str = "depth") -> np.ndarray:
                 else:
                     heap.append(item)
     return np.asarray(sequence, dtype=np.intp)
+
+
+def level_stops(tree: Tree, sequence: Sequence[int] | np.ndarray) -> np.ndarray:
+    """The steps of ``sequence`` (a :func:`split_sequence` of order ``"level"``) at which a depth level is complete.
+
+    Step ``stops[d]`` is the tree grown to depth ``d``: ``stops[0] == 0`` (the
+    root alone), the last is ``len(sequence)`` (the whole tree).
+
+    Returns
+    -------
+    ndarray of int, shape (max_depth + 1,)
+    """
+    depths = np.asarray(tree.depth)[np.asarray(sequence, dtype=np.intp)]
+    if np.any(np.diff(depths) < 0):
+        raise ValueError("level_stops needs the splits level by level (split_sequence(tree, 'level'))")
+    return np.r_[0, np.searchsorted(depths, np.arange(int(depths.max()) + 1 if len(depths) else 0), side="right")]
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,8 @@ def lrt_settings(container: DeltaGenerator | None = None, key: str = KEY,
     tie_tolerance = tie_input(container, key, "mean Borda positions")
     order = container.radio("Growth order", list(GROWTH_ORDERS), key=f"{key}_order", persist_state="session",
                             horizontal=True, format_func=GROWTH_ORDERS.get,
-                            help="The order in which the player reveals the splits.")
+                            help="The order in which the player reveals the splits; level by level, Step and "
+                                 "Play grow one whole depth level at a time.")
     return TreeSettings("mallows", float(gamma) if use_gamma else float("inf"), int(min_leaf),
                         int(depth) or None, order, tie_tolerance)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import streamlit as st
 
-from ..tree.replay import growth_step, split_sequence
+from ..tree.replay import growth_step, level_stops, split_sequence
 from ..tree.criteria import CRITERIA, get_criterion
 from ..tree.ranking_tree import RankingTree
 from ..viz.dot import drawn_leaves, fitting_depth
@@ -48,7 +48,7 @@ CUT_LEAVES = 64
 
 GAMMA_RANGE = (0.90, 1.05)
 GAMMA_STEP = 0.001
-GROWTH_ORDERS = {"depth": "depth-first", "best": "best-first"}
+GROWTH_ORDERS = {"depth": "depth-first", "best": "best-first", "level": "level by level"}
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
         growth_order = container.radio(
             "Growth order", list(GROWTH_ORDERS), key=f"{key}_order", horizontal=True,
             format_func=GROWTH_ORDERS.get, persist_state="session",
-            help="The order in which the player reveals the splits. The final tree is the same.")
+            help="The order in which the player reveals the splits: depth-first, best-first, or level by level (Step and Play then grow one whole depth level at a time). The final tree is the same.")
     return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order, tie_tolerance)
 
 
@@ -299,9 +299,14 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
     """
     sequence = split_sequence(tree, settings.order)
     n_steps = len(sequence)
+    # The steps the controls move between: every split, or (order "level") the
+    # end of each depth level, so a tree of thousands of splits replays in
+    # as many steps as it has levels.
+    stops = level_stops(tree, sequence) if settings.order == "level" else np.arange(n_steps + 1)
     state = st.session_state
     step_key, playing_key, signature_key = f"{key}_step", f"{key}_playing", f"{key}_signature"
     hold_key = f"{key}_hold"  # set: the next tick shows the current step instead of advancing
+    scrub_key = f"{key}_scrub"
     signature = (data_key, settings, settings.order)
     if state.get(signature_key) != signature:
         # New tree or order: show the whole tree, stop playing.
@@ -310,9 +315,18 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         state[playing_key] = False
     state[step_key] = min(state[step_key], n_steps)
 
+    def stop_index(step: int) -> int:
+        """The index in ``stops`` of the last stop at or before ``step``."""
+        return int(np.searchsorted(stops, step, side="right")) - 1
+
     def go(to: int) -> None:
-        state[step_key] = max(0, min(n_steps, to))
+        state[step_key] = max(0, min(n_steps, int(to)))
         state[playing_key] = False
+
+    def move(by: int) -> None:
+        here = stop_index(state[step_key])
+        target = here + by if by > 0 or stops[here] == state[step_key] else here
+        go(stops[max(0, min(len(stops) - 1, target))])
 
     def toggle() -> None:
         if not state[playing_key] and state[step_key] >= n_steps:
@@ -320,24 +334,47 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
             state[hold_key] = True
         state[playing_key] = not state[playing_key] and n_steps > 0
 
-    cols = st.columns([1, 1, 1.2, 1, 1, 1.6, 1.6], vertical_alignment="bottom")
+    def to_selected() -> None:
+        node = _split_step(tree, sequence, state.get(selected_key) if selected_key else None)
+        if node is not None:
+            go(node)
+
+    level = settings.order == "level"
+    unit = "level" if level else "split"
+    cols = st.columns([1, 1, 1.1, 1, 1, 3.2, 1.3, 1.2], vertical_alignment="bottom", gap="small")
     cols[0].button("Start", on_click=go, args=(0,), key=f"{key}_first", width="stretch",
                    icon=":material/first_page:", help="Back to the root alone")
-    cols[1].button("Back", on_click=lambda: go(state[step_key] - 1), key=f"{key}_back",
-                   icon=":material/chevron_left:", width="stretch", help="Undo the last split")
+    cols[1].button("Back", on_click=move, args=(-1,), key=f"{key}_back",
+                   icon=":material/chevron_left:", width="stretch", help=f"Undo the last {unit}")
     playing = state[playing_key]
     cols[2].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play",
                    icon=":material/pause:" if playing else ":material/play_arrow:",
-                   type="primary", width="stretch", help="Replay the splits one at a time")
-    cols[3].button("Step", on_click=lambda: go(state[step_key] + 1), key=f"{key}_forward",
-                   icon=":material/chevron_right:", width="stretch", help="Make the next split")
+                   type="primary", width="stretch", help=f"Replay the tree one {unit} at a time")
+    cols[3].button("Step", on_click=move, args=(1,), key=f"{key}_forward",
+                   icon=":material/chevron_right:", width="stretch",
+                   help="Grow the next depth level" if level else "Make the next split")
     cols[4].button("End", on_click=go, args=(n_steps,), key=f"{key}_last", width="stretch",
                    icon=":material/last_page:", help="The fully grown tree")
-    speed = cols[5].select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed")
-    shown = cols[6].number_input("Labels per leaf", 1, len(tree.label_names),
+    # The scrub slider shows the step the other controls set; dragging it jumps there.
+    state[scrub_key] = stop_index(state[step_key])
+    cols[5].slider(
+        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrub_key,
+        disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrub_key], len(stops) - 1)]),
+        help="Drag to any step of the growth: the tree up to that depth level." if level else
+             "Drag to any step of the growth: the tree after that many splits (in the growth order).")
+    speed = cols[6].select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed")
+    shown = cols[7].number_input("Labels per leaf", 1, len(tree.label_names),
                                  min(4, len(tree.label_names)), key=f"{key}_labels",
                                  help="How many labels of each leaf's ranking to write, best first. "
                                       "Hovering a node shows its whole ranking.")
+    if selected_key is not None:
+        chosen = state.get(selected_key)
+        target = _split_step(tree, sequence, chosen)
+        st.button(f"Grow to the split of #{chosen}" if target is not None else "Grow to the selected node's split",
+                  on_click=to_selected, key=f"{key}_to_selected", disabled=target is None,
+                  icon=":material/my_location:", type="tertiary",
+                  help="Replay the growth up to the step that splits the selected node (for a leaf: the "
+                       "split that made it).")
     depth = depth_control(tree, f"{key}_draw", signature)
 
     picked_key = f"{key}_picked"  # set by a click on a node while playing: the page follows
@@ -375,10 +412,30 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
             state[playing_key] = False
             st.rerun()  # whole page: the Play button and the timer follow
         if state.pop(hold_key, False) is False:
-            state[step_key] += 1
+            here = int(np.searchsorted(stops, state[step_key], side="right"))
+            state[step_key] = int(stops[min(here, len(stops) - 1)])
         return draw()
 
     return animated()
+
+
+def _split_step(tree: Tree, sequence: np.ndarray, node_id: int | None) -> int | None:
+    """The step of ``sequence`` after which the node ``node_id`` (a stable id) is split; for a leaf, created.
+
+    None when there is no such node, or for the root leaf of a tree without splits.
+    """
+    if node_id is None:
+        return None
+    found = np.flatnonzero(tree.node_ids == node_id)
+    if not len(found):
+        return None
+    node = int(found[0])
+    if tree.is_leaf[node]:
+        parents = np.flatnonzero((tree.children_left == node) | (tree.children_right == node))
+        if not len(parents):
+            return None
+        node = int(parents[0])
+    return int(np.flatnonzero(sequence == node)[0]) + 1
 
 
 def _step_caption(current: GrowthStep, n_steps: int) -> str:

@@ -52,6 +52,7 @@ function makeView(root) {
     x: 0,                          // translation of the drawing in px
     y: 0,
     mode: "open",                  // "open" or "fit": redone on resize; null: the reader moved it
+    anchorId: null,                // the node the tree opened on (the one just split), else the root
     nodeFont: 10,                  // smallest font of node text (pt): decides the opening zoom
     minFont: Infinity,             // smallest font of any text (pt): decides when text hides
     blocks: false,
@@ -181,8 +182,9 @@ function keepDrawingInView(view) {
 
 function anchor(view) {
   // Opening position: the node just split (the player) in the middle, else
-  // the root at the top centre (left middle when drawn left to right).
-  const current = view.byId.get(view.data.current);
+  // the root at the top centre (left middle when drawn left to right). A
+  // resize keeps the node chosen when the tree opened.
+  const current = view.byId.get(view.anchorId);
   const item = current && current.box ? current : view.rootItem;
   const k = pxPerUnit(view);
   if (item === current || !item) {
@@ -204,7 +206,8 @@ function onScreenMiddle(view) {
   return high - low >= 120 ? (low + high) / 2 : view.h / 2;
 }
 
-function open(view, spread = true) {
+function open(view, spread = true, fresh = false) {
+  if (fresh) view.anchorId = view.data.current;
   view.scale = openingScale(view);
   view.mode = "open";
   anchor(view);
@@ -346,10 +349,14 @@ function fontSizes(svg) {
 }
 
 function accessibleName(item) {
-  // "#5 · A2 <= 4.5" for a split; a leaf adds its ranking (the last line).
+  // What the box shows (its test or ranking, "#5 · n = …"), so that the name
+  // a speech user says is the text they see; then what the box cuts short:
+  // the whole test ("#5 · A2 <= 4.5") or, for a leaf, its whole ranking.
+  const shown = [...item.group.querySelectorAll("text")]
+    .map((text) => text.textContent.trim()).filter(Boolean).join(" ");
   const lines = item.details || [];
-  const head = lines[0] || `#${item.id}`;
-  return item.leaf && lines.length > 1 ? `${head}. ${lines[lines.length - 1]}` : head;
+  const full = item.leaf ? lines[lines.length - 1] : lines[0];
+  return [shown || `#${item.id}`, full].filter(Boolean).join(". ");
 }
 
 function loadSvg(view, data) {
@@ -1022,7 +1029,9 @@ export default function (component) {
     const kept = view;
     view = makeView(root);
     if (kept) {
-      Object.assign(view, { scale: kept.scale, x: kept.x, y: kept.y, mode: kept.mode, layoutKey: kept.layoutKey });
+      Object.assign(view, {
+        scale: kept.scale, x: kept.x, y: kept.y, mode: kept.mode, layoutKey: kept.layoutKey, anchorId: kept.anchorId,
+      });
     }
     views.set(key, view);
     wire(view);
@@ -1046,7 +1055,7 @@ export default function (component) {
     // A new tree gets a view of its own height; a fold of the same tree keeps it.
     if (firstDrawing || newTree) sizeViewport(view, data);
     measure(view);
-    if (newTree || view.mode === "open") open(view);
+    if (newTree || view.mode === "open") open(view, true, newTree);
     else if (view.mode === "fit") fit(view);
     else apply(view);
   }

@@ -50,6 +50,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 from . import numba_cache
 
@@ -147,7 +148,7 @@ class LazyKernels:
         self._error_reported = False
         _registry.append(self)
 
-    def load(self):
+    def load(self) -> ModuleType:
         """The compiled module, imported now (with Numba; functions compile when first called)."""
         numba_cache.configure()  # before the module's `import numba`
         return importlib.import_module(self.module)

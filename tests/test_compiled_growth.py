@@ -16,6 +16,7 @@ from rankviz.tree.builder import grow_tree
 from rankviz.label_ranking.mallows import theta_from_mean_distance
 from rankviz.tree.compiled import criterion_spec, growth, kernels
 from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
+from rankviz.tree.mallows_nodes import node_models
 
 EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
          "split_feature")
@@ -270,3 +271,21 @@ def test_growth_returns_the_leaf_of_every_row(engine):
     assert tree.node_count > 50
     np.testing.assert_array_equal(leaf_of_row, tree.apply(X))
     assert not isinstance(grow_tree(X, nominal, Y, get_criterion("mallows"), engine=engine), tuple)
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["strict", "tied"])
+def test_mallows_node_models_summed_with_numpy_equal_the_compiled_ones(ties):
+    """Before the compiled code is built the node models sum with NumPy (rankviz.jit): the same whole
+    numbers, so the same centres and θ, on a deep maximal tree (without ties the wins and the distances
+    to the centres; with ties the criterion's statistics)."""
+    rng = np.random.default_rng(61)
+    X, nominal, _ = structured(rng, 400, 4, 6, nominal=1)
+    Y = rankings(rng, 400, 6, ties=ties)
+    tree, leaves = grow_tree(X, nominal, Y, get_criterion("mallows"), gamma=np.inf, min_samples_leaf=1,
+                             return_leaves=True)
+    assert tree.max_depth > 10
+    by_numpy, by_compiled = (node_models(tree, X, Y, leaves, engine=engine) for engine in ("numpy", "compiled"))
+    for name, ours, theirs in zip(("centre", "theta", "mean position"), by_numpy, by_compiled):
+        np.testing.assert_array_equal(ours, theirs, err_msg=name)
+    with pytest.raises(ValueError, match="engine must be one of"):
+        node_models(tree, X, Y, leaves, engine="cython")

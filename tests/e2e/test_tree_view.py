@@ -647,7 +647,10 @@ def test_keyboard_walks_inspects_and_folds(streamlit_server, page: Page):
     assert focused_node(page) == start
     treeitem = node(page, start)
     expect(treeitem).to_have_attribute("role", "treeitem")
-    expect(treeitem).to_have_attribute("aria-label", re.compile(rf"#{start} · "))
+    expect(treeitem).to_have_accessible_name(re.compile(rf"#{start} · "))
+    # Its description is its whole record: "#id · test", its numbers, why it splits, its ranking.
+    expect(treeitem).to_have_accessible_description(re.compile(rf"^#{start} · .*ranking"))
+
     expect(page.locator(f"{SVG} rect.rv-ring.rv-on")).to_have_count(1)
     # Home: the root; ArrowDown: its first child (the left one); ArrowRight: its sibling; ArrowUp: back.
     page.keyboard.press("Home")
@@ -726,4 +729,10 @@ def test_semantic_zoom_hides_text_too_small_to_read(streamlit_server, page: Page
         settle(page)
         check_no_small_text()
     expect(root).not_to_have_class(re.compile(r"\brv-blocks\b"))
-    assert [s for s in text_sizes(page) if s[3]]
+    # Zoomed in again (about the view's middle, maybe between nodes): every text is drawn again ...
+    assert page.locator(SVG).evaluate(
+        "svg => [...svg.querySelectorAll('g.node text')].every(t => getComputedStyle(t).visibility === 'visible')")
+    # ... and shows on the nodes 100 % brings into view.
+    page.locator(f"{VIEW} .rv-actual").click()
+    settle(page)
+    assert min(s[1] for s in text_sizes(page) if s[3]) >= 12 - 1e-3

@@ -359,15 +359,10 @@ function fontSizes(svg) {
   return { node: Number.isFinite(node) ? node : (Number.isFinite(any) ? any : 10), any };
 }
 
-function accessibleName(item) {
-  // What the box shows (its test or ranking, "#5 · n = …"), so that the name
-  // a speech user says is the text they see; then what the box cuts short:
-  // the whole test ("#5 · A2 <= 4.5") or, for a leaf, its whole ranking.
-  const shown = [...item.group.querySelectorAll("text")]
-    .map((text) => text.textContent.trim()).filter(Boolean).join(" ");
-  const lines = item.details || [];
-  const full = item.leaf ? lines[lines.length - 1] : lines[0];
-  return [shown || `#${item.id}`, full].filter(Boolean).join(". ");
+function accessibleDescription(item) {
+  // The node's whole record ("#5 · A2 <= 4.5", its numbers, why it splits or
+  // stops, its whole ranking), which the box may cut short.
+  return (item.details || []).join(". ");
 }
 
 function loadSvg(view, data) {
@@ -452,11 +447,15 @@ function depthOf(view, item) {
 }
 
 function makeTreeItem(view, item) {
-  // Each node is a tree item: focusable (roving tabindex), named by its details.
+  // Each node is a tree item: focusable (roving tabindex). Its name is the
+  // text its box shows (its test or ranking and "#5 · n = …"), so that what a
+  // speech user says matches what they see even where the view cuts the box;
+  // an aria-label would not match a box cut at the view's edge (axe:
+  // label-content-name-mismatch). The whole record is its description.
   const g = item.group;
   g.setAttribute("role", "treeitem");
   g.setAttribute("tabindex", "-1");
-  g.setAttribute("aria-label", accessibleName(item));
+  g.setAttribute("aria-description", accessibleDescription(item));
   g.setAttribute("aria-level", String(depthOf(view, item)));
   if (!item.leaf) g.setAttribute("aria-expanded", item.folded ? "false" : "true");
   const siblings = view.kids.get(item.parent);

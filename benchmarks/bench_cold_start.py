@@ -22,7 +22,8 @@ numbers; the child waits for it afterwards (untimed) and reports its CPU
 time separately as **bg** (the process's CPU time at exit less at ``fit``'s
 return), so that the warm run meets a filled cache and nothing is hidden.
 
-Usage: ``python benchmarks/bench_cold_start.py [--cases mean_spearman mpboost ...]``.
+Usage: ``python benchmarks/bench_cold_start.py [--cases mean_spearman mpboost ...] [--mode wait]``;
+``--mode wait`` measures what a first fit cost before :mod:`rankviz.jit` (it compiled).
 """
 
 from __future__ import annotations
@@ -79,8 +80,8 @@ def _child(case: str) -> None:
     print(json.dumps(result))
 
 
-def _run(case: str, cache: str) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+def _run(case: str, cache: str, mode: str) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, RANKVIZ_COMPILE=mode)
     done = subprocess.run([sys.executable, __file__, "--child", case], env=env, capture_output=True, text=True,
                           check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -89,6 +90,9 @@ def _run(case: str, cache: str) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
+    parser.add_argument("--mode", choices=("background", "wait", "never"), default="background",
+                        help="the compilation mode of the children (rankviz.jit); 'wait' is the behaviour "
+                             "before rankviz.jit: the first fit compiles")
     parser.add_argument("--child", choices=CASES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -98,7 +102,7 @@ def main() -> None:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from common import machine
 
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}; compilation mode {args.mode!r}")
     print("CPU and wall seconds of `import rankviz` + the first fit on 300 rows; cold = empty Numba cache, "
           "warm = the cache the cold run left; main = the calling thread's CPU; bg = CPU of a background "
           "compilation after fit returned\n")
@@ -108,8 +112,8 @@ def main() -> None:
     print("-" * len(header))
     for case in args.cases:
         with tempfile.TemporaryDirectory(prefix="rankviz-numba-") as cache:
-            cold = _run(case, cache)
-            warm = _run(case, cache)
+            cold = _run(case, cache, args.mode)
+            warm = _run(case, cache, args.mode)
         print(f"{case:<17} {cold['cpu']:>9.2f} {cold['main']:>10.2f} {cold['wall']:>10.2f} {cold['bg']:>7.2f} "
               f"{warm['cpu']:>9.2f} {warm['wall']:>10.2f} {cold['cpu'] / warm['cpu']:>9.1f}x  "
               f"{cold['numba']}, {warm['numba']}", flush=True)

@@ -18,7 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
+from rankviz import jit
 from rankviz.datasets import FetchError, RankingDataset, fetch_label_ranking, get_data_home
+
+# The scripts time the compiled engines, never the NumPy search a fit uses while they build in the
+# background (rankviz.jit): a fit compiles (or loads from the cache) what it needs first. Set in the
+# environment too, for the fresh processes some scripts start; RANKVIZ_COMPILE, when set, is kept.
+os.environ.setdefault(jit.ENV_VAR, "wait")
+jit.set_compile_mode(os.environ[jit.ENV_VAR])
 
 #: The folder beside the checkout that holds the shared benchmark files (label_ranking/*.csv).
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

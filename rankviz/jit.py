@@ -7,15 +7,16 @@ modules, :mod:`rankviz.tree.compiled.kernels` (the tree builder) and
 
 Compiling the tree builder takes tens of seconds of CPU; loading it from
 Numba's on-disk cache (:mod:`rankviz.numba_cache`) a fraction of a second.
-So a tree fit asks its :class:`LazyKernels` whether the compiled code can run
+So a fit asks its :class:`LazyKernels` whether the compiled code can run
 without the compiler (:meth:`LazyKernels.request`):
 
 * yes, when it was built in this process, or an earlier process built it
   into the cache (a stamp file there says for which sources, Numba and
   Python);
-* otherwise the fit grows the tree with NumPy, which grows the same tree node
-  for node (tests/test_compiled_growth.py), and a daemon thread builds the
-  compiled code; fits after it has finished use it.
+* otherwise the fit runs with NumPy, which grows the same tree node for node
+  (tests/test_compiled_growth.py; MPBoost: the same stumps, heights equal to
+  rounding), and a daemon thread builds the compiled code; fits that start
+  after it has finished use it (a fit keeps the engine it started with).
 
 The compilation mode chooses (:func:`set_compile_mode`, or the environment
 variable ``RANKVIZ_COMPILE`` at import):
@@ -26,11 +27,11 @@ variable ``RANKVIZ_COMPILE`` at import):
     compiled code always, compiling in the fit that first needs it (the fit
     waits; benchmarks of the compiled engine use this);
 ``"never"``
-    NumPy always; Numba is never imported by a tree fit.
+    NumPy always; no fit imports Numba.
 
-MPBoost's stump search has no NumPy version, so its first fit compiles
-(about 12 s of CPU) unless the cache holds it; ``rankviz warm-up`` fills the
-cache for both ahead of time.
+MPBoost's stump search works the same way (its NumPy search is
+:mod:`rankviz.ltr.stump_numpy`; building the compiled one costs about 12 s
+of CPU). ``rankviz warm-up`` fills the cache for both ahead of time.
 
 The background thread holds Python's global interpreter lock for much of
 its work (Numba's type inference and lowering are Python code), so it slows

@@ -112,20 +112,21 @@ def brute_force_stumps(X, first, second, distance, weights):
     return rows
 
 
-def search_for(X, y, qid, ddf, parameter, max_bins=None, n_jobs=1):
+def search_for(X, y, qid, ddf, parameter, max_bins=None, n_jobs=1, engine="compiled"):
     """The stump search of an MPBoost fit on (X, y, qid), and its pairs and distances."""
     first, second = preference_pairs(y, qid)
     distance = directed_distance(y[first], y[second], ddf, parameter)
     bins = FeatureBins(X, max_bins)
     layout = PairLayout(first, second, distance, bins, grades=np.unique(y, return_inverse=True)[1],
-                        queries=query_codes(qid))
+                        queries=query_codes(qid), engine=engine)
     return StumpSearch(layout, n_jobs=n_jobs), first, second, distance, bins
 
 
+@pytest.mark.parametrize("engine", ["compiled", "numpy"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_stump_search_matches_brute_force(seed):
+def test_stump_search_matches_brute_force(seed, engine):
     X, y, qid = random_queries(seed)
-    search, first, second, distance, bins = search_for(X, y, qid, "logdd", 3.0)
+    search, first, second, distance, bins = search_for(X, y, qid, "logdd", 3.0, engine=engine)
     # the scores of some boosting round: weights exp(-d (F_i - F_j))
     scores = np.random.default_rng(seed).normal(scale=0.5, size=len(y))
     weights, _ = search.layout.pair_weights(scores)
@@ -147,10 +148,11 @@ def test_stump_search_matches_brute_force(seed):
     assert ref_s1**2 / ref_s2 == pytest.approx(best_gain, rel=1e-5)
 
 
+@pytest.mark.parametrize("engine", ["compiled", "numpy"])
 @pytest.mark.parametrize("ddf, parameter", [("binary", None), ("ldd", 0.7), ("logitdd", 2.0)])
-def test_round_weight_factors_rebuild_every_pair_weight_and_never_exceed_one(ddf, parameter):
+def test_round_weight_factors_rebuild_every_pair_weight_and_never_exceed_one(ddf, parameter, engine):
     X, y, qid = random_queries(4, n=90)
-    search, first, second, distance, _ = search_for(X, y, qid, ddf, parameter)
+    search, first, second, distance, _ = search_for(X, y, qid, ddf, parameter, engine=engine)
     layout = search.layout
     # scores far apart: the raw products exp(-d F_i) exp(d F_j) would overflow
     scores = np.random.default_rng(4).normal(scale=400.0, size=len(y))
@@ -433,3 +435,52 @@ def test_single_document_queries_add_no_pair_and_fit():
     # only single documents: nothing to learn, said in one sentence
     with pytest.raises(ValueError, match="a query with a single document adds no pair"):
         MPBoost(n_rounds=5).fit(X[-6:], y[-6:], qid=qid[-6:])
+
+
+@pytest.mark.parametrize("ddf, parameter, max_bins, docs", [("logdd", None, None, (3, 40)), ("binary", None, 8, 120),
+                                                             ("ldd", 0.5, None, (2, 300))])
+def test_a_fit_searching_with_numpy_chooses_the_compiled_fits_stumps(ddf, parameter, max_bins, docs):
+    """Before the compiled search is built a fit searches with NumPy (rankviz.jit): the same stumps, small
+    and large queries (pairs visited or orders walked), heights and gains equal to rounding."""
+    data = make_ltr_dataset(n_queries=12, docs_per_query=docs, n_features=6, n_informative=4, seed=3)
+    X = data.X.copy()
+    X[::7, 2] = np.nan
+    qid = data.qid
+    fits = {}
+    for engine in ("numpy", "compiled"):
+        search, *_ = search_for(X, data.relevance, qid, ddf, parameter, max_bins=max_bins, engine=engine)
+        layout = search.layout
+        scores, chosen, heights = np.zeros(len(X)), [], []
+        for _ in range(40):
+            weights = layout.round_weights(scores)
+            feature, bin_, gain = search.best(scores, weights)
+            above = layout.bins.codes[:, feature] > bin_
+            s1, s2 = layout.split_sums(weights, above)
+            chosen.append((feature, bin_))
+            heights.append((s1 / s2, gain / weights.total, weights.total))
+            scores = scores + s1 / s2 * above
+        fits[engine] = chosen, np.array(heights), search.sums(scores)
+    (numpy_stumps, numpy_heights, numpy_sums), (stumps, heights, sums) = fits["numpy"], fits["compiled"]
+    assert numpy_stumps == stumps
+    assert len(set(stumps)) > 5
+    np.testing.assert_allclose(numpy_heights, heights, rtol=1e-9)
+    for ours, theirs in zip(numpy_sums, sums):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-9, atol=1e-12 * np.abs(theirs).max())
+
+
+def test_mpboost_fits_in_each_compilation_mode_agree():
+    from rankviz import jit
+
+    data = make_ltr_dataset(n_queries=15, docs_per_query=(4, 30), n_features=8, seed=5)
+    previous = jit.set_compile_mode("never")
+    try:
+        by_numpy = MPBoost(n_rounds=30).fit(data.X, data.relevance, qid=data.qid)
+        jit.set_compile_mode("wait")
+        compiled = MPBoost(n_rounds=30).fit(data.X, data.relevance, qid=data.qid)
+    finally:
+        jit.set_compile_mode(previous)
+    np.testing.assert_array_equal(by_numpy.feature_, compiled.feature_)
+    np.testing.assert_array_equal(by_numpy.threshold_, compiled.threshold_)
+    for name in ("value_", "gain_", "normalizer_"):
+        np.testing.assert_allclose(getattr(by_numpy, name), getattr(compiled, name), rtol=1e-9, err_msg=name)
+    np.testing.assert_allclose(by_numpy.predict(data.X), compiled.predict(data.X), rtol=1e-9, atol=1e-12)

@@ -247,6 +247,16 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             different grades.
         TypeError
             If ``X`` is sparse.
+
+        Notes
+        -----
+        The stump search runs in compiled code (Numba), cached per user
+        (:mod:`rankviz.numba_cache`). Building it costs about 12 s of CPU,
+        once; the fits of a process that finds it neither built nor in the
+        cache search with NumPy (:mod:`rankviz.ltr.stump_numpy`: the same
+        stumps, heights equal to rounding, slower on many pairs) while a
+        background thread builds it. ``rankviz warm-up`` builds it ahead;
+        :func:`rankviz.jit.set_compile_mode` chooses otherwise.
         """
         for _ in self.iter_fit(X, y, qid=qid):
             pass

@@ -69,14 +69,18 @@ from numpy.typing import ArrayLike
 from .._validation import check_n_jobs
 from ..binning import FeatureBins
 from ..jit import LazyKernels
+from . import stump_numpy
 
-__all__ = ["FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
+__all__ = ["ENGINES", "FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
 
 #: The compiled kernels (:mod:`rankviz.ltr.stump_sweep`), imported with Numba when a fit first needs them,
-#: not with rankviz. There is no NumPy search to fall back on, so a fit uses them whatever the compilation
-#: mode (:mod:`rankviz.jit`); the first one with an empty cache compiles them (about 12 s of CPU).
+#: not with rankviz. A fit that finds them not built searches with NumPy (:mod:`rankviz.ltr.stump_numpy`)
+#: while they build in the background (:mod:`rankviz.jit`); building them costs about 12 s of CPU.
 KERNELS = LazyKernels("MPBoost's stump search", "rankviz.ltr.stump_sweep",
                       warm_up="rankviz.ltr.stump_search:warm_up")
+
+#: Who runs a fit's search (see :class:`PairLayout`).
+ENGINES = ("auto", "compiled", "numpy")
 
 # Relative difference of gains that counts as a tie.
 _GAIN_TIE = 1e-5
@@ -132,6 +136,12 @@ class PairLayout:
         Grade codes ``0..G-1`` in increasing order of relevance.
     queries : ndarray of int, shape (n_documents,)
         Query codes ``0..Q-1``; pairs join documents of one query.
+    engine : {"auto", "compiled", "numpy"}, default="auto"
+        Who computes the weights and sums of the fit: the compiled kernels,
+        NumPy (:mod:`rankviz.ltr.stump_numpy`; the same sums up to rounding),
+        or "auto": the kernels when they are built, else NumPy while they
+        build in the background (:meth:`rankviz.jit.LazyKernels.request`).
+        Chosen once, here, so that a fit does not change engines midway.
 
     Raises
     ------
@@ -142,7 +152,9 @@ class PairLayout:
     """
 
     def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike, bins: FeatureBins,
-                 *, grades: ArrayLike, queries: ArrayLike) -> None:
+                 *, grades: ArrayLike, queries: ArrayLike, engine: str = "auto") -> None:
+        if engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         self.first = np.asarray(first, dtype=np.intp)
         self.second = np.asarray(second, dtype=np.intp)
         self.distance = np.asarray(distance, dtype=float)
@@ -170,6 +182,8 @@ class PairLayout:
         self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
         self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
         self.small_queries, self.local_order, self.large_starts = self._query_layout()
+        #: whether the compiled kernels serve this layout's fit
+        self.compiled = engine == "compiled" or (engine == "auto" and KERNELS.request())
 
     def _check_pairs_complete(self):
         """Raise unless the pairs are every two documents of one query with different grades, more relevant first."""
@@ -251,6 +265,10 @@ class PairLayout:
         over its query's grades.
         """
         scores = np.asarray(scores, dtype=float)
+        if not self.compiled:
+            factors, weight, p, scale, total = stump_numpy.pair_statistics(scores, self.grades, self.queries,
+                                                                           self.distance_table, self.n_queries)
+            return RoundWeights(factors, weight, p, scale, total)
         factors = np.empty((self.n_documents, self.n_grades))
         weight, p = np.empty(self.n_documents), np.empty(self.n_documents)
         lowest, highest = np.empty((2, self.n_queries, self.n_grades))
@@ -266,8 +284,9 @@ class PairLayout:
         stump's threshold, ``bins.codes[:, feature] > bin``. As
         :func:`stump_sums`.
         """
-        return KERNELS.load().split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance,
-                                         self.grades, weights.factors)
+        kernels = KERNELS.load() if self.compiled else stump_numpy
+        return kernels.split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance,
+                                  self.grades, weights.factors)
 
 
 class StumpSearch:
@@ -318,6 +337,11 @@ class StumpSearch:
         caller has it already.
         """
         layout = self.layout
+        if not layout.compiled:
+            weights = layout.round_weights(scores) if weights is None else weights
+            w = stump_numpy.pair_weights(layout.first, layout.second, layout.grades, weights.factors)
+            return stump_numpy.stump_sums_table(layout.bins.codes, layout.width, layout.first, layout.second, w,
+                                                weights.p)
         s1 = np.zeros((layout.n_features, layout.width))
         s2 = np.zeros((layout.n_features, layout.width))
         KERNELS.load().stump_tables(self.block, *self._sweep_inputs(scores, weights), *self._work[0], s1, s2)
@@ -339,6 +363,8 @@ class StumpSearch:
         gain : float
             ``S1^2 / S2`` of that stump, relative to the largest pair weight.
         """
+        if not self.layout.compiled:
+            return self._best_with_numpy(scores, weights)
         inputs = self._sweep_inputs(scores, weights)
         kernels = KERNELS.load()
         n_features = self.layout.n_features
@@ -364,6 +390,25 @@ class StumpSearch:
         return feature, int(bin_), float(gain)
 
 
+    def _best_with_numpy(self, scores, weights):
+        """:meth:`best` with :mod:`rankviz.ltr.stump_numpy`: the same choice of the gains it computes."""
+        layout = self.layout
+        weights = layout.round_weights(scores) if weights is None else weights
+        w = stump_numpy.pair_weights(layout.first, layout.second, layout.grades, weights.factors)
+        floor = 1e-6 * weights.total  # as _sweep_inputs
+        gains = [stump_numpy.feature_gains(layout.bins.codes[:, k], layout.width, layout.first, layout.second, w,
+                                           weights.p, floor) for k in range(layout.n_features)]
+        tops = np.array([gain.max(initial=0.0) for _, gain in gains])
+        top = tops.max(initial=0.0)
+        if not top > 0.0:
+            return -1, -1, 0.0
+        threshold = top - _GAIN_TIE * top
+        feature = int(np.argmax(tops >= threshold))
+        bins, gain = gains[feature]
+        pick = int(np.argmax(gain >= threshold))
+        return feature, int(bins[pick]), float(gain[pick])
+
+
 def stump_sums(codes_column: np.ndarray, bin_: int, first: np.ndarray, second: np.ndarray,
                distance: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
     """Exact ``S1`` and ``S2`` of one stump, straight from the pairs and their weights.
@@ -386,8 +431,8 @@ def warm_up() -> float:
     """Compile the stump sweep (or load it from Numba's on-disk cache); returns the seconds taken.
 
     ``rankviz warm-up`` (which ``make run`` calls before starting the app)
-    calls this, so that the first MPBoost fit does not wait for the compiler
-    (about 12 s of CPU with an empty cache).
+    and the background build of :data:`KERNELS` call this (about 12 s of
+    CPU with an empty cache).
     """
     import time
 
@@ -395,7 +440,8 @@ def warm_up() -> float:
     X = np.array([[0.0], [1.0], [2.0], [3.0]])
     grades = np.array([0, 1, 0, 1])
     first, second = np.array([1, 3]), np.array([0, 2])
-    layout = PairLayout(first, second, np.ones(2), FeatureBins(X), grades=grades, queries=np.array([0, 0, 1, 1]))
+    layout = PairLayout(first, second, np.ones(2), FeatureBins(X), grades=grades, queries=np.array([0, 0, 1, 1]),
+                        engine="compiled")
     search = StumpSearch(layout)
     weights = layout.round_weights(np.zeros(4))
     search.best(np.zeros(4), weights)

@@ -50,6 +50,7 @@ import threading
 import time
 import warnings
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
@@ -143,7 +144,7 @@ class LazyKernels:
         self.module = module
         self.warm_up = warm_up
         self._lock = threading.Lock()
-        self._built = False
+        self._ready = False  # latched: once built or found in the cache, usable for the rest of the process
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._error_reported = False
@@ -165,7 +166,7 @@ class LazyKernels:
         module, _, function = self.warm_up.partition(":")
         warm: Callable[[], object] = getattr(importlib.import_module(module), function)
         warm()
-        self._built = True
+        self._ready = True
         self._write_stamp()
         return time.process_time() - start
 
@@ -177,8 +178,14 @@ class LazyKernels:
             return False
 
     def ready(self) -> bool:
-        """Whether the compiled code runs without compiling: built in this process, or cached."""
-        return self._built or self.is_cached()
+        """Whether the compiled code runs without compiling: built in this process, or cached.
+
+        The cache is looked at until the answer is yes (a few milliseconds, more than a small fit takes),
+        and not while a background build runs.
+        """
+        if not self._ready and self._thread is None and self.is_cached():
+            self._ready = True
+        return self._ready
 
     def request(self) -> bool:
         """Whether a fit should use the compiled code now (see :mod:`rankviz.jit` for the modes).
@@ -227,7 +234,7 @@ class LazyKernels:
     def _after_fork(self) -> None:
         # A forked child has no build thread (only the forking thread survives a fork).
         self._lock = threading.Lock()
-        if self._thread is not None and not self._built:
+        if self._thread is not None and not self._ready:
             self._thread = None
 
     def _source(self) -> Path:
@@ -242,10 +249,8 @@ class LazyKernels:
     def _stamp_key(self) -> str:
         """What the cached code depends on: the source file as Numba's cache index sees it (modification
         time and size), Numba's version and the Python that compiled it."""
-        from importlib.metadata import version
-
         source = self._source().stat()
-        return (f"{self.module} {source.st_mtime_ns} {source.st_size} numba {version('numba')} "
+        return (f"{self.module} {source.st_mtime_ns} {source.st_size} numba {_numba_version()} "
                 f"python {sys.version.split()[0]} {sys.implementation.cache_tag}\n")
 
     def _write_stamp(self) -> None:
@@ -257,6 +262,14 @@ class LazyKernels:
             temporary.replace(path)  # atomic: a reader sees the old stamp or the new one
         except OSError:
             pass  # a read-only cache folder: later processes build again, as they would compile again
+
+
+@lru_cache(maxsize=1)
+def _numba_version() -> str:
+    """Numba's version, from its metadata: without importing it."""
+    from importlib.metadata import version
+
+    return version("numba")
 
 
 def _reset_after_fork() -> None:

@@ -36,8 +36,9 @@ of CPU). ``rankviz warm-up`` fills the cache for both ahead of time.
 The background thread holds Python's global interpreter lock for much of
 its work (Numba's type inference and lowering are Python code), so it slows
 other Python threads of the process while it runs, and its CPU time is the
-process's. A process that exits meanwhile leaves the cache unfilled; the
-next one starts again.
+process's. A process that exits meanwhile stops the build (daemon threads
+end with the interpreter); Numba keeps the functions it finished in its
+cache, and the next process's build starts again from those.
 """
 
 from __future__ import annotations

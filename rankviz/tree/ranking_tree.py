@@ -166,9 +166,9 @@ class RankingTree(LabelRankerMixin, BaseEstimator):
         user (:mod:`rankviz.numba_cache`). Building that code costs tens of
         seconds of CPU, once; the fits of a process that finds it neither
         built nor in the cache grow with NumPy, which grows the same tree
-        (slower on large or deep trees: a 300-row tree takes about a tenth
-        of a second), while a background thread builds it; later fits use
-        it. ``rankviz warm-up`` builds it ahead, and
+        (20-45 ms of CPU for 300 rows, but several times slower than the
+        compiled code on large or deep trees), while a background thread
+        builds it; later fits use it. ``rankviz warm-up`` builds it ahead, and
         :func:`rankviz.jit.set_compile_mode` chooses otherwise ("wait":
         compiled always, the first fit compiling; "never": NumPy always).
         """

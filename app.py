@@ -3,9 +3,11 @@
 import streamlit as st
 
 from rankviz.ui.navigation import mark_app_navigation
+from rankviz.ui.page_style import apply_page_style
 
 st.set_page_config(page_title="rankviz", page_icon="🌳", layout="wide")
 mark_app_navigation()
+apply_page_style()
 st.navigation([
     st.Page("pages/ranking_trees.py", title="Ranking trees", icon=":material/account_tree:", default=True),
     st.Page("pages/side_by_side.py", title="Side by side", icon=":material/compare:"),

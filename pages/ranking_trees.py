@@ -29,11 +29,6 @@ if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
 
-with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
-                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
-    st.write(dataset.description)
-    st.dataframe(dataset.to_frame(), height=240)
-
 try:
     path = fit_gamma_path(dataset, data_key, *settings.growth)
 except ValueError as error:  # e.g. a criterion that needs complete rankings
@@ -61,6 +56,10 @@ def explore() -> None:
 
 
 explore()
+with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
+    st.write(dataset.description)
+    st.dataframe(dataset.to_frame(), height=240)
 tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"])
 with tab_gamma:
     gamma_panel(dataset, data_key, settings, path)

@@ -112,7 +112,8 @@ def test_stepping_grows_the_tree_one_split_at_a_time(app):
     assert len(tree_views(app)[0]["revealed"]) == 3
     app.button(key="tree_last").click().run()
     (view,) = tree_views(app)
-    assert view["revealed"] is None and view["current"] is not None  # the last split stays marked
+    # The whole tree: nothing is "just split", and the view opens on the root.
+    assert view["revealed"] is None and view["current"] is None
     assert view["dot"] == full
     app.radio(key="tree_order").set_value("best").run()  # a new order shows the whole tree again
     assert not app.exception

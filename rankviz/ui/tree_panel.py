@@ -341,40 +341,28 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
 
     level = settings.order == "level"
     unit = "level" if level else "split"
-    cols = st.columns([1, 1, 1.1, 1, 1, 3.2, 1.3, 1.2], vertical_alignment="bottom", gap="small")
-    cols[0].button("Start", on_click=go, args=(0,), key=f"{key}_first", width="stretch",
-                   icon=":material/first_page:", help="Back to the root alone")
-    cols[1].button("Back", on_click=move, args=(-1,), key=f"{key}_back",
-                   icon=":material/chevron_left:", width="stretch", help=f"Undo the last {unit}")
+    # One row: the buttons as wide as their labels, the scrub slider takes the rest.
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    row.button("Start", on_click=go, args=(0,), key=f"{key}_first", icon=":material/first_page:",
+               help="Back to the root alone")
+    row.button("Back", on_click=move, args=(-1,), key=f"{key}_back", icon=":material/chevron_left:",
+               help=f"Undo the last {unit}")
     playing = state[playing_key]
-    cols[2].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play",
-                   icon=":material/pause:" if playing else ":material/play_arrow:",
-                   type="primary", width="stretch", help=f"Replay the tree one {unit} at a time")
-    cols[3].button("Step", on_click=move, args=(1,), key=f"{key}_forward",
-                   icon=":material/chevron_right:", width="stretch",
-                   help="Grow the next depth level" if level else "Make the next split")
-    cols[4].button("End", on_click=go, args=(n_steps,), key=f"{key}_last", width="stretch",
-                   icon=":material/last_page:", help="The fully grown tree")
+    row.button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play",
+               icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
+               help=f"Replay the tree one {unit} at a time")
+    row.button("Step", on_click=move, args=(1,), key=f"{key}_forward", icon=":material/chevron_right:",
+               help="Grow the next depth level" if level else "Make the next split")
+    row.button("End", on_click=go, args=(n_steps,), key=f"{key}_last", icon=":material/last_page:",
+               help="The fully grown tree")
     # The scrub slider shows the step the other controls set; dragging it jumps there.
     state[scrub_key] = stop_index(state[step_key])
-    cols[5].slider(
-        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrub_key,
+    row.slider(
+        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrub_key, width="stretch",
         disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrub_key], len(stops) - 1)]),
         help="Drag to any step of the growth: the tree up to that depth level." if level else
              "Drag to any step of the growth: the tree after that many splits (in the growth order).")
-    speed = cols[6].select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed")
-    shown = cols[7].number_input("Labels per leaf", 1, len(tree.label_names),
-                                 min(4, len(tree.label_names)), key=f"{key}_labels",
-                                 help="How many labels of each leaf's ranking to write, best first. "
-                                      "Hovering a node shows its whole ranking.")
-    if selected_key is not None:
-        chosen = state.get(selected_key)
-        target = _split_step(tree, sequence, chosen)
-        st.button(f"Grow to the split of #{chosen}" if target is not None else "Grow to the selected node's split",
-                  on_click=to_selected, key=f"{key}_to_selected", disabled=target is None,
-                  icon=":material/my_location:", type="tertiary",
-                  help="Replay the growth up to the step that splits the selected node (for a leaf: the "
-                       "split that made it).")
+    speed = row.select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed", width=110)
     depth = depth_control(tree, f"{key}_draw", signature)
 
     picked_key = f"{key}_picked"  # set by a click on a node while playing: the page follows
@@ -385,14 +373,24 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
 
     def draw() -> GrowthStep:
         current = growth_step(tree, sequence, state[step_key])
-        st.markdown(_step_caption(current, n_steps))
+        status = st.container(horizontal=True, vertical_alignment="center", gap="small")
+        status.markdown(_step_caption(current, n_steps), width="stretch")
+        if selected_key is not None and not state[playing_key]:
+            chosen = state.get(selected_key)
+            target = _split_step(tree, sequence, chosen)
+            status.button(f"Grow to the split of #{chosen}" if target is not None else "Grow to the selected split",
+                          on_click=to_selected, key=f"{key}_to_selected", disabled=target is None,
+                          icon=":material/my_location:", type="tertiary",
+                          help="Replay the growth up to the step that splits the selected node (for a leaf: "
+                               "the split that made it).")
         grown = current.step < n_steps
         just_split = int(current.tree.node_ids[current.node]) if current.step > 0 else None
         fold_key = (data_key, settings.growth)
         _view_with_export(
             tree, key=key, tree_key=repr(signature), fold_key=fold_key, basename=basename, max_depth=depth,
-            max_labels=shown, partial=current if grown else None, n_steps=n_steps,
-            selected=state.get(selected_key) if selected_key else None, current=just_split,
+            max_labels=LABELS_ASKED, partial=current if grown else None, n_steps=n_steps,
+            selected=state.get(selected_key) if selected_key else None,
+            current=just_split if grown else None,  # the whole tree opens on its root
             revealed=current.tree.node_ids if grown else None,
             on_select=(picked if state[playing_key] else on_select) if on_select is not None else None,
             trace=trace, label=label)
@@ -483,6 +481,10 @@ def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, bas
     explore()
 
 
+#: ``max_labels`` of :func:`_view_with_export` that puts a "Labels per leaf" input in the view's row.
+LABELS_ASKED = -1
+
+
 def _view_with_export(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
                       max_depth: int | None, max_labels: int | None, left_to_right: bool = False,
                       partial: GrowthStep | None = None, n_steps: int | None = None, **view: Any) -> None:
@@ -491,10 +493,16 @@ def _view_with_export(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable
     The export offers what the view shows (depth cut, folds, direction,
     strips, the inspected node and traced path) and, with ``partial`` (the
     player's step when it is not at the end), the tree at that step.
+    ``max_labels=LABELS_ASKED`` lets the reader choose it in that row.
     """
     view_slot = st.container()  # above the row, though drawn after the toggles are read
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
     strips, direction = view_options(tree, key, row, left_to_right=left_to_right)
+    if max_labels == LABELS_ASKED:
+        max_labels = int(row.number_input(
+            "Labels per leaf", 1, len(tree.label_names), min(4, len(tree.label_names)), key=f"{key}_labels",
+            width=130, help="How many labels of each leaf's ranking to write, best first. Hovering a node "
+                            "shows its whole ranking."))
     with view_slot:
         show_tree(tree, key=f"{key}_view", layout_key=tree_key, fold_key=fold_key, max_depth=max_depth,
                   max_labels=max_labels, rank_strips=strips, direction=direction, **view)

@@ -26,6 +26,18 @@ if splits is None:
     st.info("Choose the sample data set, or finish the upload in the sidebar.")
     st.stop()
 
+tab_grow, tab_compare = st.tabs(["Grow the ensemble (Fig. 6)", "Compare labellings and baselines (Figs. 3–5)"])
+with tab_grow:
+    try:
+        growth = grow(splits, data_key, settings)
+    except ValueError as error:
+        st.error(f"MPBoost cannot be fitted on this data: {error}")
+    else:
+        growth_view(growth, settings)
+with tab_compare:
+    compare_panel(splits, data_key, settings)
+
+# The data and condition (9) below the ensemble, so that its stumps are on the first screen.
 train = splits["train"]
 with st.expander(f"Data: {md_escape(train.name.split(':')[0]) or 'uploaded'} — "
                  f"{counted(sum(s.n_queries for s in splits.values()), 'query', 'queries')}, "
@@ -37,13 +49,3 @@ with st.expander(f"Data: {md_escape(train.name.split(':')[0]) or 'uploaded'} —
     st.dataframe(train.to_frame().head(200), height=220)
 
 condition_note(splits, settings)
-tab_grow, tab_compare = st.tabs(["Grow the ensemble (Fig. 6)", "Compare labellings and baselines (Figs. 3–5)"])
-with tab_grow:
-    try:
-        growth = grow(splits, data_key, settings)
-    except ValueError as error:
-        st.error(f"MPBoost cannot be fitted on this data: {error}")
-    else:
-        growth_view(growth, settings)
-with tab_compare:
-    compare_panel(splits, data_key, settings)

@@ -51,7 +51,7 @@ for side, column in columns.items():
         name = SIDES[side][0]
         explore_tree(tree, key=name, tree_key=repr((data_key, settings[side])),
                      fold_key=(data_key, settings[side].growth), basename=export_basename(dataset.name, settings[side].criterion, settings[side].gamma),
-                     group="side_by_side", legend=False, max_height=620)
+                     group="side_by_side", legend=False)
 
 st.divider()
 st.header("Held-out scores")  # h2 under the page title (axe heading-order)

@@ -130,7 +130,7 @@ def test_comparison_chart_matches_the_library(app_path, sample):
     for method in expected["method"].unique():
         assert method_title(method) in chart.proto.spec
     # the paired table: one row per method other than the reference (BINARY)
-    table = at.dataframe[-1].value
+    table = next(d.value for d in reversed(at.dataframe) if "method" in d.value.columns)
     assert len(table) == len(expected["method"].unique()) - 1
     logdd = expected[(expected["method"] == "logdd") & (expected["k"] == 5)]["mean"].iloc[0]
     row = table[table["method"] == "MPBoost.LOGDD"].iloc[0]

@@ -301,23 +301,7 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     model, curves = growth.model, growth.curves
     at_k = curves.at_k(settings.k)
     best = int(np.nanargmax(at_k["validation"])) + 1 if np.isfinite(at_k["validation"]).any() else None
-    cols = st.columns(4)
-    for col, split in zip(cols, ("train", "validation", "test")):
-        value = at_k[split][t - 1]
-        col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}" if np.isfinite(value) else "—",
-                   help=f"Mean over the {split} queries with a relevant document, after "
-                        f"{counted(t, 'round')}." if np.isfinite(value) else
-                        f"No {split} query has a relevant document, so NDCG is undefined on every one.")
-    cols[3].metric("Best validation round", "—" if best is None else f"{best}",
-                   help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
-    shown = {split: values[:t] for split, values in at_k.items()}
-    left, right = st.columns([3, 2])
-    with left:
-        fig = rounds_figure(shown, settings.k, form=settings.form, n_rounds=model.n_rounds_, best_round=best)
-        st.plotly_chart(fig, key=f"{key}_rounds_chart")
-    with right:
-        st.plotly_chart(loss_bound_figure(curves.bound[:t], curves.misordering[:t], n_rounds=model.n_rounds_),
-                        key=f"{key}_bound_chart")
+    # The drawing first: the stumps are on the first screen, the numbers and curves below them.
     cols = st.columns([2, 1], vertical_alignment="bottom")
     view = cols[0].radio("Drawing", list(VIEWS), format_func=VIEWS.get, horizontal=True, key=f"{key}_view",
                          persist_state="session")
@@ -337,13 +321,30 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
         dot = additive_model_to_dot(partial, growth.feature_names, max_features=features, max_steps=6,
                                     title=f"The score after {counted(t, 'round')}, feature by feature "
                                           "(newest stump's feature outlined)")
-    tree_view(_layout(dot), key=f"{key}_drawing", layout_key=view, max_height=520,
+    tree_view(_layout(dot), key=f"{key}_drawing", layout_key=view,
               label="Zoom with the wheel or the buttons; drag to pan.")
     row = st.columns([4, 1], vertical_alignment="center")
     row[0].caption("Blue: the stump raises the score of documents above its threshold; orange: it lowers it. "
                    "Only differences of scores within a query matter, so a stump adds 0 below its threshold.")
     with row[1]:
         drawing_export(dot, key=f"{key}_export", basename=f"mpboost_{settings.ddf.lower()}_{view}_t{t}")
+    cols = st.columns(4)
+    for col, split in zip(cols, ("train", "validation", "test")):
+        value = at_k[split][t - 1]
+        col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}" if np.isfinite(value) else "—",
+                   help=f"Mean over the {split} queries with a relevant document, after "
+                        f"{counted(t, 'round')}." if np.isfinite(value) else
+                        f"No {split} query has a relevant document, so NDCG is undefined on every one.")
+    cols[3].metric("Best validation round", "—" if best is None else f"{best}",
+                   help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
+    shown = {split: values[:t] for split, values in at_k.items()}
+    left, right = st.columns([3, 2])
+    with left:
+        fig = rounds_figure(shown, settings.k, form=settings.form, n_rounds=model.n_rounds_, best_round=best)
+        st.plotly_chart(fig, key=f"{key}_rounds_chart")
+    with right:
+        st.plotly_chart(loss_bound_figure(curves.bound[:t], curves.misordering[:t], n_rounds=model.n_rounds_),
+                        key=f"{key}_bound_chart")
     down = st.columns(2)
     down[0].download_button("Stumps (CSV)", safe_csv(model.stumps_frame(growth.feature_names)),
                             file_name="mpboost_stumps.csv", mime="text/csv", icon=":material/download:",

@@ -419,10 +419,15 @@ LAYOUTS = {"side": "side by side", "stacked": "one above the other"}
 
 
 def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | None = None, key: str = "ivg") -> None:
-    """The data's level counts and the test rank losses in one row, then the two trees.
+    """The two trees, then the data's level counts and the test rank losses in one row.
 
-    ``data_chart`` (e.g. :func:`rankviz.viz.figures.ordinal.level_count_chart`) goes left of the losses.
+    The trees come first so that they are on the first screen. ``data_chart``
+    (e.g. :func:`rankviz.viz.figures.ordinal.level_count_chart`) goes left of the losses.
     """
+    trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
+    names = [md_escape(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
+    draw_pair(trees, key=key,
+              levels=f"{names[0]} … {names[-1]}" if len(names) > 2 else " and ".join(names))
     if data_chart is not None:
         chart_column, loss_column = st.columns([1, 1.6], gap="medium")
         chart_column.plotly_chart(data_chart, key=f"{key}_levels", config={"displayModeBar": False})
@@ -440,10 +445,6 @@ def ordinal_tree_pair(comparison: OrdinalComparison, data_chart: go.Figure | Non
     with st.expander("Test rank loss paired per test row: is a difference more than chance?"):  # full width
         paired_table(comparison.row_losses, [TREE_METHODS[c] for c in CRITERIA_SHOWN], key=key,
                      measures=["rank loss"], losses=["rank loss"])
-    trees = {TREE_METHODS[c]: (comparison.models[c].tree_, f"ordinal_tree_{c}") for c in CRITERIA_SHOWN}
-    names = [md_escape(c) for c in comparison.models[CRITERIA_SHOWN[0]].classes_]
-    draw_pair(trees, key=key,
-              levels=f"{names[0]} … {names[-1]}" if len(names) > 2 else " and ".join(names))
 
 
 def ranking_tree_pair(dataset: RankingDataset, data_key: str, settings: OrdinalSettings,
@@ -503,7 +504,7 @@ def draw_pair(trees: dict[str, tuple[Tree, str]], key: str = "ivg", levels: str 
             # trees share one scale (group), so their sizes compare as drawn.
             explore_tree(tree, key=f"{key}_{layout}_{i}", tree_key=f"{key}|{i}|{signature}",
                          fold_key=(key, i, signature), basename=basename, group=f"{key}_{layout}",
-                         legend=not side, left_to_right=side, max_height=560 if side else 620)
+                         legend=not side, left_to_right=side)
     if side:
         tree_legend(ordinal=levels is not None, levels=levels)
 

@@ -449,7 +449,7 @@ def _step_caption(current: GrowthStep, n_steps: int) -> str:
 def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
                  group: str | None = None, legend: bool = True, max_labels: int | None = 4,
                  whole_leaves: int | None = None, cut_leaves: int | None = None,
-                 left_to_right: bool = False, max_height: int = 560) -> None:
+                 left_to_right: bool = False, max_height: int | None = None) -> None:
     """A finished tree to explore: depth control, the view, its toggles and the Export button.
 
     Parameters
@@ -627,7 +627,7 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
               revealed: Any = None, on_select: Callable[[int], None] | None = None,
               trace: Trace | None = None, label: str = "", group: str | None = None,
               direction: str = "TB", legend: bool = True, rank_strips: bool = False,
-              max_height: int = 560) -> TreeLayout:
+              max_height: int | None = None) -> TreeLayout:
     """Draw a tree in the explorable view (:func:`rankviz.ui.tree_view.tree_view`).
 
     Folds made with the nodes' −/+ buttons are kept under ``key`` while
@@ -649,5 +649,5 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
               current=current, revealed=revealed, path=trace.path if trace else None,
               trace={"node": trace.leaf, "lines": list(trace.lines)} if trace else None,
               on_select=on_select, on_toggle=toggle, group=group, direction=direction,
-              max_height=max_height)
+              **({} if max_height is None else {"max_height": max_height}))
     return layout

@@ -7,10 +7,9 @@ root), axe-core (vendored in ``vendor/axe-core``, MPL-2.0) is injected into the
 page and its frames and run with its default rules. axe walks open shadow roots
 (the components) and frames itself. A page passes with no *critical* and no
 *serious* violation; a failure lists each violation's rule, impact, targets and
-summary. Two exceptions, both marked in the printed list: contrast inside a
-disabled widget (WCAG 1.4.3 exempts inactive controls), and the rules of
-``TREE_VIEW_KNOWN`` inside the tree view's shadow root only, left to the tree
-view's rewrite.
+summary. One exception, marked in the printed list: contrast inside a
+disabled widget (WCAG 1.4.3 exempts inactive controls); ``TREE_VIEW_KNOWN``
+can name rules not held inside the tree view's shadow root (none today).
 
 ``test_no_developer_toolbar``: the app runs with ``client.toolbarMode =
 "viewer"`` (``.streamlit/config.toml``), so a user sees no "Deploy" button nor
@@ -50,11 +49,9 @@ PAGES = [
 ]
 
 #: Rules not held against the tree view (rankviz.ui.tree_view) *inside its shadow root only*;
-#: everywhere else on the page they still count. That component is being rewritten, and these
-#: are to be fixed there (issue 33), then removed from here:
-#: * label-content-name-mismatch (serious): a node's ``role="treeitem"`` ``<g>`` has an
-#:   ``aria-label`` (accessibleName) that does not contain the text drawn in it.
-TREE_VIEW_KNOWN = {"label-content-name-mismatch"}
+#: everywhere else on the page they still count. None: the view's nodes are named by the text
+#: their boxes show (their full details as ``aria-description``), so every rule holds inside it.
+TREE_VIEW_KNOWN: set[str] = set()
 
 BLOCKING = ("critical", "serious")
 

@@ -87,3 +87,29 @@ def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, p
     # The γ path and the evaluation are still on the page, untouched.
     expect(page.get_by_role("tab", name="γ path")).to_be_visible()
     expect(page.get_by_role("tab", name="Evaluation")).to_be_visible()
+
+
+def test_after_an_upload_of_thousands_of_rows_the_gamma_curves_start_on_k_fold(streamlit_server, page: Page,
+                                                                                tmp_path):
+    # A small sample first (leave-one-out), then an upload above LOO_ROWS: the default follows the data.
+    from rankviz.ui.gamma_panel import LOO_ROWS
+
+    rows = LOO_ROWS + 100
+    rng = np.random.default_rng(0)
+    X = np.round(rng.random((rows, 3)), 3)
+    Y = np.argsort(np.argsort(-(X @ rng.normal(size=(3, 4)) + rng.normal(size=(rows, 4))), axis=1), axis=1) + 1
+    upload = tmp_path / "many_rows.csv"
+    upload.write_text(f"{rows},3,4\n" + "\n".join(",".join([*map(str, x), *map(str, y)]) for x, y in zip(X, Y)))
+    page.goto(f"{streamlit_server}/?{dataset_url_field().param}={SAMPLE}", timeout=LOAD_TIMEOUT)
+    expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-ready", "1", timeout=LOAD_TIMEOUT)
+    wait_until_idle(page, timeout=LOAD_TIMEOUT)
+    page.get_by_role("tab", name="γ path").click()
+    expect(page.get_by_role("radio", name="Leave-one-out")).to_be_checked()
+    page.get_by_role("combobox", name="Data set").click()
+    page.get_by_role("option", name="Upload your own file…").click()
+    page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(upload))
+    expect(page.get_by_text("Data: many_rows.csv", exact=False).first).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_until_idle(page, timeout=LOAD_TIMEOUT)
+    page.get_by_role("tab", name="γ path").click()
+    expect(page.get_by_role("radio", name="k-fold", exact=True)).to_be_checked()
+    expect(page.get_by_role("button", name=re.compile(r"Compute the γ curves \(10 growths\)"))).to_be_visible()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 __all__ = ["ENV_VAR", "cache_dir", "configure", "default_cache_dir"]
@@ -39,6 +40,7 @@ def default_cache_dir() -> Path:
 
     ``XDG_CACHE_HOME`` defaults to ``~/.cache`` when unset or empty, or when
     it is not an absolute path (the specification says to ignore it then).
+    Without a home directory, ``<temporary folder>/rankviz-<user id>/numba``.
 
     Returns
     -------
@@ -46,8 +48,14 @@ def default_cache_dir() -> Path:
         The folder (not created here; Numba creates it when it first writes).
     """
     base = os.environ.get("XDG_CACHE_HOME", "")
-    root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
-    return root / "rankviz" / "numba"
+    if base and os.path.isabs(base):
+        return Path(base) / "rankviz" / "numba"
+    try:
+        home = Path.home()
+    except RuntimeError:  # no home directory (a service account without HOME): a per-user temporary folder
+        owner = os.getuid() if hasattr(os, "getuid") else "user"
+        return Path(tempfile.gettempdir()) / f"rankviz-{owner}" / "numba"
+    return home / ".cache" / "rankviz" / "numba"
 
 
 def cache_dir() -> Path:

@@ -57,7 +57,7 @@ from types import ModuleType
 
 from . import numba_cache
 
-__all__ = ["COMPILE_MODES", "LazyKernels", "compile_mode", "kernel_sets", "set_compile_mode",
+__all__ = ["COMPILE_MODES", "ENV_VAR", "LazyKernels", "compile_mode", "kernel_sets", "set_compile_mode",
            "wait_for_compilation"]
 
 #: The compilation modes; see the module's description.

@@ -327,36 +327,34 @@ def leaf_count_curve(path: GammaPath, gamma_range: tuple[float, float], current:
     # each step starts at its breakpoint with the count just above it.
     x = np.r_[low, inside, high]
     y = np.r_[path.n_leaves(low), path.n_leaves(np.nextafter(inside, np.inf)), path.n_leaves(high)]
-    fig = go.Figure()
-    fig.add_scatter(
-        x=x, y=y, mode="lines", line_shape="hv", line=dict(color="#222222", width=2),
-        customdata=["leaf" if count == 1 else "leaves" for count in y],
-        name="leaves", hovertemplate="γ > %{x:.4f}: %{y} %{customdata}<extra></extra>",
-    )
-    fig.add_scatter(
-        x=inside, y=path.n_leaves(np.nextafter(inside, np.inf)), mode="markers",
-        marker=dict(color="#222222", size=6), name="breakpoints",
-        hovertemplate="breakpoint γ = %{x:.5f}<extra></extra>",
-    )
-    if current is not None:
-        count = int(path.n_leaves(current))
-        fig.add_vline(x=current, line=dict(color=CURRENT_COLOUR, width=2, dash="dash"))
-        fig.add_annotation(x=current, y=1, yref="paper", yanchor="bottom", showarrow=False,
-                           text=f"γ = {current:.3f}: {count} {'leaf' if count == 1 else 'leaves'}",
-                           font=dict(color=CURRENT_COLOUR))
-    fig.update_layout(
-        title="Number of leaves against γ (cf. Rebelo et al. 2008, Figure 2)",
-        xaxis_title="γ (stopping parameter, rule 6)", yaxis_title="leaves (log scale)",
-        yaxis_type="log", showlegend=False, template="plotly_white", height=360,
-        margin=dict(t=70, l=60, r=20, b=50),
-    )
-    fig.update_xaxes(range=[low, high])
     # Plain 1-2-5 ticks: plotly's default log ticks label minor digits ("2 3" for 20, 30).
     top = max(int(y.max()), 2)
     ticks = [m * 10**e for e in range(int(np.log10(top)) + 2) for m in (1, 2, 5) if m * 10**e <= top * 1.5]
-    fig.update_yaxes(tickvals=ticks, ticktext=[str(t) for t in ticks],
-                     range=[-0.05, np.log10(top * 1.3)])
-    return fig
+    data = [
+        dict(type="scatter", x=x, y=y, mode="lines", line_shape="hv", line=dict(color="#222222", width=2),
+             customdata=["leaf" if count == 1 else "leaves" for count in y], name="leaves",
+             hovertemplate="γ > %{x:.4f}: %{y} %{customdata}<extra></extra>"),
+        dict(type="scatter", x=inside, y=path.n_leaves(np.nextafter(inside, np.inf)), mode="markers",
+             marker=dict(color="#222222", size=6), name="breakpoints",
+             hovertemplate="breakpoint γ = %{x:.5f}<extra></extra>"),
+    ]
+    shapes, notes = [], []
+    if current is not None:
+        count = int(path.n_leaves(current))
+        shapes.append(dict(type="line", xref="x", x0=current, x1=current, yref="y domain", y0=0, y1=1,
+                           line=dict(color=CURRENT_COLOUR, width=2, dash="dash")))
+        notes.append(dict(x=current, y=1, yref="paper", yanchor="bottom", showarrow=False,
+                          text=f"γ = {current:.3f}: {count} {'leaf' if count == 1 else 'leaves'}",
+                          font=dict(color=CURRENT_COLOUR)))
+    # One constructor call: plotly validates every add/update call anew, on every γ step.
+    return go.Figure(data=data, layout=dict(
+        title=dict(text="Number of leaves against γ (cf. Rebelo et al. 2008, Figure 2)"),
+        xaxis=dict(title=dict(text="γ (stopping parameter, rule 6)"), range=[low, high]),
+        yaxis=dict(title=dict(text="leaves (log scale)"), type="log", tickvals=ticks,
+                   ticktext=[str(t) for t in ticks], range=[-0.05, np.log10(top * 1.3)]),
+        shapes=shapes, annotations=notes, showlegend=False, template="plotly_white", height=360,
+        margin=dict(t=70, l=60, r=20, b=50),
+    ))
 
 
 def gamma_curves(curves: pd.DataFrame, baselines: dict[str, dict[str, float]] | None = None,

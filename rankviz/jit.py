@@ -43,7 +43,6 @@ cache, and the next process's build starts again from those.
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import os
 import sys
@@ -133,16 +132,23 @@ class LazyKernels:
     name : str
         What the code serves, for messages ("ranking trees").
     module : str
-        The module that holds the compiled functions (imports Numba).
-    warm_up : str
-        ``"package.module:function"``: a function that calls every compiled
-        function with every type of argument the library passes, so that all
-        of them are compiled (or loaded from the cache) when it returns.
+        The name of the module that holds the compiled functions (for its
+        source file, which the cache stamp follows).
+    load : callable
+        Imports that module (and so Numba) and returns it. A function with a
+        plain ``import`` statement rather than a module name looked up at run
+        time: nothing here imports a module named by a string.
+    warm_up : callable
+        Calls every compiled function with every type of argument the library
+        passes, so that all of them are compiled (or loaded from the cache)
+        when it returns.
     """
 
-    def __init__(self, name: str, module: str, warm_up: str) -> None:
+    def __init__(self, name: str, module: str, load: Callable[[], ModuleType],
+                 warm_up: Callable[[], object]) -> None:
         self.name = name
         self.module = module
+        self._load = load
         self.warm_up = warm_up
         self._lock = threading.Lock()
         self._ready = False  # latched: once built or found in the cache, usable for the rest of the process
@@ -154,7 +160,7 @@ class LazyKernels:
     def load(self) -> ModuleType:
         """The compiled module, imported now (with Numba; functions compile when first called)."""
         numba_cache.configure()  # before the module's `import numba`
-        return importlib.import_module(self.module)
+        return self._load()
 
     def build(self) -> float:
         """Compile every function (or load it from the cache) in this thread; returns the CPU seconds taken.
@@ -164,9 +170,7 @@ class LazyKernels:
         """
         start = time.process_time()
         self.load()
-        module, _, function = self.warm_up.partition(":")
-        warm: Callable[[], object] = getattr(importlib.import_module(module), function)
-        warm()
+        self.warm_up()
         self._ready = True
         self._write_stamp()
         return time.process_time() - start

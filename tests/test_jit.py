@@ -126,7 +126,7 @@ def fake_kernels(tmp_path, monkeypatch):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     previous = jit.set_compile_mode("background")
     module = importlib.import_module(name)
-    yield module, jit.LazyKernels("fake", name, warm_up=f"{name}:warm_up")
+    yield module, jit.LazyKernels("fake", name, load=lambda: module, warm_up=module.warm_up)
     jit.set_compile_mode(previous)
     module.release.set()
 
@@ -142,14 +142,14 @@ def test_a_request_starts_one_background_build_and_then_the_code_is_ready(fake_k
     assert module.calls == ["rankviz: compiling fake"]
     assert kernels.ready() and kernels.request() is True
     # a later process (a new LazyKernels) finds the stamp in the cache
-    assert jit.LazyKernels("fake", module.__name__, warm_up=kernels.warm_up).is_cached()
+    assert jit.LazyKernels("fake", module.__name__, load=lambda: module, warm_up=kernels.warm_up).is_cached()
 
 
 def test_an_edited_source_makes_the_stamp_stale(fake_kernels, tmp_path):
     module, kernels = fake_kernels
     module.release.set()
     kernels.build()
-    later = jit.LazyKernels("fake", module.__name__, warm_up=kernels.warm_up)
+    later = jit.LazyKernels("fake", module.__name__, load=lambda: module, warm_up=kernels.warm_up)
     assert later.is_cached()
     Path(module.__file__).write_text(FAKE_KERNELS + "\n# edited\n", encoding="utf-8")
     assert not later.is_cached()
@@ -159,7 +159,10 @@ def test_a_failed_build_is_reported_once_and_fits_keep_numpy(tmp_path, monkeypat
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     previous = jit.set_compile_mode("background")
     try:
-        broken = jit.LazyKernels("broken", "rankviz.no_such_module", warm_up="rankviz.no_such_module:warm_up")
+        def missing():
+            raise ModuleNotFoundError("No module named 'rankviz.no_such_module'")
+
+        broken = jit.LazyKernels("broken", "rankviz.no_such_module", load=missing, warm_up=lambda: None)
         assert broken.request() is False
         assert broken.wait(30)
         with pytest.warns(RuntimeWarning, match="compiling the code of broken failed"):

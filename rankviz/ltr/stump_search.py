@@ -61,6 +61,7 @@ References
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
@@ -76,8 +77,13 @@ __all__ = ["ENGINES", "FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "S
 #: The compiled kernels (:mod:`rankviz.ltr.stump_sweep`), imported with Numba when a fit first needs them,
 #: not with rankviz. A fit that finds them not built searches with NumPy (:mod:`rankviz.ltr.stump_numpy`)
 #: while they build in the background (:mod:`rankviz.jit`); building them costs about 12 s of CPU.
-KERNELS = LazyKernels("MPBoost's stump search", "rankviz.ltr.stump_sweep",
-                      warm_up="rankviz.ltr.stump_search:warm_up")
+def _import_sweep() -> ModuleType:
+    from . import stump_sweep
+    return stump_sweep
+
+
+KERNELS = LazyKernels("MPBoost's stump search", "rankviz.ltr.stump_sweep", load=_import_sweep,
+                      warm_up=lambda: warm_up())  # defined below
 
 #: Who runs a fit's search (see :class:`PairLayout`).
 ENGINES = ("auto", "compiled", "numpy")

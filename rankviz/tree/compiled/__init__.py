@@ -11,7 +11,7 @@ and builds it, and the names below (:func:`grow_nodes`,
 used (:pep:`562`).
 """
 
-from importlib import import_module
+from types import ModuleType
 
 from ...jit import LazyKernels
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
@@ -21,12 +21,35 @@ __all__ = ["CriterionSpec", "GrownNodes", "KERNELS", "criterion_spec", "distance
 
 #: The builder's compiled code: all of it is in :mod:`.kernels`; :func:`rankviz.tree.compiled.warm.warm_up`
 #: compiles every function for every kind of argument a fit passes.
-KERNELS = LazyKernels("the ranking tree builder", "rankviz.tree.compiled.kernels",
-                      warm_up="rankviz.tree.compiled.warm:warm_up")
+def _import_kernels() -> ModuleType:
+    from . import kernels
+    return kernels
+
+
+def _warm_up() -> None:
+    from .warm import warm_up as compile_all
+    compile_all()
+
+
+KERNELS = LazyKernels("the ranking tree builder", "rankviz.tree.compiled.kernels", load=_import_kernels,
+                      warm_up=_warm_up)
 
 # The names that need Numba, and the module of each (imported on first use).
 _LAZY = {"CriterionSpec": "specs", "criterion_spec": "specs", "GrownNodes": "growth", "grow_nodes": "growth",
          "distances_to_centres": "kernels", "node_sums": "kernels", "warm_up": "warm"}
+
+
+def _module(part: str) -> ModuleType:
+    """The submodule ``part`` of :data:`_LAZY`, by plain import statements (no module named by a string)."""
+    if part == "specs":
+        from . import specs as module
+    elif part == "growth":
+        from . import growth as module
+    elif part == "kernels":
+        from . import kernels as module
+    else:
+        from . import warm as module
+    return module
 
 
 def has_compiled_form(criterion: Criterion) -> bool:
@@ -40,7 +63,7 @@ def has_compiled_form(criterion: Criterion) -> bool:
 
 def __getattr__(name: str):
     if name in _LAZY:
-        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        value = getattr(_module(_LAZY[name]), name)
         globals()[name] = value  # found directly from now on
         return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

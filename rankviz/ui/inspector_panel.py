@@ -28,9 +28,10 @@ from .text import counted, md_escape
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+    import plotly.graph_objects as go
 
     from ..datasets.label_ranking import RankingDataset
-    from ..tree.node_inspection import NodeInspection
+    from ..tree.node_inspection import NodeInspection, NodeRows
     from ..tree.structure import Tree
     from .tree_panel import TreeSettings
 
@@ -95,24 +96,55 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
         "Node", ids, key=INSPECTED_KEY, format_func=titles.__getitem__,
         help="Node ids are written in the tree above (#id). They stay the same while γ moves.")
     node = ids.index(chosen_id)
-    inspection = inspect_node(tree, encoded_features(dataset, data_key), dataset.Y, node,
-                              min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
+    tree_key = (data_key, settings)
+    inspection = _inspection(tree, dataset, tree_key, node)
 
     _rule_6(tree, node, inspection, settings)
     _candidate_table(inspection, settings, key)
-    _threshold_curves(tree, node, inspection, settings, key)
-    _rankings(dataset, data_key, tree, node, inspection, key, on_trace)
+    _threshold_curves(tree, node, inspection, settings, key, tree_key)
+    _rankings(dataset, tree_key, tree, node, inspection, key, on_trace)
 
 
-def _rankings(dataset: RankingDataset, data_key: str, tree: Tree, node: int, inspection: NodeInspection,
+# What a node costs is kept per (tree, node): going back to a node answers at once. The
+# values are read only (shared between sessions, as st.cache_resource keeps them), and
+# ``tree_key`` (data and settings, γ included) stands for the tree and its data.
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _inspection(_tree: Tree, _dataset: RankingDataset, tree_key: Hashable, node: int) -> NodeInspection:
+    data_key, settings = tree_key
+    return inspect_node(_tree, encoded_features(_dataset, data_key), _dataset.Y, node,
+                        min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _heatmap(_tree: Tree, _dataset: RankingDataset, _inspection: NodeInspection, tree_key: Hashable,
+             node: int) -> tuple[go.Figure, NodeRows, list[str]]:
+    """The node's heat map, the rows it draws and the leaf of each row (``#id``)."""
+    data_key, _ = tree_key
+    listed = ordered_rows(_tree, encoded_features(_dataset, data_key), _dataset.Y, _inspection,
+                          max_rows=HEATMAP_ROWS)
+    leaf_ids = [f"#{_tree.node_ids[leaf]}" for leaf in listed.leaves]
+    figure = rank_heatmap(_dataset.Y[listed.rows], _tree.label_names, _inspection.ranking, _inspection.mean_rank,
+                          example_ids=[str(i + 1) for i in listed.rows], groups=leaf_ids,
+                          n_examples=listed.n_rows)
+    return figure, listed, leaf_ids
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _threshold_figure(_tree: Tree, _inspection: NodeInspection, tree_key: Hashable, node: int,
+                      feature: int) -> go.Figure:
+    _, settings = tree_key
+    chosen = float(_tree.split_threshold[node]) if _tree.split_feature[node] == feature else None
+    return threshold_curve(_inspection.candidates, feature, chosen_threshold=chosen,
+                           similarity_parent=_inspection.similarity, gamma=settings.gamma,
+                           similarity_label=_tree.similarity_label)
+
+
+def _rankings(dataset: RankingDataset, tree_key: Hashable, tree: Tree, node: int, inspection: NodeInspection,
               key: str, on_trace: Callable[[int], None] | None = None) -> None:
     """The heat map of the node's rankings, sorted (and thinned past :data:`HEATMAP_ROWS`), and its caption."""
-    listed = ordered_rows(tree, encoded_features(dataset, data_key), dataset.Y, inspection, max_rows=HEATMAP_ROWS)
-    leaf_ids = [f"#{tree.node_ids[leaf]}" for leaf in listed.leaves]
-    st.plotly_chart(
-        rank_heatmap(dataset.Y[listed.rows], tree.label_names, inspection.ranking, inspection.mean_rank,
-                     example_ids=[str(i + 1) for i in listed.rows], groups=leaf_ids, n_examples=listed.n_rows),
-        key=f"{key}_heatmap")
+    figure, listed, leaf_ids = _heatmap(tree, dataset, inspection, tree_key, node)
+    st.plotly_chart(figure, key=f"{key}_heatmap")
     bands = len(set(leaf_ids))
     order = ("Rows in bands by the leaf they reach (left to right in the tree, named at the right), "
              "each band closest to this node's ranking first"
@@ -274,7 +306,7 @@ def _format_gamma(value: float) -> str:
 
 
 def _threshold_curves(tree: Tree, node: int, inspection: NodeInspection, settings: TreeSettings,
-                      key: str) -> None:
+                      key: str, tree_key: Hashable) -> None:
     numeric = inspection.candidates[inspection.candidates["kind"] == "numeric"]
     if numeric.empty:
         st.caption("No numeric attribute has a threshold to plot in this node.")
@@ -285,14 +317,8 @@ def _threshold_curves(tree: Tree, node: int, inspection: NodeInspection, setting
     attribute = st.selectbox("Threshold curve of", attributes, key=f"{key}_attribute_{tree.node_ids[node]}",
                              help="Every threshold of one numeric attribute, scored as a split of this node.")
     feature = int(numeric.loc[numeric["attribute"] == attribute, "feature"].iloc[0])
-    chosen = None
-    if tree.split_feature[node] == feature:
-        chosen = float(tree.split_threshold[node])
-    st.plotly_chart(
-        threshold_curve(inspection.candidates, feature, chosen_threshold=chosen,
-                        similarity_parent=inspection.similarity, gamma=settings.gamma,
-                        similarity_label=tree.similarity_label),
-        key=f"{key}_curve")
+    chosen = float(tree.split_threshold[node]) if tree.split_feature[node] == feature else None
+    st.plotly_chart(_threshold_figure(tree, inspection, tree_key, node, feature), key=f"{key}_curve")
 
     search = get_criterion(settings.criterion).search_label
     if search and chosen is not None:

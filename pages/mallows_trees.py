@@ -34,10 +34,19 @@ if dataset is None:
 training = training_data(dataset, data_key, rate, deletion_seed)
 caption_slot.caption(training.caption())
 
+def show_data() -> None:
+    """The data set in a folded table (below the tree, or under the error that stops the page)."""
+    with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                     f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
+        st.write(dataset.description)
+        st.dataframe(dataset.to_frame(), height=240)
+
+
 try:
     tree = fit_lrt(training, settings)
 except ValueError as error:
     st.error(f"The label ranking tree cannot be grown on this data: {error}")
+    show_data()
     st.stop()
 
 grown_on = ("the complete rankings" if rate == 0 else
@@ -47,10 +56,7 @@ limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.ga
 st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
 st.fragment(growth_player)(tree, settings, training.key, key=KEY)  # folds and steps redraw the tree alone
 st.caption(LRT_EXPLANATION)
-with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
-                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
-    st.write(dataset.description)
-    st.dataframe(dataset.to_frame(), height=240)
+show_data()
 
 tab_leaves, tab_compare, tab_curve, tab_size = st.tabs(
     ["Leaves", "Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"])

@@ -29,12 +29,23 @@ if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
 
+
+def show_data() -> None:
+    """The data set in a folded table (below the tree, or under the error that stops the page)."""
+    with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                     f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
+        st.write(dataset.description)
+        st.dataframe(dataset.to_frame(), height=240)
+
+
 try:
     path = fit_gamma_path(dataset, data_key, *settings.growth)
 except ValueError as error:  # e.g. a criterion that needs complete rankings
     st.error(str(error))
+    show_data()
     st.stop()
 tree = path.tree_at(settings.gamma)
+
 
 def inspect(node_id: int) -> None:
     st.session_state[INSPECTED_KEY] = node_id
@@ -56,10 +67,7 @@ def explore() -> None:
 
 
 explore()
-with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
-                 f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
-    st.write(dataset.description)
-    st.dataframe(dataset.to_frame(), height=240)
+show_data()
 tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"])
 with tab_gamma:
     gamma_panel(dataset, data_key, settings, path)

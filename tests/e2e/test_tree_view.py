@@ -206,9 +206,13 @@ def in_view(page: Page, stable_id: int, margin: float = 16) -> bool:
 
 
 def nodes_in_view(page: Page) -> list[int]:
-    """Stable ids of the nodes wholly in view."""
+    """Stable ids of the nodes wholly in view whose centre the pointer reaches (not under the overview map)."""
     ids = page.locator(f"{SVG} g.node[data-node-id]").evaluate_all(
-        "gs => gs.map(g => Number(g.getAttribute('data-node-id')))")
+        """gs => gs.filter(g => {
+            const r = g.getBoundingClientRect();
+            const hit = g.getRootNode().elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return hit && hit.closest('g.node') === g;
+        }).map(g => Number(g.getAttribute('data-node-id')))""")
     return [i for i in ids if in_view(page, i, margin=2)]
 
 

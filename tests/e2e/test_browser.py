@@ -177,6 +177,8 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     width_box = page.get_by_role("spinbutton", name="Width")
     width_box.fill("8")
     width_box.press("Enter")
+    # The width reruns the tree's fragment: a menu opened before that run ends would be replaced, closed.
+    wait_until_idle(page)
     page.get_by_label("Unit", exact=True).click()
     page.get_by_role("option", name="cm").click()
     expect(page.get_by_text(re.compile(r"Figure 8\.0 × [\d.]+ cm; PNG 94[4-6] × "))).to_be_visible()

@@ -34,7 +34,6 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 from streamlit_page import current, wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
@@ -111,22 +110,6 @@ def button(page: Page, name: str):
     return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$")).and_(current(page))
 
 
-def choose(page: Page, label: str, option: str, attempts: int = 5) -> None:
-    """Pick ``option`` in the select box ``label``; open the menu again if a rerun replaced (closed) it."""
-    for attempt in range(attempts):
-        page.get_by_label(label, exact=True).click()
-        choice = page.get_by_role("option", name=option)
-        try:
-            choice.wait_for(timeout=5_000)
-            choice.click(timeout=5_000)
-            return
-        except PlaywrightTimeoutError:
-            if attempt == attempts - 1:
-                raise
-            page.keyboard.press("Escape")
-            wait_until_idle(page)
-
-
 def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:
     """Open the app, wait for the tree drawing and the status line; return the status."""
     page.goto(base_url, timeout=LOAD_TIMEOUT)
@@ -187,6 +170,8 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
 
     # 4. Exports: the finished tree, not the player's step (partial growth is
     # not exported by default, and the popover says so). The image is made on click.
+    # The popover opens below its button: the button at the top of the window, so that all of it is on screen.
+    button(page, "Export").evaluate("b => b.scrollIntoView({block: 'start'})")
     button(page, "Export").click()
     expect(page.get_by_text(f"The player is at step 2 of {n_steps}; the export is the finished tree.")
            ).to_be_visible()
@@ -196,7 +181,8 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     width_box.press("Enter")
     # The width reruns the tree's fragment: a menu opened before that run ends is replaced, closed.
     wait_until_idle(page)
-    choose(page, "Unit", "cm")
+    page.get_by_label("Unit", exact=True).click()
+    page.get_by_role("option", name="cm").click()
     expect(page.get_by_text(re.compile(r"Figure 8\.0 × [\d.]+ cm; PNG 94[4-6] × "))).to_be_visible()
     wait_until_idle(page)  # the buttons of this run, not of one being replaced
     with page.expect_download() as download_info:

@@ -2,13 +2,12 @@
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
+from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.mallows_panel import (
     KEY, LRT_EXPLANATION, compare_panel, describe_lrt, fit_lrt, leaves_panel, lrt_settings,
     lrt_url_fields, missing_label_controls, missing_rate_panel, training_data, tree_size_panel,
 )
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import counted, md_escape
 from rankviz.ui.tree_panel import growth_player
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
@@ -34,19 +33,11 @@ if dataset is None:
 training = training_data(dataset, data_key, rate, deletion_seed)
 caption_slot.caption(training.caption())
 
-def show_data() -> None:
-    """The data set in a folded table (below the tree, or under the error that stops the page)."""
-    with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
-                     f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
-        st.write(dataset.description)
-        st.dataframe(dataset.to_frame(), height=240)
-
-
 try:
     tree = fit_lrt(training, settings)
 except ValueError as error:
     st.error(f"The label ranking tree cannot be grown on this data: {error}")
-    show_data()
+    data_table(dataset)
     st.stop()
 
 grown_on = ("the complete rankings" if rate == 0 else
@@ -56,7 +47,7 @@ limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.ga
 st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
 st.fragment(growth_player)(tree, settings, training.key, key=KEY)  # folds and steps redraw the tree alone
 st.caption(LRT_EXPLANATION)
-show_data()
+data_table(dataset)
 
 tab_leaves, tab_compare, tab_curve, tab_size = st.tabs(
     ["Leaves", "Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"])

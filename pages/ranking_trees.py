@@ -2,12 +2,11 @@
 
 import streamlit as st
 
-from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
+from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.navigation import require_app_navigation
-from rankviz.ui.text import counted, md_escape
 from rankviz.ui.trace_panel import follow_row, trace_controls, trace_from_state
 from rankviz.ui.tree_panel import (criterion_subtitle, fit_gamma_path, growth_player, tree_settings,
                                    tree_url_fields)
@@ -30,19 +29,11 @@ if dataset is None:
     st.stop()
 
 
-def show_data() -> None:
-    """The data set in a folded table (below the tree, or under the error that stops the page)."""
-    with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
-                     f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
-        st.write(dataset.description)
-        st.dataframe(dataset.to_frame(), height=240)
-
-
 try:
     path = fit_gamma_path(dataset, data_key, *settings.growth)
 except ValueError as error:  # e.g. a criterion that needs complete rankings
     st.error(str(error))
-    show_data()
+    data_table(dataset)
     st.stop()
 tree = path.tree_at(settings.gamma)
 
@@ -67,7 +58,7 @@ def explore() -> None:
 
 
 explore()
-show_data()
+data_table(dataset)
 tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"])
 with tab_gamma:
     gamma_panel(dataset, data_key, settings, path)

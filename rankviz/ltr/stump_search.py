@@ -395,7 +395,6 @@ class StumpSearch:
         _, bin_, gain = kernels.scan_feature(feature, threshold, int(row), *inputs, *self._work[j if row >= 0 else 0])
         return feature, int(bin_), float(gain)
 
-
     def _best_with_numpy(self, scores, weights):
         """:meth:`best` with :mod:`rankviz.ltr.stump_numpy`: the same choice of the gains it computes."""
         layout = self.layout

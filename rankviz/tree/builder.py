@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from .criteria import Criterion
 
 __all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
-           "use_compiled"]
+           "subtree_sums", "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -195,6 +195,34 @@ def use_compiled(criterion: Criterion | None, engine: str = "auto") -> bool:
     if engine == "numpy" or (criterion is not None and not compiled.has_compiled_form(criterion)):
         return False
     return engine == "compiled" or compiled.KERNELS.request()
+
+
+def subtree_sums(leaf_of_row: np.ndarray, values: np.ndarray, children_left: np.ndarray,
+                 children_right: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """Every node's sums of ``values`` over its rows, with NumPy (:func:`rankviz.tree.compiled.node_sums` compiled).
+
+    The leaves sum their rows (in row order), then each depth adds into its
+    parents, deepest first, a left child before its sibling: one NumPy call
+    per depth.
+
+    Parameters
+    ----------
+    leaf_of_row : ndarray of int, shape (n_rows,)
+    values : ndarray of shape (n_rows, n_values)
+    children_left, children_right : ndarray of int, shape (n_nodes,)
+    depth : ndarray of int, shape (n_nodes,)
+
+    Returns
+    -------
+    ndarray of shape (n_nodes, n_values)
+    """
+    sums = group_sums(leaf_of_row, values, len(children_left))
+    parent = parent_array(children_left, children_right)
+    for level in range(int(depth.max()), 0, -1):
+        at_level = np.flatnonzero(depth == level)
+        # Siblings share a parent, so accumulate with add.at, not fancy assignment.
+        np.add.at(sums, parent[at_level], sums[at_level])
+    return sums
 
 
 def _split_similarity(criterion, best, node_count, node_sum):
@@ -554,16 +582,10 @@ class _NodeTable:
         return table
 
     def sum_up(self, leaf_of_row, row_values):
-        """Per-label rank sums of every node: leaves from their rows, then each
-        depth adds into its parents, deepest first (one numpy call per depth)."""
+        """Per-label rank sums of every node (:func:`subtree_sums`)."""
         used = self.size
-        self.rank_part[:used] = group_sums(leaf_of_row, row_values, used)
-        parent = parent_array(self.children_left[:used], self.children_right[:used])
-        depth = self.depth[:used]
-        for level in range(int(depth.max()), 0, -1):
-            at_level = np.flatnonzero(depth == level)
-            # Siblings share a parent, so accumulate with add.at, not fancy assignment.
-            np.add.at(self.rank_part, parent[at_level], self.rank_part[at_level])
+        self.rank_part[:used] = subtree_sums(leaf_of_row, row_values, self.children_left[:used],
+                                             self.children_right[:used], self.depth[:used])
 
     def to_tree(self, criterion, feature_names, categories, label_names, missing_features=None):
         used = slice(0, self.size)

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import compiled
-from .builder import ENGINES, group_sums, use_compiled
+from .builder import ENGINES, subtree_sums, use_compiled
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import (fit_mallows_groups, most_probable_extension, positions_from_votes,
                                      theta_from_mean_distance)
@@ -111,16 +111,10 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
 
 def _node_sums(tree, leaf_of_row, values, in_compiled_code):
     """Every node's sums of ``values`` over its rows: :func:`rankviz.tree.compiled.node_sums`, or the same
-    additions in the same order with NumPy (leaves by ``bincount`` in row order; then each depth, deepest
-    first, adds into its parents, a left child before its sibling)."""
+    additions in the same order with NumPy (:func:`rankviz.tree.builder.subtree_sums`)."""
     if in_compiled_code:
         return compiled.node_sums(leaf_of_row, values, tree.children_left, tree.children_right)
-    sums = group_sums(leaf_of_row, values, tree.node_count)
-    parent = parent_array(tree.children_left, tree.children_right)
-    for level in range(int(tree.depth.max()), 0, -1):
-        at_level = np.flatnonzero(tree.depth == level)
-        np.add.at(sums, parent[at_level], sums[at_level])  # siblings share a parent: add.at, not assignment
-    return sums
+    return subtree_sums(leaf_of_row, values, tree.children_left, tree.children_right, np.asarray(tree.depth))
 
 
 def _distances_to_centres(leaf_of_row, row_pairs, centre_pairs, parent):

@@ -23,7 +23,7 @@ from ..datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from ..datasets.reading import describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_sample, sample_info, sample_tree_defaults
 from ..exceptions import DataError
-from .text import md_escape
+from .text import counted, md_escape
 from .upload import named_buffer, receive_upload, show_problem
 from .url_state import UrlField, choice
 
@@ -121,6 +121,14 @@ def convention_caption(container: DeltaGenerator, dataset: RankingDataset) -> No
     convention = dataset.rank_convention
     if convention is not None and convention.converted:
         container.caption(md_escape(convention.text))
+
+
+def data_table(dataset: RankingDataset) -> None:
+    """The data set folded in an expander: its name and size as the label, its description and table inside."""
+    with st.expander(f"Data: {md_escape(dataset.name)} — {counted(dataset.n_samples, 'example')}, "
+                     f"{counted(len(dataset.feature_names), 'attribute')}, {counted(dataset.n_labels, 'label')}"):
+        st.write(dataset.description)
+        st.dataframe(dataset.to_frame(), height=240)
 
 
 def dataset_url_field() -> UrlField:

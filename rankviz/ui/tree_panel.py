@@ -11,6 +11,7 @@ import streamlit as st
 
 from ..tree.replay import growth_step, level_stops, split_sequence
 from ..tree.criteria import CRITERIA, get_criterion
+from ..tree.structure import parent_array
 from ..tree.ranking_tree import RankingTree
 from ..viz.dot import drawn_leaves, fitting_depth
 from ..viz.layout import TreeLayout, layout_tree
@@ -139,7 +140,8 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
         growth_order = container.radio(
             "Growth order", list(GROWTH_ORDERS), key=f"{key}_order", horizontal=True,
             format_func=GROWTH_ORDERS.get, persist_state="session",
-            help="The order in which the player reveals the splits: depth-first, best-first, or level by level (Step and Play then grow one whole depth level at a time). The final tree is the same.")
+            help="The order in which the player reveals the splits: depth-first, best-first, or level by level "
+                 "(Step and Play then grow one whole depth level at a time). The final tree is the same.")
     return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order, tie_tolerance)
 
 
@@ -319,14 +321,18 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         """The index in ``stops`` of the last stop at or before ``step``."""
         return int(np.searchsorted(stops, step, side="right")) - 1
 
+    def stop_after(step: int, by: int) -> int:
+        """The stop ``by`` stops after (before, if negative) ``step``; a step between stops counts as its lower one."""
+        here = stop_index(step)
+        target = here + by if by > 0 or stops[here] == step else here
+        return int(stops[max(0, min(len(stops) - 1, target))])
+
     def go(to: int) -> None:
         state[step_key] = max(0, min(n_steps, int(to)))
         state[playing_key] = False
 
     def move(by: int) -> None:
-        here = stop_index(state[step_key])
-        target = here + by if by > 0 or stops[here] == state[step_key] else here
-        go(stops[max(0, min(len(stops) - 1, target))])
+        go(stop_after(state[step_key], by))
 
     def toggle() -> None:
         if not state[playing_key] and state[step_key] >= n_steps:
@@ -388,7 +394,7 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         fold_key = (data_key, settings.growth)
         _view_with_export(
             tree, key=key, tree_key=repr(signature), fold_key=fold_key, basename=basename, max_depth=depth,
-            max_labels=LABELS_ASKED, partial=current if grown else None, n_steps=n_steps,
+            max_labels=None, ask_labels=True, partial=current if grown else None, n_steps=n_steps,
             selected=state.get(selected_key) if selected_key else None,
             current=just_split if grown else None,  # the whole tree opens on its root
             revealed=current.tree.node_ids if grown else None,
@@ -410,8 +416,7 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
             state[playing_key] = False
             st.rerun()  # whole page: the Play button and the timer follow
         if state.pop(hold_key, False) is False:
-            here = int(np.searchsorted(stops, state[step_key], side="right"))
-            state[step_key] = int(stops[min(here, len(stops) - 1)])
+            state[step_key] = stop_after(state[step_key], 1)
         return draw()
 
     return animated()
@@ -429,10 +434,9 @@ def _split_step(tree: Tree, sequence: np.ndarray, node_id: int | None) -> int | 
         return None
     node = int(found[0])
     if tree.is_leaf[node]:
-        parents = np.flatnonzero((tree.children_left == node) | (tree.children_right == node))
-        if not len(parents):
+        node = int(parent_array(tree.children_left, tree.children_right)[node])
+        if node < 0:
             return None
-        node = int(parents[0])
     return int(np.flatnonzero(sequence == node)[0]) + 1
 
 
@@ -449,7 +453,7 @@ def _step_caption(current: GrowthStep, n_steps: int) -> str:
 def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
                  group: str | None = None, legend: bool = True, max_labels: int | None = 4,
                  whole_leaves: int | None = None, cut_leaves: int | None = None,
-                 left_to_right: bool = False, max_height: int | None = None) -> None:
+                 left_to_right: bool = False) -> None:
     """A finished tree to explore: depth control, the view, its toggles and the Export button.
 
     Parameters
@@ -463,7 +467,7 @@ def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, bas
         Folds are kept while it stays the same (:func:`collapsed_nodes`).
     basename : str
         File name of exports (:func:`rankviz.viz.graphviz.export_basename`).
-    group, legend, max_labels, max_height
+    group, legend, max_labels
         As for :func:`show_tree`.
     whole_leaves, cut_leaves
         As for :func:`depth_control`.
@@ -476,29 +480,26 @@ def explore_tree(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, bas
         depth = depth_control(tree, f"{key}_draw", whole_leaves=whole_leaves, cut_leaves=cut_leaves)
         _view_with_export(tree, key=key, tree_key=tree_key, fold_key=fold_key, basename=basename,
                           max_depth=depth, max_labels=max_labels, left_to_right=left_to_right, group=group,
-                          legend=legend, max_height=max_height)
+                          legend=legend)
 
     explore()
 
 
-#: ``max_labels`` of :func:`_view_with_export` that puts a "Labels per leaf" input in the view's row.
-LABELS_ASKED = -1
-
-
 def _view_with_export(tree: Tree, *, key: str, tree_key: str, fold_key: Hashable, basename: str,
                       max_depth: int | None, max_labels: int | None, left_to_right: bool = False,
-                      partial: GrowthStep | None = None, n_steps: int | None = None, **view: Any) -> None:
+                      ask_labels: bool = False, partial: GrowthStep | None = None, n_steps: int | None = None,
+                      **view: Any) -> None:
     """The view (:func:`show_tree` with ``**view``), then its toggles and the Export button in one row.
 
     The export offers what the view shows (depth cut, folds, direction,
     strips, the inspected node and traced path) and, with ``partial`` (the
     player's step when it is not at the end), the tree at that step.
-    ``max_labels=LABELS_ASKED`` lets the reader choose it in that row.
+    ``ask_labels`` puts a "Labels per leaf" input in that row in place of ``max_labels``.
     """
     view_slot = st.container()  # above the row, though drawn after the toggles are read
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
     strips, direction = view_options(tree, key, row, left_to_right=left_to_right)
-    if max_labels == LABELS_ASKED:
+    if ask_labels:
         max_labels = int(row.number_input(
             "Labels per leaf", 1, len(tree.label_names), min(4, len(tree.label_names)), key=f"{key}_labels",
             width=130, help="How many labels of each leaf's ranking to write, best first. Hovering a node "
@@ -626,8 +627,7 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
               max_depth: int | None = None, selected: int | None = None, current: int | None = None,
               revealed: Any = None, on_select: Callable[[int], None] | None = None,
               trace: Trace | None = None, label: str = "", group: str | None = None,
-              direction: str = "TB", legend: bool = True, rank_strips: bool = False,
-              max_height: int | None = None) -> TreeLayout:
+              direction: str = "TB", legend: bool = True, rank_strips: bool = False) -> TreeLayout:
     """Draw a tree in the explorable view (:func:`rankviz.ui.tree_view.tree_view`).
 
     Folds made with the nodes' −/+ buttons are kept under ``key`` while
@@ -648,6 +648,5 @@ def show_tree(tree: Tree, *, key: str, layout_key: str, fold_key: Hashable, max_
     tree_view(layout, key=key, layout_key=f"{layout_key}|{direction}", label=label, selected=selected,
               current=current, revealed=revealed, path=trace.path if trace else None,
               trace={"node": trace.leaf, "lines": list(trace.lines)} if trace else None,
-              on_select=on_select, on_toggle=toggle, group=group, direction=direction,
-              **({} if max_height is None else {"max_height": max_height}))
+              on_select=on_select, on_toggle=toggle, group=group, direction=direction)
     return layout

@@ -191,6 +191,12 @@ def port_box(page: Page) -> dict[str, float]:
     }""")
 
 
+def port_centre(page: Page) -> tuple[float, float]:
+    """The centre (page px) of the whole view, not cut to the window: where the view centres a node."""
+    return tuple(page.locator(PORT).evaluate(
+        "p => { const r = p.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }"))
+
+
 def show_view(page: Page) -> None:
     """Scroll the page so that the view's toolbar is at the top of the window: the view is on screen."""
     page.locator(f"{VIEW} .rv-bar").evaluate("e => e.scrollIntoView({block: 'start'})")
@@ -554,9 +560,9 @@ def test_100_percent_centres_the_inspected_node(streamlit_server, page: Page):
     page.locator(f"{VIEW} .rv-actual").click()
     expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-scale", "1.0000")
     settle(page)
-    port = page.locator(PORT).evaluate("p => { const r = p.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    port = port_centre(page)
     # The centre of the node's outline (its shape without the wider selection stroke).
-    assert centre(box(page, target)) == pytest.approx(tuple(port), abs=2)
+    assert centre(box(page, target)) == pytest.approx(port, abs=2)
 
 
 def test_outline_and_fold_show_before_the_page_reruns(streamlit_server, page: Page):
@@ -607,7 +613,7 @@ def test_overview_map_moves_the_view(streamlit_server, page: Page):
     mini = page.locator(MINI)
     expect(mini).to_be_visible()
     before = scale(page)
-    port = page.locator(PORT).evaluate("p => { const r = p.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }")
+    port = port_centre(page)
     m = mini.bounding_box()
     for fx, fy in ((0.2, 0.7), (0.8, 0.3)):
         x, y = m["x"] + fx * m["width"], m["y"] + fy * m["height"]

@@ -105,17 +105,20 @@ def test_errors_reach_the_page_and_value_errors_are_kept():
     assert isinstance(job.error, ValueError)
 
 
-def test_cancel_stops_a_job_at_its_next_progress_call():
-    steps = []
-
+def counting(steps, n):
+    """A job of ``n`` steps of 5 ms, each reported to ``progress`` and then appended to ``steps``."""
     def loop(progress):
-        for k in range(1000):
-            progress(k / 1000)
+        for k in range(n):
+            progress(k / n)
             steps.append(k)
             time.sleep(0.005)
         return "finished"
+    return loop
 
-    job = _Job(loop)
+
+def test_cancel_stops_a_job_at_its_next_progress_call():
+    steps = []
+    job = _Job(counting(steps, 1000))
     time.sleep(0.05)
     job.cancelled = True
     assert job.done.wait(5)
@@ -127,16 +130,8 @@ def test_a_job_stops_once_no_session_that_asked_for_it_is_connected(monkeypatch,
     # A closed tab: the γ curves of a 40,000-row upload went on for minutes after the browser left.
     connected = {"tab-1": True, "tab-2": True}
     monkeypatch.setattr(long_run, "_session_alive", lambda session: connected.get(session, False))
-    steps, release = [], threading.Event()
-
-    def loop(progress):
-        for k in range(400):
-            progress(k / 400)
-            steps.append(k)
-            release.wait(0.005)
-        return "finished"
-
-    job = _Job(loop, cancellable=cancellable)
+    steps = []
+    job = _Job(counting(steps, 400), cancellable=cancellable)
     job.owners |= {"tab-1", "tab-2"}
     time.sleep(0.05)
     connected["tab-1"] = False  # one of two tabs closed: the other still waits

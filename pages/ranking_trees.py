@@ -59,8 +59,11 @@ def explore() -> None:
 
 explore()
 data_table(dataset)
-tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"])
-with tab_gamma:
-    gamma_panel(dataset, data_key, settings, path)
-with tab_eval:
-    evaluation_panel(dataset, data_key, {"Ranking tree": settings})
+# Only the open tab is computed and drawn: a γ step waits for what the reader sees.
+tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"], key="study_tab", on_change="rerun")
+if tab_gamma.open:
+    with tab_gamma:
+        gamma_panel(dataset, data_key, settings, path)
+if tab_eval.open:
+    with tab_eval:
+        evaluation_panel(dataset, data_key, {"Ranking tree": settings})

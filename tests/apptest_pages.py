@@ -23,3 +23,11 @@ def open_page(app_path, page: str | None = None, *, timeout: float = 180, **quer
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def open_tab(at: AppTest, key: str, label: str) -> AppTest:
+    """Open the tab ``label`` of the tabs ``key`` and run: only an open tab is computed and drawn."""
+    at.session_state[key] = label
+    at.run()
+    assert not at.exception, at.exception
+    return at

@@ -11,6 +11,7 @@ from rankviz.features import FeatureEncoder
 from rankviz.tree.criteria import CRITERIA, get_criterion
 from rankviz.tree.node_inspection import inspect_node, ordered_rows
 from rankviz.ui.gamma_panel import GAMMA_GRID
+from apptest_pages import open_tab
 from test_page_ranking_trees import plotly_array
 
 
@@ -80,6 +81,7 @@ def test_gamma_curves_of_earlier_limits_are_hidden_with_what_changed_and_compute
 
 def test_evaluation_results_of_earlier_settings_are_hidden_and_run_again(app_path):
     at = open_app(app_path, data="toy")
+    open_tab(at, "study_tab", "Evaluation")
     at.radio(key="eval_protocol").set_value("kfold").run()
     at.number_input(key="eval_folds").set_value(4).run()
     at.button(key="eval_run").click().run()
@@ -119,6 +121,9 @@ def test_the_heat_map_lists_the_rows_by_leaf_then_by_distance_to_the_nodes_ranki
     Xe = FeatureEncoder().fit(data.X).transform(data.X)
     inspection = inspect_node(tree, Xe, data.Y, 0, min_samples_leaf=5, gamma=0.995)
     listed = ordered_rows(tree, Xe, data.Y, inspection)
+    assert "inspect_heatmap" not in chart_keys(at)
+    at.session_state["inspect_section"] = "Rankings in the node"  # only the open tab is drawn
+    at.run()
     heat = chart(at, "inspect_heatmap").data[0]
     assert list(heat.y) == [str(row + 1) for row in listed.rows]  # hover: the row number to trace
     assert [row[0] for row in heat.customdata] == [f"#{tree.node_ids[leaf]}" for leaf in listed.leaves]

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.io
 import pytest
 from drawings import tree_views
-from apptest_pages import open_page
+from apptest_pages import open_page, open_tab
 
 from rankviz import RankingTree, load_sample
 from rankviz.experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
@@ -90,9 +90,38 @@ def test_inspector_table_is_the_libraries_candidate_splits(app_path):
     rule = next(m.value for m in at.markdown if m.value.startswith("**Rule (6)**"))
     assert f"{1 + expected.similarity:.4f}" in rule and "is made" in rule
     assert tree_views(at)[0]["selected"] == int(tree.node_ids[node])
-    # The heat map shows the node's rows.
+    # The heat map shows the node's rows (in its tab: only the open one is drawn).
+    at.session_state["inspect_section"] = "Rankings in the node"
+    at.run()
     heat = chart(at, "inspect_heatmap").data[0]
     assert len(plotly_array(heat.z).reshape(-1, dataset.n_labels)) == expected.n_samples
+
+
+def test_the_inspector_draws_only_its_open_section_and_keeps_it_open_from_node_to_node(app_path):
+    """A click on a node computes rule (6) and the open tab, not the charts of the closed ones."""
+    at = open_page(app_path, timeout=120, gamma="0.99", min_leaf="5")
+    tree = RankingTree(gamma=np.inf, min_samples_leaf=5).fit(
+        load_sample("metalearning").X, load_sample("metalearning").Y).gamma_path().tree_at(0.99)
+    inspector_charts = [c.key for c in at.get("plotly_chart") if c.key.startswith("inspect")]
+    assert inspector_charts == [] and at.radio(key="inspect_view")  # the candidate table's tab
+    at.session_state["inspect_section"] = "Threshold curve"
+    at.run()
+    assert [c.key for c in at.get("plotly_chart") if c.key.startswith("inspect")] == ["inspect_curve"]
+    assert not [r for r in at.radio if r.key == "inspect_view"]  # the table is not drawn
+    # Another node: the same tab open, its own curve (its best attribute first).
+    node = int(np.flatnonzero(~tree.is_leaf)[1])
+    at.selectbox(key="inspect_node").set_value(int(tree.node_ids[node])).run()
+    assert at.session_state["inspect_section"] == "Threshold curve"
+    curve = chart(at, "inspect_curve")
+    assert tree.feature_names[tree.split_feature[node]] in curve.layout.title.text
+    # The table's view survives the tab being closed (persisted widget state).
+    at.session_state["inspect_section"] = "Candidate splits"
+    at.run().radio(key="inspect_view").set_value("all").run()
+    at.session_state["inspect_section"] = "Rankings in the node"
+    at.run()
+    at.session_state["inspect_section"] = "Candidate splits"
+    assert at.run().radio(key="inspect_view").value == "all"
+    assert not at.exception
 
 
 def test_inspected_node_keeps_its_id_while_gamma_moves(app_path):
@@ -204,16 +233,22 @@ def test_the_protocols_follow_the_data_set_until_the_user_picks_one(app_path, mo
     monkeypatch.setattr(gamma_panel, "LOO_ROWS", 50)  # toy (16 rows) is small, metalearning large
     monkeypatch.setattr(evaluation_panel, "LOO_LIMIT", 50)
     at = open_page(app_path, timeout=120, data="toy", min_leaf="3")
-    assert at.radio(key="gamma_protocol").value == "loo" and at.radio(key="eval_protocol").value == "loo"
+
+    def protocols():  # each panel is drawn in its own tab only
+        gamma = open_tab(at, "study_tab", "γ path").radio(key="gamma_protocol").value
+        return gamma, open_tab(at, "study_tab", "Evaluation").radio(key="eval_protocol").value
+
+    assert protocols() == ("loo", "loo")
     at.selectbox(key="dataset").set_value("metalearning").run()
     assert not at.exception
-    assert at.radio(key="gamma_protocol").value == "kfold" and at.radio(key="eval_protocol").value == "kfold"
-    assert at.button(key="gamma_run").label.startswith("Compute the γ curves (10 growths)")
+    assert protocols() == ("kfold", "kfold")
+    assert open_tab(at, "study_tab", "γ path").button(key="gamma_run").label.startswith(
+        "Compute the γ curves (10 growths)")
     # Chosen by the user: kept across data sets.
     at.radio(key="gamma_protocol").set_value("loo").run()
     at.selectbox(key="dataset").set_value("toy").run()
     at.selectbox(key="dataset").set_value("metalearning").run()
-    assert at.radio(key="gamma_protocol").value == "loo" and at.radio(key="eval_protocol").value == "kfold"
+    assert protocols() == ("loo", "kfold")
 
 
 def test_the_knn_reference_of_the_curves_has_the_chosen_k(app_path):

@@ -12,6 +12,7 @@ from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
 from rankviz.experiments.cross_validation import cross_validate
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
+from apptest_pages import open_tab
 from drawings import drawings, tree_views
 from rankviz.viz.dot.ranking_tree import ranking_lines
 
@@ -123,6 +124,7 @@ def test_stepping_grows_the_tree_one_split_at_a_time(app):
 
 def test_evaluation_matches_the_library(app):
     app.selectbox(key="dataset").set_value("toy").run()
+    open_tab(app, "study_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(4).run()
     app.button(key="eval_run").click().run()
@@ -151,7 +153,8 @@ def test_a_heat_map_row_is_traced_through_the_tree(app):
     tree = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
         dataset.X, dataset.Y, label_names=dataset.label_names).tree_
     app.selectbox(key="inspect_node").set_value(2).run()
-    pick = app.selectbox(key="inspect_trace_pick")
+    app.session_state["inspect_section"] = "Rankings in the node"
+    pick = app.run().selectbox(key="inspect_trace_pick")
     encoded = FeatureEncoder().fit(dataset.X).transform(dataset.X)
     # The heat map lists node #2's rows only.
     index_of = {int(s): k for k, s in enumerate(tree.node_ids)}
@@ -187,6 +190,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     for leaf in tied_leaves:
         assert all(line in dot for line in ranking_lines(model.tree_, leaf))
     assert app.query_params.get("ties") == "1" and app.query_params.get("tie_tol") == "0.5"
+    open_tab(app, "study_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(4).run()
     app.button(key="eval_run").click().run()
@@ -207,6 +211,7 @@ def test_knn_k_reaches_the_evaluation_with_95_percent_intervals_and_a_paired_tab
     from rankviz.experiments.statistics import paired_comparison, t_interval
 
     app.selectbox(key="dataset").set_value("metalearning").run()
+    open_tab(app, "study_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(5).run()
     app.selectbox(key="eval_knn_k").set_value(k).run()

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 #: The heat map of a node's rankings draws at most this many rows (evenly spaced
 #: in its order beyond that): more would be thinner than a pixel.
 HEATMAP_ROWS = 300
+#: The inspector's sections (tabs below rule (6)), in order; the first is open at first.
+SECTIONS = ("Candidate splits", "Threshold curve", "Rankings in the node")
 #: Session-state key of the inspected node (an id of :attr:`Tree.node_ids`,
 #: stable while γ moves), read by the tree drawing to outline it.
 INSPECTED_KEY = "inspect_node"
@@ -66,7 +68,7 @@ def encoded_features(_dataset: RankingDataset, data_key: str) -> np.ndarray:
 
 def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings: TreeSettings,
                     key: str = "inspect", on_trace: Callable[[int], None] | None = None) -> None:
-    """Pick a node; show its candidate splits, threshold curves, rule (6) and rankings.
+    """Pick a node; show rule (6), and its candidate splits, threshold curve or rankings in tabs.
 
     Parameters
     ----------
@@ -100,9 +102,20 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
     inspection = _inspection(tree, dataset, tree_key, node)
 
     _rule_6(tree, node, inspection, settings)
-    _candidate_table(inspection, settings, key)
-    _threshold_curves(tree, node, inspection, settings, key, tree_key)
-    _rankings(dataset, tree_key, tree, node, inspection, key, on_trace)
+    # Only the open section is computed and drawn: a click on a node waits for what the
+    # reader sees, not for charts in hidden tabs (each plotly chart costs the browser about
+    # 80 ms per redraw, measured in benchmarks/bench_app_latency.py). The open section
+    # stays open from node to node.
+    table, curve, rankings = st.tabs(list(SECTIONS), key=f"{key}_section", on_change="rerun")
+    if table.open:
+        with table:
+            _candidate_table(inspection, settings, key)
+    if curve.open:
+        with curve:
+            _threshold_curves(tree, node, inspection, settings, key, tree_key)
+    if rankings.open:
+        with rankings:
+            _rankings(dataset, tree_key, tree, node, inspection, key, on_trace)
 
 
 # What a node costs is kept per (tree, node): going back to a node answers at once. The
@@ -267,7 +280,8 @@ def single_leaf_note(dataset: RankingDataset, data_key: str, tree: Tree, setting
 
 def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: str) -> None:
     table = inspection.candidates
-    view = st.radio("Candidate splits", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
+    view = st.radio("Show", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
+                    persist_state="session",
                     format_func={"per_attribute": "best threshold per numeric attribute (Table 2 style)",
                                  "all": f"all {counted(len(table), 'candidate')}"}.get)
     if view == "per_attribute":

@@ -394,13 +394,17 @@ function loadSvg(view, data) {
   view.kids.clear();
   view.rootItem = null;
   const t = graphTransform(node);
+  // One pass over the groups, not a selector query per node: that was quadratic in the
+  // number of nodes (thousands on a large upload).
+  const groups = new Map();
+  for (const g of node.querySelectorAll("g.node, g.edge")) groups.set(g.id, g);
   for (const record of data.nodes) {
-    const group = node.querySelector(`g.node[id="${record.svg}"]`);
-    if (!group) continue;
+    const group = groups.get(record.svg);
+    if (!group || !group.classList.contains("node")) continue;
     const shape = outerShape(group);
     const local = shape ? shapeBox(shape) : null;
     const item = { ...record, group, shape, local, box: toDrawing(t, local), edge: null, toggle: null };
-    if (record.edge) item.edge = node.querySelector(`g.edge[id="${record.edge}"]`);
+    if (record.edge) item.edge = groups.get(record.edge) || null;
     group.classList.add(record.leaf ? "rv-leaf" : "rv-internal");
     group.setAttribute("data-node-id", String(record.id));
     if (shape) shape.classList.add("rv-shape");
@@ -441,9 +445,16 @@ function orderChildren(view) {
 }
 
 function depthOf(view, item) {
-  let depth = 1;
-  for (let up = view.bySvg.get(item.parent); up; up = view.bySvg.get(up.parent)) depth += 1;
-  return depth;
+  // Kept per item: walking up from every node was quadratic on deep chains.
+  const path = [];
+  let up = item;
+  while (up && up.level === undefined) {
+    path.push(up);
+    up = view.bySvg.get(up.parent);
+  }
+  let level = up ? up.level : 0;
+  for (let k = path.length - 1; k >= 0; k -= 1) path[k].level = ++level;
+  return item.level;
 }
 
 function makeTreeItem(view, item) {

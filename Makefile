@@ -50,8 +50,11 @@ run: sysdeps install
 
 # The pytest script, not `python -m pytest`: the latter puts the working
 # directory on sys.path, and the tests must import the installed package.
+# Two workers (pytest-xdist); the browser tests share one of them (their xdist_group,
+# tests/conftest.py), so one app server and one Chromium serve them all.
+TEST_WORKERS ?= 2
 test: sysdeps install
-	$(VENV)/bin/pytest tests -q $(PYTEST_ARGS)
+	$(VENV)/bin/pytest tests -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 bench: install
 	@set -e; shopt -s nullglob; files=(benchmarks/*.py); \

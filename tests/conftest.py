@@ -42,6 +42,17 @@ BENCHMARK_DATA = Path(os.environ.get("RANKVIZ_BENCHMARK_DATA")
 
 SERVER_START_TIMEOUT = 60.0
 
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the browser tests on one pytest-xdist worker (``make test``: ``-n 2 --dist loadgroup``).
+
+    They share one app server and one Chromium per worker (session fixtures);
+    on one worker these start once, and the other worker runs the rest.
+    """
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",

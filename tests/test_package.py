@@ -155,6 +155,10 @@ def test_the_readme_python_examples_run_outside_the_repository(tmp_path):
 # --------------------------------------------------------------------------- #
 # the wheel, in a fresh environment
 # --------------------------------------------------------------------------- #
+# The three tests of one fresh install run on one pytest-xdist worker, so it is built once.
+_ONE_INSTALL = pytest.mark.xdist_group("fresh_install")
+
+
 @pytest.fixture(scope="module")
 def fresh_install(tmp_path_factory):
     """A wheel of the checkout, installed with its dependencies into a new virtual environment."""
@@ -170,6 +174,7 @@ def fresh_install(tmp_path_factory):
     return python, wheel
 
 
+@_ONE_INSTALL
 def test_the_wheel_holds_the_package_data_and_the_type_marker(fresh_install):
     import zipfile
     _, wheel = fresh_install
@@ -180,6 +185,7 @@ def test_the_wheel_holds_the_package_data_and_the_type_marker(fresh_install):
     assert not any(n.startswith(("tests/", "pages/", "benchmarks/")) for n in names)
 
 
+@_ONE_INSTALL
 def test_a_fresh_install_has_the_core_dependencies_only(fresh_install):
     python, _ = fresh_install
     listed = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
@@ -189,6 +195,7 @@ def test_a_fresh_install_has_the_core_dependencies_only(fresh_install):
     assert not installed & {"streamlit", "plotly", "graphviz-pure", "svglib", "pytest"}
 
 
+@_ONE_INSTALL
 def test_every_sample_loads_from_the_installed_package_in_another_directory(fresh_install, tmp_path):
     python, _ = fresh_install
     code = """

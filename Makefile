@@ -1,5 +1,5 @@
 # rankviz — build/test plumbing.
-#   make run    install everything and start the app (streamlit run app.py)
+#   make run    install everything and start the app (rankviz app)
 #   make test   install everything and run every test (unit, AppTest, browser e2e)
 #   make bench  run benchmarks/*.py
 #   make clean  remove the venv and caches
@@ -45,8 +45,7 @@ run: sysdeps install
 	@# Compile the tree builder and MPBoost's stump sweep once, into the per-user Numba cache, so that the app's
 	@# first page neither waits for them nor grows its trees with NumPy while they compile in the background.
 	@$(VPY) -m rankviz warm-up
-	$(VPY) -m streamlit run app.py --server.showEmailPrompt false \
-	  --browser.gatherUsageStats false $(STREAMLIT_ARGS)
+	$(VPY) -m rankviz app $(STREAMLIT_ARGS)
 
 # The pytest script, not `python -m pytest`: the latter puts the working
 # directory on sys.path, and the tests must import the installed package.

@@ -8,7 +8,7 @@ Two measurements of the same interactions, side by side:
   shown as the run AppTest makes (it cannot run one fragment alone, so this
   is the page's full run: an upper bound of the fragment's).
 * **browser (Playwright + the system Chromium)**: the app served by
-  ``streamlit run app.py``; times measured in the page with
+  ``rankviz app``; times measured in the page with
   ``performance.now()`` from the input event (pointer down, key down) to what
   a person sees: the outline on the clicked node, the Node inspector showing
   it, the tree drawn anew after a γ step; and the server process's CPU time
@@ -36,11 +36,12 @@ from pathlib import Path
 
 import numpy as np
 
-from bench_tree_view_zoom import CHROMIUM_ARGS, REPO_ROOT, find_chromium, serve_app, synthetic_benchmark_file
+from bench_tree_view_zoom import CHROMIUM_ARGS, find_chromium, serve_app, synthetic_benchmark_file
 from common import DEFAULT_DATA, add_data_option, data_home_of, machine
 
 from rankviz import RankingTree
 from rankviz.datasets import FetchError, fetch_label_ranking
+from rankviz.ui.app import main_script
 
 VIEW = ".st-key-tree_view"
 LOAD_TIMEOUT = 300_000
@@ -106,7 +107,7 @@ def apptest_runs(data_file, gammas, repeats, min_leaf):
     """CPU seconds of AppTest runs: the upload's first run, γ steps, node picks."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=900)
+    at = AppTest.from_file(str(main_script()), default_timeout=900)
     at.query_params.update({"min_leaf": str(min_leaf), "gamma": f"{gammas[0]:.3f}"})
     at.run()
     cpu = {}

@@ -1,7 +1,7 @@
 """Time one wheel-zoom step of the tree view on a ~500-node tree against a ~50-node tree.
 
 The Ranking trees page draws its tree in the explorable tree view
-(rankviz.ui.tree_view). This script serves the app (``streamlit run app.py``
+(rankviz.ui.tree_view). This script serves the app (``rankviz app``
 on a free port, or uses ``--url``), opens it in headless Chromium (Playwright,
 the system Chromium as the browser tests use), uploads a synthetic label-ranking
 file in the benchmark format (made here, seeded: ``--rows`` examples, 6
@@ -113,14 +113,14 @@ def synthetic_benchmark_file(rows, n_features=6, n_labels=5, seed=0):
 
 @contextlib.contextmanager
 def serve_app():
-    """``streamlit run app.py`` on a free localhost port until the block ends; yields its URL."""
+    """``rankviz app`` on a free localhost port until the block ends; yields its URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     python = REPO_ROOT / ".venv" / "bin" / "python"
-    cmd = [str(python) if python.exists() else sys.executable, "-m", "streamlit", "run", "app.py",
+    cmd = [str(python) if python.exists() else sys.executable, "-m", "rankviz", "app",
            "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+           "--server.fileWatcherType", "none"]
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)

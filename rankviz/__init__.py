@@ -12,7 +12,8 @@ The estimators follow scikit-learn's conventions (``fit`` / ``predict`` /
 
 The subpackages hold the rest: :mod:`rankviz.tree`,
 :mod:`rankviz.label_ranking`, :mod:`rankviz.ordinal`, :mod:`rankviz.ltr`,
-:mod:`rankviz.datasets`, :mod:`rankviz.experiments` and :mod:`rankviz.viz`.
+:mod:`rankviz.datasets`, :mod:`rankviz.experiments`, :mod:`rankviz.viz` and
+:mod:`rankviz.utils` (:func:`show_versions` for bug reports).
 Importing rankviz never imports Streamlit or plotly; the app's widgets live
 in :mod:`rankviz.ui`.
 """
@@ -32,10 +33,11 @@ from .ltr.synthetic import make_ltr_dataset
 from .ordinal.baselines import OrdinalDefault, OrdinalKNN
 from .tree.ordinal_tree import OrdinalTree
 from .tree.ranking_tree import RankingTree
+from .utils import show_versions
 
 __version__ = "0.1.0"
 
 __all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost",
            "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree",
            "cross_validate", "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample",
-           "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "summarize"]
+           "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "show_versions", "summarize"]

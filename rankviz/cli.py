@@ -1,4 +1,10 @@
-"""The ``rankviz`` command line: ``rankviz benchmark`` runs a benchmark grid, ``rankviz warm-up`` compiles.
+"""The ``rankviz`` command line: ``rankviz app`` starts the app, ``rankviz benchmark`` runs a
+benchmark grid, ``rankviz warm-up`` compiles.
+
+``rankviz app`` runs ``streamlit run`` on the app inside the installed package
+(:func:`rankviz.ui.app.main_script`); options after it go to Streamlit, e.g.
+``rankviz app --server.port 8600``. It needs the ``app`` extra
+(``pip install "rankviz[app]"``) and says so when Streamlit is missing.
 
 Example::
 
@@ -31,6 +37,7 @@ from .exceptions import DataError
 __all__ = ["ProgressBar", "main"]
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # as a shell reports a process stopped by Ctrl-C (128 + SIGINT)
 
 
 def _duration(seconds: float) -> str:
@@ -106,12 +113,35 @@ def _parser() -> argparse.ArgumentParser:
                             "(default benchmark_results.csv)")
     bench.add_argument("--report", default=None, metavar="PATH", help="also write a report of the table here")
     bench.add_argument("--data-home", default=None, metavar="DIR", help="cache folder of the public sets")
+    # Its options are Streamlit's: main() passes on what this parser does not know.
+    commands.add_parser(
+        "app", help="start the Streamlit app (options after it go to `streamlit run`)",
+        usage="rankviz app [STREAMLIT OPTION ...]",
+        description="Start rankviz's Streamlit app from the installed package. Any further options are "
+                    "passed to `streamlit run`, e.g. --server.port 8600 or --server.headless true.")
     commands.add_parser(
         "warm-up", help="compile rankviz's compiled code into the cache (or load it), so no fit waits for it",
         description="Compile every compiled function the library and the app use (the tree builder, MPBoost's "
                     "stump search) into Numba's cache, or load them from it when they are there; print what "
                     "was done, where the cache is and the CPU time.")
     return parser
+
+
+def _app(args: argparse.Namespace) -> int:
+    import importlib.util
+    import subprocess
+
+    from .ui.app import main_script
+
+    if importlib.util.find_spec("streamlit") is None:
+        raise OSError('the app needs Streamlit: pip install "rankviz[app]"')
+    # A child process, not streamlit's CLI in this one: Ctrl-C and the exit status are Streamlit's own.
+    command = [sys.executable, "-m", "streamlit", "run", str(main_script()),
+               "--server.showEmailPrompt", "false", "--browser.gatherUsageStats", "false", *args.streamlit_args]
+    try:
+        return subprocess.call(command)
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
 
 
 def _warm_up(args: argparse.Namespace) -> int:
@@ -184,7 +214,7 @@ def _benchmark(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\nstopped; the finished cells are in {args.results}. Run the same command again to finish "
               "the rest.", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     print(f"done in {_duration(time.perf_counter() - start)}: {table['cell'].nunique()} cells, "
           f"{len(table)} rows in {args.results}", file=sys.stderr)
     summary = table.groupby(["dataset", "method", "measure"], sort=True)["value"].mean().unstack("measure")
@@ -209,9 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit status: 0 on success, 2 for a bad option, name or file, 130
         when stopped by Ctrl-C.
     """
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if args.command == "app":
+        args.streamlit_args = unknown
+    elif unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
-        return _warm_up(args) if args.command == "warm-up" else _benchmark(args)
+        run = {"app": _app, "warm-up": _warm_up, "benchmark": _benchmark}[args.command]
+        return run(args)
     except (ValueError, DataError, OSError) as error:
         print(f"rankviz {args.command}: error: {error}", file=sys.stderr)
         return EXIT_USAGE

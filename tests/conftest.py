@@ -7,8 +7,8 @@ with ``pip install -e .``).
   (the collection of Cheng, Hühn & Hüllermeier 2009): ``$RANKVIZ_BENCHMARK_DATA``,
   by default ``shared/data/label_ranking`` beside the checkout; tests that
   need it are skipped without it.
-* ``streamlit_server`` (session): runs ``streamlit run app.py`` on a free
-  localhost port and yields its base URL.
+* ``streamlit_server`` (session): runs the app (``python -m rankviz app``)
+  on a free localhost port and yields its base URL.
 * ``browser`` (session): a Playwright Chromium browser using the system
   Chromium (``/usr/bin/chromium``); tests using it are skipped if no Chromium
   binary exists.
@@ -100,14 +100,16 @@ def benchmark_data() -> Path:
 
 @pytest.fixture(scope="session")
 def app_path() -> str:
-    """Absolute path of app.py, e.g. for ``AppTest.from_file(app_path)``
+    """Absolute path of the app's entry script (in the package), e.g. for ``AppTest.from_file(app_path)``
     (AppTest resolves relative paths against the *calling test file*)."""
-    return str(REPO_ROOT / "app.py")
+    from rankviz.ui.app import main_script
+
+    return str(main_script())
 
 
 @pytest.fixture(scope="session")
 def streamlit_server():
-    """Start the app with ``streamlit run app.py`` and yield its base URL."""
+    """Start the app as users do (``rankviz app``) and yield its base URL."""
     with serve_app() as base_url:
         yield base_url
 
@@ -120,21 +122,24 @@ def fresh_streamlit_server():
 
 
 @contextlib.contextmanager
-def serve_app():
-    """Run ``streamlit run app.py`` on a free port until the block ends; yield its URL."""
+def serve_app(python: str | None = None, cwd: Path = REPO_ROOT, env: dict[str, str] | None = None):
+    """Run ``python -m rankviz app`` on a free port until the block ends; yield its URL.
+
+    ``python`` is the interpreter (by default the one of the tests' environment),
+    ``cwd`` the working directory and ``env`` the environment of the server.
+    """
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
     cmd = [
-        _streamlit_python(), "-m", "streamlit", "run", "app.py",
+        python or _streamlit_python(), "-m", "rankviz", "app",
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",
     ]
     proc = subprocess.Popen(
-        cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+        cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True,
     )
 

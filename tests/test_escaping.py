@@ -259,8 +259,8 @@ def assert_page_escapes(at, names):
     return texts
 
 
-@pytest.mark.parametrize("page", ["pages/ranking_trees.py", "pages/side_by_side.py",
-                                  "pages/mallows_trees.py"])
+@pytest.mark.parametrize("page", ["app_pages/ranking_trees.py", "app_pages/side_by_side.py",
+                                  "app_pages/mallows_trees.py"])
 def test_ranking_pages_escape_uploaded_names(app_path, page):
     content, labels = ranking_csv()
     at = AppTest.from_file(app_path, default_timeout=180)
@@ -271,9 +271,9 @@ def test_ranking_pages_escape_uploaded_names(app_path, page):
     texts = assert_page_escapes(at, [NASTY, BREAKOUT, MARKDOWN] + labels)
     dots = "\n".join(drawings(at))
     assert html.escape(NASTY, quote=True) in dots
-    if page != "pages/side_by_side.py":
+    if page != "app_pages/side_by_side.py":
         assert any(md_escape(f"file{NASTY}") in text for text in texts)  # the data expander
-    if page == "pages/ranking_trees.py":
+    if page == "app_pages/ranking_trees.py":
         status = next(t for t in texts if t.startswith("Step "))
         assert md_escape(NASTY) in status or md_escape(MARKDOWN) in status
         rule = next(t for t in texts if t.startswith("**Rule (6)**"))
@@ -292,7 +292,7 @@ def test_ordinal_upload_escapes_level_and_feature_names(app_path):
     content = buffer.getvalue().encode()
     at = AppTest.from_file(app_path, default_timeout=180)
     at.session_state["ivg_kind"] = "ordinal"
-    at.switch_page("pages/impurity_vs_gini.py").run()
+    at.switch_page("app_pages/impurity_vs_gini.py").run()
     at.selectbox(key="ordinal_dataset").set_value("__upload__").run()
     at.file_uploader(key="ordinal_upload_file").set_value(("grades.csv", content, "text/csv")).run()
     order = next(m for m in at.multiselect if m.label.startswith("Level order"))
@@ -321,7 +321,7 @@ def test_query_csv_upload_escapes_feature_names(app_path):
             writer.writerow([query, int(np.clip(round(x[0] + 1.5), 0, 3)), *(f"{v:.3f}" for v in x)])
     at = AppTest.from_file(app_path, default_timeout=180)
     at.session_state["mpb_rounds"] = 20
-    at.switch_page("pages/mpboost.py").run()
+    at.switch_page("app_pages/mpboost.py").run()
     at.selectbox(key="ltr_dataset").set_value("__upload__").run()
     at.file_uploader(key="ltr_upload_file").set_value(
         (f"q{NASTY}.csv", buffer.getvalue().encode(), "text/csv")).run()
@@ -337,8 +337,7 @@ def test_query_csv_upload_escapes_feature_names(app_path):
 # -- uploads are data, never code or paths -------------------------------------------------
 
 def python_sources():
-    return sorted([*REPO.joinpath("rankviz").rglob("*.py"), *REPO.joinpath("pages").glob("*.py"),
-                   REPO / "app.py"])
+    return sorted(REPO.joinpath("rankviz").rglob("*.py"))  # the app and its pages are in the package
 
 
 def calls(path):
@@ -378,12 +377,15 @@ def test_no_code_execution_or_unpickling_anywhere():
     assert found == []
 
 
-def test_subprocesses_run_only_the_layout_engines():
+def test_subprocesses_run_only_the_layout_engines_and_the_app():
     users = [path.name for path in python_sources() if "subprocess" in path.read_text(encoding="utf-8")]
-    assert users == ["graphviz.py"]
-    # ...on DOT text given on stdin, never on a path or a shell.
+    assert users == ["cli.py", "graphviz.py"]
+    # The layout engines on DOT text given on stdin, never on a path or a shell.
     source = (REPO / "rankviz" / "viz" / "graphviz.py").read_text(encoding="utf-8")
     assert "shell=True" not in source and "input=dot_source.encode" in source
+    # The command line starts Streamlit on the packaged entry, with no shell.
+    source = (REPO / "rankviz" / "cli.py").read_text(encoding="utf-8")
+    assert "shell=True" not in source and '"streamlit", "run", str(main_script())' in source
 
 
 def test_the_pages_and_widgets_open_no_files():
@@ -393,7 +395,8 @@ def test_the_pages_and_widgets_open_no_files():
     the page style) name no path a user gives.
     """
     opened = []
-    for path in [*REPO.joinpath("rankviz", "ui").glob("*.py"), *REPO.joinpath("pages").glob("*.py")]:
+    app = REPO / "rankviz" / "ui" / "app"
+    for path in [*REPO.joinpath("rankviz", "ui").glob("*.py"), app / "main.py", *app.joinpath("app_pages").glob("*.py")]:
         for name, node in calls(path):
             if name.startswith("files(__package__)"):
                 continue

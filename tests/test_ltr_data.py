@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,10 @@ import pytest
 from scipy.stats import spearmanr
 
 from rankviz.datasets.samples import SAMPLE_DIR
+
+#: The scripts that made the bundled samples: in the repository, not in the package.
+REPO = Path(__file__).resolve().parents[1]
+BUILDERS = REPO / "scripts" / "sample_data"
 from rankviz.exceptions import DataError
 from rankviz.datasets.queries import QueryDataset, load_query_csv, split_by_query
 from rankviz.datasets.samples import load_ltr_sample, sample_info
@@ -436,8 +441,8 @@ def test_make_ltr_dataset_benchmark_size_runs():
 # --------------------------------------------------------------------------- #
 def test_ltr_sample_loads_with_about_200_queries():
     info = sample_info("ltr_synthetic")
-    assert info["script"] == "build_ltr_synthetic.py"
-    assert (SAMPLE_DIR / info["script"]).is_file()
+    assert info["script"] == "scripts/sample_data/build_ltr_synthetic.py"
+    assert (REPO / info["script"]).is_file()  # in the repository, not the package
     splits = load_ltr_sample()
     assert list(splits) == ["train", "vali", "test"]
     assert [s.n_queries for s in splits.values()] == [120, 40, 40]
@@ -452,7 +457,7 @@ def test_ltr_sample_loads_with_about_200_queries():
 
 
 def test_ltr_sample_files_are_what_the_script_builds(tmp_path, capsys):
-    spec = importlib.util.spec_from_file_location("build_ltr_synthetic", SAMPLE_DIR / "build_ltr_synthetic.py")
+    spec = importlib.util.spec_from_file_location("build_ltr_synthetic", BUILDERS / "build_ltr_synthetic.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     module.build(tmp_path)

@@ -188,7 +188,7 @@ def test_the_mallows_page_shows_the_label_limit_as_an_error_not_a_traceback(app_
     rows = [f"{x:.3f}," + ",".join(str(int(v)) for v in rng.permutation(2_000) + 1) for x in rng.random(10)]
     content = ("10,1,2000\n" + "\n".join(rows) + "\n").encode()
     at = AppTest.from_file(app_path, default_timeout=180)
-    at.switch_page("pages/mallows_trees.py").run()
+    at.switch_page("app_pages/mallows_trees.py").run()
     at.selectbox(key="dataset").set_value(UPLOAD).run()
     at.sidebar.get("file_uploader")[0].set_value(("many_labels.txt", content, "text/plain")).run()
     at.radio(key=f"upload_kind_{upload_digest('many_labels.txt', content)}").set_value("benchmark").run()

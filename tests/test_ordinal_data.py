@@ -3,6 +3,7 @@
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -251,7 +252,7 @@ def test_the_diabetes_levels_follow_progression():
 
 
 def test_the_builder_reproduces_the_shipped_files(tmp_path):
-    script = SAMPLE_DIR / "build_diabetes_ordinal.py"
+    script = Path(__file__).resolve().parents[1] / "scripts" / "sample_data" / "build_diabetes_ordinal.py"
     subprocess.run([sys.executable, str(script), "--out", str(tmp_path)], check=True,
                    capture_output=True, cwd=SAMPLE_DIR.parent)
     for name in ("diabetes_ordinal.csv", "diabetes_ordinal.json"):

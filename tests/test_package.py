@@ -27,7 +27,8 @@ import rankviz
 
 REPO = Path(__file__).resolve().parents[1]
 LIBRARY = REPO / "rankviz"
-CORE_DEPENDENCIES = {"numpy", "scipy", "pandas", "scikit-learn"}
+#: What `pip install rankviz` brings, as the README says: its direct requirements.
+CORE_DEPENDENCIES = {"numpy", "scipy", "pandas", "scikit-learn", "numba", "charset-normalizer"}
 
 
 def library_modules(under: Path = LIBRARY):
@@ -73,11 +74,11 @@ def test_streamlit_only_in_ui_and_plotly_only_in_figures_and_ui():
 
 def test_no_module_imports_another_modules_private_names():
     found = []
-    for path in library_modules() + sorted((REPO / "pages").glob("*.py")) + [REPO / "app.py"]:
+    for path in library_modules():  # the app and its pages included
         for module, names in imports_of(path):
             if module == "__future__":
                 continue
-            private = [n for n in names if n.startswith("_")]
+            private = [n for n in names if n.startswith("_") and not (n.startswith("__") and n.endswith("__"))]
             parts = [p for p in module.split(".") if p.startswith("_") and p != "_validation"]
             if private or parts:
                 found.append(f"{path.relative_to(REPO)}: from {module} import {', '.join(names)}")
@@ -89,7 +90,7 @@ def test_lower_layers_do_not_import_higher_ones():
     allowed = {
         "exceptions": set(), "_validation": {"exceptions"}, "features": set(), "binning": set(),
         "neighbours": {"features"}, "numba_cache": set(), "jit": {"numba_cache"},
-        "model_selection": set(),
+        "model_selection": set(), "utils": {"jit", "numba_cache"},
         "ordinal": {"neighbours", "features", "_validation", "exceptions"},
         "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions"},
         "datasets": {"exceptions", "_validation", "features", "ordinal"},
@@ -138,8 +139,8 @@ def test_the_readme_layout_lists_the_subpackages_there_are():
     listed = set(re.findall(r"^  (\w+)/", layout, flags=re.M))
     subpackages = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
     assert subpackages <= listed, f"not in the README's layout: {sorted(subpackages - listed)}"
-    assert listed - subpackages <= {"rankviz", "sample_data", "pages", "tests", "benchmarks", "docs",
-                                    "criteria", "dot", "figures", "e2e"}
+    assert listed - subpackages <= {"rankviz", "sample_data", "scripts", "tests", "benchmarks", "docs",
+                                    "criteria", "dot", "figures", "e2e", "app", "app_pages", "tree_view"}
 
 
 def test_the_readme_python_examples_run_outside_the_repository(tmp_path):
@@ -182,7 +183,17 @@ def test_the_wheel_holds_the_package_data_and_the_type_marker(fresh_install):
     assert "rankviz/py.typed" in names
     assert {"rankviz/sample_data/metalearning.csv", "rankviz/sample_data/metalearning.json",
             "rankviz/sample_data/ltr_synthetic/train.txt"} <= names
-    assert not any(n.startswith(("tests/", "pages/", "benchmarks/")) for n in names)
+    assert not any(n.startswith(("tests/", "pages/", "benchmarks/", "scripts/")) for n in names)
+    assert not [n for n in names if "/build_" in n or n.endswith("_nb_ranking.py")]  # the samples' builders
+    # The app travels with the package: its entry, its pages and its Streamlit settings.
+    assert {"rankviz/ui/app/main.py", "rankviz/ui/app/app_pages/ranking_trees.py",
+            "rankviz/ui/app/.streamlit/config.toml"} <= names
+    # The licence travels with the package (PEP 639: the expression and the file).
+    wheel_file = zipfile.ZipFile(wheel)
+    meta = wheel_file.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "License-Expression: BSD-3-Clause" in meta
+    licence = next(n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+    assert wheel_file.read(licence).decode().startswith("BSD 3-Clause License")
 
 
 @_ONE_INSTALL
@@ -191,8 +202,34 @@ def test_a_fresh_install_has_the_core_dependencies_only(fresh_install):
     listed = subprocess.run([str(python), "-m", "pip", "list", "--format=freeze", "--disable-pip-version-check"],
                             check=True, capture_output=True, text=True).stdout
     installed = {line.split("==")[0].lower() for line in listed.split()}
-    assert CORE_DEPENDENCIES <= installed
     assert not installed & {"streamlit", "plotly", "graphviz-pure", "svglib", "pytest"}
+    # Exactly rankviz's requirements and theirs, read from the installed metadata: nothing else.
+    code = """
+import re
+from importlib import metadata
+def name(requirement):
+    return re.split(r"[^A-Za-z0-9._-]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+def direct(dist):
+    return {name(r) for r in metadata.requires(dist) or () if "extra ==" not in r and metadata_exists(name(r))}
+def metadata_exists(dist):
+    try:
+        metadata.distribution(dist)
+        return True
+    except metadata.PackageNotFoundError:
+        return False  # a requirement for another platform or Python
+print(sorted(direct("rankviz")))
+seen, todo = set(), ["rankviz"]
+while todo:
+    dist = todo.pop()
+    if dist not in seen:
+        seen.add(dist)
+        todo += direct(dist)
+print(sorted(seen))
+"""
+    direct, closure = (eval(line) for line in subprocess.run(
+        [str(python), "-c", code], check=True, capture_output=True, text=True).stdout.splitlines())
+    assert set(direct) == CORE_DEPENDENCIES
+    assert installed - {"pip", "setuptools"} == set(closure)
 
 
 @_ONE_INSTALL
@@ -259,3 +296,41 @@ def test_every_public_function_has_type_hints():
 
         visit(ast.parse(path.read_text(encoding="utf-8")))
     assert missing == []
+
+
+@pytest.fixture(scope="module")
+def fresh_app_install(fresh_install, tmp_path_factory):
+    """The same wheel with its ``app`` extra, in a new virtual environment of its own."""
+    _, wheel = fresh_install
+    environment = tmp_path_factory.mktemp("app") / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q", f"{wheel}[app]"],
+                   check=True, capture_output=True, text=True)
+    return python
+
+
+@_ONE_INSTALL
+def test_rankviz_app_starts_from_an_install_with_no_checkout(fresh_app_install, tmp_path, browser):
+    """``pip install "rankviz[app]"``, then ``rankviz app`` in an empty folder: every page answers."""
+    from conftest import serve_app
+    from playwright.sync_api import expect
+
+    python = fresh_app_install
+    # NumPy fits only: this install's compiled code would otherwise build for a minute in the background.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"RANKVIZ_COMPILE": "never"}
+    located = subprocess.run([str(python), "-c", "import rankviz.ui.app as a; print(a.main_script())"],
+                             cwd=tmp_path, capture_output=True, text=True, env=env, check=True).stdout.strip()
+    assert "site-packages" in located and not located.startswith(str(REPO))
+    with serve_app(str(python), cwd=tmp_path, env=env) as url:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        # A page's URL first on a fresh server: routed through the app's navigation.
+        page.goto(f"{url}/mpboost", timeout=120_000)
+        expect(page.get_by_test_id("stSidebarNav")).to_contain_text("Ranking trees", timeout=120_000)
+        page.goto(f"{url}/?data=toy", timeout=120_000)
+        expect(page.locator(".st-key-tree_view .rv-root")).to_have_attribute("data-ready", "1", timeout=120_000)
+        expect(page.get_by_role("heading", name="Ranking trees")).to_be_visible()
+        assert page.get_by_test_id("stException").count() == 0
+        # The app's own settings reached Streamlit from the installed package: no developer toolbar.
+        expect(page.get_by_test_id("stAppDeployButton")).to_have_count(0)
+        page.close()

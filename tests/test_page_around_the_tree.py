@@ -101,7 +101,7 @@ def test_evaluation_results_of_earlier_settings_are_hidden_and_run_again(app_pat
 
 
 def test_side_by_side_hides_scores_of_earlier_settings_too(app_path):
-    at = open_app(app_path, "pages/side_by_side.py", data="toy")
+    at = open_app(app_path, "app_pages/side_by_side.py", data="toy")
     at.radio(key="compare_eval_protocol").set_value("kfold").run()
     at.number_input(key="compare_eval_folds").set_value(4).run()
     at.button(key="compare_eval_run").click().run()
@@ -137,7 +137,7 @@ def test_the_heat_map_lists_the_rows_by_leaf_then_by_distance_to_the_nodes_ranki
 # -- Side by side: why a tree is a single leaf ---------------------------------------
 
 def test_a_single_leaf_tree_says_which_rule_stopped_it(app_path):
-    at = open_app(app_path, "pages/side_by_side.py")
+    at = open_app(app_path, "app_pages/side_by_side.py")
     data = load_sample("metalearning")
     path = RankingTree(gamma=np.inf, min_samples_leaf=10).fit(data.X, data.Y).gamma_path()
     at.slider(key="a_gamma").set_value(0.95).run()  # below the root's breakpoint

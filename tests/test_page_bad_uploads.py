@@ -206,7 +206,7 @@ def open_page(app_path, page, **state):
     at = AppTest.from_file(app_path, default_timeout=180)
     for key, value in state.items():
         at.session_state[key] = value
-    at.switch_page(f"pages/{page}.py").run()
+    at.switch_page(f"app_pages/{page}.py").run()
     no_exception(at)
     return at
 

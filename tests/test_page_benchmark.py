@@ -20,7 +20,7 @@ from rankviz.experiments.report import build_report, summary_table
 from rankviz.ui.benchmark_panel import (BenchmarkChoice, benchmark_methods, cells_text, report_html_bytes,
                                         report_markdown_zip, results_parquet, run_benchmark)
 
-PAGE = "pages/benchmark.py"
+PAGE = "app_pages/benchmark.py"
 SAMPLES = ["toy", "iris_nb"]
 
 

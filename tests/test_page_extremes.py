@@ -75,7 +75,7 @@ def combos():
 
 # -- Ranking trees --------------------------------------------------------------------
 
-RANKING = "pages/ranking_trees.py"
+RANKING = "app_pages/ranking_trees.py"
 
 
 @pytest.mark.parametrize("pair, gamma, depth, min_leaf, order", combos(),
@@ -131,7 +131,7 @@ def test_ranking_trees_long_computations(app_path, sample):
 
 # -- Side by side ------------------------------------------------------------------------
 
-SIDE = "pages/side_by_side.py"
+SIDE = "app_pages/side_by_side.py"
 
 
 def side_combos():
@@ -161,7 +161,7 @@ def test_side_by_side_page(app_path, sample, a, b, gamma, depth, min_leaf):
 
 # -- Ranking impurity vs Gini -----------------------------------------------------------------
 
-IVG = "pages/impurity_vs_gini.py"
+IVG = "app_pages/impurity_vs_gini.py"
 
 IVG_SYNTHETIC = [
     # (state, run the Monte Carlo and noise panels)
@@ -256,7 +256,7 @@ def test_impurity_vs_gini_ranking_samples(app_path, sample):
 
 # -- Mallows label ranking trees -------------------------------------------------------------
 
-MALLOWS = "pages/mallows_trees.py"
+MALLOWS = "app_pages/mallows_trees.py"
 
 
 @pytest.mark.parametrize("sample", SAMPLES)
@@ -287,7 +287,7 @@ def test_mallows_page(app_path, sample):
 
 # -- MPBoost -------------------------------------------------------------------------------
 
-MPBOOST = "pages/mpboost.py"
+MPBOOST = "app_pages/mpboost.py"
 
 
 def mpboost_combos():

@@ -12,7 +12,7 @@ from rankviz.experiments.monte_carlo import SyntheticSource
 from rankviz.ordinal.synthetic import PRINTED_THRESHOLDS
 from drawings import drawings
 
-PAGE = "pages/impurity_vs_gini.py"
+PAGE = "app_pages/impurity_vs_gini.py"
 
 
 @pytest.fixture

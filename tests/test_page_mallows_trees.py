@@ -27,7 +27,7 @@ from rankviz.ui.mallows_panel import DEFAULT_MIN_LEAF
 from rankviz.ui.upload import upload_digest
 from drawings import drawings
 
-PAGE = "pages/mallows_trees.py"
+PAGE = "app_pages/mallows_trees.py"
 INF = float("inf")
 
 

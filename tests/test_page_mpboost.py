@@ -20,7 +20,7 @@ from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ui.ltr_data_picker import UPLOAD
 from drawings import drawings
 
-PAGE = "pages/mpboost.py"
+PAGE = "app_pages/mpboost.py"
 
 
 @pytest.fixture(scope="module")

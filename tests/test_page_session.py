@@ -18,9 +18,9 @@ from drawings import tree_views
 from test_page_ranking_trees import leaves_text, status_line
 
 UPLOAD = "__upload__"
-RANKING, SIDE, MALLOWS, MPBOOST = ("pages/ranking_trees.py", "pages/side_by_side.py",
-                                   "pages/mallows_trees.py", "pages/mpboost.py")
-IVG = "pages/impurity_vs_gini.py"
+RANKING, SIDE, MALLOWS, MPBOOST = ("app_pages/ranking_trees.py", "app_pages/side_by_side.py",
+                                   "app_pages/mallows_trees.py", "app_pages/mpboost.py")
+IVG = "app_pages/impurity_vs_gini.py"
 
 
 

@@ -14,7 +14,7 @@ from drawings import drawings
 @pytest.fixture
 def app(app_path):
     at = AppTest.from_file(app_path, default_timeout=120)
-    at.switch_page("pages/side_by_side.py").run()
+    at.switch_page("app_pages/side_by_side.py").run()
     assert not at.exception
     return at
 
@@ -66,7 +66,7 @@ def test_scores_of_both_trees_and_the_baselines_in_one_chart(app):
 
 def test_side_by_side_settings_travel_in_the_url(app_path):
     at = AppTest.from_file(app_path, default_timeout=120)
-    at.switch_page("pages/side_by_side.py")
+    at.switch_page("app_pages/side_by_side.py")
     at.query_params.update({"data": "iris_nb", "a_gamma": "0.97", "b_max_depth": "2"})
     at.run()
     assert at.selectbox(key="dataset").value == "iris_nb"

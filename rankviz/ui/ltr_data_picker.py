@@ -147,7 +147,7 @@ def ltr_data_picker(container: DeltaGenerator | None = None
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
         "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY, persist_state="session",
-        help="The synthetic learning-to-rank sample made by sample_data/build_ltr_synthetic.py "
+        help="The synthetic learning-to-rank sample made by scripts/sample_data/build_ltr_synthetic.py "
              "(train/validation/test split by query), or a file of your own.",
     )
     if choice != UPLOAD:

@@ -1,7 +1,7 @@
 """Accessibility of every page of the app, checked by axe-core in headless Chromium.
 
-Each page listed in ``app.py`` is opened on the app served by ``streamlit run
-app.py`` (fixture ``streamlit_server``); once Streamlit is idle and every tree
+Each page listed in the app's ``main.py`` is opened on the app served by ``rankviz
+app`` (fixture ``streamlit_server``); once Streamlit is idle and every tree
 view on it has drawn (``.rv-root[data-ready="1"]`` inside the component's shadow
 root), axe-core (vendored in ``vendor/axe-core``, MPL-2.0) is injected into the
 page and its frames and run with its default rules. axe walks open shadow roots
@@ -12,7 +12,7 @@ disabled widget (WCAG 1.4.3 exempts inactive controls); ``TREE_VIEW_KNOWN``
 can name rules not held inside the tree view's shadow root (none today).
 
 ``test_no_developer_toolbar``: the app runs with ``client.toolbarMode =
-"viewer"`` (``.streamlit/config.toml``), so a user sees no "Deploy" button nor
+"viewer"`` (the app's ``.streamlit/config.toml``), so a user sees no "Deploy" button nor
 the developer entries of the menu, as in a deployed app.
 
 Waits are on the page's state (the title, Streamlit's script state, the tree
@@ -38,7 +38,7 @@ AXE_JS = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 LOAD_TIMEOUT = 180_000
 
 #: (URL path, page title shown as the page's h1, number of tree views drawn on first load),
-#: in the order of ``app.py``; the URL paths are those ``st.Page`` derives from the file names.
+#: in the order of the app's ``main.py``; the URL paths are those ``st.Page`` derives from the file names.
 PAGES = [
     ("", "Ranking trees", 1),
     ("side_by_side", "Side by side", 2),

@@ -1,6 +1,6 @@
 """End-to-end test of the "Ranking trees" page in headless Chromium (Playwright).
 
-Drives the real app served by ``streamlit run app.py`` (fixture
+Drives the real app served by ``rankviz app`` (fixture
 ``streamlit_server``) through the fixtures ``browser`` / ``page`` of
 ``tests/conftest.py``:
 
@@ -301,7 +301,7 @@ def test_inspector_and_gamma_chart_follow_the_slider(streamlit_server, page: Pag
 
 
 def test_a_shared_link_to_a_page_opens_that_page_with_its_settings(fresh_streamlit_server, page: Page):
-    # The first request to a new server: Streamlit must still route it through app.py.
+    # The first request to a new server: Streamlit must still route it through the app's main.py.
     page.goto(f"{fresh_streamlit_server}/side_by_side?data=toy&a_gamma=0.97&b_min_leaf=3", timeout=LOAD_TIMEOUT)
     expect(page.get_by_role("heading", name="Side by side")).to_be_visible(timeout=LOAD_TIMEOUT)
     navigation = page.get_by_test_id("stSidebarNav")
@@ -539,9 +539,22 @@ def test_mpboost_page(streamlit_server, browser):
             shutil.copyfile(ARTIFACTS / "mpboost.png", docs_image)
 
         # Play replays the growth from round 1: the drawing goes back and comes forward again.
-        # (While a fragment reruns, Streamlit may briefly hold the old drawing and the new one.)
+        # Every frame notes the first round drawn, so a busy machine cannot step past the start
+        # between two looks (the drawings live in the views' shadow roots).
+        page.evaluate("""() => {
+            window.__firstRounds = new Set();
+            const look = () => {
+                for (const holder of document.querySelectorAll('*')) {
+                    const svg = holder.shadowRoot && holder.shadowRoot.querySelector('.rv-svg');
+                    const shown = svg && /Stumps (\\d+)–/.exec(svg.textContent);
+                    if (shown) window.__firstRounds.add(Number(shown[1]));
+                }
+                requestAnimationFrame(look);
+            };
+            look();
+        }""")
         page.get_by_role("button", name="Play").click()
-        expect(page.locator(page_drawing).first).to_contain_text("Stumps 1–", timeout=10_000)
+        page.wait_for_function("() => window.__firstRounds.has(1)", timeout=30_000)
         expect(page.locator(page_drawing).first).to_contain_text(f"round {rounds}", timeout=60_000)
         expect(page.get_by_role("button", name="Play")).to_be_visible(timeout=10_000)
 

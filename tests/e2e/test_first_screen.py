@@ -1,6 +1,6 @@
 """Every tree opens readable, on the first screen, at the two window sizes people use most.
 
-Headless Chromium opens each page with a tree on ``streamlit run app.py`` at
+Headless Chromium opens each page with a tree on ``rankviz app`` at
 1440×900 and 1280×720 and measures what a person sees before touching
 anything (``getBoundingClientRect`` in the page):
 
@@ -23,7 +23,7 @@ from streamlit_page import wait_until_idle  # noqa: E402
 pytestmark = pytest.mark.e2e
 
 LOAD_TIMEOUT = 180_000
-#: (URL path, tree views on the page): every page of app.py that draws a tree.
+#: (URL path, tree views on the page): every page of the app that draws a tree.
 PAGES = [("", 1), ("side_by_side", 2), ("impurity_vs_gini", 2), ("mallows_trees", 1), ("mpboost", 1)]
 SIZES = [(1440, 900), (1280, 720)]
 

@@ -1,6 +1,6 @@
 """What a click reruns: the tree and the panels that follow its selected node, never the whole page.
 
-Headless Chromium drives ``streamlit run app.py``; :class:`streamlit_page.RunLog`
+Headless Chromium drives ``rankviz app``; :class:`streamlit_page.RunLog`
 reads the runs from the page's websocket (``script_finished``: a full run of
 the page or a fragment run). Clicking a node on Ranking trees must update the
 Node inspector through fragment runs only, leaving the γ path, the evaluation

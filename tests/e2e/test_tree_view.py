@@ -1,6 +1,6 @@
 """Real-browser tests of the explorable tree view (rankviz.ui.tree_view) on the Ranking trees page.
 
-Headless Chromium (Playwright) drives the app served by ``streamlit run app.py``
+Headless Chromium (Playwright) drives the app served by ``rankviz app``
 (fixtures ``streamlit_server``, ``browser`` and ``page`` of ``tests/conftest.py``):
 
 * a tree opens readable: node text at least 11 px on screen and no text
@@ -52,7 +52,7 @@ from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF, GAMMA_STEP, tree_settings, t
 pytestmark = pytest.mark.e2e
 
 SAMPLE = "metalearning"
-#: The page's starting settings: γ is the default of tree_settings() (pages/ranking_trees.py passes
+#: The page's starting settings: γ is the default of tree_settings() (rankviz/ui/app/app_pages/ranking_trees.py passes
 #: none); the limits are those the sample suggests (its NAME.json), else the page's own.
 DEFAULT_GAMMA = inspect.signature(tree_settings).parameters["gamma"].default
 DEFAULT_LIMITS = {"min_samples_leaf": DEFAULT_MIN_LEAF, "max_depth": None, **sample_tree_defaults(SAMPLE)}

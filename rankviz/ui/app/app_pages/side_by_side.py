@@ -5,13 +5,11 @@ import streamlit as st
 from rankviz.ui.data_picker import dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.inspector_panel import single_leaf_note
-from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import counted, md_escape
 from rankviz.ui.tree_panel import explore_tree, fit_tree, tree_settings, tree_url_fields
 from rankviz.viz.graphviz import export_basename
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
-require_app_navigation()
 
 # Tree B starts with a smaller γ, so the two trees differ from the first look.
 SIDES = {"Tree A": ("a", 0.995), "Tree B": ("b", 0.985)}

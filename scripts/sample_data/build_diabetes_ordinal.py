@@ -18,7 +18,7 @@ must come from the description: ``diabetes_ordinal.json`` (``"kind": "ordinal"``
 lists it, and ``rankviz.datasets.samples.load_ordinal_sample`` uses it. The raw
 progression value is not a column (it would give the level away).
 
-Run from the repository root: ``python sample_data/build_diabetes_ordinal.py``
+Run from the repository root: ``python scripts/sample_data/build_diabetes_ordinal.py``
 (``--out DIR`` writes elsewhere). Deterministic (no randomness).
 """
 
@@ -31,7 +31,8 @@ from pathlib import Path
 import pandas as pd
 from sklearn.datasets import load_diabetes
 
-HERE = Path(__file__).resolve().parent
+# The bundled samples: the package rankviz.sample_data (this script is not shipped).
+HERE = Path(__file__).resolve().parents[2] / "sample_data"
 NAME = "diabetes_ordinal"
 TARGET = "progression"
 LEVELS = ["very low", "low", "medium", "high", "very high"]
@@ -73,8 +74,8 @@ def build(out_dir: Path = HERE) -> pd.DataFrame:
         ),
         "source": ("Diabetes data of Efron, Hastie, Johnstone and Tibshirani (2004), 'Least Angle "
                    "Regression', as bundled with scikit-learn (sklearn.datasets.load_diabetes, "
-                   "scaled=False, BSD-3-Clause); levels computed by build_diabetes_ordinal.py."),
-        "script": f"build_{NAME}.py",
+                   "scaled=False, BSD-3-Clause); levels computed by scripts/sample_data/build_diabetes_ordinal.py."),
+        "script": f"scripts/sample_data/build_{NAME}.py",
         "target": TARGET,
         "levels": LEVELS,
         "feature_columns": list(FEATURES.values()),

@@ -7,11 +7,9 @@ from rankviz.ui.mallows_panel import (
     KEY, LRT_EXPLANATION, compare_panel, describe_lrt, fit_lrt, leaves_panel, lrt_settings,
     lrt_url_fields, missing_label_controls, missing_rate_panel, training_data, tree_size_panel,
 )
-from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.tree_panel import growth_player
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
-require_app_navigation()
 
 st.title("Mallows label ranking trees")
 st.caption("Cheng, Hühn & Hüllermeier (2009): a decision tree whose nodes fit a Mallows "

@@ -9,7 +9,7 @@ Bayes classifier trained on all 150 flowers: the species are ordered by
 their predicted probability for that flower (procedure (A) of Cheng, Hühn &
 Hüllermeier 2009, section 6.1; details in ``_nb_ranking.py``).
 
-Run from the repository root: ``python sample_data/build_iris_nb.py``.
+Run from the repository root: ``python scripts/sample_data/build_iris_nb.py``.
 Deterministic (no randomness).
 """
 
@@ -34,5 +34,5 @@ if __name__ == "__main__":
         ),
         source=("Fisher's iris data (UCI Machine Learning Repository, CC BY 4.0) as "
                 "bundled with scikit-learn (sklearn.datasets.load_iris, BSD-3-Clause); "
-                "rankings computed by build_iris_nb.py."),
+                "rankings computed by scripts/sample_data/build_iris_nb.py."),
     )

@@ -5,7 +5,6 @@ import streamlit as st
 from rankviz.ui.data_picker import dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.monte_carlo_panel import monte_carlo_panel, noise_panel
-from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.ordinal_data_picker import ordinal_data_picker
 from rankviz.ui.ordinal_tree_panel import (
     DATA_KINDS, draw_split, encoded_features, fit_ordinal_trees, holdout_controls, holdout_url_fields,
@@ -18,7 +17,6 @@ from rankviz.ui.text import counted, md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.viz.figures.ordinal import level_count_chart
 
-require_app_navigation()
 
 st.title("Ranking impurity vs Gini")
 st.caption("Xia, Zhang & Wang (2006): a tree for ordinal targets split by the **ranking "

@@ -41,7 +41,8 @@ import numpy as np
 import pandas as pd
 from sklearn.naive_bayes import GaussianNB
 
-HERE = Path(__file__).resolve().parent
+# The bundled samples: the package rankviz.sample_data (this script is not shipped).
+HERE = Path(__file__).resolve().parents[2] / "sample_data"
 
 
 def snake(name: str) -> str:
@@ -87,7 +88,7 @@ def build(bunch, name: str, title: str, description: str, source: str,
         "title": title,
         "description": description,
         "source": source,
-        "script": f"build_{name}.py",
+        "script": f"scripts/sample_data/build_{name}.py",
         "feature_columns": features,
         "label_columns": labels,
         "tree_defaults": {"min_samples_leaf": min_samples_leaf},

@@ -3,9 +3,7 @@
 import streamlit as st
 
 from rankviz.ui.benchmark_panel import benchmark_choice, benchmark_report, benchmark_run
-from rankviz.ui.navigation import require_app_navigation
 
-require_app_navigation()
 
 st.title("Benchmark")
 st.caption("Run a grid of methods × data sets under one protocol; the table of Cheng, Hühn & Hüllermeier "

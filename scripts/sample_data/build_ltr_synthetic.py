@@ -26,7 +26,7 @@ the files, not the generator, are the sample. Each file starts with a ``#``
 comment line saying what it is. ``ltr_synthetic.json`` (kind, title,
 description, source, script, splits) lets :func:`rankviz.load_ltr_sample` find them.
 
-Run from the repository root: ``python sample_data/build_ltr_synthetic.py``
+Run from the repository root: ``python scripts/sample_data/build_ltr_synthetic.py``
 (``--out DIR`` writes elsewhere). Deterministic (fixed seeds).
 """
 
@@ -43,7 +43,8 @@ from rankviz.datasets.samples import load_ltr_sample
 from rankviz.datasets.svmlight import dump_svmlight
 from rankviz.ltr.synthetic import make_ltr_dataset
 
-HERE = Path(__file__).resolve().parent
+# The bundled samples: the package rankviz.sample_data (this script is not shipped).
+HERE = Path(__file__).resolve().parents[2] / "sample_data"
 
 NAME = "ltr_synthetic"
 SETTINGS = dict(n_queries=200, docs_per_query=(5, 30), n_features=40, n_informative=8,
@@ -68,7 +69,7 @@ def build(out_dir: Path = HERE) -> dict:
         file_name = f"{NAME}/{split}.txt"
         comment = (f"{NAME} {split} split: {part.n_queries} queries, {part.n_docs} documents, "
                    f"{part.n_features} features (f1..f{SETTINGS['n_informative']} informative), "
-                   f"grades 0..{SETTINGS['n_levels'] - 1}; made by sample_data/build_{NAME}.py")
+                   f"grades 0..{SETTINGS['n_levels'] - 1}; made by scripts/sample_data/build_{NAME}.py")
         dump_svmlight(part, out_dir / file_name, significant_digits=DIGITS, comment=comment)
         splits[split] = file_name
     counts = grade_counts(full)
@@ -90,7 +91,7 @@ def build(out_dir: Path = HERE) -> dict:
         "source": ("Made up for this project (no external data): rankviz.ltr.synthetic.make_ltr_dataset with "
                    + ", ".join(f"{k}={v!r}" for k, v in SETTINGS.items())
                    + f"; split_by_query(fractions={FRACTIONS}, seed={SPLIT_SEED})."),
-        "script": f"build_{NAME}.py",
+        "script": f"scripts/sample_data/build_{NAME}.py",
         "splits": splits,
         "n_features": full.n_features,
         "informative_features": [f"f{j + 1}" for j in range(SETTINGS["n_informative"])],

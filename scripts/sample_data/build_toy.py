@@ -35,7 +35,7 @@ once more on A1 (gains 0.08 and 0.02); with at least 3 rows per leaf only
 the A2 < 5 group is.  The description's ``tree_defaults`` open the app at 2
 rows per leaf (the app's usual 10 would leave the 16 rows unsplit).
 
-Run from the repository root: ``python sample_data/build_toy.py``.
+Run from the repository root: ``python scripts/sample_data/build_toy.py``.
 Deterministic (the rows are written out below).
 """
 
@@ -49,7 +49,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-HERE = Path(__file__).resolve().parent
+# The bundled samples: the package rankviz.sample_data (this script is not shipped).
+HERE = Path(__file__).resolve().parents[2] / "sample_data"
 NAME = "toy"
 LABELS = ["a1", "a2", "a3", "a4"]
 GAMMA = 0.995
@@ -152,8 +153,8 @@ def main() -> None:
             "separates them from A2 >= 5 (a2 first). The rankings (1,3,2,4) and "
             "(2,1,4,3) of the paper's Table 3 are two of the rows."
         ),
-        "source": "Made up for this project (no external data); rows listed in build_toy.py.",
-        "script": f"build_{NAME}.py",
+        "source": "Made up for this project (no external data); rows listed in scripts/sample_data/build_toy.py.",
+        "script": f"scripts/sample_data/build_{NAME}.py",
         "feature_columns": ["A1", "A2"],
         "label_columns": LABELS,
         "tree_defaults": {"min_samples_leaf": 2},

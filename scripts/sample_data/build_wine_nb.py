@@ -10,7 +10,7 @@ on all 178 wines: the cultivars are ordered by their predicted probability
 for that wine (procedure (A) of Cheng, Hühn & Hüllermeier 2009, section
 6.1; details in ``_nb_ranking.py``).
 
-Run from the repository root: ``python sample_data/build_wine_nb.py``.
+Run from the repository root: ``python scripts/sample_data/build_wine_nb.py``.
 Deterministic (no randomness).
 """
 
@@ -35,5 +35,5 @@ if __name__ == "__main__":
         ),
         source=("Wine recognition data (Forina et al.; UCI Machine Learning Repository, "
                 "CC BY 4.0) as bundled with scikit-learn (sklearn.datasets.load_wine, "
-                "BSD-3-Clause); rankings computed by build_wine_nb.py."),
+                "BSD-3-Clause); rankings computed by scripts/sample_data/build_wine_nb.py."),
     )

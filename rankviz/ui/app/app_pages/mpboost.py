@@ -4,12 +4,10 @@ import streamlit as st
 
 from rankviz.ui.ltr_data_picker import describe_splits, ltr_data_picker
 from rankviz.ui.mpboost_panel import boost_settings, boost_url_fields, compare_panel, condition_note, grow, growth_view
-from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.text import counted, md_escape
 from rankviz.ui.url_state import UrlField, choice, publish_to_url, restore_from_url
 from rankviz.datasets.samples import list_samples
 
-require_app_navigation()
 
 st.title("MPBoost: boosting for ranking")
 st.caption("Zhu et al. (2009): pairwise boosting of decision stumps in which each pair of "

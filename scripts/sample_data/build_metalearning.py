@@ -69,12 +69,12 @@ files are read; the package itself is never imported, since importing it
 needs ``openml``)::
 
     pip install --no-deps lcdb
-    python sample_data/build_metalearning.py
+    python scripts/sample_data/build_metalearning.py
 
 or with the sdist (or its unpacked ``lcdb`` folder) given as an argument::
 
     pip download --no-deps lcdb -d /tmp/lcdb
-    python sample_data/build_metalearning.py /tmp/lcdb/lcdb-0.1.0.tar.gz
+    python scripts/sample_data/build_metalearning.py /tmp/lcdb/lcdb-0.1.0.tar.gz
 
 Reading the 150 MB accuracy table takes about half a minute.  The result is
 deterministic (no randomness is involved).
@@ -93,7 +93,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-HERE = Path(__file__).resolve().parent
+# The bundled samples: the package rankviz.sample_data (this script is not shipped).
+HERE = Path(__file__).resolve().parents[2] / "sample_data"
 NAME = "metalearning"
 
 LEARNERS = {
@@ -279,7 +280,7 @@ def main(argv=None) -> None:
                    "PyPI package lcdb 0.1.0, files lcdb/database-accuracy.csv and "
                    "lcdb/datasets.csv (OpenML data qualities); MIT licence, "
                    "Copyright (c) 2021 Felix Mohr. Underlying data sets from OpenML."),
-        "script": f"build_{NAME}.py",
+        "script": f"scripts/sample_data/build_{NAME}.py",
         "feature_columns": features,
         "label_columns": labels,
         "tree_defaults": {"min_samples_leaf": 10},

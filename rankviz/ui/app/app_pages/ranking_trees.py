@@ -6,14 +6,12 @@ from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field
 from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
-from rankviz.ui.navigation import require_app_navigation
 from rankviz.ui.trace_panel import follow_row, trace_controls, trace_from_state
 from rankviz.ui.tree_panel import (criterion_subtitle, fit_gamma_path, growth_player, tree_settings,
                                    tree_url_fields)
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 from rankviz.viz.graphviz import export_basename
 
-require_app_navigation()
 
 st.title("Ranking trees")
 subtitle = st.empty()  # names the criterion chosen in the sidebar

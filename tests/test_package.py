@@ -90,7 +90,7 @@ def test_lower_layers_do_not_import_higher_ones():
     allowed = {
         "exceptions": set(), "_validation": {"exceptions"}, "features": set(), "binning": set(),
         "neighbours": {"features"}, "numba_cache": set(), "jit": {"numba_cache"},
-        "model_selection": set(), "utils": {"jit", "numba_cache"},
+        "model_selection": set(), "utils": {"jit", "numba_cache", "viz"},
         "ordinal": {"neighbours", "features", "_validation", "exceptions"},
         "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions"},
         "datasets": {"exceptions", "_validation", "features", "ordinal"},

@@ -103,9 +103,8 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
 
     _rule_6(tree, node, inspection, settings)
     # Only the open section is computed and drawn: a click on a node waits for what the
-    # reader sees, not for charts in hidden tabs (each plotly chart costs the browser about
-    # 80 ms per redraw, measured in benchmarks/bench_app_latency.py). The open section
-    # stays open from node to node.
+    # reader sees, not for charts in hidden tabs (each plotly chart costs the browser 30-80 ms
+    # per redraw; docs/design.md). The open section stays open from node to node.
     table, curve, rankings = st.tabs(list(SECTIONS), key=f"{key}_section", on_change="rerun")
     if table.open:
         with table:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
 import sys
 from importlib import metadata
 
@@ -41,10 +40,11 @@ def _system_info() -> dict[str, str]:
 
 def _rankviz_info() -> dict[str, str]:
     from .. import __version__  # here: rankviz/__init__ imports this module before defining it
+    from ..viz.graphviz import available_engines
 
     return {
         "rankviz": __version__,
-        "graphviz dot": shutil.which("dot") or "not found (exports use graphviz-pure if installed)",
+        "layout engines": ", ".join(available_engines()) or "none (install Graphviz or graphviz-pure)",
         "numba cache": str(cache_dir()),
         "compile mode": compile_mode(),
     }

@@ -80,13 +80,15 @@ def test_ranking_text_orders_by_position_and_skips_missing_labels():
 
 # -- figures for papers: rankviz.viz.export -------------------------------------------------
 
+import io  # noqa: E402
 import re  # noqa: E402
 import struct  # noqa: E402
 
 from rankviz.viz.dot import tree_to_dot  # noqa: E402
 from rankviz.viz.dot.common import HIGHLIGHT_COLOR, PATH_COLOR, RANK_PALETTE  # noqa: E402
-from rankviz.viz.export import MAX_PNG_PIXELS, export_drawing, export_tree, figure_size, sized_dot  # noqa: E402
-from rankviz.viz.graphviz import available_engines  # noqa: E402
+from rankviz.viz.export import (LEGIBLE_SCALE, MAX_PNG_PIXELS, PAGE_WIDTH_CM, export_drawing,  # noqa: E402
+                                export_tree, figure_size, fit_to_page, sized_dot)
+from rankviz.viz.graphviz import available_engines, with_png_dpi  # noqa: E402
 from rankviz.viz.layout import layout_dot, svg_size  # noqa: E402
 
 ENGINES = available_engines()
@@ -105,12 +107,67 @@ def test_png_width_is_width_times_dpi(fitted, engine, width, unit, dpi):
     wide, high = png_size(export_tree(model, "png", width=width, unit=unit, dpi=dpi, engine=engine))
     assert abs(wide - inches * dpi) <= 2, (wide, inches * dpi)
     # The height keeps the drawing's proportions.
-    natural = svg_size(export_tree(model, "svg", engine=engine).decode())
+    natural = svg_size(export_tree(model, "svg", width=None, engine=engine).decode())
     assert high == pytest.approx(wide * natural[1] / natural[0], rel=0.01)
     # SVG and PDF: the width in points.
     svg = export_tree(model, "svg", width=width, unit=unit, engine=engine).decode()
     assert svg_size(svg)[0] == pytest.approx(inches * 72, abs=1)
     assert figure_size(tree_to_dot(model), width=width, unit=unit, engine=engine)[0] == pytest.approx(inches, abs=0.02)
+
+
+def png_dpi(data: bytes) -> float | None:
+    """The DPI a PNG states in its pHYs chunk (None if it has none)."""
+    at = 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        if kind == b"pHYs":
+            x, y, unit = struct.unpack(">IIB", data[at + 8:at + 17])
+            assert unit == 1 and x == y
+            return x * 0.0254
+        at += 12 + length
+    return None
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_png_states_its_dpi_so_documents_place_it_at_its_size(fitted, engine):
+    from PIL import Image  # Pillow checks every chunk's CRC as it reads
+
+    _, model, _ = fitted
+    for dpi in (300, 150):
+        png = export_tree(model, "png", width=5, unit="cm", dpi=dpi, engine=engine)
+        assert png_dpi(png) == pytest.approx(dpi, abs=0.02)  # whole pixels per metre
+        with Image.open(io.BytesIO(png)) as image:
+            image.load()
+            assert image.info["dpi"][0] == pytest.approx(dpi, abs=0.02)
+            assert image.size[0] / image.info["dpi"][0] == pytest.approx(5 / 2.54, abs=0.01)
+    assert png_dpi(with_png_dpi(with_png_dpi(png, 72), 600)) == pytest.approx(600, abs=0.02)  # replaced, not added
+    assert with_png_dpi(png, 600).count(b"pHYs") == 1
+    with pytest.raises(ValueError, match="not a PNG"):
+        with_png_dpi(b"GIF89a", 300)
+
+
+def test_by_default_a_figure_fits_a_page_with_legible_text():
+    """Natural size when narrower than a page; else a page wide, cut by levels if the text would be tiny."""
+    data = load_sample("metalearning")
+    model = RankingTree(min_samples_leaf=10).fit(data.X, data.Y, label_names=data.label_names)
+    page = PAGE_WIDTH_CM / 2.54
+    natural = figure_size(tree_to_dot(model))[0]
+    assert natural * LEGIBLE_SCALE > page  # wide: it needs cutting
+    dot, inches, depth = fit_to_page(model)
+    assert inches == pytest.approx(page) and depth is not None and 1 <= depth < model.tree_.max_depth
+    assert figure_size(dot)[0] * LEGIBLE_SCALE <= page  # the text stays at least LEGIBLE_SCALE of its size
+    deeper = tree_to_dot(model, max_depth=depth + 1)
+    assert depth + 1 >= model.tree_.max_depth or figure_size(deeper)[0] * LEGIBLE_SCALE > page  # no needless cut
+    svg = export_tree(model, "svg").decode()
+    assert svg_size(svg)[0] == pytest.approx(page * 72, abs=1)
+    assert svg_size(export_tree(model, "svg", width=None).decode())[0] == pytest.approx(natural * 72, abs=1)
+    # A depth of the caller's is kept: page wide, whatever the text size.
+    assert fit_to_page(model, max_depth=model.tree_.max_depth)[1:] == (pytest.approx(page), model.tree_.max_depth)
+    # A narrow tree keeps its natural size.
+    toy = load_sample("toy")
+    small = RankingTree(min_samples_leaf=4).fit(toy.X, toy.Y, label_names=toy.label_names)
+    if figure_size(tree_to_dot(small))[0] <= page:
+        assert fit_to_page(small)[1:] == (None, None)
 
 
 def test_a_png_larger_than_graphviz_writes_is_refused(fitted):

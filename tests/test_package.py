@@ -98,6 +98,9 @@ def test_lower_layers_do_not_import_higher_ones():
         "tree": {"label_ranking", "ordinal", "features", "binning", "_validation", "exceptions", "jit",
                  "numba_cache"},
     }
+    # The one way up, at call time only: a fitted tree's notebook display is its
+    # view (as scikit-learn's BaseEstimator imports its HTML repr when asked).
+    display_hook = ("rankviz/tree/display.py", "rankviz.viz.tree_view.display")
     found = []
     for path in library_modules():
         layer = path.relative_to(LIBRARY).parts[0].removesuffix(".py")
@@ -105,6 +108,8 @@ def test_lower_layers_do_not_import_higher_ones():
             continue
         for module, _ in imports_of(path):
             parts = module.split(".")
+            if (str(path.relative_to(REPO)), module) == display_hook:
+                continue
             if parts[0] == "rankviz" and len(parts) > 1 and parts[1] != layer and parts[1] not in allowed[layer]:
                 found.append(f"{path.relative_to(REPO)} imports {module}")
     assert found == []

@@ -31,6 +31,7 @@ from rankviz.viz.dot import fitting_depth, tree_to_dot
 import streamlit as st
 
 from rankviz.ui import export_panel, tree_panel
+from rankviz.viz.export import PAGE_WIDTH_CM, fit_to_page
 from rankviz.ui.mpboost_panel import SHRINKAGES
 from rankviz.ui.tree_panel import LEGIBLE_LEAVES
 from drawings import drawings
@@ -347,8 +348,11 @@ def depth_notice(at):
 
 
 def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, exported):
+    # A width given (40 cm): the whole tree, as wide as asked (without one the figure fits a
+    # page, cut by levels: test_the_export_fits_a_page_by_default).
     at = open_page(app_path, RANKING, {"dataset": "metalearning", "tree_min_leaf": 1,
-                                       "tree_gamma": GAMMAS[1], "tree_export_open": True})
+                                       "tree_gamma": GAMMAS[1], "tree_export_open": True,
+                                       "tree_export_width": 40.0})
     ok(at)
     data = load_sample("metalearning")
     tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(  # as the page: cut from the γ path
@@ -392,10 +396,28 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
     assert not [s for s in at.slider if s.key == "tree_draw_depth"]
 
 
+def test_the_export_fits_a_page_by_default(app_path):
+    """No width given: page wide (16 cm), the deepest levels cut so the text stays legible, and said so."""
+    at = open_page(app_path, RANKING, {"dataset": "metalearning", "tree_min_leaf": 1,
+                                       "tree_gamma": GAMMAS[1], "tree_export_open": True})
+    ok(at)
+    data = load_sample("metalearning")
+    tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(
+        data.X, data.Y, label_names=data.label_names).gamma_path().tree_at(GAMMAS[1])
+    _, inches, depth = fit_to_page(tree, similarity_range=tree_panel.SIMILARITY_RANGE, show_ids=True,
+                                   max_labels=4, direction="TB", font_size=12.0, legend=True,
+                                   rank_strips=False, title=None)
+    assert depth is not None and depth < tree.max_depth
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith(f"Figure {PAGE_WIDTH_CM:.1f} × ") for c in captions), captions
+    assert any(c.startswith(f"Drawn to depth {depth}, its deeper subtrees as boxes") for c in captions)
+    assert [n.value for n in at.number_input if n.key == "tree_export_dpi"] == [300]
+
+
 def test_big_trees_on_the_other_pages_are_drawn_to_a_depth(app_path, exported):
     at = open_page(app_path, SIDE, {"dataset": "metalearning", "a_min_leaf": 1, "a_gamma": GAMMAS[1],
                                     "b_min_leaf": 1, "b_gamma": GAMMAS[1], "b_criterion": "gini",
-                                    "a_export_open": True})
+                                    "a_export_open": True, "a_export_width": 40.0})
     ok(at)
     assert {s.key for s in at.slider} >= {"a_draw_depth", "b_draw_depth"}
     assert not depth_notice(at)  # drawn whole at first: the views zoom

@@ -14,6 +14,7 @@ from .builder import grow_tree
 from .criteria import get_criterion
 from .criteria.ordinal_levels import OrdinalLevelCriterion
 from ..features import FeatureEncoder
+from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
 from ..ordinal.base import OrdinalRegressorMixin
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels
@@ -23,7 +24,7 @@ from .structure import parent_array
 __all__ = ["OrdinalTree"]
 
 
-class OrdinalTree(OrdinalRegressorMixin, BaseEstimator):
+class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
     """Decision tree for an ordinal target, split by ranking impurity or Gini (Xia, Zhang & Wang 2006).
 
     The tree is grown top-down like :class:`rankviz.RankingTree`, with one

@@ -18,13 +18,14 @@ from .._validation import check_feature_input, check_growth_params, check_rankin
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
+from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
 from .mallows_nodes import node_models
 
 __all__ = ["RankingTree"]
 
 
-class RankingTree(LabelRankerMixin, BaseEstimator):
+class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
     """Ranking tree: a decision tree whose leaves predict a ranking of labels.
 
     Grown top-down (TDIDT). Each binary split tests one attribute: a numeric

@@ -3,9 +3,12 @@
 Every figure is made by the library (:func:`rankviz.viz.export.export_tree`,
 :func:`rankviz.viz.export.export_drawing`) only when its button is pressed.
 The defaults make a figure for a paper, not a screenshot: the finished tree,
-without the outline of the inspected node or a traced path; anything taken
-from the screen (the depth cut and folds, a step of the player, highlights)
-is a choice, and a partial tree says so in its title and file name.
+without the outline of the inspected node or a traced path, at most a page
+wide (:data:`rankviz.viz.export.PAGE_WIDTH_CM`) with legible text (levels
+cut if need be: :func:`rankviz.viz.export.fit_to_page`), PNGs at 300 dpi with
+the DPI in the file; anything taken from the screen (the depth cut and folds,
+a step of the player, highlights) is a choice, and a partial tree says so in
+its title and file name. The HTML file is the explorable view itself.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from ..viz.export import FIGURE_FORMATS, MAX_PNG_PIXELS, UNITS, export_drawing, export_tree, figure_size
+from ..viz.export import (FIGURE_FORMATS, MAX_PNG_PIXELS, PAGE_WIDTH_CM, PAPER_DPI, UNITS, export_drawing,
+                          export_tree, figure_size, fit_to_page)
 from ..viz.graphviz import RenderError, available_engines
 from .text import md_escape
 
@@ -25,10 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ScreenView", "drawing_export", "tree_export"]
 
-#: Default resolution of an exported PNG: print quality.
-DEFAULT_DPI = 300
 _DIRECTIONS = {"TB": "Top-down", "LR": "Left to right"}
-_BUTTONS = {"svg": "SVG", "png": "PNG", "pdf": "PDF", "dot": "DOT", "txt": "Rules"}
+_BUTTONS = {"svg": "SVG", "png": "PNG", "pdf": "PDF", "html": "HTML", "dot": "DOT", "txt": "Rules"}
+_PAGE = f"page ({PAGE_WIDTH_CM:g} cm)"
 
 
 @dataclass(frozen=True)
@@ -67,14 +70,16 @@ def _engine() -> str:
 
 
 def _size_choices(key: str) -> tuple[float | None, str, int]:
-    """Width (None: natural size), its unit and the PNG's DPI."""
+    """Width (None: a page's), its unit and the PNG's DPI."""
     cols = st.columns([1.3, 1, 1])
     width = cols[0].number_input("Width", min_value=1.0, max_value=200.0, value=None, step=0.5,
-                                 placeholder="natural size", key=f"{key}_width",
+                                 placeholder=_PAGE, key=f"{key}_width",
                                  help="The figure's width; the drawing is scaled to it, text and all. "
-                                      "Empty: one point of the layout per point of the figure.")
-    unit = cols[1].selectbox("Unit", list(UNITS), key=f"{key}_unit")
-    dpi = cols[2].number_input("PNG DPI", min_value=36, max_value=1200, value=DEFAULT_DPI, step=50,
+                                      f"Empty: its natural size if that is under {PAGE_WIDTH_CM:g} cm, else "
+                                      f"{PAGE_WIDTH_CM:g} cm, with the deepest levels left out if the text "
+                                      "would be too small to read.")
+    unit = cols[1].selectbox("Unit", list(UNITS), index=list(UNITS).index("cm"), key=f"{key}_unit")
+    dpi = cols[2].number_input("PNG DPI", min_value=36, max_value=1200, value=PAPER_DPI, step=50,
                                key=f"{key}_dpi", help="Pixels per inch of the PNG: its width in pixels "
                                                       "is the width in inches times this.")
     return width, unit, int(dpi)
@@ -122,9 +127,15 @@ def _tree_bytes(_tree: Tree, tree_key: str, fmt: str, options: tuple[tuple[str, 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _tree_inches(_tree: Tree, tree_key: str, options: tuple[tuple[str, Any], ...],
-                 width: float | None, unit: str) -> tuple[float, float]:
+                 width: float | None, unit: str) -> tuple[tuple[float, float], int | None]:
+    """The figure's size in inches, and the depth a page-wide figure is cut to (None: whole)."""
+    if width is None:
+        opts = dict(options)
+        dot, inches, depth = fit_to_page(_tree, engine=_engine(), **opts)
+        cut = depth if depth != opts.get("max_depth") else None
+        return figure_size(dot, width=inches, engine=_engine()), cut
     dot = export_tree(_tree, "dot", **dict(options)).decode("utf-8")
-    return figure_size(dot, width=width, unit=unit, engine=_engine())
+    return figure_size(dot, width=width, unit=unit, engine=_engine()), None
 
 
 def tree_export(tree: Tree, *, key: str, basename: str, tree_key: str, view: ScreenView | None = None,
@@ -155,12 +166,13 @@ def tree_export(tree: Tree, *, key: str, basename: str, tree_key: str, view: Scr
         An ordinal tree: no mean-rank strips to offer.
     """
     view = view or ScreenView()
-    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun",
-                         help="Download the figure (SVG, PNG, PDF), its DOT or the rules as text, "
-                              "choosing what it shows and its size.")
+    # No tooltip on the button: it would stay over the download buttons below it.
+    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun")
     if not popover.open:  # the choices are laid out only when asked for
         return
     with popover:
+        st.caption("The figure (SVG, PNG, PDF), the explorable view as one HTML file, its DOT or the "
+                   "rules as text; choose what it shows and its size.")
         whole = "The whole tree"
         shown = f"The current view ({view.describe()})"
         what = st.radio("Drawing", [whole, shown] if view.cut else [whole], key=f"{key}_what",
@@ -211,14 +223,18 @@ def tree_export(tree: Tree, *, key: str, basename: str, tree_key: str, view: Scr
         frozen = tuple(sorted(options.items()))
         source_key = f"{tree_key}|step={view.step if grown else 'end'}"
         try:
-            inches = _tree_inches(source, source_key, frozen, width, unit)
+            inches, cut = _tree_inches(source, source_key, frozen, width, unit)
         except (RenderError, ValueError) as error:
             st.error(f"The figure cannot be laid out: {md_escape(str(error))}")
             return
         png_ok = _size_caption(inches, unit, dpi)
-        sized = frozen + (("width", width), ("unit", unit), ("dpi", dpi))
+        if cut is not None:
+            st.caption(f"Drawn to depth {cut}, its deeper subtrees as boxes, so that its text is legible "
+                       f"{PAGE_WIDTH_CM:g} cm wide; give a width to draw it whole (HTML, DOT and rules "
+                       "hold the whole tree).")
+        sized = frozen + (("width", "page" if width is None else width), ("unit", unit), ("dpi", dpi))
         _buttons(lambda fmt: _tree_bytes(source, source_key, fmt, sized), name, key,
-                 ("svg", "png", "pdf", "dot", "txt"), png_ok)
+                 ("svg", "png", "pdf", "html", "dot", "txt"), png_ok)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -228,19 +244,29 @@ def _drawing_bytes(dot: str, fmt: str, width: float | None, unit: str, dpi: int)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
+def _page_width(dot: str, width: float | None, unit: str) -> tuple[float | None, str]:
+    """The width asked for, or (none asked) a page's if the drawing is wider than a page."""
+    if width is not None:
+        return width, unit
+    natural_cm = figure_size(dot, engine=_engine())[0] * 2.54
+    return (PAGE_WIDTH_CM, "cm") if natural_cm > PAGE_WIDTH_CM else (None, unit)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
 def _drawing_inches(dot: str, width: float | None, unit: str) -> tuple[float, float]:
     return figure_size(dot, width=width, unit=unit, engine=_engine())
 
 
 def drawing_export(dot: str, *, key: str, basename: str) -> None:
     """An Export popover for any DOT drawing (e.g. MPBoost's stumps): size, DPI and files."""
-    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun",
-                         help="Download the figure (SVG, PNG, PDF) or its DOT, at a size you choose.")
+    popover = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun")
     if not popover.open:
         return
     with popover:
+        st.caption("The figure (SVG, PNG, PDF) or its DOT, at a size you choose.")
         width, unit, dpi = _size_choices(key)
         try:
+            width, unit = _page_width(dot, width, unit)
             inches = _drawing_inches(dot, width, unit)
         except (RenderError, ValueError) as error:
             st.error(f"The figure cannot be laid out: {md_escape(str(error))}")

@@ -2,7 +2,7 @@
 
 The path lights up in the tree view and its leaf gets a card with the
 predicted ranking beside the true one and CS, WRC, LRA and Kendall tau
-(:func:`rankviz.tree.trace.trace_example`).
+(:func:`rankviz.viz.tree_view.trace_card`).
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from ..tree.structure import ranking_text
-from ..tree.trace import trace_example
+from ..viz.tree_view import trace_card
 from .inspector_panel import encoded_features, feature_encoder
 from .text import md_escape
 from .tree_panel import Trace
@@ -52,13 +51,8 @@ def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: st
         except ValueError:
             return None  # the controls say why
         truth, who = None, "The typed example"
-    trace = trace_example(tree, x, truth)
-    path = tuple(int(tree.node_ids[node]) for node in trace.path)
-    lines = [f"{who} → leaf #{path[-1]}", f"predicted: {tree.ranking_text(trace.leaf)}"]
-    if truth is not None:
-        lines.append(f"true: {ranking_text(truth, tree.label_names)}")
-        lines.append(" · ".join(f"{name} {value:.3f}" for name, value in trace.scores.items()))
-    return Trace(path=path, leaf=path[-1], lines=tuple(lines), scores=trace.scores)
+    card = trace_card(tree, x, truth, who=who)
+    return Trace(path=tuple(card["path"]), leaf=card["node"], lines=tuple(card["lines"]), scores=card["scores"])
 
 
 def _typed_row(dataset, row, key):

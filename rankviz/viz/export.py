@@ -26,17 +26,29 @@ from typing import Any
 
 from ..tree.export import export_text
 from .dot import tree_to_dot
-from .graphviz import DEFAULT_PNG_DPI, EXPORT_FORMATS, render
-from .layout import svg_size
+from .dot.common import drawn_leaves, fitting_depth
+from .graphviz import EXPORT_FORMATS, render
+from .layout import layout_tree, svg_size
+from .tree_view import tree_page, view_data
 
-__all__ = ["FIGURE_FORMATS", "MAX_PNG_PIXELS", "UNITS", "export_drawing", "export_tree", "figure_size",
-           "sized_dot"]
+__all__ = ["FIGURE_FORMATS", "LEGIBLE_SCALE", "MAX_PNG_PIXELS", "PAGE_WIDTH_CM", "PAPER_DPI", "UNITS",
+           "export_drawing", "export_tree", "figure_size", "fit_to_page", "sized_dot"]
 
 #: Inches per unit of a figure's width.
 UNITS = {"in": 1.0, "cm": 1 / 2.54}
 
 #: What :func:`export_tree` writes: format -> (MIME type, file extension).
-FIGURE_FORMATS = {**EXPORT_FORMATS, "txt": ("text/plain", ".txt")}
+FIGURE_FORMATS = {**EXPORT_FORMATS, "txt": ("text/plain", ".txt"), "html": ("text/html", ".html")}
+
+#: A page's text width: ``width="page"`` makes a wider figure this wide.
+PAGE_WIDTH_CM = 16.0
+
+#: The least a page-wide figure scales its text: 12-pt boxes stay at least
+#: 7.2 pt. A tree that would need less loses its deepest levels instead.
+LEGIBLE_SCALE = 0.6
+
+#: Pixels per inch of exported PNGs: print resolution.
+PAPER_DPI = 300
 
 #: Longest side of a PNG that Graphviz (cairo) writes; beyond it Graphviz
 #: silently shrinks the image, so a larger one is refused instead.
@@ -113,7 +125,7 @@ def figure_size(dot: str, *, width: float | None = None, unit: str = "in",
 
 
 def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str = "in",
-                   dpi: float = DEFAULT_PNG_DPI, engine: str = "auto") -> bytes:
+                   dpi: float = PAPER_DPI, engine: str = "auto") -> bytes:
     """Lay out DOT text as a figure of a given width.
 
     Parameters
@@ -125,9 +137,9 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
         The figure's width in ``unit``; None keeps the drawing's natural size
         (one point of the layout per point of the figure).
     unit : {"in", "cm"}, default="in"
-    dpi : float, default=150
+    dpi : float, default=300
         Pixels per inch of a PNG: its width in pixels is ``width`` in inches
-        times ``dpi``.
+        times ``dpi``; written into the file, so documents place it at its size.
     engine : {"auto", "dot", "pure"}, default="auto"
         See :func:`rankviz.viz.graphviz.render`.
 
@@ -157,21 +169,76 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
     return render(dot, fmt, engine=engine, dpi=float(dpi))
 
 
-def export_tree(tree: Any, fmt: str, *, width: float | None = None, unit: str = "in",
-                dpi: float = DEFAULT_PNG_DPI, engine: str = "auto", max_depth: int | None = None,
-                collapsed: Any = (), show_ids: bool = True, title: str | None = None,
-                **draw_options: Any) -> bytes:
-    """A fitted tree as a file: a figure (SVG, PNG, PDF), its DOT, or its rules as text.
+def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto",
+                **draw_options: Any) -> tuple[str, float | None, int | None]:
+    """The DOT and width of a tree's figure for a page: natural size if it fits, else page-wide.
+
+    A drawing narrower than :data:`PAGE_WIDTH_CM` keeps its natural size (one
+    point per point, 12-pt text). A wider one is scaled to the page width;
+    if that would shrink its text below :data:`LEGIBLE_SCALE` of its size,
+    the deepest levels are cut (drawn as boxes saying how many nodes they
+    hold) until it does not, unless ``max_depth`` is given.
 
     Parameters
     ----------
     tree : Tree or fitted estimator with ``tree_``
-    fmt : {"svg", "png", "pdf", "dot", "txt"}
+    max_depth : int, optional
+        A depth cut of the caller's: kept as it is.
+    engine : {"auto", "dot", "pure"}, default="auto"
+    **draw_options
+        Any other option of :func:`rankviz.viz.dot.tree_to_dot`.
+
+    Returns
+    -------
+    dot : str
+        The drawing, cut if need be.
+    width : float or None
+        Its width in inches, or None for the natural size.
+    depth : int or None
+        The depth it is drawn to (``max_depth``, or the cut made), None if whole.
+    """
+    tree = getattr(tree, "tree_", tree)
+    page = PAGE_WIDTH_CM / 2.54
+    depth = max_depth
+    while True:
+        dot = tree_to_dot(tree, max_depth=depth, **draw_options)
+        natural = figure_size(dot, engine=engine)[0]
+        if natural <= page:
+            return dot, None, depth
+        current = tree.max_depth if depth is None else depth
+        if natural * LEGIBLE_SCALE <= page or max_depth is not None or current <= 1:
+            return dot, page, depth
+        # Path ends set a tree drawing's width: keep as many as the page holds legibly.
+        room = int(drawn_leaves(tree, current) * page / (natural * LEGIBLE_SCALE))
+        depth = max(1, min(current - 1, fitting_depth(tree, max(room, 1))))
+
+
+def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit: str = "in",
+                dpi: float = PAPER_DPI, engine: str = "auto", max_depth: int | None = None,
+                collapsed: Any = (), show_ids: bool = True, title: str | None = None,
+                **draw_options: Any) -> bytes:
+    """A fitted tree as a file: a figure (SVG, PNG, PDF), the explorable view (HTML), its DOT, or its rules.
+
+    Parameters
+    ----------
+    tree : Tree or fitted estimator with ``tree_``
+    fmt : {"svg", "png", "pdf", "dot", "txt", "html"}
         ``"txt"``: the rules, one line per branch and leaf
         (:func:`rankviz.tree.export.export_text`), the title first.
-    width, unit, dpi, engine
-        As for :func:`export_drawing` (ignored for ``"dot"`` and ``"txt"``:
-        the DOT is the drawing unsized, ready for other Graphviz options).
+        ``"html"``: one self-contained page with the app's explorable view
+        (zoom, pan, overview map, hover cards, folding, keyboard), its
+        script, style and data inlined, so it opens offline
+        (:func:`rankviz.viz.tree_view.tree_page`).
+    width : float, "page" or None, default="page"
+        The figure's width in ``unit``. ``"page"``: the natural size if the
+        drawing is narrower than a page (:data:`PAGE_WIDTH_CM`), else the
+        page width, with the deepest levels cut if the text would otherwise
+        shrink below :data:`LEGIBLE_SCALE` of its size (:func:`fit_to_page`).
+        None: the natural size, however wide.
+    unit, dpi, engine
+        As for :func:`export_drawing` (ignored for ``"dot"``, ``"txt"`` and
+        ``"html"``: the DOT is the drawing unsized, ready for other Graphviz
+        options). The PNG states its DPI (300 by default).
     max_depth : int, optional
         Draw (or write) nodes to this depth only.
     collapsed : iterable of int, default=()
@@ -188,7 +255,7 @@ def export_tree(tree: Any, fmt: str, *, width: float | None = None, unit: str = 
     Returns
     -------
     bytes
-        UTF-8 text for ``"dot"`` and ``"txt"``.
+        UTF-8 text for ``"dot"``, ``"txt"`` and ``"html"``.
 
     Raises
     ------
@@ -212,8 +279,20 @@ def export_tree(tree: Any, fmt: str, *, width: float | None = None, unit: str = 
     if fmt == "txt":
         rules = export_text(tree, max_depth=max_depth, collapsed=collapsed, show_ids=show_ids)
         return ((f"{title}\n\n" if title else "") + rules).encode("utf-8")
+    if fmt == "html":
+        folded = [int(tree.node_ids[node]) for node in collapsed]
+        layout = layout_tree(tree, collapsed=folded, max_depth=max_depth, show_ids=show_ids, engine=engine,
+                             **draw_options)
+        direction = draw_options.get("direction", "TB")
+        return tree_page(view_data(layout, label=title or "", direction=direction),
+                         title=title or "Tree").encode("utf-8")
+    if fmt in ("svg", "png", "pdf") and width == "page":
+        dot, inches, _ = fit_to_page(tree, title=title, max_depth=max_depth, collapsed=collapsed,
+                                  show_ids=show_ids, engine=engine, **draw_options)
+        return export_drawing(dot, fmt, width=inches, unit="in", dpi=dpi, engine=engine)
     dot = tree_to_dot(tree, title=title, max_depth=max_depth, collapsed=collapsed, show_ids=show_ids,
                       **draw_options)
     if fmt == "dot":
         return dot.encode("utf-8")
-    return export_drawing(dot, fmt, width=width, unit=unit, dpi=dpi, engine=engine)
+    return export_drawing(dot, fmt, width=None if width == "page" else width, unit=unit, dpi=dpi,
+                          engine=engine)

@@ -19,12 +19,15 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 __all__ = [
     "export_basename",
+    "with_png_dpi",
     "DEFAULT_PNG_DPI",
     "DEFAULT_TIMEOUT",
     "EXPORT_FORMATS",
@@ -150,13 +153,52 @@ def render(dot_source: str, fmt: str, engine: str = "auto", *, dpi: float = DEFA
     if fmt == "dot":
         return dot_source.encode("utf-8")
     engine = _resolve_engine(engine)
-    if engine == "dot":
-        return _run(_dot_binary(), "dot", dot_source, fmt, dpi, timeout)
-    if fmt == "pdf":
+    if engine == "pure" and fmt == "pdf":
         # graphviz-pure writes no PDF: lay out to SVG, then convert in Python.
         svg = _run(_pure_binary(), "pure", dot_source, "svg", dpi, timeout, label="'pdf' (via svg)")
         return _svg_to_pdf(svg)
-    return _run(_pure_binary(), "pure", dot_source, fmt, dpi, timeout)
+    made = _run(_dot_binary() if engine == "dot" else _pure_binary(), engine, dot_source, fmt, dpi, timeout)
+    return with_png_dpi(made, dpi) if fmt == "png" and dpi else made
+
+
+def with_png_dpi(png: bytes, dpi: float) -> bytes:
+    """The PNG with its resolution written in (a ``pHYs`` chunk), replacing any there was.
+
+    Neither engine writes one, so LaTeX and word processors place the image
+    at 72 or 96 dpi, several times too large; with it they place it at its
+    intended size (width in pixels / DPI inches).
+
+    Parameters
+    ----------
+    png : bytes
+    dpi : float
+        Pixels per inch.
+
+    Returns
+    -------
+    bytes
+
+    Raises
+    ------
+    ValueError
+        If ``png`` is not a PNG.
+    """
+    signature = b"\x89PNG\r\n\x1a\n"
+    if not png.startswith(signature) or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    per_metre = round(float(dpi) / 0.0254)
+    body = b"pHYs" + struct.pack(">IIB", per_metre, per_metre, 1)  # unit 1: the metre
+    phys = struct.pack(">I", 9) + body + struct.pack(">I", zlib.crc32(body))
+    chunks, at = [], len(signature)
+    while at + 8 <= len(png):  # each chunk: length, type, data, CRC
+        length = struct.unpack(">I", png[at:at + 4])[0]
+        end = at + 12 + length
+        if png[at + 4:at + 8] != b"pHYs":
+            chunks.append(png[at:end])
+            if png[at + 4:at + 8] == b"IHDR":
+                chunks.append(phys)  # pHYs must come before the image data
+        at = end
+    return signature + b"".join(chunks)
 
 
 def _resolve_engine(engine):

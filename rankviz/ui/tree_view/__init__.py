@@ -1,18 +1,21 @@
-"""The tree view: one bidirectional Streamlit component for every tree of the app.
+"""The tree view in the app: the library's explorable view as a Streamlit component.
 
-It shows a tree laid out once by Graphviz (:func:`rankviz.viz.layout.layout_tree`)
-and lets the reader explore it. A tree opens at a zoom where node text is at
-least 11 px on screen, the root at the top centre (or the node just split, in
-the middle), or whole when it fits at that size. Then: wheel or pinch zoom
-around the pointer, drag to pan, buttons and keys for zoom in / out
-(``+`` / ``-``), fit (``F``) and 100 % (``0``: one point of the drawing is
-4/3 px, so node text is at least 12 px), both centred on the inspected node;
-an overview map of the whole tree in the bottom-right corner (click or drag
-in it to move; ``M`` or its button hides it); full screen; text hidden below
-6 px (nodes drawn as blocks of their colour); a hover card with a node's full
-details; a click to inspect a node, outlined at once; a round ``−`` / ``+``
-button on each split to fold its subtree, hidden at once; a traced path and,
-for the growth player, nodes not grown yet faded on the final layout.
+The view itself (its JavaScript, CSS and markup, and the data it draws) is
+:mod:`rankviz.viz.tree_view`, shared with the notebook widget and the HTML
+export. It shows a tree laid out once by Graphviz
+(:func:`rankviz.viz.layout.layout_tree`) and lets the reader explore it. A
+tree opens at a zoom where node text is at least 11 px on screen, the root at
+the top centre (or the node just split, in the middle), or whole when it fits
+at that size. Then: wheel or pinch zoom around the pointer, drag to pan,
+buttons and keys for zoom in / out (``+`` / ``-``), fit (``F``) and 100 %
+(``0``: one point of the drawing is 4/3 px, so node text is at least 12 px),
+both centred on the inspected node; an overview map of the whole tree in the
+bottom-right corner (click or drag in it to move; ``M`` or its button hides
+it); full screen; text hidden below 6 px (nodes drawn as blocks of their
+colour); a hover card with a node's full details; a click to inspect a node,
+outlined at once; a round ``−`` / ``+`` button on each split to fold its
+subtree, hidden at once; a traced path and, for the growth player, nodes not
+grown yet faded on the final layout.
 
 Keyboard: the nodes are a tree (``role="tree"`` / ``"treeitem"``, roving
 tabindex). Tab enters on the inspected node or the root; arrows move to the
@@ -21,29 +24,24 @@ back to the viewport, where the arrows pan.
 
 What the reader does comes back as trigger values (``select``, ``toggle``)
 to the callbacks; the view shows it before Python answers, and agrees with
-Python's ``selected`` when the page reruns. The JavaScript, CSS and HTML are files of this package,
-read once; nothing is loaded from the network. Streamlit's components v2 API.
+Python's ``selected`` when the page reruns. Nothing is loaded from the
+network. Streamlit's components v2 API.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from importlib.resources import files
 from typing import Any
 
 import streamlit as st
 
 from ...viz.layout import TreeLayout
+from ...viz.tree_view import view_css, view_data, view_html, view_script
 
 __all__ = ["tree_view"]
 
-_ASSETS = files(__name__)
 _COMPONENT = st.components.v2.component(
-    "rankviz.tree_view",
-    html=_ASSETS.joinpath("tree_view.html").read_text(encoding="utf-8"),
-    css=_ASSETS.joinpath("tree_view.css").read_text(encoding="utf-8"),
-    js=_ASSETS.joinpath("tree_view.js").read_text(encoding="utf-8"),
-)
+    "rankviz.tree_view", html=view_html(), css=view_css(), js=view_script("streamlit"))
 
 
 def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str = "",
@@ -91,15 +89,9 @@ def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str 
         least 60 % of the window's height when the tree needs it; the default
         ``max_height`` leaves that to the browser.
     """
-    data = {
-        **layout.to_dict(),
-        "layout_key": layout_key, "label": label, "group": group, "direction": direction,
-        "selected": selected, "current": current,
-        "revealed": None if revealed is None else [int(i) for i in revealed],
-        "path": [] if path is None else [int(i) for i in path],
-        "trace": trace, "selectable": on_select is not None,
-        "max_height": int(max_height), "min_height": int(min_height),
-    }
+    data = view_data(layout, layout_key=layout_key, label=label, selected=selected, current=current,
+                     revealed=revealed, path=path, trace=trace, group=group, direction=direction,
+                     selectable=on_select is not None, max_height=max_height, min_height=min_height)
 
     def report(name: str, callback: Callable[[int], None] | None) -> Callable[[], None] | None:
         if callback is None:

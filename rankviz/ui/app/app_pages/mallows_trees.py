@@ -1,5 +1,7 @@
 """Mallows label ranking trees (Cheng, Hühn & Hüllermeier 2009): the LRT grown live, its leaves, and §6's experiments."""
 
+import math
+
 import streamlit as st
 
 from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field, picked_tree_defaults
@@ -9,6 +11,7 @@ from rankviz.ui.mallows_panel import (
 )
 from rankviz.ui.tree_panel import growth_player
 from rankviz.ui.url_state import publish_to_url, restore_from_url
+from rankviz.viz.graphviz import export_basename
 
 
 st.title("Mallows label ranking trees")
@@ -43,7 +46,9 @@ grown_on = ("the complete rankings" if rate == 0 else
             f"(p = {rate:g})")
 limits = describe_lrt(settings.min_samples_leaf, settings.max_depth, settings.gamma, settings.tie_tolerance)
 st.markdown(f"**Label ranking tree** ({limits}) grown on {grown_on}.")
-st.fragment(growth_player)(tree, settings, training.key, key=KEY)  # folds and steps redraw the tree alone
+st.fragment(growth_player)(tree, settings, training.key, key=KEY,  # folds and steps redraw the tree alone
+                          basename=export_basename(dataset.name, "mallows",
+                                                   settings.gamma if math.isfinite(settings.gamma) else None))
 st.caption(LRT_EXPLANATION)
 data_table(dataset)
 

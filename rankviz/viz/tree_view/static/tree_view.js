@@ -1,7 +1,14 @@
 // rankviz tree view: a Graphviz SVG tree to zoom, pan, click, fold, trace and replay.
 //
-// Written for Streamlit's components v2: Streamlit calls the default export on
-// mount and again whenever the data from Python changes, with the same DOM.
+// One module for every place a tree is explored: the app (a Streamlit
+// components-v2 component), a notebook (an anywidget) and a one-file HTML
+// export. Each host appends a few lines (host_*.js) that call
+// renderView(root, key, data, send) on the view's DOM (tree_view.html)
+// whenever the data from Python changes, and pass what the reader does back
+// through `send(name, value)`: "select" and "toggle" with a node's stable id.
+// A host with no Python behind it (the HTML file) sets data.local_folds, and
+// folding then hides and shows subtrees on the drawing itself.
+//
 // The drawing is replaced only when its SVG changes; selection, trace, growth
 // step and folding marks are classes on that one drawing, so nothing moves.
 // Everything user-written reaches the page as text (textContent) or inside the
@@ -58,6 +65,7 @@ function makeView(root) {
     blocks: false,
     shown: { scale: null },        // what apply() last wrote, to write only changes
     byId: new Map(),               // stable id -> node record
+    localFolds: new Set(),         // stable ids folded on the drawing itself (data.local_folds)
     bySvg: new Map(),              // svg id -> node record
     kids: new Map(),               // svg id -> child records, in drawing order
     rootItem: null,
@@ -366,6 +374,7 @@ function accessibleDescription(item) {
 }
 
 function loadSvg(view, data) {
+  view.localFolds.clear();          // a new drawing: folds on the old one are gone
   const parsed = new DOMParser().parseFromString(data.svg, "image/svg+xml");
   const svg = parsed.documentElement;
   if (svg.nodeName !== "svg") return;
@@ -403,7 +412,9 @@ function loadSvg(view, data) {
     if (!group || !group.classList.contains("node")) continue;
     const shape = outerShape(group);
     const local = shape ? shapeBox(shape) : null;
-    const item = { ...record, group, shape, local, box: toDrawing(t, local), edge: null, toggle: null };
+    const item = {
+      ...record, laidFolded: record.folded, group, shape, local, box: toDrawing(t, local), edge: null, toggle: null,
+    };
     if (record.edge) item.edge = groups.get(record.edge) || null;
     group.classList.add(record.leaf ? "rv-leaf" : "rv-internal");
     group.setAttribute("data-node-id", String(record.id));
@@ -671,10 +682,40 @@ function descendants(view, item) {
   return out;
 }
 
+function foldInPlace(view, item) {
+  // No Python to lay the tree out again: fold on the drawing itself. A node
+  // is hidden while any node above it is folded, so nested folds unfold right.
+  // A node laid out folded has no subtree in the drawing to show.
+  if (item.laidFolded) return;
+  if (item.folded) view.localFolds.delete(item.id);
+  else view.localFolds.add(item.id);
+  for (const other of view.byId.values()) {
+    other.folded = other.laidFolded || view.localFolds.has(other.id);
+    let above = view.bySvg.get(other.parent);
+    let hidden = false;
+    while (above && !hidden) {
+      hidden = view.localFolds.has(above.id);
+      above = view.bySvg.get(above.parent);
+    }
+    for (const part of [other.group, other.edge, other.toggle]) {
+      if (part) part.classList.toggle("rv-folding", hidden);
+    }
+    if (!other.leaf) other.group.setAttribute("aria-expanded", other.folded ? "false" : "true");
+    if (other.toggle) {
+      const sign = other.toggle.querySelector("text");
+      if (sign) sign.textContent = other.folded ? "+" : "\u2212";
+    }
+  }
+}
+
 function toggleLocally(view, item) {
   // Folding hides the subtree at once; unfolding shows the button as busy.
   // Python then lays the tree out again and sends the new drawing.
   if (item.leaf) return;
+  if (view.data.local_folds) {
+    foldInPlace(view, item);
+    return;
+  }
   if (!item.folded) {
     for (const below of descendants(view, item)) {
       below.group.classList.add("rv-folding");
@@ -1053,9 +1094,9 @@ function sizeViewport(view, data) {
   view.viewport.style.height = `${Math.round(height)}px`;
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue, key } = component;
-  const root = parentElement.querySelector(".rv-root");
+function renderView(root, key, data, send) {
+  // Draw `data` in the view DOM `root`; `key` names the view across calls
+  // (its zoom and pan survive new data). Returns the clean-up for the host.
   let view = views.get(key);
   if (!view || view.root !== root) {
     const kept = view;
@@ -1070,7 +1111,7 @@ export default function (component) {
   }
   view.renders += 1;
   root.dataset.renders = String(view.renders);
-  view.send = (name, value) => setTriggerValue(name, value);
+  view.send = send;
   const previousGroup = view.data && view.data.group;
   view.data = data;
   if (previousGroup && groups.has(previousGroup)) groups.get(previousGroup).delete(view);

@@ -1,6 +1,7 @@
 # rankviz — build/test plumbing.
 #   make run    install everything and start the app (rankviz app)
 #   make test   install everything and run every test (unit, AppTest, browser e2e)
+#   make docs   build the documentation site into docs/_build/html (warnings are errors)
 #   make bench  run benchmarks/*.py
 #   make clean  remove the venv and caches
 
@@ -13,11 +14,12 @@ PYTEST_ARGS ?=
 STREAMLIT_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install sysdeps run test bench clean
+.PHONY: help install sysdeps run test docs bench clean
 
 help:
 	@echo "make run    - install everything and start the app"
 	@echo "make test   - install everything and run all tests"
+	@echo "make docs   - build the documentation site (docs/_build/html)"
 	@echo "make bench  - run benchmarks/*.py"
 	@echo "make clean  - remove .venv and caches"
 
@@ -55,11 +57,18 @@ TEST_WORKERS ?= 2
 test: sysdeps install
 	$(VENV)/bin/pytest tests -q -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
+# The site: user guide, API reference and the gallery, every example run. `make test` builds it
+# too (tests/test_docs.py), so an example or a docstring that breaks fails the tests.
+docs: install
+	$(VPY) -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	@echo "open docs/_build/html/index.html"
+
 bench: install
 	@set -e; shopt -s nullglob; files=(benchmarks/*.py); \
 	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks found"; exit 0; fi; \
 	for f in "$${files[@]}"; do echo "== $$f"; $(VPY) "$$f"; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache artifacts build *.egg-info
+	rm -rf $(VENV) .pytest_cache artifacts build *.egg-info docs/_build docs/generated docs/auto_examples \
+	  docs/_gallery_extra docs/sg_execution_times.rst
 	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +

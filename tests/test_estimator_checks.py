@@ -2,7 +2,8 @@
 
 scikit-learn's checks (:func:`sklearn.utils.estimator_checks.parametrize_with_checks`)
 generate their own data with a 1-D target ``y``. Two kinds of estimator need
-another target, so each gets a test-only subclass whose ``fit`` (and
+another target, so the public adapter :mod:`rankviz.utils.estimator_checks`
+(the one users get) runs each through a subclass whose ``fit`` (and
 ``score``) turns the checks' ``y`` into it and calls the real method; the
 subclass keeps the real ``__init__``, ``get_params``, ``clone``,
 ``predict`` and tags, so the checks exercise the real estimator:
@@ -46,7 +47,6 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import GroupKFold, KFold, cross_val_score
 from sklearn.utils import get_tags
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rankviz import (IBLR, ConstraintClassifier, DefaultRanker, KNNRanker, MPBoost, OrdinalDefault, OrdinalKNN,
                      OrdinalTree, RankingTree)
@@ -54,6 +54,7 @@ from rankviz.label_ranking.metrics import kendall_tau
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
 from rankviz.ltr.metrics import mean_ndcg
 from rankviz.ordinal.levels import mean_rank_loss
+from rankviz.utils.estimator_checks import checked_estimators, parametrize_with_checks
 
 from reference import random_problem
 
@@ -64,134 +65,18 @@ ALL_ESTIMATORS = LABEL_RANKERS + ORDINAL_ESTIMATORS + QUERY_RANKERS
 
 
 # --------------------------------------------------------------------------- #
-# the checks' target as each estimator takes it
+# the estimators as the checks run them: rankviz.utils.estimator_checks
 # --------------------------------------------------------------------------- #
 PERMUTATIONS = np.array(list(itertools.permutations([1.0, 2.0, 3.0])))
 
-
-def _real_values(y):
-    """The checks' target as a 1-D float array, or None if it is not real numbers."""
-    if y is None or np.asarray(y).dtype.kind == "c":
-        return None
-    try:
-        values = np.asarray(y, dtype=float)
-    except (TypeError, ValueError):
-        return None
-    return values[:, 0] if values.ndim == 2 else values  # multi-output tags give y as a column
-
-
-def as_rank_matrix(y):
-    """One of the 6 rankings of 3 labels per value of ``y``, by ``floor(y) mod 6``."""
-    values = _real_values(y)
-    return y if values is None else PERMUTATIONS[np.floor(values).astype(int) % len(PERMUTATIONS)]
-
-
-def as_grades(y):
-    """Relevance grades 1..4 from ``y``: ``1 + |floor(y)| mod 4``."""
-    values = _real_values(y)
-    return y if values is None else 1.0 + np.abs(np.floor(values)) % 4
-
-
-class _RankMatrixTarget:
-    """``fit`` / ``score`` on the rank matrix made of the checks' 1-D ``y``."""
-
-    def fit(self, X, y):
-        return super().fit(X, as_rank_matrix(y))
-
-    def score(self, X, y):
-        return super().score(X, as_rank_matrix(y))
-
-
-class _QueryTarget:
-    """``fit`` / ``score`` on grades made of the checks' ``y``, all documents of one query."""
-
-    def fit(self, X, y):
-        grades = as_grades(y)
-        return super().fit(X, grades, qid=None if grades is None else np.zeros(len(grades)))
-
-    def score(self, X, y):
-        grades = as_grades(y)
-        return super().score(X, grades, qid=np.zeros(len(grades)))
-
-
-class _ContinuousFeatures:
-    """Tags without ``categorical``, so that the checks feed continuous features."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = False
-        return tags
-
-
-class RankingTreeOnChecks(_RankMatrixTarget, RankingTree):
-    pass
-
-
-class DefaultRankerOnChecks(_RankMatrixTarget, DefaultRanker):
-    pass
-
-
-class KNNRankerOnChecks(_RankMatrixTarget, KNNRanker):
-    pass
-
-
-class IBLROnChecks(_RankMatrixTarget, IBLR):
-    pass
-
-
-class ConstraintClassifierOnChecks(_RankMatrixTarget, ConstraintClassifier):
-    pass
-
-
-class MPBoostOnChecks(_QueryTarget, MPBoost):
-    pass
-
-
-class RandomOrderOnChecks(_QueryTarget, RandomOrder):
-    pass
-
-
-class BestSingleFeatureOnChecks(_QueryTarget, BestSingleFeature):
-    pass
-
-
-class KNNRelevanceOnChecks(_QueryTarget, KNNRelevance):
-    pass
-
-
-class RankingTreeOnNumbers(_ContinuousFeatures, RankingTreeOnChecks):
-    pass
-
-
-class KNNRankerOnNumbers(_ContinuousFeatures, KNNRankerOnChecks):
-    pass
-
-
-class IBLROnNumbers(_ContinuousFeatures, IBLROnChecks):
-    pass
-
-
-class ConstraintClassifierOnNumbers(_ContinuousFeatures, ConstraintClassifierOnChecks):
-    pass
-
-
-class OrdinalTreeOnNumbers(_ContinuousFeatures, OrdinalTree):
-    pass
-
-
-class OrdinalKNNOnNumbers(_ContinuousFeatures, OrdinalKNN):
-    pass
-
-
-CHECKED = [
-    RankingTreeOnChecks(), RankingTreeOnChecks(criterion="mallows"), DefaultRankerOnChecks(),
-    KNNRankerOnChecks(n_neighbors=3), IBLROnChecks(), IBLROnChecks(n_neighbors="auto"),
-    ConstraintClassifierOnChecks(),
-    OrdinalTree(), OrdinalTree(criterion="gini", prediction="mode"), OrdinalDefault(), OrdinalKNN(n_neighbors=3),
-    MPBoostOnChecks(n_rounds=20), RandomOrderOnChecks(), BestSingleFeatureOnChecks(), KNNRelevanceOnChecks(),
-    RankingTreeOnNumbers(), KNNRankerOnNumbers(n_neighbors=3), IBLROnNumbers(), ConstraintClassifierOnNumbers(),
-    OrdinalTreeOnNumbers(), OrdinalKNNOnNumbers(n_neighbors=3),
-]
+# Each label ranker and ordinal estimator with its default settings, adapted to the checks'
+# target, and a second time on continuous features; a few other settings once.
+CHECKED = checked_estimators([
+    RankingTree(), DefaultRanker(), KNNRanker(n_neighbors=3), IBLR(), ConstraintClassifier(),
+    OrdinalTree(), OrdinalDefault(), OrdinalKNN(n_neighbors=3),
+    MPBoost(n_rounds=20), RandomOrder(), BestSingleFeature(), KNNRelevance(),
+]) + checked_estimators([RankingTree(criterion="mallows"), IBLR(n_neighbors="auto"),
+                         OrdinalTree(criterion="gini", prediction="mode")], on_numbers=False)
 
 #: Checks that cannot apply, by estimator class; each is expected to fail (strict xfail).
 NOT_APPLICABLE = {
@@ -208,7 +93,8 @@ def not_applicable(estimator):
     return NOT_APPLICABLE.get(type(estimator).__name__, {})
 
 
-@parametrize_with_checks(CHECKED, expected_failed_checks=not_applicable, xfail_strict=True)
+# CHECKED is adapted already: rankviz's parametrize_with_checks adapts again only what is not.
+@parametrize_with_checks(CHECKED, on_numbers=False, expected_failed_checks=not_applicable, xfail_strict=True)
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 

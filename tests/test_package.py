@@ -90,7 +90,7 @@ def test_lower_layers_do_not_import_higher_ones():
     allowed = {
         "exceptions": set(), "_validation": {"exceptions"}, "features": set(), "binning": set(),
         "neighbours": {"features"}, "numba_cache": set(), "jit": {"numba_cache"},
-        "model_selection": set(), "utils": {"jit", "numba_cache", "viz"},
+        "model_selection": set(), "utils": {"jit", "numba_cache", "viz", "_validation", "label_ranking", "ltr"},
         "ordinal": {"neighbours", "features", "_validation", "exceptions"},
         "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions"},
         "datasets": {"exceptions", "_validation", "features", "ordinal"},
@@ -148,14 +148,26 @@ def test_the_readme_layout_lists_the_subpackages_there_are():
                                     "criteria", "dot", "figures", "e2e", "app", "app_pages", "tree_view"}
 
 
-def test_the_readme_python_examples_run_outside_the_repository(tmp_path):
-    blocks = re.findall(r"```python\n(.*?)```", readme_section("Python API"), flags=re.S)
-    assert len(blocks) >= 4
-    script = tmp_path / "readme_examples.py"
+GUIDE_PAGES = sorted((REPO / "docs" / "user_guide").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", [REPO / "README.md", *GUIDE_PAGES], ids=lambda p: p.name)
+def test_the_python_examples_of_the_readme_and_the_user_guide_run_outside_the_repository(page, tmp_path):
+    """Each page's ```python blocks, in order, as one script in an empty folder: what a reader pastes."""
+    text = readme_section("Python API") if page.name == "README.md" else page.read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    if not blocks:
+        pytest.skip(f"{page.name} has no Python example")
+    script = tmp_path / "examples.py"
     script.write_text("\n".join(blocks), encoding="utf-8")
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
                             timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_user_guide_has_the_examples_a_reader_expects():
+    with_code = {p.stem for p in GUIDE_PAGES if "```python" in p.read_text(encoding="utf-8")}
+    assert {"getting_started", "ranking_trees", "gamma_path", "ordinal", "mpboost", "exporting"} <= with_code
 
 
 # --------------------------------------------------------------------------- #

@@ -14,7 +14,7 @@ from .constraint_classification import ConstraintClassifier
 from .iblr import IBLR
 from .incomplete import delete_labels
 from .mallows import fit_mallows, fit_mallows_groups
-from .metrics import cs, kendall_tau, lra, wrc
+from .metrics import cs, kendall_tau, lra, tau_x, wrc
 
 __all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "cs", "delete_labels", "fit_mallows",
-           "fit_mallows_groups", "kendall_tau", "lra", "wrc"]
+           "fit_mallows_groups", "kendall_tau", "lra", "tau_x", "wrc"]

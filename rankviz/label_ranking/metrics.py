@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
-__all__ = ["cs", "wrc", "lra", "kendall_tau"]
+__all__ = ["cs", "wrc", "lra", "kendall_tau", "tau_x"]
 
 
 def _as_rank_pair(y_true, y_pred):
@@ -151,7 +151,12 @@ def _kendall_tau(x, y):
 
 
 def cs(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
-    """Spearman's rank correlation coefficient between two rankings.
+    """Compute Spearman's rank correlation coefficient between two rankings.
+
+    The coefficient :math:`r_S` of Rebelo, Soares & Costa (2008), eqs. (1)
+    and (2): one minus the scaled sum of squared position differences, or
+    the Pearson correlation of the positions when a ranking has ties.
+    Every label counts the same, wherever it is ranked.
 
     Parameters
     ----------
@@ -166,6 +171,11 @@ def cs(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     float or ndarray of shape (n,)
         The coefficient, in ``[-1, 1]``; a float for 1-D input, one value
         per row for 2-D input.
+
+    See Also
+    --------
+    wrc : A weighted version, where errors at the top cost more.
+    kendall_tau : The correlation counted on pairs of labels.
 
     Notes
     -----
@@ -203,7 +213,11 @@ def cs(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
 
 
 def wrc(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
-    """Weighted rank correlation: errors at the top of the ranking cost more.
+    """Compute the weighted rank correlation: errors at the top of the ranking cost more.
+
+    The coefficient :math:`r_W` of Rebelo, Soares & Costa (2008), eqs. (3)
+    and (4): Spearman's coefficient with each squared position difference
+    weighted by how near the top of either ranking the label is.
 
     Parameters
     ----------
@@ -217,6 +231,11 @@ def wrc(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     -------
     float or ndarray of shape (n,)
         The coefficient; 1 for identical rankings, -1 for reversed ones.
+
+    See Also
+    --------
+    cs : The unweighted coefficient.
+    lra : A measure that weights the top ranks still more.
 
     Notes
     -----
@@ -245,7 +264,12 @@ def wrc(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
 
 
 def lra(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
-    """Log ranking accuracy (Soares 2004): strongly weights the top ranks.
+    """Compute the log ranking accuracy (Soares 2004), which strongly weights the top ranks.
+
+    Each label's error is the logarithm of one plus its squared position
+    difference, to the base one plus its true position, so a mistake about
+    the first labels of the true ranking costs most (Rebelo, Soares & Costa
+    2008, eq. (5)).
 
     Parameters
     ----------
@@ -262,6 +286,11 @@ def lra(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
         The accuracy; 1 for identical rankings, -1 for reversed ones. Unlike
         the other measures it is not bounded by -1: a few rankings score
         lower (down to about -1.14 for ``L <= 8``).
+
+    See Also
+    --------
+    wrc : The weighted rank correlation, a milder weighting of the top.
+    cs : Spearman's coefficient, without weights.
 
     Notes
     -----
@@ -300,7 +329,11 @@ def lra(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
 
 
 def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
-    """Kendall's rank correlation (tau-b) between two rankings.
+    """Compute Kendall's rank correlation (tau-b) between two rankings.
+
+    Tau-b counts the pairs of labels the two rankings order alike and
+    unlike, correcting for ties. It is the measure Cheng, Hühn & Hüllermeier
+    (2009) report and the ``score`` of every label ranker of the library.
 
     Parameters
     ----------
@@ -315,6 +348,11 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     float or ndarray of shape (n,)
         Tau-b, in ``[-1, 1]``; a float for 1-D input, one value per row for
         2-D input.
+
+    See Also
+    --------
+    cs : Spearman's coefficient, on the positions themselves.
+    scipy.stats.kendalltau : The same measure for one pair of rankings.
 
     Notes
     -----
@@ -340,4 +378,74 @@ def kendall_tau(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     """
     y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
     scores = _kendall_tau(y_true, y_pred)  # incomplete rows too, without a loop
+    return float(scores[0]) if is_1d else scores
+
+
+def _tau_x(x, y):
+    """Emond & Mason's tau_x per row over the labels both rankings hold; NaN below two such labels."""
+    present = ~np.isnan(x) & ~np.isnan(y)
+    n_present = present.sum(axis=1)
+    both = present[:, :, None] & present[:, None, :]
+    np.einsum("rii->ri", both)[...] = False  # a label is not paired with itself
+    x, y = np.where(present, x, 0.0), np.where(present, y, 0.0)
+    # score[r, i, j] = 1 if label i is ahead of or tied with label j, -1 if behind (0 off the pairs)
+    score_x = np.where(both, np.where(x[:, :, None] > x[:, None, :], -1, 1), 0).astype(np.int8)
+    score_y = np.where(both, np.where(y[:, :, None] > y[:, None, :], -1, 1), 0).astype(np.int8)
+    agreement = (score_x * score_y).sum(axis=(1, 2), dtype=np.int64)
+    pairs = n_present * (n_present - 1)
+    tau = np.divide(agreement, pairs, out=np.zeros(x.shape[0]), where=pairs > 0)
+    return np.where(n_present >= 2, tau, np.nan)
+
+
+def tau_x(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
+    """Emond & Mason's rank correlation tau_x, the measure of partial (tied) rankings.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (L,) or (n, L)
+        True rank positions (1 = most preferred, equal = tied, ``NaN`` =
+        missing label).
+    y_pred : array-like of the same shape as `y_true`
+        Predicted rank positions.
+
+    Returns
+    -------
+    float or ndarray of shape (n,)
+        Tau_x, in ``[-1, 1]``; a float for 1-D input, one value per row for
+        2-D input; ``NaN`` for a row in which fewer than two labels are
+        ranked by both.
+
+    Notes
+    -----
+    Each ranking gives every ordered pair of distinct labels ``(i, j)`` the
+    score :math:`a_{ij} = 1` if label ``i`` is ahead of or tied with ``j``
+    and :math:`-1` if it is behind; over the :math:`m` labels both rankings
+    hold,
+
+    .. math:: \\tau_x = \\frac{\\sum_{i \\ne j} a_{ij} b_{ij}}{m (m - 1)} .
+
+    Unlike tau-b, a tie is an agreement of its own kind: a ranking scores 1
+    against itself with or without ties, and predicting a tie where the
+    truth has none costs half of an inverted pair. Without ties tau_x equals
+    Kendall's tau. It is the measure with which the partial label ranking
+    literature (Alfaro, Aledo & Gámez) reports its results.
+
+    References
+    ----------
+    .. [1] E. J. Emond and D. W. Mason, "A new rank correlation coefficient
+           with application to the consensus ranking problem", Journal of
+           Multi-Criteria Decision Analysis 11(1), pp. 17-28, 2002.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.metrics import tau_x
+    >>> tau_x([1, 2, 3], [1, 2, 3]), tau_x([1, 2, 3], [3, 2, 1])
+    (1.0, -1.0)
+    >>> round(tau_x([1, 2, 2], [1, 2, 2]), 6)  # ties agreed on count as agreement
+    1.0
+    >>> round(tau_x([1, 2, 3], [1, 2, 2]), 6)  # a predicted tie: half an inversion
+    0.666667
+    """
+    y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
+    scores = _tau_x(y_true, y_pred)
     return float(scores[0]) if is_1d else scores

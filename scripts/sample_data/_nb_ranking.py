@@ -60,6 +60,10 @@ def nb_rankings(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ranks, nb.classes_[order[:, 0]]
 
 
+#: The rows are stored in this seed's random order.
+SHUFFLE_SEED = 0
+
+
 def check(df: pd.DataFrame, features, labels) -> None:
     assert list(df.columns) == list(features) + list(labels)
     assert not df.isna().any().any()
@@ -78,9 +82,13 @@ def build(bunch, name: str, title: str, description: str, source: str,
     labels = list(label_names or bunch.target_names)
     ranks, top = nb_rankings(X, y)
     n_off = int((top != y).sum())
-    description = description.format(n_off=n_off)
+    description = description.format(n_off=n_off) + (
+        f" The rows are in a fixed random order (seed {SHUFFLE_SEED}), not grouped by species.")
     df = pd.concat([pd.DataFrame(X, columns=features),
                     pd.DataFrame(ranks, columns=labels)], axis=1)
+    # The source data are sorted by class: stored in that order, an unshuffled k-fold
+    # (scikit-learn's default for cv=k) would test on classes it never trained on.
+    df = df.iloc[np.random.default_rng(SHUFFLE_SEED).permutation(len(df))].reset_index(drop=True)
     check(df, features, labels)
     df.to_csv(HERE / f"{name}.csv", index=False, float_format="%.10g")
     meta = {

@@ -184,9 +184,9 @@ def test_a_png_larger_than_graphviz_writes_is_refused(fitted):
         export_tree(model, "jpg")
 
 
-def test_sized_dot_sets_the_width_last_and_unpadded():
+def test_sized_dot_sets_the_width_last_with_a_small_margin():
     sized = sized_dot('digraph { graph [size="1,1", pad=0.5]; a -> b }\n', 2.54, unit="cm")
-    assert sized.rstrip().endswith('graph [size="1.0000,10000!", pad=0];\n}')
+    assert sized.rstrip().endswith('graph [size="1.0000,10000!", pad=0.0208];\n}')
 
 
 def test_exports_have_no_highlight_unless_asked(fitted):

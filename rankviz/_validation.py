@@ -264,11 +264,24 @@ def check_rankings(Y: ArrayLike, n_rows: int | None = None) -> np.ndarray:
         (a ``ValueError``) naming the row and label if a position is
         infinite or ``Y`` is not numeric.
 
+    See Also
+    --------
+    rankviz.label_ranking.delete_labels : Makes incomplete rankings, as Cheng et al. do.
+    rankviz.RankingDataset : Stores rank positions in the same form.
+
     References
     ----------
     Cheng, W., Hühn, J., & Hüllermeier, E. (2009). Decision tree and
     instance-based learning for label ranking. *Proceedings of the 26th
     International Conference on Machine Learning (ICML)*, 161-168.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz.utils import check_rankings
+    >>> check_rankings([[1, 2, 2, 3], [4, np.nan, 1, 5]])  # dense ranks; positions with a gap
+    array([[1. , 2.5, 2.5, 4. ],
+           [2. , nan, 1. , 3. ]])
     """
     Y = np.asarray(Y, dtype=float)
     if Y.ndim != 2:

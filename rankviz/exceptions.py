@@ -18,7 +18,28 @@ __all__ = ["DataError", "ColumnLabel", "data_error", "show_text", "format_number
            "quote_list", "join_and"]
 
 class DataError(ValueError):
-    """Malformed input data; the message says what, where and what was expected."""
+    """Malformed input data; the message says what, where and what was expected.
+
+    Raised by the loaders and the datasets of :mod:`rankviz.datasets` for a
+    file or a table that cannot be read as the data it should be. The
+    message is one sentence, ``"<file>, line <n>, column <c>: <what is
+    wrong>; expected <what>"``, that an app can show as it is. As a
+    :class:`ValueError` it is caught by code that handles bad values.
+
+    See Also
+    --------
+    rankviz.load_csv, rankviz.load_benchmark : Loaders that raise it.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz import DataError, load_benchmark
+    >>> try:
+    ...     load_benchmark(io.StringIO("2,1,2\\n0.5,1,2\\nx,2,1\\n"))
+    ... except DataError as error:
+    ...     print(error)
+    line 3, column 1 (feature x1): 'x' is not a number; expected a number in every cell
+    """
 
 
 def _where(source="", line=None, row=None, column=None):

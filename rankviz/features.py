@@ -31,21 +31,73 @@ def _nominal_text(column):
 
 
 def count_missing(X: Any) -> int:
-    """Number of missing feature values in a table (NaN, None, empty).
+    """Count the missing feature values in a table (NaN or None).
+
+    A missing value is what pandas calls one (``isna``): NaN, None or NaT.
+    An empty string is not missing here; the loaders read empty cells as
+    NaN before this is asked.
 
     Parameters
     ----------
     X : DataFrame or array-like of shape (n_samples, n_features)
+        The feature table.
 
     Returns
     -------
     int
+        The number of missing cells, over all rows and columns.
+
+    Raises
+    ------
+    ValueError
+        If an array ``X`` is not 2-D.
+
+    See Also
+    --------
+    FeatureEncoder : How missing values are encoded for the trees.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from rankviz.features import count_missing
+    >>> count_missing(pd.DataFrame({"colour": ["red", None], "size": [1.0, np.nan]}))
+    2
     """
     return int(_as_frame(X).isna().to_numpy().sum())
 
 
 def is_nominal_column(column: pd.Series) -> bool:
-    """True for columns the tree treats as nominal (not numeric): strings, categories, booleans, objects."""
+    """Tell whether the trees treat a column as nominal rather than numeric.
+
+    Strings, categories, booleans and objects are nominal: they are split by
+    ``attribute = value`` tests. Integer and float columns are numeric and
+    split by thresholds.
+
+    Parameters
+    ----------
+    column : pandas.Series
+        One feature column.
+
+    Returns
+    -------
+    bool
+        True for a nominal column (a non-numeric or boolean dtype), False for
+        a numeric one.
+
+    See Also
+    --------
+    FeatureEncoder : Encode nominal columns as category codes.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankviz.features import is_nominal_column
+    >>> is_nominal_column(pd.Series(["a", "b"])), is_nominal_column(pd.Series([True, False]))
+    (True, True)
+    >>> is_nominal_column(pd.Series([1.5, 2.0]))
+    False
+    """
     return not pd.api.types.is_numeric_dtype(column) or pd.api.types.is_bool_dtype(column)
 
 
@@ -53,14 +105,40 @@ class FeatureEncoder:
     """Learn the attribute kinds and categories of a training table.
 
     The names are what trees and messages show: the column names of a
-    DataFrame (as text), ``x1..xd`` for an array.
+    DataFrame (as text), ``x1..xd`` for an array. A numeric column is kept
+    as it is (NaN when missing); a nominal column becomes codes into its
+    sorted categories, a missing value being the category
+    :data:`MISSING_CATEGORY` and a category not seen in ``fit`` the code -1.
 
     Attributes
     ----------
     feature_names : list of str
+        The column names, in order.
     nominal : ndarray of bool, shape (n_features,)
+        True for a nominal column (see :func:`is_nominal_column`).
     categories : list of (list of str or None)
         Category names of each nominal feature (sorted); None for numeric ones.
+
+    See Also
+    --------
+    is_nominal_column : Which columns are nominal.
+    count_missing : Count the missing values of a table.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from rankviz.features import FeatureEncoder
+    >>> X = pd.DataFrame({"colour": ["red", "blue", None], "size": [1.0, 2.0, np.nan]})
+    >>> encoder = FeatureEncoder().fit(X)
+    >>> encoder.categories
+    [['(missing)', 'blue', 'red'], None]
+    >>> encoder.transform(X)
+    array([[ 2.,  1.],
+           [ 1.,  2.],
+           [ 0., nan]])
+    >>> encoder.transform(pd.DataFrame({"size": [3.0], "colour": ["green"]}))
+    array([[-1.,  3.]])
     """
 
     def fit(self, X: Any) -> Self:
@@ -69,10 +147,13 @@ class FeatureEncoder:
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            The training table; a DataFrame's column names become the
+            feature names.
 
         Returns
         -------
         self : FeatureEncoder
+            The fitted encoder.
 
         Raises
         ------

@@ -111,11 +111,51 @@ _CHUNK_BYTES = 64 * 1024
 
 
 class FetchError(OSError):
-    """A data set file could not be had: no network, no cached copy, too large, or other bytes."""
+    """A data set file could not be had: no network, no cached copy, too large, or other bytes.
+
+    Raised by :func:`fetch_label_ranking` and :func:`fetch_letor_example`.
+    As an :class:`OSError` it is caught by code that handles other I/O
+    failures; its message names the URL, the data home and the path where
+    a copy downloaded by hand is read from.
+
+    See Also
+    --------
+    ChecksumError : The subclass for a file whose bytes are not the recorded ones.
+    get_data_home : The folder the message refers to.
+
+    Examples
+    --------
+    A set that is not cached, with the network ruled out:
+
+    >>> import tempfile
+    >>> from rankviz.datasets import FetchError, fetch_label_ranking
+    >>> with tempfile.TemporaryDirectory() as home:
+    ...     try:
+    ...         fetch_label_ranking("iris", data_home=home, download_if_missing=False)
+    ...     except FetchError as error:
+    ...         print("download_if_missing=False" in str(error))
+    True
+    """
 
 
 class ChecksumError(FetchError):
-    """A file's SHA-256 is not the one recorded for it."""
+    """A file's SHA-256 is not the one recorded for it.
+
+    The recorded checksum is the registry's (:class:`RemoteFile`), else the
+    one written beside the file at its first download. A download with other
+    bytes is deleted; a cached file with other bytes is kept, and the message
+    says to delete it to download it again.
+
+    See Also
+    --------
+    FetchError : The parent class, for every other failure to get a file.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import ChecksumError, FetchError
+    >>> issubclass(ChecksumError, FetchError), issubclass(ChecksumError, OSError)
+    (True, True)
+    """
 
 
 @dataclass(frozen=True)
@@ -293,16 +333,40 @@ _LETOR_FOLDER = ("letor", "lightgbm_lambdarank")
 
 
 def available_label_ranking_sets(rankings: str | None = None) -> list[str]:
-    """Names :func:`fetch_label_ranking` takes, sorted.
+    """List the names :func:`fetch_label_ranking` takes, sorted.
+
+    The names are the keys of :data:`LABEL_RANKING_SETS`: the 21
+    complete-ranking sets of Cheng, Hühn & Hüllermeier (2009) and the 16
+    partial-ranking sets of Alfaro, Aledo & Gámez (2018), whose names end in
+    ``-partial``. Listing them never uses the network.
 
     Parameters
     ----------
     rankings : {"complete", "partial"}, optional
-        Only the sets with complete rankings, or only those with ties.
+        Only the sets with complete rankings, or only those with ties; by
+        default (None) both.
 
     Returns
     -------
     list of str
+        The set names in alphabetical order.
+
+    Raises
+    ------
+    ValueError
+        For another value of ``rankings``.
+
+    See Also
+    --------
+    fetch_label_ranking : Load one of these sets.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import available_label_ranking_sets
+    >>> len(available_label_ranking_sets("complete")), len(available_label_ranking_sets("partial"))
+    (21, 16)
+    >>> available_label_ranking_sets("partial")[:3]
+    ['authorship-partial', 'blocks-partial', 'breast-partial']
     """
     if rankings not in (None, "complete", "partial"):
         raise ValueError(f"rankings must be 'complete', 'partial' or None, got {rankings!r}")
@@ -316,7 +380,11 @@ def available_label_ranking_sets(rankings: str | None = None) -> list[str]:
 
 
 def get_data_home(data_home: str | os.PathLike | None = None) -> Path:
-    """The folder fetched files are kept in.
+    """Return the folder fetched files are kept in.
+
+    The label-ranking sets are kept under ``<data_home>/label_ranking/`` and
+    LightGBM's example under ``<data_home>/letor/lightgbm_lambdarank/``, so a
+    folder that already holds these files is used without network.
 
     Parameters
     ----------
@@ -328,6 +396,19 @@ def get_data_home(data_home: str | os.PathLike | None = None) -> Path:
     Returns
     -------
     pathlib.Path
+        The folder, with ``~`` expanded; it need not exist.
+
+    See Also
+    --------
+    fetch_label_ranking, fetch_letor_example : The fetchers that read from it.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import get_data_home
+    >>> get_data_home("~/shared/data").name
+    'data'
+    >>> get_data_home("/data/rankviz").as_posix()
+    '/data/rankviz'
     """
     if data_home is None:
         data_home = os.environ.get(DATA_HOME_ENV) or Path("~") / "rankviz_data"
@@ -464,6 +545,10 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
                         download_if_missing: bool = True) -> RankingDataset:
     """Load a public label-ranking set, downloading it once into the data home.
 
+    The file is looked for at ``<data_home>/label_ranking/<name>.csv`` and
+    downloaded from its pinned URL only when it is not there; its SHA-256 is
+    checked on every call (see the module's notes on checksums).
+
     Parameters
     ----------
     name : str
@@ -500,6 +585,12 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
     DataError
         When the file is not a label-ranking file of either format.
 
+    See Also
+    --------
+    available_label_ranking_sets : The names this function takes.
+    get_data_home : Where the files are cached.
+    rankviz.datasets.load_benchmark : Read a benchmark file already on disk.
+
     References
     ----------
     .. [1] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
@@ -515,6 +606,9 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
     >>> iris = fetch_label_ranking("iris")  # doctest: +SKIP
     >>> iris.n_samples, iris.n_labels  # doctest: +SKIP
     (150, 3)
+    >>> from rankviz.datasets import LABEL_RANKING_SETS
+    >>> LABEL_RANKING_SETS["iris"].rankings, LABEL_RANKING_SETS["iris"].label_names
+    ('complete', ('setosa', 'versicolor', 'virginica'))
     """
     entry = LABEL_RANKING_SETS.get(name)
     if entry is None:
@@ -571,6 +665,11 @@ def fetch_letor_example(*, data_home: str | os.PathLike | None = None,
     DataError
         When a file is not in the svmlight format.
 
+    See Also
+    --------
+    rankviz.datasets.load_ltr_sample : A bundled learning-to-rank sample, without network.
+    rankviz.datasets.load_svmlight : Read svmlight / LETOR files already on disk.
+
     References
     ----------
     .. [1] G. Ke et al., "LightGBM: A highly efficient gradient boosting
@@ -579,6 +678,16 @@ def fetch_letor_example(*, data_home: str | os.PathLike | None = None,
     .. [2] T. Qin, T.-Y. Liu, J. Xu and H. Li, "LETOR: A benchmark
            collection for research on learning to rank for information
            retrieval", Information Retrieval 13(4), pp. 346-374, 2010.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import fetch_letor_example
+    >>> splits = fetch_letor_example()  # doctest: +SKIP
+    >>> sorted(splits)  # doctest: +SKIP
+    ['test', 'train']
+    >>> from rankviz.datasets.fetchers import LETOR_EXAMPLE_FILES
+    >>> sorted(LETOR_EXAMPLE_FILES)
+    ['rank.test', 'rank.test.query', 'rank.train', 'rank.train.query']
     """
     home = get_data_home(data_home)
     folder = home.joinpath(*_LETOR_FOLDER)

@@ -72,6 +72,11 @@ TARGET_KINDS = ("ranks", "scores", "ordering")
 class RankingDataset:
     """Examples described by features, each with a ranking of the labels.
 
+    The dataset every label ranker of the library is fitted on: ``X`` holds
+    the features and ``Y`` the rank positions, row by row. It is checked and
+    normalised when built (column names as strings, a fresh row index, rank
+    positions as average positions) and frozen afterwards.
+
     Parameters
     ----------
     X : pandas.DataFrame, shape (n, d)
@@ -105,10 +110,29 @@ class RankingDataset:
         feature value is infinite, a rank position is infinite, or a row of
         ``Y`` has fewer than 2 present labels.
 
+    See Also
+    --------
+    load_csv : Read a dataset from a CSV file with a header row.
+    load_benchmark : Read a dataset from a benchmark file (``n,d,L`` header).
+    rankviz.datasets.load_sample : Load a bundled sample.
+
     Notes
     -----
     Instances compare by identity (``eq=False``): comparing arrays
     element-wise has no single truth value.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from rankviz import RankingDataset
+    >>> X = pd.DataFrame({"size": [1.0, 2.0, 3.0], "colour": ["red", "blue", "red"]})
+    >>> Y = np.array([[1, 2, 3], [2, 1, 3], [1, 1, 2]])  # the last row ties a and b
+    >>> data = RankingDataset(X, Y, ("a", "b", "c"), name="example")
+    >>> data.n_samples, data.n_labels, data.nominal_features
+    (3, 3, ['colour'])
+    >>> data.Y[2]  # dense ranks 1, 1, 2 are read as average positions
+    array([1.5, 1.5, 3. ])
     """
 
     X: pd.DataFrame
@@ -208,7 +232,7 @@ class RankingDataset:
         return count_missing_features(self.X)
 
     def to_frame(self) -> pd.DataFrame:
-        """One table: the features, then one rank-position column per label.
+        """Return one table: the features, then one rank-position column per label.
 
         Returns
         -------
@@ -313,6 +337,22 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
         no row, a rank position is infinite, or a row has fewer than two
         ranked labels; the message names the line (the header is line 1) and
         the column.
+
+    See Also
+    --------
+    load_csv : Read a CSV file with a header row.
+    rankviz.datasets.fetch_label_ranking : Download and read a public benchmark set.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz import load_benchmark
+    >>> text = "3,2,3\\n0.5,1.0,1,2,3\\n1.5,0.0,2,1,3\\n2.5,1.0,3,,1\\n"
+    >>> data = load_benchmark(io.StringIO(text), name="tiny", label_names=["a", "b", "c"])
+    >>> data.feature_names, data.label_names
+    (['x1', 'x2'], ('a', 'b', 'c'))
+    >>> data.Y[2]  # the empty cell: label b is missing from the third ranking
+    array([ 2., nan,  1.])
     """
     text, source = read_text(path_or_buffer)
     lines = split_lines(text)
@@ -515,13 +555,19 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
              name: str | None = None) -> RankingDataset:
     """Read a label-ranking dataset from a CSV file with a header row.
 
+    The features are named columns; the ranking of each row is given by
+    ``target``: one rank-position or score column per label, or one column
+    of orderings such as ``b>a=c``. Whatever the form, the dataset holds
+    rank positions (lower = preferred, NaN = label missing, ties at their
+    average position).
+
     Parameters
     ----------
     path_or_buffer : str, os.PathLike or file-like
         The file, or an open text/binary file object (e.g. a Streamlit
         ``UploadedFile``). Bytes are decoded as UTF-8 (a BOM is ignored).
-    feature_columns : list of str
-        Feature column names. A column whose every present cell is a number
+    feature_columns : str or list of str
+        Feature column names (one name may be given as a string). A column whose every present cell is a number
         becomes float; any other column is nominal and kept as (stripped)
         strings. An empty cell or a marker such as ``NA`` or ``?`` is a
         missing value (NaN), counted by ``n_missing_features``; see the
@@ -540,8 +586,9 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
         * ``"ordering"``: ``target_columns`` is one column of orderings such
           as ``b>a>c``; ``a=b>c`` is a tie (average positions); spaces around
           names are ignored; a label not in a row's ordering is missing.
-    target_columns : list of str
-        See ``target``.
+    target_columns : str or list of str
+        The rank or score columns, one per label and named after it, or the
+        one column of orderings; see ``target``.
     labels : sequence of str, optional
         For ``target="ordering"``: the label set, in column order. Without it,
         the labels are all names seen, in order of first appearance.
@@ -551,6 +598,9 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
     Returns
     -------
     RankingDataset
+        The features of ``feature_columns`` (numeric columns as float,
+        others as stripped strings) and the rank positions, named after the
+        file unless ``name`` is given.
 
     Raises
     ------
@@ -563,6 +613,24 @@ def load_csv(path_or_buffer: str | os.PathLike | IO, feature_columns: str | Sequ
         number, a malformed ordering, a rank/score column empty in every row,
         or a row with fewer than two ranked labels. Messages name the line as numbered in the file
         (header = line 1, first data row = line 2) and the column.
+
+    See Also
+    --------
+    load_benchmark : Read a headerless benchmark file.
+    RankingDataset : The dataset returned, and how it stores rankings.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz import load_csv
+    >>> text = "colour,size,order\\nred,1.0,b>a>c\\nblue,2.5,a=b>c\\nred,0.5,c>a\\n"
+    >>> data = load_csv(io.StringIO(text), ["colour", "size"], target="ordering", target_columns="order")
+    >>> data.label_names
+    ('b', 'a', 'c')
+    >>> data.Y
+    array([[1. , 2. , 3. ],
+           [1.5, 1.5, 3. ],
+           [nan, 2. , 1. ]])
     """
     if target not in TARGET_KINDS:
         raise data_error(f"the target kind {target!r} is unknown; expected one of {quote_list(TARGET_KINDS)}")

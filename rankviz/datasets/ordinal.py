@@ -83,6 +83,11 @@ def _check_two_used(codes, levels, source, column=None):
 class OrdinalDataset:
     """Examples described by features, each with one level of an ordered target.
 
+    The dataset of :class:`rankviz.OrdinalTree` and the ordinal baselines:
+    ``X`` holds the features and ``y`` one level per row, the levels being
+    ordered lowest first by ``levels`` rather than by their values or names.
+    It is checked when built and frozen afterwards.
+
     Parameters
     ----------
     X : pandas.DataFrame, shape (n, d)
@@ -96,7 +101,7 @@ class OrdinalDataset:
     levels : list
         The levels, lowest first; at least 2, distinct. A level no row has is
         allowed (its count is 0).
-    target : str, default "y"
+    target : str, default="y"
         Name of the target column; not a feature name.
     name : str, optional
         Short name shown in the app and used in error messages.
@@ -111,12 +116,29 @@ class OrdinalDataset:
         fewer than 2, a value of ``y`` is not a level, or fewer than 2 levels
         occur.
 
+    See Also
+    --------
+    load_ordinal_csv : Read a dataset from a CSV file.
+    rankviz.datasets.load_ordinal_sample : Load the bundled ordinal sample.
+    rankviz.OrdinalTree : The tree fitted on it.
+
     Notes
     -----
     To fit :class:`rankviz.OrdinalTree`, pass ``levels=dataset.levels`` for
     named levels; for numeric levels, ``fit(X, y)`` without ``levels`` keeps
     the values as positions (distances between ratings are their
     differences), as :attr:`ordinal_levels` does.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from rankviz.datasets import OrdinalDataset
+    >>> X = pd.DataFrame({"hours": [1.0, 5.0, 3.0, 2.0]})
+    >>> data = OrdinalDataset(X, ["low", "high", "medium", "low"], ["low", "medium", "high"], target="grade")
+    >>> data.positions  # 1 = lowest level
+    array([1, 3, 2, 1])
+    >>> data.level_counts, data.numeric
+    (array([2, 1, 1]), False)
     """
 
     X: pd.DataFrame
@@ -196,7 +218,7 @@ class OrdinalDataset:
         return OrdinalLevels(self.levels, np.arange(1, len(self.levels) + 1, dtype=float))
 
     def to_frame(self) -> pd.DataFrame:
-        """One table: the features, then the target column.
+        """Return one table: the features, then the target column.
 
         Returns
         -------
@@ -309,6 +331,10 @@ def load_ordinal_csv(path_or_buffer: str | os.PathLike | IO, target: str,
                      name: str | None = None) -> OrdinalDataset:
     """Read an ordinal dataset from a CSV file with a header row.
 
+    One column is the target, one level per row; the levels are ordered by
+    ``levels`` (needed for named levels) or, for a numeric column without
+    it, by value. The other columns, or those named, are the features.
+
     Parameters
     ----------
     path_or_buffer : str, os.PathLike or file-like
@@ -316,7 +342,7 @@ def load_ordinal_csv(path_or_buffer: str | os.PathLike | IO, target: str,
         ``UploadedFile``). Bytes are decoded as UTF-8 (a BOM is ignored).
     target : str
         The target column: one level per row, never empty.
-    feature_columns : list of str, optional
+    feature_columns : str or list of str, optional
         Feature column names; default: every column except ``target``. A
         column whose every present cell is a number becomes float; any other
         column (e.g. numbers mixed with text) is nominal and kept as
@@ -350,6 +376,22 @@ def load_ordinal_csv(path_or_buffer: str | os.PathLike | IO, target: str,
         5, column 'grade': the target value 'excellent' is not one of the
         given levels; expected one of 'poor', 'fair', 'good' (lowest first),
         with every value of the column among them"``.
+
+    See Also
+    --------
+    read_target_values : The distinct values of the target column, to put in order.
+    OrdinalDataset : The dataset returned.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz.datasets import load_ordinal_csv
+    >>> text = "grade,hours\\nlow,1\\nhigh,5\\nmedium,3\\nlow,2\\n"
+    >>> data = load_ordinal_csv(io.StringIO(text), "grade", levels=["low", "medium", "high"])
+    >>> data.feature_names, data.n_levels
+    (['hours'], 3)
+    >>> data.positions
+    array([1, 3, 2, 1])
     """
     target = str(target)
     text, source = read_text(path_or_buffer)
@@ -379,7 +421,11 @@ def load_ordinal_csv(path_or_buffer: str | os.PathLike | IO, target: str,
 
 
 def read_target_values(path_or_buffer: str | os.PathLike | IO, target: str) -> tuple[list[Any], bool]:
-    """The distinct values of a column, in the order a person would start from.
+    """Read the distinct values of a column, in the order a person would start from.
+
+    The step before :func:`load_ordinal_csv` for a column of level names:
+    the names are listed alphabetically, to be put in level order by the
+    user; a numeric column's values are already its levels, lowest first.
 
     Parameters
     ----------
@@ -403,6 +449,19 @@ def read_target_values(path_or_buffer: str | os.PathLike | IO, target: str) -> t
     DataError
         If the file cannot be read as a CSV with a header and data rows, the
         column does not exist, or a target cell is empty or not finite.
+
+    See Also
+    --------
+    load_ordinal_csv : Read the dataset once the levels are ordered.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz.datasets import read_target_values
+    >>> read_target_values(io.StringIO("grade,hours\\nlow,1\\nhigh,5\\nmedium,3\\n"), "grade")
+    (['high', 'low', 'medium'], False)
+    >>> read_target_values(io.StringIO("stars,hours\\n3,1\\n1,5\\n2.5,3\\n"), "stars")
+    ([1, 2.5, 3], True)
     """
     target = str(target)
     text, source = read_text(path_or_buffer)

@@ -89,6 +89,12 @@ def _readonly(array):
 class QueryDataset:
     """Documents with features and a graded relevance, grouped by query.
 
+    The dataset of learning to rank (:class:`rankviz.MPBoost` and the
+    baselines of :mod:`rankviz.ltr`): one row per query-document pair, a
+    relevance grade per row and the query each row belongs to. Only the
+    documents of one query are ever compared. It is checked when built and
+    frozen afterwards.
+
     Parameters
     ----------
     X : array_like, shape (n_docs, n_features)
@@ -124,10 +130,27 @@ class QueryDataset:
         not finite, a query id is missing, there is no document or no
         feature, or feature names repeat.
 
+    See Also
+    --------
+    load_query_csv : Read a dataset from a CSV file.
+    rankviz.load_svmlight : Read a dataset from svmlight / LETOR files.
+    split_by_query : Split a dataset into parts made of whole queries.
+
     Notes
     -----
     The arrays are read-only views; instances compare by identity. A query
     may have a single document (see :attr:`n_single_document_queries`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz import QueryDataset
+    >>> X = np.array([[0.1, 1.0], [0.5, 0.0], [0.9, 1.0], [0.2, 0.0], [0.4, 1.0]])
+    >>> data = QueryDataset(X, relevance=[0, 1, 2, 0, 1], qid=[7, 7, 7, 9, 9])
+    >>> data
+    QueryDataset(name='', n_queries=2, n_docs=5, n_features=2)
+    >>> data.query_ids, data.query_sizes, data.feature_names
+    (array([7, 9]), array([3, 2]), ['f1', 'f2'])
     """
 
     X: np.ndarray
@@ -259,7 +282,7 @@ class QueryDataset:
         return int((self.query_sizes == 1).sum())
 
     def subset_queries(self, query_ids: Any) -> QueryDataset:
-        """The documents of some queries, as a new dataset.
+        """Return the documents of some queries, as a new dataset.
 
         Parameters
         ----------
@@ -291,7 +314,7 @@ class QueryDataset:
                             name=self.name, description=self.description)
 
     def to_frame(self, query_column: str = "qid", relevance_column: str = "relevance") -> pd.DataFrame:
-        """One table: the query id, the relevance, then the features.
+        """Return one table: the query id, the relevance, then the features.
 
         Parameters
         ----------
@@ -323,9 +346,14 @@ def split_by_query(dataset: QueryDataset, fractions: Sequence[float] = (0.6, 0.2
                    seed: int | np.random.Generator = 0) -> tuple[QueryDataset, ...]:
     """Split a dataset into parts made of whole queries (e.g. train / vali / test).
 
+    The queries are shuffled and cut by ``fractions``, so a query's
+    documents are never split between parts and the parts hold about these
+    shares of the queries (not of the documents).
+
     Parameters
     ----------
     dataset : QueryDataset
+        The dataset to split; it is not changed.
     fractions : sequence of float, default=(0.6, 0.2, 0.2)
         Share of the *queries* (not documents) in each part; positive,
         summing to 1.
@@ -344,6 +372,20 @@ def split_by_query(dataset: QueryDataset, fractions: Sequence[float] = (0.6, 0.2
     DataError
         If a fraction is not positive, they do not sum to 1, or a part would
         get no query.
+
+    See Also
+    --------
+    QueryDataset.subset_queries : The documents of chosen queries.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import load_ltr_sample, split_by_query
+    >>> train = load_ltr_sample()["train"]
+    >>> first, second = split_by_query(train, (0.5, 0.5), seed=0)
+    >>> first.n_queries, second.n_queries, first.n_queries + second.n_queries == train.n_queries
+    (60, 60, True)
+    >>> first.name
+    'ltr_synthetic: train: train'
     """
     fractions = np.asarray(fractions, dtype=float)
     if fractions.ndim != 1 or len(fractions) < 2 or not (fractions > 0).all() \
@@ -456,6 +498,10 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
                    name: str | None = None) -> QueryDataset:
     """Read a learning-to-rank set from a CSV file with a header row.
 
+    One row per query-document pair: a column of query ids, a column of
+    relevance grades (higher = more relevant) and numeric feature columns;
+    the documents of a query need not be on consecutive rows.
+
     Parameters
     ----------
     path_or_buffer : str, os.PathLike or file-like
@@ -465,7 +511,7 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
         when every one is a whole number, else strings.
     relevance_column : str
         Column holding the graded relevance (a finite number, never empty).
-    feature_columns : list of str, optional
+    feature_columns : str or list of str, optional
         Feature columns, each cell a finite number or missing (an empty cell
         or a marker such as ``NA``: NaN). Default: every other column whose
         non-empty cells are mostly (more than half) numbers, so text columns
@@ -477,6 +523,8 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
     Returns
     -------
     QueryDataset
+        The documents in file order, with the feature columns' names and
+        named after the file unless ``name`` is given.
 
     Raises
     ------
@@ -491,6 +539,22 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
         file, the line (header = line 1) and the column, e.g. ``"docs.csv,
         line 4, column 'rel': relevance 'high' is not a number; expected a
         graded relevance such as 0, 1, 2"``.
+
+    See Also
+    --------
+    rankviz.load_svmlight : Read svmlight / LETOR files.
+    QueryDataset : The dataset returned.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz import load_query_csv
+    >>> text = "qid,rel,f1,f2,doc\\n1,0,0.1,3,x\\n1,2,0.7,1,y\\n2,1,0.4,2,z\\n2,0,0.3,5,w\\n"
+    >>> data = load_query_csv(io.StringIO(text), "qid", "rel")
+    >>> data.feature_names  # the text column doc is left out
+    ['f1', 'f2']
+    >>> data.query_sizes, data.relevance
+    (array([2, 2]), array([0., 2., 1., 0.]))
     """
     query_column, relevance_column = str(query_column), str(relevance_column)
     text, source = read_text(path_or_buffer)

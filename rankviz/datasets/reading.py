@@ -310,7 +310,11 @@ def parse_csv_header(text: str, source: str) -> list[str]:
     return names
 
 def read_csv_header(path_or_buffer: str | os.PathLike | IO) -> list[str]:
-    """Column names of a CSV file (its first line).
+    """Read the column names of a CSV file (its first line).
+
+    Only the header is parsed, with the separator found on it (``,``, ``;``
+    or a tab), so the columns can be shown, and chosen as features and
+    targets, before the whole file is read.
 
     Parameters
     ----------
@@ -328,6 +332,18 @@ def read_csv_header(path_or_buffer: str | os.PathLike | IO) -> list[str]:
     ------
     DataError
         If the file is empty, line 1 is blank, or a name appears twice.
+
+    See Also
+    --------
+    rankviz.load_csv, rankviz.load_query_csv : Read the file once the columns are chosen.
+    rankviz.datasets.load_ordinal_csv : Likewise for an ordinal target.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz.datasets import read_csv_header
+    >>> read_csv_header(io.StringIO("colour; size ;a;b\\nred;1;1;2\\n"))
+    ['colour', 'size', 'a', 'b']
     """
     text, source = read_text(path_or_buffer)
     return parse_csv_header(text, source)

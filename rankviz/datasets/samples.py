@@ -91,7 +91,10 @@ def _kind_of(path: Path) -> str | None:
 
 
 def list_samples(kind: str | None = None, directory: str | os.PathLike | None = None) -> list[str]:
-    """Names of the samples, of one kind or of every kind.
+    """List the names of the samples, of one kind or of every kind.
+
+    A sample is a description ``NAME.json`` in the sample directory and its
+    data files; the kind of each is read from its description.
 
     Parameters
     ----------
@@ -107,6 +110,24 @@ def list_samples(kind: str | None = None, directory: str | os.PathLike | None = 
     list of str
         Sorted names, ``"metalearning"`` first when present; empty if the
         directory does not exist.
+
+    Raises
+    ------
+    ValueError
+        For a ``kind`` that is not one of :data:`SAMPLE_KINDS`.
+
+    See Also
+    --------
+    sample_info : The description of a sample.
+    load_sample : Load a sample.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import list_samples
+    >>> list_samples("label_ranking")
+    ['metalearning', 'iris_nb', 'toy', 'wine_nb']
+    >>> list_samples("ordinal"), list_samples("query")
+    (['diabetes_ordinal'], ['ltr_synthetic'])
     """
     _check_kind(kind)
     folder = _directory(directory)
@@ -161,7 +182,11 @@ def _check_kind_keys(info: dict, source: str) -> None:
 
 
 def sample_info(name: str, directory: str | os.PathLike | None = None) -> dict:
-    """The description of a sample.
+    """Read the description of a sample.
+
+    The description is the sample's JSON file, checked for the keys every
+    sample needs (``kind``, ``title``, ``description``, ``source``,
+    ``script``) and those its kind needs to be loaded.
 
     Parameters
     ----------
@@ -182,6 +207,18 @@ def sample_info(name: str, directory: str | os.PathLike | None = None) -> dict:
     DataError
         If there is no such sample, or its description is unreadable, lacks
         a key or has a key of the wrong type.
+
+    See Also
+    --------
+    list_samples : The names of the samples.
+    sample_tree_defaults : The tree settings of a label-ranking sample.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import sample_info
+    >>> info = sample_info("toy")
+    >>> info["kind"], info["feature_columns"], info["label_columns"]
+    ('label_ranking', ['A1', 'A2'], ['a1', 'a2', 'a3', 'a4'])
     """
     path = _directory(directory) / f"{name}.json"
     if not path.is_file():
@@ -192,7 +229,11 @@ def sample_info(name: str, directory: str | os.PathLike | None = None) -> dict:
 
 
 def sample_tree_defaults(name: str, directory: str | os.PathLike | None = None) -> dict[str, int]:
-    """The tree settings a sample suggests: its description's ``tree_defaults``.
+    """Return the tree settings a sample suggests: its description's ``tree_defaults``.
+
+    The app starts a :class:`rankviz.RankingTree` on the sample from these
+    settings: a 16-row teaching set wants smaller leaves than a data set of
+    thousands of rows.
 
     Parameters
     ----------
@@ -212,6 +253,10 @@ def sample_tree_defaults(name: str, directory: str | os.PathLike | None = None) 
     ------
     DataError
         As :func:`sample_info`.
+
+    See Also
+    --------
+    sample_info : The whole description.
 
     Examples
     --------
@@ -244,6 +289,11 @@ def load_sample(name: str, directory: str | os.PathLike | None = None
                 ) -> RankingDataset | OrdinalDataset | dict[str, QueryDataset]:
     """Load a sample as the dataset of its kind.
 
+    The samples ship with the package, so loading one never uses the
+    network: ``"toy"``, ``"metalearning"``, ``"iris_nb"`` and ``"wine_nb"``
+    (label ranking), ``"diabetes_ordinal"`` (ordinal) and
+    ``"ltr_synthetic"`` (learning to rank).
+
     Parameters
     ----------
     name : str
@@ -264,6 +314,12 @@ def load_sample(name: str, directory: str | os.PathLike | None = None
     ------
     DataError
         If the sample does not exist or its files are malformed.
+
+    See Also
+    --------
+    list_samples : The names of the samples.
+    sample_info : What a sample is and where it comes from.
+    load_ordinal_sample, load_ltr_sample : Load a sample of one kind only.
 
     Examples
     --------
@@ -289,6 +345,10 @@ def load_sample(name: str, directory: str | os.PathLike | None = None
 def load_ordinal_sample(name: str, directory: str | os.PathLike | None = None) -> OrdinalDataset:
     """Load an ordinal sample (``kind: "ordinal"``) with its level order.
 
+    As :func:`load_sample`, but a sample of another kind is refused, so the
+    result is always an :class:`~rankviz.datasets.OrdinalDataset` whose
+    levels are ordered as the sample's description says.
+
     Parameters
     ----------
     name : str
@@ -299,11 +359,24 @@ def load_ordinal_sample(name: str, directory: str | os.PathLike | None = None) -
     Returns
     -------
     OrdinalDataset
+        The sample, named by its title, with the levels of its description
+        (lowest first).
 
     Raises
     ------
     DataError
         If there is no ordinal sample of that name or its files are malformed.
+
+    See Also
+    --------
+    load_sample : Load a sample of any kind.
+
+    Examples
+    --------
+    >>> from rankviz.datasets import load_ordinal_sample
+    >>> data = load_ordinal_sample("diabetes_ordinal")
+    >>> data.n_samples, data.target, data.levels
+    (442, 'progression', ['very low', 'low', 'medium', 'high', 'very high'])
     """
     _info_of_kind(name, "ordinal", directory)
     return load_sample(name, directory)
@@ -312,6 +385,10 @@ def load_ordinal_sample(name: str, directory: str | os.PathLike | None = None) -
 def load_ltr_sample(name: str = "ltr_synthetic", directory: str | os.PathLike | None = None
                     ) -> dict[str, QueryDataset]:
     """Load the splits of a learning-to-rank sample (``kind: "query"``).
+
+    The splits are svmlight / LETOR files of whole queries, read with
+    :func:`~rankviz.datasets.load_svmlight`; a sample of another kind is
+    refused.
 
     Parameters
     ----------
@@ -332,6 +409,20 @@ def load_ltr_sample(name: str = "ltr_synthetic", directory: str | os.PathLike | 
     DataError
         If there is no learning-to-rank sample of that name or a file is
         malformed.
+
+    See Also
+    --------
+    load_sample : Load a sample of any kind.
+    rankviz.make_ltr_dataset : The generator that made the bundled sample.
+
+    Examples
+    --------
+    >>> from rankviz import load_ltr_sample
+    >>> splits = load_ltr_sample()
+    >>> list(splits)
+    ['train', 'vali', 'test']
+    >>> splits["train"]
+    QueryDataset(name='ltr_synthetic: train', n_queries=120, n_docs=1940, n_features=40)
     """
     info = _info_of_kind(name, "query", directory)
     return _load_splits(name, info, _directory(directory))

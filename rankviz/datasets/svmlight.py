@@ -235,6 +235,25 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         token, e.g. ``"train.txt, line 7: the feature index 2 in '2:0.1'
         comes after '5:0.3'; expected feature indices in increasing order"``.
         The first faulty line of the file is reported.
+
+    See Also
+    --------
+    dump_svmlight : Write a dataset in this format.
+    read_query_file : Read a group file of query sizes.
+    rankviz.load_query_csv : Read a learning-to-rank set from a CSV file.
+
+    Examples
+    --------
+    >>> import io
+    >>> from rankviz import load_svmlight
+    >>> text = "2 qid:1 1:0.5 3:1.2\\n0 qid:1 2:0.1\\n1 qid:2 1:0.9 2:0.3 # a comment\\n"
+    >>> data = load_svmlight(io.StringIO(text), name="tiny")
+    >>> data
+    QueryDataset(name='tiny', n_queries=2, n_docs=3, n_features=3)
+    >>> data.X  # features left out of a line are 0
+    array([[0.5, 0. , 1.2],
+           [0. , 0.1, 0. ],
+           [0.9, 0.3, 0. ]])
     """
     declared_features = n_features
     text, source = read_text(path_or_buffer)
@@ -334,10 +353,16 @@ def dump_svmlight(dataset: QueryDataset, path_or_buffer: str | os.PathLike | IO[
                   comment: str | None = None) -> None:
     """Write a dataset in the svmlight / LETOR ranking format.
 
+    One line ``rel qid:Q 1:v 2:w ...`` per document, in the dataset's row
+    order, in UTF-8; :func:`load_svmlight` reads the file back.
+
     Parameters
     ----------
     dataset : QueryDataset
+        The documents to write: relevance, query id and features of each.
     path_or_buffer : str, os.PathLike or writable text file object
+        The file to write (replaced if it exists), or an open text buffer
+        the lines are written to.
     significant_digits : int, optional
         Round feature values (and non-integer relevances) to this many
         significant digits to keep files small; by default every value is
@@ -350,10 +375,34 @@ def dump_svmlight(dataset: QueryDataset, path_or_buffer: str | os.PathLike | IO[
     comment : str, optional
         Written first, each of its lines as a ``# ...`` comment line.
 
+    Raises
+    ------
+    DataError
+        If a query id contains white space or ``#``, which the format
+        cannot hold.
+
+    See Also
+    --------
+    load_svmlight : Read the file back.
+
     Notes
     -----
     Feature indices are the 1-based column positions; feature names are not
     stored (the format has no place for them).
+
+    Examples
+    --------
+    >>> import io
+    >>> import numpy as np
+    >>> from rankviz import QueryDataset
+    >>> from rankviz.datasets import dump_svmlight
+    >>> data = QueryDataset(np.array([[0.5, 0.0], [0.0, 0.25]]), [2, 0], [1, 1])
+    >>> buffer = io.StringIO()
+    >>> dump_svmlight(data, buffer, sparse=True, comment="two documents")
+    >>> print(buffer.getvalue(), end="")
+    # two documents
+    2 qid:1 1:0.5 2:0
+    0 qid:1 2:0.25
     """
     source = dataset.name
     qids = [_check_query_token(q, source) for q in dataset.qid.tolist()]

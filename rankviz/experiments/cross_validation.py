@@ -50,14 +50,23 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
                    repetitions: int = 1, missing_rate: float = 0.0) -> pd.DataFrame:
     """Score each method on held-out examples.
 
+    Each method is fitted on the training part of every fold and each
+    held-out example is scored with every measure of :data:`MEASURES`
+    (CS, WRC and LRA of Rebelo, Soares & Costa 2008, and Kendall's tau), so
+    means, intervals, paired comparisons and distributions can all be read
+    from the result.
+
     Parameters
     ----------
     methods : dict of str -> estimator
         Unfitted rankers (``fit(X, Y)``, ``predict(X)``); cloned per fold.
-    X : DataFrame of shape (n_samples, n_features)
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The features; an array is made a DataFrame.
     Y : ndarray of shape (n_samples, n_labels)
-        Rank positions.
+        Rank positions, lower = preferred, NaN for a missing label.
     cv : "loo" or int, default="loo"
+        Leave-one-out, or the number of folds of a shuffled k-fold split
+        (:func:`rankviz.model_selection.fold_indices`).
     seed : int, default=0
         Seed of the fold shuffle (repetition ``r`` uses ``seed + r``) and of
         the label deletion.
@@ -81,6 +90,31 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
         One row per (method, held-out example, repetition): columns
         ``method``, ``example`` (row index), ``fold``, ``repetition`` and one
         per measure in :data:`MEASURES`.
+
+    Raises
+    ------
+    ValueError
+        If ``repetitions`` is not an integer >= 1 or ``cv`` is not a valid
+        split of the rows; a method's own errors pass through.
+
+    See Also
+    --------
+    summarize, mean_intervals : Means of the scores per method.
+    paired_scores : One method against the others, example by example.
+    gamma_curves : The ranking tree's scores at every γ of a grid.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> data = load_sample("toy")
+    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> scores.columns.tolist()
+    ['method', 'example', 'fold', 'repetition', 'CS', 'WRC', 'LRA', 'Kendall tau']
+    >>> scores.groupby("method", sort=False)["CS"].mean().round(3)
+    method
+    tree       0.888
+    default    0.300
+    Name: CS, dtype: float64
     """
     X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
     Y = np.asarray(Y, dtype=float)
@@ -107,7 +141,11 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
 
 
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
-    """Mean, standard deviation and count of every measure per method.
+    """Summarise cross-validated scores: mean, standard deviation and count of every measure per method.
+
+    The standard deviation is that of the per-example scores (``ddof=1``),
+    a spread of the examples, not an error bar of the mean; for that see
+    :func:`mean_intervals`.
 
     Parameters
     ----------
@@ -117,7 +155,25 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        Index: method (in first-seen order); columns: ``(measure, statistic)``.
+        Index: method (in first-seen order); columns: ``(measure, statistic)``
+        for every measure of :data:`MEASURES` and the statistics ``mean``,
+        ``std`` and ``count`` (scores that are not NaN).
+
+    See Also
+    --------
+    mean_intervals : Means with Student-t intervals.
+    cross_validate : The scores summarised.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> data = load_sample("toy")
+    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> summarize(scores)["CS"].round(3)
+              mean    std  count
+    method
+    tree     0.888  0.126     16
+    default  0.300  0.462     16
     """
     order = list(dict.fromkeys(scores["method"]))
     table = scores.groupby("method", sort=False)[list(MEASURES)].agg(["mean", "std", "count"])
@@ -126,14 +182,18 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
 
 def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, *,
                    over: str = "example", confidence: float = 0.95) -> pd.DataFrame:
-    """Mean of each measure per method with the half-width of its Student-t interval.
+    """Compute the mean of each measure per method with the half-width of its Student-t interval.
+
+    The interval is taken over held-out examples or over repetitions of
+    the whole cross-validation (:func:`rankviz.experiments.t_interval`).
 
     Parameters
     ----------
     scores : DataFrame
         The output of :func:`cross_validate`.
     measures : sequence of str, optional
-        Default: every measure of :data:`MEASURES`.
+        Columns of ``scores`` to summarise; default: every measure of
+        :data:`MEASURES`.
     over : {"example", "repetition"}, default="example"
         "example": the interval of the mean over the held-out rows (each
         example's scores first averaged over repetitions, so an example
@@ -141,6 +201,7 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
         means (how much a whole cross-validation varies); NaN with one
         repetition.
     confidence : float, default=0.95
+        Level of the intervals.
 
     Returns
     -------
@@ -148,6 +209,26 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
         Index: method (first-seen order); columns: each measure (its mean
         over all scored rows), then ``<measure> ci`` (the half-width), then
         ``n`` (the examples or repetitions the interval is over).
+
+    Raises
+    ------
+    ValueError
+        If ``over`` is neither "example" nor "repetition".
+
+    See Also
+    --------
+    summarize : Means with standard deviations.
+    paired_scores : Intervals of differences between methods.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> data = load_sample("toy")
+    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> mean_intervals(scores, ["CS", "Kendall tau"]).round(3)
+                CS  Kendall tau  CS ci  Kendall tau ci   n
+    tree     0.888        0.812  0.067           0.112  16
+    default  0.300        0.271  0.246           0.217  16
     """
     if over not in ("example", "repetition"):
         raise ValueError(f"over must be 'example' or 'repetition', got {over!r}")
@@ -162,7 +243,7 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
 
 def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
                   confidence: float = 0.95, lower_is_better: bool = False) -> pd.DataFrame:
-    """``reference`` against every other method on the same held-out examples.
+    """Compare ``reference`` with every other method on the same held-out examples.
 
     Each example's score is first averaged over repetitions, so the pairs
     are the examples both methods were scored on
@@ -178,7 +259,9 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
     reference : str
         The method compared with every other, e.g. the tree.
     measure : str, default="CS"
+        The column of ``scores`` compared, e.g. a measure of :data:`MEASURES`.
     confidence : float, default=0.95
+        Level of the t interval of the mean difference.
     lower_is_better : bool, default=False
         For a loss (e.g. the rank loss): the difference is still reference −
         other, but a win is an example where the reference scores lower.
@@ -190,6 +273,25 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
         (pairs), ``mean <reference>``, ``mean <method>`` as ``mean other``,
         ``difference`` (reference − other), ``ci low``, ``ci high``,
         ``Wilcoxon p``, ``wins``, ``ties``, ``losses``.
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is not a method of ``scores``.
+
+    See Also
+    --------
+    rankviz.experiments.paired_comparison : The comparison of two score vectors.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> data = load_sample("toy")
+    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> table = paired_scores(scores, "tree", "CS")
+    >>> table[["method", "examples", "difference", "wins", "ties", "losses"]].round(3)
+        method  examples  difference  wins  ties  losses
+    0  default        16       0.588    13     3       0
     """
     per_example = scores.groupby(["method", "example"], sort=False)[measure].mean()
     methods = list(dict.fromkeys(scores["method"]))
@@ -231,17 +333,29 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
 
     Parameters
     ----------
-    X : DataFrame of shape (n_samples, n_features)
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The features; an array is made a DataFrame.
     Y : ndarray of shape (n_samples, n_labels)
+        Rank positions, lower = preferred, NaN for a missing label.
     gammas : array-like of float
+        The grid of γ (rule (6) of Rebelo, Soares & Costa 2008), in any
+        order; each row of the result is one γ.
     cv : "loo" or int, default="loo"
         Leave-one-out or the number of folds (:func:`rankviz.model_selection.fold_indices`).
     repetitions : int, default=1
         Repeat the k-fold split with new shuffles (repetition ``r`` uses
-        ``seed + r``, as :func:`cross_validate`).
+        ``seed + r``, as :func:`cross_validate`); ignored with ``"loo"``.
     seed : int, default=0
-    criterion, min_samples_leaf, max_depth, tie_tolerance :
-        As for :class:`rankviz.RankingTree`.
+        Seed of the fold shuffle.
+    criterion : str or Criterion, default="mean_spearman"
+        Splitting criterion of the trees, as for :class:`rankviz.RankingTree`.
+    min_samples_leaf : int, default=2
+        Minimum number of training examples in each leaf.
+    max_depth : int or None, default=None
+        Maximum depth of the trees; None for no limit.
+    tie_tolerance : float or None, default=None
+        Tie labels whose aggregated positions differ by at most this much,
+        as for :class:`rankviz.RankingTree`.
     baselines : dict of str -> estimator, optional
         Other rankers scored on the same folds (cloned per fold); their
         per-example scores, as :func:`cross_validate` returns them, are in
@@ -261,6 +375,34 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
         repetition), ``folds_done``, ``folds_total``, ``partial`` (stopped
         early), ``cv``, ``repetitions``, ``seconds`` (per finished fold, a
         list) and ``baselines`` (a DataFrame, empty without baselines).
+
+    Raises
+    ------
+    ValueError
+        If ``repetitions`` is not an integer >= 1, ``cv`` is not a valid
+        split of the rows, or a tree parameter is invalid.
+
+    See Also
+    --------
+    best_gamma : The γ with the best mean score.
+    loo_gamma_curves : Leave-one-out only.
+    rankviz.tree.GammaPath : The trees of every γ, cut from one tree.
+
+    Examples
+    --------
+    >>> from rankviz import load_sample
+    >>> from rankviz.experiments import gamma_curves
+    >>> data = load_sample("toy")
+    >>> curves = gamma_curves(data.X, data.Y, [0.9, 0.95, 0.99, 1.0], cv=4)
+    >>> curves[["CS", "leaves"]].round(3)
+              CS  leaves
+    gamma
+    0.90   0.888    3.25
+    0.95   0.888    3.50
+    0.99   0.888    4.25
+    1.00   0.888    4.25
+    >>> curves.attrs["n_examples"], curves.attrs["folds_done"]
+    (16, 4)
     """
     X = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
     Y = np.asarray(Y, dtype=float)
@@ -331,15 +473,29 @@ def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLik
                      criterion: str | Criterion = "mean_spearman", min_samples_leaf: int = 2,
                      max_depth: int | None = None, tie_tolerance: float | None = None,
                      progress: Callable[[int, int], bool | None] | None = None) -> pd.DataFrame:
-    """Leave-one-out scores of the ranking tree at every γ: :func:`gamma_curves` with ``cv="loo"``.
+    """Compute leave-one-out scores of the ranking tree at every γ: :func:`gamma_curves` with ``cv="loo"``.
+
+    One maximal tree is grown per held-out example, on all the others, and
+    cut at every γ of the grid; the protocol of Rebelo, Soares & Costa
+    (2008).
 
     Parameters
     ----------
-    X : DataFrame of shape (n_samples, n_features)
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        The features; an array is made a DataFrame.
     Y : ndarray of shape (n_samples, n_labels)
+        Rank positions, lower = preferred, NaN for a missing label.
     gammas : array-like of float
-    criterion, min_samples_leaf, max_depth, tie_tolerance :
-        As for :class:`rankviz.RankingTree`.
+        The grid of γ; each row of the result is one γ.
+    criterion : str or Criterion, default="mean_spearman"
+        Splitting criterion of the trees, as for :class:`rankviz.RankingTree`.
+    min_samples_leaf : int, default=2
+        Minimum number of training examples in each leaf.
+    max_depth : int or None, default=None
+        Maximum depth of the trees; None for no limit.
+    tie_tolerance : float or None, default=None
+        Tie labels whose aggregated positions differ by at most this much,
+        as for :class:`rankviz.RankingTree`.
     progress : callable, optional
         ``progress(done, total)`` after each held-out example; returning
         False stops early (the means then cover the examples done).
@@ -349,24 +505,61 @@ def loo_gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLik
     DataFrame
         As :func:`gamma_curves`; ``attrs["n_examples"]`` is the number of
         held-out examples scored.
+
+    See Also
+    --------
+    gamma_curves : The same with k-fold cross-validation and baselines.
+
+    Examples
+    --------
+    >>> from rankviz import load_sample
+    >>> from rankviz.experiments import loo_gamma_curves
+    >>> data = load_sample("toy")
+    >>> curves = loo_gamma_curves(data.X, data.Y, [0.9, 1.0])
+    >>> curves[["CS", "leaves"]].round(3)
+              CS  leaves
+    gamma
+    0.9    0.900   3.000
+    1.0    0.862   4.875
     """
     return gamma_curves(X, Y, gammas, cv="loo", criterion=criterion, min_samples_leaf=min_samples_leaf,
                         max_depth=max_depth, tie_tolerance=tie_tolerance, progress=progress)
 
 
 def best_gamma(curves: pd.DataFrame, measure: str) -> tuple[float, float]:
-    """The γ with the best mean score; among equals the smallest (the simplest tree).
+    """Find the γ with the best mean score; among equals the smallest (the simplest tree).
+
+    Scores within 1e-12 of the best count as equal, so rounding does not
+    pick a larger tree; NaN scores are ignored.
 
     Parameters
     ----------
     curves : DataFrame
         The output of :func:`gamma_curves`.
     measure : str
+        The column to maximise, a measure of :data:`MEASURES` (all are
+        higher = better).
 
     Returns
     -------
     gamma : float
+        The chosen γ.
     score : float
+        Its mean score.
+
+    See Also
+    --------
+    gamma_curves : The curves searched.
+
+    Examples
+    --------
+    >>> from rankviz import load_sample
+    >>> from rankviz.experiments import best_gamma, gamma_curves
+    >>> data = load_sample("toy")
+    >>> curves = gamma_curves(data.X, data.Y, [0.9, 0.95, 0.99, 1.0], cv=4)
+    >>> gamma, score = best_gamma(curves, "CS")
+    >>> gamma, round(score, 4)
+    (0.9, 0.8875)
     """
     values = curves[measure].to_numpy()
     best = np.nanmax(values)

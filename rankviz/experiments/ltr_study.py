@@ -72,7 +72,7 @@ def staged_ndcg(model: MPBoost, X: ArrayLike, relevance: ArrayLike, qid: ArrayLi
 
     Returns
     -------
-    ndarray of shape (n_rounds_, len(ks))
+    ndarray of shape (``n_rounds_``, len(ks))
     """
     scores = model.staged_scores(X)
     return np.array([mean_ndcg(relevance, scores[:, t], qid, ks=ks, form=form, no_relevant=no_relevant)

@@ -28,7 +28,11 @@ __all__ = ["standard_error", "t_interval", "PairedComparison", "paired_compariso
 
 
 def standard_error(values: ArrayLike, axis: int = 0) -> float | np.ndarray:
-    """Standard error of the mean, ignoring NaN.
+    """Compute the standard error of the mean, ignoring NaN.
+
+    The error bar of a mean score over queries, held-out examples or
+    trials: the sample standard deviation over the square root of the
+    number of values.
 
     Parameters
     ----------
@@ -43,6 +47,10 @@ def standard_error(values: ArrayLike, axis: int = 0) -> float | np.ndarray:
     float or ndarray
         ``std(ddof=1) / sqrt(m)`` over the ``m`` non-NaN values
         (:func:`scipy.stats.sem`); NaN where ``m < 2``. A float for 1-D input.
+
+    See Also
+    --------
+    t_interval : The mean with its Student-t confidence interval.
 
     Examples
     --------
@@ -61,7 +69,11 @@ def standard_error(values: ArrayLike, axis: int = 0) -> float | np.ndarray:
 
 
 def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, float]:
-    """Mean and half-width of the Student-t confidence interval of the mean.
+    """Compute the mean and the half-width of the Student-t confidence interval of the mean.
+
+    The interval is ``mean ± half_width``: the standard error times the
+    quantile of Student's t with ``m - 1`` degrees of freedom, for the
+    ``m`` values that are not NaN.
 
     Parameters
     ----------
@@ -74,10 +86,15 @@ def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, floa
     Returns
     -------
     mean : float
-        NaN without values.
+        The mean of the values that are not NaN; NaN without values.
     half_width : float
         ``t_{(1 + confidence) / 2, m - 1} * standard_error``; NaN for fewer
         than two values (no spread to estimate).
+
+    See Also
+    --------
+    standard_error : The standard error alone.
+    paired_comparison : The interval of a difference between two methods.
 
     Examples
     --------
@@ -149,6 +166,12 @@ class PairedComparison:
 def paired_comparison(a: ArrayLike, b: ArrayLike, *, confidence: float = 0.95) -> PairedComparison:
     """Compare two methods scored on the same cases (queries, examples, folds).
 
+    Pairing removes the variation between cases (some queries are hard for
+    every method), so the comparison is made on the differences ``a - b``:
+    their mean with a t interval, the paired t-test, the Wilcoxon
+    signed-rank test Demšar (2006) recommends, and the wins, ties and
+    losses of ``a``.
+
     Parameters
     ----------
     a, b : array-like of shape (n_cases,)
@@ -163,6 +186,17 @@ def paired_comparison(a: ArrayLike, b: ArrayLike, *, confidence: float = 0.95) -
         Mean difference ``a - b``, its standard error and confidence
         interval, the paired t-test and Wilcoxon signed-rank p-values, and
         the counts of wins, ties and losses of ``a``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` are not 1-D of the same length, or
+        ``confidence`` is not in (0, 1).
+
+    See Also
+    --------
+    rankviz.experiments.paired_scores : The comparison for the output of a cross-validation.
+    scipy.stats.ttest_rel, scipy.stats.wilcoxon : The tests used.
 
     Notes
     -----

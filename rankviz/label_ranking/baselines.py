@@ -50,9 +50,14 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         The predicted ranking, the same for every example.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    KNNRanker : The mean-rank rule over the nearest training examples only.
+    rankviz.RankingTree : The mean-rank rule over the examples of a leaf.
 
     References
     ----------
@@ -62,6 +67,19 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
     .. [2] P. B. Brazdil, C. Soares and J. Pinto da Costa, "Ranking learning
        algorithms: Using IBL and meta-learning on accuracy and time results",
        Machine Learning, vol. 50, no. 3, pp. 251-277, 2003.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, load_sample
+    >>> data = load_sample("toy")
+    >>> ranker = DefaultRanker().fit(data.X, data.Y)
+    >>> ranker.mean_rank_
+    array([2.5625, 2.0625, 2.25  , 3.125 ])
+    >>> ranker.predict(data.X[:2])  # a2 first, a4 last, for every example
+    array([[3., 1., 2., 4.],
+           [3., 1., 2., 4.]])
+    >>> DefaultRanker(tie_tolerance=0.2).fit(data.X, data.Y).ranking_  # a2 and a3 tied
+    array([3. , 1.5, 1.5, 4. ])
     """
 
     def __init__(self, tie_tolerance: float | None = None) -> None:
@@ -81,6 +99,7 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         self : DefaultRanker
+            The fitted ranker.
 
         Raises
         ------
@@ -98,15 +117,18 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """The default ranking, once per row of ``X``.
+        """Predict the default ranking, once per row of ``X``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; only their number of rows
+            is used.
 
         Returns
         -------
         ndarray of shape (n_samples, n_labels)
+            ``ranking_`` in every row: rank positions, 1 = most preferred.
 
         Raises
         ------
@@ -120,7 +142,7 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
 
 
 class KNNRanker(LabelRankerMixin, BaseEstimator):
-    """k nearest neighbours for label ranking (Brazdil, Soares & Costa 2003).
+    """Rank labels by the k nearest neighbours (Brazdil, Soares & Costa 2003).
 
     Distances are Euclidean on numeric attributes min-max scaled to [0, 1]
     with the training ranges, and on nominal attributes one-hot encoded (a
@@ -139,6 +161,12 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         cross-validation on the training set as :class:`rankviz.IBLR` does:
         ``inner_folds``-fold CV over ``k_grid``, maximising the mean Kendall
         tau of the predictions (the smallest ``k`` among equals).
+    tie_tolerance : float or None, default=None
+        None predicts strict rankings (labels with equal mean positions in
+        label order), as Rebelo, Soares & Costa (2008) do. A number >= 0
+        predicts partial rankings: neighbouring labels whose mean positions
+        differ by at most this much are tied and share the average of their
+        positions (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
     k_grid : sequence of int, optional
         Candidate ``k`` for ``"auto"``, default
         :data:`rankviz.label_ranking.iblr.DEFAULT_K_GRID`; values above the
@@ -150,12 +178,6 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
         Seed of the inner folds' shuffle (``"auto"`` only).
-    tie_tolerance : float or None, default=None
-        None predicts strict rankings (labels with equal mean positions in
-        label order), as Rebelo, Soares & Costa (2008) do. A number >= 0
-        predicts partial rankings: neighbouring labels whose mean positions
-        differ by at most this much are tied and share the average of their
-        positions (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
 
     Attributes
     ----------
@@ -168,9 +190,14 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         with ``n_neighbors="auto"`` (a fit with a fixed ``k`` removes it).
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    rankviz.IBLR : Instance-based label ranking with the Mallows model.
+    DefaultRanker : The mean-rank rule over all training examples.
 
     References
     ----------
@@ -180,6 +207,20 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     .. [2] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
        ranking trees on some metalearning problems", Proceedings of the 2nd
        Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
+    Examples
+    --------
+    >>> from rankviz import KNNRanker, load_sample
+    >>> data = load_sample("toy")
+    >>> ranker = KNNRanker(n_neighbors=3).fit(data.X, data.Y)
+    >>> ranker.kneighbors(data.X[:2])  # training rows, nearest first
+    array([[0, 1, 2],
+           [1, 2, 0]])
+    >>> ranker.predict(data.X[:2])
+    array([[1., 2., 3., 4.],
+           [1., 2., 3., 4.]])
+    >>> KNNRanker(n_neighbors="auto").fit(data.X, data.Y).n_neighbors_
+    3
     """
 
     def __init__(self, n_neighbors: int | str = 1, tie_tolerance: float | None = None, *,
@@ -205,6 +246,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         self : KNNRanker
+            The fitted ranker.
 
         Raises
         ------
@@ -231,15 +273,18 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         return self
 
     def kneighbors(self, X: Any) -> np.ndarray:
-        """Indices of the nearest training rows, nearest first.
+        """Find the nearest training rows of each row, nearest first.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_rows, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------
-        ndarray of int, shape (n_rows, n_neighbors_)
+        ndarray of int, shape (n_rows, ``n_neighbors_``)
+            Indices of training rows (rows of ``Y_``), nearest first; among
+            equally distant rows the earlier one first.
 
         Raises
         ------
@@ -252,11 +297,13 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         return self._index.kneighbors(X)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Mean-rank ranking of each row's neighbours.
+        """Predict the mean-rank ranking of each row's neighbours.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_rows, n_features)
+            Features with the columns of ``fit``; NaN (or None) marks a
+            missing value.
 
         Returns
         -------

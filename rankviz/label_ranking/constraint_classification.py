@@ -106,25 +106,32 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
     intercept_ : ndarray of shape (n_labels,)
         Biases ``b_j``.
     encoder_ : FeatureEncoder
+        The encoder of the training columns (nominal categories, names).
     mean_, scale_ : ndarray of shape (n_numeric_features,)
         Training mean and standard deviation of the numeric columns (for a
         constant column the scale is ``magnitude_``: the column is centred to 0).
     magnitude_ : ndarray of shape (n_numeric_features,)
         Per numeric column, the largest power of two at most its largest
-        training |value| (1 for a column of zeros). Columns are divided by it
+        training absolute value (1 for a column of zeros). Columns are divided by it
         before they are standardised, which changes no number (a power of
         two divides exactly) but keeps finite values near the float limit,
         such as ±1.7e308, from overflowing: their mean and standard
         deviation are computed in ``(-2, 2)``.
     n_labels_ : int
+        Number of labels (columns of the training ``Y``).
     n_updates_ : int
         Example visits, over all epochs, with at least one violated
         constraint (so with at least one update).
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    rankviz.IBLR : Instance-based label ranking, the other learner of Cheng et al.
+    rankviz.RankingTree : Label ranking trees.
 
     Notes
     -----
@@ -184,6 +191,7 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         self : ConstraintClassifier
+            The fitted classifier.
 
         Raises
         ------
@@ -218,15 +226,20 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Utilities ``u_j(x)`` of every label; larger = preferred.
+        """Compute the utilities ``u_j(x)`` of every label; larger = preferred.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; a missing numeric value
+            counts as the training mean, an unseen category sets no
+            indicator.
 
         Returns
         -------
         ndarray of shape (n_samples, n_labels)
+            ``u_j(x) = w_j . x + b_j`` for every row and label, on the
+            standardised and one-hot encoded features.
 
         Raises
         ------
@@ -248,11 +261,12 @@ class ConstraintClassifier(LabelRankerMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------
         ndarray of shape (n_samples, n_labels)
-            Each row a permutation of ``1..n_labels``.
+            Each row a permutation of ``1..n_labels`` (1 = highest utility).
 
         Raises
         ------

@@ -126,6 +126,11 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
 class IBLR(LabelRankerMixin, BaseEstimator):
     """Instance-based label ranking with the Mallows model (Cheng, Hühn & Hüllermeier 2009, §4, Algorithm 1).
 
+    The prediction for an example is the centre of a Mallows model fitted
+    to the rankings of its ``k`` nearest training examples, weighted by
+    distance; neighbours with incomplete rankings are handled by the EM of
+    Algorithm 1. Distances are those of :class:`rankviz.KNNRanker`.
+
     Parameters
     ----------
     n_neighbors : int or "auto", default=5
@@ -166,9 +171,15 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         The training rankings.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    rankviz.KNNRanker : Neighbours combined by the mean-rank rule.
+    rankviz.RankingTree : Label ranking trees, the other learner of Cheng et al.
+    rankviz.label_ranking.fit_mallows : The Mallows fit of one group of rankings.
 
     Notes
     -----
@@ -190,6 +201,18 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     .. [2] S. A. Dudani, "The distance-weighted k-nearest-neighbor rule", IEEE
        Transactions on Systems, Man, and Cybernetics, vol. SMC-6,
        pp. 325-327, 1976.
+
+    Examples
+    --------
+    >>> from rankviz import IBLR, load_sample
+    >>> data = load_sample("toy")
+    >>> model = IBLR(n_neighbors=3).fit(data.X, data.Y)
+    >>> model.predict(data.X[:2])
+    array([[1., 3., 2., 4.],
+           [1., 2., 3., 4.]])
+    >>> rankings, theta = model.predict_with_reliability(data.X[:3])
+    >>> theta  # inf: the three neighbours agree with the prediction
+    array([2.55875..., inf, inf])
     """
 
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
@@ -216,6 +239,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         Returns
         -------
         self : IBLR
+            The fitted ranker.
 
         Raises
         ------
@@ -241,18 +265,24 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return self
 
     def kneighbors(self, X: Any, return_distance: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
-        """The nearest training rows of each row of ``X``, nearest first.
+        """Find the nearest training rows of each row of ``X``, nearest first.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_rows, n_features)
+            Features with the columns of ``fit``.
         return_distance : bool, default=False
+            Also return the distances.
 
         Returns
         -------
-        indices : ndarray of int, shape (n_rows, n_neighbors_)
-        distances : ndarray of shape (n_rows, n_neighbors_)
-            Only with ``return_distance=True``.
+        indices : ndarray of int, shape (n_rows, ``n_neighbors_``)
+            Training rows (rows of ``Y_``), nearest first; among equally
+            distant rows the earlier one first.
+        distances : ndarray of shape (n_rows, ``n_neighbors_``)
+            Their Euclidean distances on the scaled and one-hot encoded
+            attributes (see :class:`rankviz.KNNRanker`); only with
+            ``return_distance=True``.
 
         Raises
         ------
@@ -265,11 +295,12 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return self._index.kneighbors(X, return_distance=return_distance)
 
     def predict_with_reliability(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
-        """Predicted rankings and their reliabilities, the Mallows spreads ``theta``.
+        """Predict rankings with their reliabilities, the Mallows spreads ``theta``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_rows, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------
@@ -294,11 +325,12 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return centers, theta
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted rankings; see :meth:`predict_with_reliability`.
+        """Predict rankings; see :meth:`predict_with_reliability`.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_rows, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------

@@ -37,6 +37,10 @@ def delete_labels(Y: ArrayLike, p: float,
                   seed: int | Sequence[int] | np.random.Generator | None = 0) -> np.ndarray:
     """Delete every label of every ranking independently with probability ``p``.
 
+    This makes incomplete rankings from complete ones, as in the experiments
+    of Cheng, Hühn & Hüllermeier (2009, §6.2) on missing label information:
+    a deleted label is NaN, and the labels left keep their order.
+
     Parameters
     ----------
     Y : array-like of shape (n_rankings, n_labels)
@@ -63,6 +67,10 @@ def delete_labels(Y: ArrayLike, p: float,
     ------
     ValueError
         If ``p`` is not a number in [0, 1] or ``Y`` is not 2-D.
+
+    See Also
+    --------
+    rankviz.IBLR, rankviz.RankingTree : Label rankers that learn from incomplete rankings.
 
     Notes
     -----

@@ -448,10 +448,32 @@ def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = No
         §5.1): the others get NaN in ``center`` and ``theta`` is solved for
         the number of labels present. False ranks every label (IBLR, §4).
     max_iter : int, default=100
+        Bound on the EM rounds, shared by all groups (they stop when every
+        centre is stable).
 
     Returns
     -------
     GroupFits
+        Per group: the centre (rank positions), ``theta``, the weighted mean
+        Kendall distance, the labels ranked and the mean Borda positions;
+        NaN for an empty group.
+
+    See Also
+    --------
+    fit_mallows : The fit of one set of rankings.
+    rankviz.RankingTree : Its ``criterion="mallows"`` fits a model per node.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz.label_ranking import fit_mallows_groups
+    >>> Y = np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 1, 2]])
+    >>> fits = fit_mallows_groups(Y, group=[0, 0, 1, 1])
+    >>> fits.center
+    array([[1., 2., 3.],
+           [3., 1., 2.]])
+    >>> fits.theta
+    array([       inf, 1.35559...])
     """
     Y = np.atleast_2d(np.asarray(Y, dtype=float))
     group = np.asarray(group, dtype=np.intp)
@@ -527,23 +549,58 @@ def fit_mallows(Y: ArrayLike, weights: ArrayLike | None = None, *, center: str =
                 max_iter: int = 100) -> MallowsFit:
     """Fit the Mallows model to a weighted set of (possibly incomplete) rankings (§4, Alg. 1).
 
+    The centre starts as the weighted generalised Borda count (Proposition
+    2); while rankings are incomplete, each is replaced by its most probable
+    extension given the centre (Proposition 1) and the centre recounted,
+    until it is stable. The spread ``theta`` then makes the expected Kendall
+    distance equal the weighted mean distance of the extensions to the
+    centre.
+
     Parameters
     ----------
     Y : array-like of shape (k, n_labels)
-        Rank positions, NaN = missing.
+        Rank positions, lower = preferred, NaN = missing.
     weights : array-like of shape (k,), optional
-        Non-negative instance weights (e.g. Dudani distance weights).
+        Non-negative instance weights (e.g. Dudani distance weights); by
+        default every ranking weighs 1.
     center : {"borda", "exact"}, default="borda"
         How the centre is found from complete rankings: the weighted Borda
         count (the approximation of Cheng, Hühn & Hüllermeier 2009), or a
         weighted Kendall median by searching all permutations (only for up
         to 8 labels).
-    max_iter : int
-        Bound on the EM iterations (the centre normally settles in a few).
+    max_iter : int, default=100
+        Bound on the EM iterations (the centre normally settles in a few);
+        at least 1.
 
     Returns
     -------
     MallowsFit
+        ``center``, a complete ranking as rank positions ``1..n_labels``;
+        ``theta``, the spread MLE (``inf`` when every ranking agrees with
+        the centre); ``extended``, the rankings completed by their most
+        probable extensions; ``iterations``, the EM rounds run.
+
+    Raises
+    ------
+    ValueError
+        For another ``center``, or ``center="exact"`` with more than 8
+        labels.
+
+    See Also
+    --------
+    fit_mallows_groups : One fit per group of rows, all groups at once.
+    rankviz.IBLR : Predicts the centre fitted to an example's neighbours.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz.label_ranking import fit_mallows
+    >>> Y = np.array([[1, 2, 3], [1, 2, 3], [2, 1, 3], [1, 3, 2]])
+    >>> fit = fit_mallows(Y)
+    >>> fit.center, round(fit.theta, 3)
+    (array([1., 2., 3.]), 1.356)
+    >>> fit_mallows([[1, 2, np.nan], [1, 2, 3]]).theta  # both agree with the centre
+    inf
     """
     Y = np.atleast_2d(np.asarray(Y, dtype=float))
     w = np.ones(len(Y)) if weights is None else np.asarray(weights, dtype=float)

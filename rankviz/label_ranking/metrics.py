@@ -398,7 +398,11 @@ def _tau_x(x, y):
 
 
 def tau_x(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
-    """Emond & Mason's rank correlation tau_x, the measure of partial (tied) rankings.
+    """Compute Emond & Mason's rank correlation tau_x, the measure of partial (tied) rankings.
+
+    Like Kendall's tau it compares the two rankings pair of labels by pair
+    of labels, but a tie counts as a relation of its own, so a predicted
+    ranking is rewarded for tying the labels the truth ties.
 
     Parameters
     ----------
@@ -414,6 +418,10 @@ def tau_x(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
         Tau_x, in ``[-1, 1]``; a float for 1-D input, one value per row for
         2-D input; ``NaN`` for a row in which fewer than two labels are
         ranked by both.
+
+    See Also
+    --------
+    kendall_tau : Tau-b, which corrects for ties instead.
 
     Notes
     -----

@@ -57,14 +57,21 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
     Parameters
     ----------
     random_state : int, default=0
+        Seed of ``numpy.random.default_rng`` for the scores; the same seed
+        and the same number of documents give the same scores.
 
     Attributes
     ----------
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    BestSingleFeature : The baseline a learner should beat next.
+    rankviz.MPBoost : The learner these baselines put in context.
 
     References
     ----------
@@ -72,6 +79,18 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
        magnitude-preserving boosting algorithm for search ranking",
        Proceedings of the 18th ACM Conference on Information and Knowledge
        Management (CIKM '09), pp. 817-826, 2009.
+
+    Examples
+    --------
+    >>> from rankviz import make_ltr_dataset
+    >>> from rankviz.datasets import split_by_query
+    >>> from rankviz.ltr import RandomOrder
+    >>> train, test = split_by_query(make_ltr_dataset(n_queries=40, n_features=10, seed=0), (0.5, 0.5))
+    >>> model = RandomOrder(random_state=0).fit(train.X)
+    >>> model.predict(test.X[:3])
+    array([0.63696169, 0.26978671, 0.04097352])
+    >>> round(model.score(test.X, test.relevance, qid=test.qid), 2)  # mean NDCG@10: the floor
+    0.39
     """
 
     def __init__(self, random_state: int = 0) -> None:
@@ -84,12 +103,13 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_documents, n_features)
             Numeric features (NaN allowed).
-        y, qid : ignored
-            Accepted for the interface of the other rankers.
+        y, qid : array-like of shape (n_documents,), optional
+            Ignored; accepted for the interface of the other rankers.
 
         Returns
         -------
         self : RandomOrder
+            The fitted ranker.
 
         Raises
         ------
@@ -104,15 +124,19 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
         return self
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """Random scores, one per document, in ``[0, 1)``.
+        """Draw random scores, one per document, in ``[0, 1)``.
 
         Parameters
         ----------
         X : array-like of shape (n_documents, n_features)
+            Features with the columns of ``fit``; only their number of rows
+            is used.
 
         Returns
         -------
         ndarray of shape (n_documents,)
+            Uniform draws from ``numpy.random.default_rng(random_state)``,
+            the same on every call for the same number of documents.
 
         Raises
         ------
@@ -146,6 +170,7 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
     Attributes
     ----------
     feature_ : int
+        Index of the chosen feature (column of ``X``).
     sign_ : {1, -1}
         -1 when low values of the feature mean relevant.
     train_ndcg_ : ndarray of shape (n_features, 2)
@@ -153,9 +178,14 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
         descending (column 1) use.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    rankviz.ltr.ndcg : The measure the feature is chosen by.
+    rankviz.MPBoost : A learner that combines many features.
 
     References
     ----------
@@ -163,6 +193,18 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
        magnitude-preserving boosting algorithm for search ranking",
        Proceedings of the 18th ACM Conference on Information and Knowledge
        Management (CIKM '09), pp. 817-826, 2009.
+
+    Examples
+    --------
+    >>> from rankviz import make_ltr_dataset
+    >>> from rankviz.datasets import split_by_query
+    >>> from rankviz.ltr import BestSingleFeature
+    >>> train, test = split_by_query(make_ltr_dataset(n_queries=40, n_features=10, seed=0), (0.5, 0.5))
+    >>> model = BestSingleFeature().fit(train.X, train.relevance, qid=train.qid)
+    >>> model.feature_, model.sign_  # f2, high values relevant
+    (1, 1)
+    >>> round(model.score(test.X, test.relevance, qid=test.qid), 2)
+    0.65
     """
 
     def __init__(self, k: int = 10, form: str = "common") -> None:
@@ -184,6 +226,7 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
         Returns
         -------
         self : BestSingleFeature
+            The fitted ranker.
 
         Raises
         ------
@@ -213,15 +256,18 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
         return self
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """The chosen feature (times its sign); missing values rank last.
+        """Score documents by the chosen feature (times its sign); missing values rank last.
 
         Parameters
         ----------
         X : array-like of shape (n_documents, n_features)
+            Numeric features with the columns of ``fit``.
 
         Returns
         -------
         ndarray of shape (n_documents,)
+            ``sign_ * X[:, feature_]``, a missing value replaced by one less
+            than the lowest present score.
 
         Raises
         ------
@@ -235,7 +281,7 @@ class BestSingleFeature(QueryRankerMixin, BaseEstimator):
 
 
 class KNNRelevance(QueryRankerMixin, BaseEstimator):
-    """k-nearest-neighbour regression of the grade on standardised features.
+    """Predict the grade by k-nearest-neighbour regression on standardised features.
 
     Queries play no part in fitting: the grade of a document is predicted
     from the training documents nearest to it, whatever their query.
@@ -243,16 +289,25 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
     Parameters
     ----------
     n_neighbors : int, default=10
+        Number of training documents whose grades are averaged; at most the
+        number of training documents is used.
 
     Attributes
     ----------
     scaler_ : StandardScaler
+        The standardisation of the training features (missing values ignored).
     regressor_ : KNeighborsRegressor
+        The regression on the standardised features, with uniform weights.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    sklearn.neighbors.KNeighborsRegressor : The regression used.
+    rankviz.MPBoost : A pairwise learner that uses the queries.
 
     References
     ----------
@@ -260,6 +315,16 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
        magnitude-preserving boosting algorithm for search ranking",
        Proceedings of the 18th ACM Conference on Information and Knowledge
        Management (CIKM '09), pp. 817-826, 2009.
+
+    Examples
+    --------
+    >>> from rankviz import make_ltr_dataset
+    >>> from rankviz.datasets import split_by_query
+    >>> from rankviz.ltr import KNNRelevance
+    >>> train, test = split_by_query(make_ltr_dataset(n_queries=40, n_features=10, seed=0), (0.5, 0.5))
+    >>> model = KNNRelevance(n_neighbors=10).fit(train.X, train.relevance)
+    >>> model.predict(test.X[:3])  # mean grades of the 10 nearest documents
+    array([0.9, 0.6, 1.2])
     """
 
     def __init__(self, n_neighbors: int = 10) -> None:
@@ -280,6 +345,7 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
         Returns
         -------
         self : KNNRelevance
+            The fitted ranker.
 
         Raises
         ------
@@ -304,15 +370,18 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
         return np.nan_to_num(self.scaler_.transform(X), nan=0.0)
 
     def predict(self, X: ArrayLike) -> np.ndarray:
-        """Mean grade of the ``n_neighbors`` nearest training documents.
+        """Predict the mean grade of the ``n_neighbors`` nearest training documents.
 
         Parameters
         ----------
         X : array-like of shape (n_documents, n_features)
+            Numeric features with the columns of ``fit``; a missing value
+            counts as the feature's training mean.
 
         Returns
         -------
         ndarray of shape (n_documents,)
+            The predicted grade of each document, used as its score.
 
         Raises
         ------

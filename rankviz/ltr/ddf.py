@@ -75,23 +75,50 @@ def check_ddf(ddf: str, parameter: float | None = None) -> tuple[str, float | No
 
 def directed_distance(r_i: ArrayLike, r_j: ArrayLike, ddf: str = "logdd",
                       parameter: float | None = None) -> np.ndarray:
-    """``dist(r_i, r_j)`` for grades ``r_i`` and ``r_j`` (broadcast).
+    """Compute the directed distance ``dist(r_i, r_j)`` for grades ``r_i`` and ``r_j`` (broadcast).
+
+    The distance has the sign of ``r_i - r_j`` and, except for BINARY, grows
+    with its size: the larger the grade difference, the more a ranking
+    function is pushed to score ``r_i`` above ``r_j`` (Zhu et al. 2009,
+    §3.2).
 
     Parameters
     ----------
     r_i, r_j : array-like
-        Relevance grades; the distance is the impetus to put ``r_i`` first.
-    ddf : {"binary", "ldd", "logdd", "logitdd"}
+        Relevance grades, broadcast against each other; the distance is the
+        impetus to put ``r_i`` first.
+    ddf : {"binary", "ldd", "logdd", "logitdd"}, default="logdd"
         BINARY ``sgn(r_i - r_j)`` (eq. 2), LDD ``alpha (r_i - r_j)`` (eq. 6),
         LOGDD ``sgn * log(1 + lambda |r_i - r_j|)`` (eq. 7) or LOGITDD
         ``sgn / (1 + exp(-beta |r_i - r_j|))`` (eq. 8).
     parameter : float, optional
-        alpha, lambda or beta; default from :data:`DEFAULT_PARAMETERS`.
+        The alpha of LDD, the lambda of LOGDD or the beta of LOGITDD, a
+        positive number; by default from :data:`DEFAULT_PARAMETERS`.
+        Ignored by BINARY.
 
     Returns
     -------
     ndarray
-        The distances; 0 where the grades are equal.
+        The distances, of the broadcast shape; 0 where the grades are equal.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``ddf`` or a parameter that is not a positive number.
+
+    See Also
+    --------
+    rankviz.MPBoost : The boosting that learns from these distances.
+
+    Examples
+    --------
+    >>> from rankviz.ltr import directed_distance
+    >>> directed_distance([4, 2, 1], [0, 1, 1], "ldd")  # alpha = 0.2
+    array([0.8, 0.2, 0. ])
+    >>> directed_distance([4, 2, 1], [0, 1, 1], "logdd")  # log(1 + |r_i - r_j|)
+    array([1.60943791, 0.69314718, 0.        ])
+    >>> directed_distance([0, 2], [1, 1], "binary")
+    array([-1.,  1.])
     """
     name, parameter = check_ddf(ddf, parameter)
     diff = np.asarray(r_i, dtype=float) - np.asarray(r_j, dtype=float)

@@ -401,7 +401,12 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
                ks: Iterable[int] | int = range(1, 11), *, form: str = "common",
                random_state: int | np.random.Generator | None = 0,
                no_relevant: str = "skip") -> np.ndarray:
-    """NDCG of every query at several cut-offs, from one sort.
+    """Compute the NDCG of every query at several cut-offs, from one sort.
+
+    Each query's documents are ordered by decreasing score (ties broken at
+    random, reproducibly) and the DCG of the top ``k`` is divided by that of
+    the ideal order, the documents sorted by decreasing relevance. All
+    cut-offs are read from the same running sums.
 
     Parameters
     ----------
@@ -411,7 +416,7 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
         Model scores; higher ranks first.
     qid : array-like of shape (n_docs,)
         Query id of each document (any hashable values).
-    ks : iterable of int, default=range(1, 11)
+    ks : int or iterable of int, default=range(1, 11)
         Cut-offs, each >= 1. A cut-off larger than a query's number of
         documents sums over all of them.
     form : {"common", "mpboost"}, default="common"
@@ -430,7 +435,20 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
     -------
     ndarray of shape (n_queries, len(ks))
         ``result[q, i]`` is NDCG@``ks[i]`` of the ``q``-th query in order
-        of first appearance (see :func:`query_ids`).
+        of first appearance (see :func:`query_ids`), in ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If the three arrays do not hold one value per document, a relevance
+        is negative or not finite, a score is not finite, a query id is
+        missing, a cut-off is not an integer >= 1, or ``form`` or
+        ``no_relevant`` is unknown.
+
+    See Also
+    --------
+    ndcg : NDCG at one cut-off.
+    mean_ndcg : The mean over queries at each cut-off.
 
     References
     ----------
@@ -483,7 +501,11 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
 def ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike, k: int | None = 10, *,
          form: str = "common", random_state: int | np.random.Generator | None = 0,
          no_relevant: str = "skip") -> np.ndarray:
-    """NDCG@k of every query.
+    """Compute NDCG@k of every query.
+
+    The documents of each query are ordered by decreasing score and their
+    DCG@k is divided by the DCG@k of the ideal order; see
+    :func:`ndcg_at_ks`, which this calls with one cut-off.
 
     Parameters
     ----------
@@ -503,7 +525,22 @@ def ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike, k: int | None 
     -------
     ndarray of shape (n_queries,)
         One value per query, in order of first appearance in ``qid`` (see
-        :func:`query_ids`).
+        :func:`query_ids`), in ``[0, 1]``; ``NaN`` for a query without a
+        relevant document unless ``no_relevant`` says otherwise.
+
+    Raises
+    ------
+    ValueError
+        If the three arrays do not hold one value per document, a relevance
+        is negative or not finite, a score is not finite, a query id is
+        missing, a cut-off is not an integer >= 1, or ``form`` or
+        ``no_relevant`` is unknown.
+
+    See Also
+    --------
+    ndcg_at_ks : Several cut-offs from one sort.
+    mean_ndcg : The mean over queries.
+    sklearn.metrics.ndcg_score : The NDCG of scikit-learn, which scores a query without a relevant document 0.
 
     Examples
     --------
@@ -530,12 +567,30 @@ def mean_ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
               ks: Iterable[int] | int = range(1, 11), *, form: str = "common",
               random_state: int | np.random.Generator | None = 0,
               no_relevant: str = "skip") -> np.ndarray:
-    """Mean NDCG over queries at each cut-off.
+    """Compute the mean NDCG over queries at each cut-off.
+
+    The measure learning-to-rank results are reported in (and the ``score``
+    of :class:`rankviz.MPBoost` and its baselines, at ``ks=[10]``): the NDCG
+    of each query (:func:`ndcg_at_ks`), averaged over the queries that have
+    a relevant document.
 
     Parameters
     ----------
-    relevance, scores, qid, ks, form, random_state, no_relevant
-        As in :func:`ndcg_at_ks`.
+    relevance : array-like of shape (n_docs,)
+        Graded relevance of each document (finite, >= 0).
+    scores : array-like of shape (n_docs,)
+        Model scores; higher ranks first.
+    qid : array-like of shape (n_docs,)
+        Query id of each document (any hashable values).
+    ks : int or iterable of int, default=range(1, 11)
+        Cut-offs, each >= 1.
+    form : {"common", "mpboost"}, default="common"
+        NDCG form, see :func:`ndcg_at_ks`.
+    random_state : int, numpy.random.Generator or None, default=0
+        Seed of the permutation that breaks score ties.
+    no_relevant : {"skip", "one", "zero"}, default="skip"
+        Value for queries without a relevant document: ``NaN`` (left out of
+        the mean), 1.0 or 0.0.
 
     Returns
     -------
@@ -543,6 +598,18 @@ def mean_ndcg(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
         Mean over queries of NDCG@k for each ``k`` in ``ks``; queries scored
         ``NaN`` (``no_relevant="skip"``) are left out. ``NaN`` if no query
         is left.
+
+    Raises
+    ------
+    ValueError
+        If the three arrays do not hold one value per document, a relevance
+        is negative or not finite, a score is not finite, a query id is
+        missing, a cut-off is not an integer >= 1, or ``form`` or
+        ``no_relevant`` is unknown.
+
+    See Also
+    --------
+    ndcg_at_ks : The NDCG of every query.
 
     Examples
     --------

@@ -53,10 +53,12 @@ def make_ltr_dataset(n_queries: int = 200, docs_per_query: int | tuple[int, int]
     Parameters
     ----------
     n_queries : int, default=200
+        Number of queries (at least 1), with ids ``1..n_queries``.
     docs_per_query : int or (int, int), default=(5, 30)
         Documents per query: a fixed number, or a range ``(low, high)``
         with both ends included; at least 2.
     n_features : int, default=40
+        Number of features ``f1..f<n_features>`` (at least 1).
     n_informative : int, default=8
         The informative features are ``f1..f<n_informative>``, strongest
         first; the others are noise.
@@ -66,6 +68,8 @@ def make_ltr_dataset(n_queries: int = 200, docs_per_query: int | tuple[int, int]
     n_levels : int, default=5
         Number of relevance grades (at least 2).
     seed : int or numpy.random.Generator, default=0
+        Seed of ``numpy.random.default_rng``; the same seed gives the same
+        data.
     query_shift : float, default=1.0
         Standard deviation of the per-query feature offsets.
 
@@ -74,6 +78,27 @@ def make_ltr_dataset(n_queries: int = 200, docs_per_query: int | tuple[int, int]
     QueryDataset
         Query ids ``1..n_queries``, each query's documents contiguous,
         relevance the grades as floats.
+
+    Raises
+    ------
+    ValueError
+        If a size is below its minimum (``n_queries`` 1, ``docs_per_query``
+        2, ``n_levels`` 2), ``n_informative`` is not in
+        ``1..n_features``, or ``noise`` or ``query_shift`` is negative.
+
+    See Also
+    --------
+    rankviz.load_ltr_sample : The bundled sample, made by this function.
+    rankviz.datasets.split_by_query : Split the set into parts of whole queries.
+
+    Examples
+    --------
+    >>> from rankviz import make_ltr_dataset
+    >>> data = make_ltr_dataset(n_queries=5, docs_per_query=4, n_features=6, n_informative=3, seed=0)
+    >>> data
+    QueryDataset(name='synthetic LTR', n_queries=5, n_docs=20, n_features=6)
+    >>> data.qid[:8], data.query_sizes
+    (array([1, 1, 1, 1, 2, 2, 2, 2]), array([4, 4, 4, 4, 4]))
     """
     n_queries, n_features, n_informative, n_levels = (int(v) for v in (n_queries, n_features,
                                                                         n_informative, n_levels))

@@ -46,6 +46,9 @@ class OrdinalDefault(_OrdinalBaseline):
     Parameters
     ----------
     prediction : {"median", "mode"}, default="median"
+        The training level predicted: the (lower) median, which minimises
+        the absolute rank loss, or the most frequent (the lowest among
+        ties).
 
     Attributes
     ----------
@@ -57,15 +60,29 @@ class OrdinalDefault(_OrdinalBaseline):
         Index into ``classes_`` of the predicted level.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    OrdinalKNN : The median level of the nearest training rows only.
+    rankviz.OrdinalTree : The median level of the rows of a leaf.
 
     References
     ----------
     .. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
        ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
        no. 1, pp. 22-26, 2006.
+
+    Examples
+    --------
+    >>> from rankviz import OrdinalDefault
+    >>> from rankviz.datasets import load_ordinal_sample
+    >>> data = load_ordinal_sample("diabetes_ordinal")
+    >>> model = OrdinalDefault().fit(data.X, data.y, levels=data.levels)
+    >>> model.classes_[model.level_], model.predict(data.X[:2])
+    ('medium', array(['medium', 'medium'], dtype=object))
     """
 
     def __init__(self, prediction: str = "median") -> None:
@@ -87,6 +104,7 @@ class OrdinalDefault(_OrdinalBaseline):
         Returns
         -------
         self : OrdinalDefault
+            The fitted estimator.
 
         Raises
         ------
@@ -105,15 +123,18 @@ class OrdinalDefault(_OrdinalBaseline):
         return self
 
     def predict_index(self, X: Any) -> np.ndarray:
-        """Predicted level index (0 = lowest) of each row: ``level_`` for all.
+        """Predict the level index (0 = lowest) of each row: ``level_`` for all.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; only their number of rows
+            is used.
 
         Returns
         -------
         ndarray of int, shape (n_samples,)
+            ``level_`` in every row, an index into ``classes_``.
 
         Raises
         ------
@@ -127,7 +148,7 @@ class OrdinalDefault(_OrdinalBaseline):
 
 
 class OrdinalKNN(_OrdinalBaseline):
-    """k nearest neighbours for an ordinal target: the median (or mode) level of the neighbours.
+    """Predict an ordinal target by the median (or mode) level of the k nearest neighbours.
 
     Same distance as :class:`rankviz.KNNRanker`. With ``n_neighbors=1`` it
     predicts the nearest training row's level.
@@ -135,7 +156,11 @@ class OrdinalKNN(_OrdinalBaseline):
     Parameters
     ----------
     n_neighbors : int, default=1
+        Number of nearest training rows whose levels are combined (at most
+        the number of training rows is used); an integer >= 1.
     prediction : {"median", "mode"}, default="median"
+        How the neighbours' levels are combined: the (lower) median or the
+        most frequent (the lowest among ties).
 
     Attributes
     ----------
@@ -147,15 +172,30 @@ class OrdinalKNN(_OrdinalBaseline):
         Level index of each training row.
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    OrdinalDefault : The median level of all training rows.
+    rankviz.KNNRanker : The same neighbours for label rankings.
 
     References
     ----------
     .. [1] F. Xia, W. Zhang and J. Wang, "An effective tree-based algorithm for
        ordinal regression", IEEE Intelligent Informatics Bulletin, vol. 7,
        no. 1, pp. 22-26, 2006.
+
+    Examples
+    --------
+    >>> from rankviz import OrdinalKNN
+    >>> X = [[1.0], [2.0], [3.0], [10.0], [11.0]]
+    >>> model = OrdinalKNN(n_neighbors=3).fit(X, [1, 1, 2, 5, 5])
+    >>> model.classes_, model.predict([[1.5], [10.5]])
+    ([1, 2, 5], array([1, 5]))
+    >>> round(model.rank_loss([[3.0]], [2]), 2)  # predicted 1 for a 2
+    1.0
     """
 
     def __init__(self, n_neighbors: int = 1, prediction: str = "median") -> None:
@@ -179,6 +219,7 @@ class OrdinalKNN(_OrdinalBaseline):
         Returns
         -------
         self : OrdinalKNN
+            The fitted estimator.
 
         Raises
         ------
@@ -196,15 +237,19 @@ class OrdinalKNN(_OrdinalBaseline):
         return self
 
     def predict_index(self, X: Any) -> np.ndarray:
-        """Predicted level index (0 = lowest) of each row.
+        """Predict the level index (0 = lowest) of each row.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; NaN (or None) marks a
+            missing value.
 
         Returns
         -------
         ndarray of int, shape (n_samples,)
+            Index into ``classes_`` of the median (or mode) level of each
+            row's neighbours.
 
         Raises
         ------

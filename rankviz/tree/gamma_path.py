@@ -51,6 +51,11 @@ class GammaPath:
         The sorted distinct γ at which the tree changes: just above each, one
         or more nodes gain their split.
 
+    See Also
+    --------
+    rankviz.RankingTree.gamma_path : The path of a fitted tree.
+    rankviz.experiments.gamma_curves : Cross-validated accuracy along the path.
+
     References
     ----------
     .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
@@ -91,47 +96,98 @@ class GammaPath:
         self.breakpoints = np.unique(finite[finite < self.gamma_max])
 
     def expanded(self, gamma: float) -> np.ndarray:
-        """Boolean mask of the nodes split in the tree for ``gamma``."""
+        """Return the mask of the nodes split in the tree for ``gamma``.
+
+        Parameters
+        ----------
+        gamma : float
+            A γ up to ``gamma_max``.
+
+        Returns
+        -------
+        ndarray of bool, shape (tree.node_count,)
+            True for the nodes of the maximal tree that the tree at
+            ``gamma`` splits (``node_gamma < gamma``).
+
+        Raises
+        ------
+        ValueError
+            If ``gamma`` exceeds ``gamma_max``.
+        """
         self._check(gamma)
         return self.node_gamma < gamma
 
     def n_leaves(self, gamma: float | ArrayLike) -> np.ndarray:
-        """Number of leaves of the tree at each γ (scalar or array), without cutting it."""
+        """Count the leaves of the tree at each γ (scalar or array), without cutting it.
+
+        Parameters
+        ----------
+        gamma : float or array-like of float
+            Values of γ up to ``gamma_max``.
+
+        Returns
+        -------
+        ndarray of int
+            The leaf count at each γ, of the shape of ``gamma`` (a 0-d array
+            for a scalar).
+
+        Raises
+        ------
+        ValueError
+            If a γ exceeds ``gamma_max``.
+        """
         gamma = np.asarray(gamma, dtype=float)
         self._check(gamma)
         # Strictly below γ: rule (6) stops at equality.
         return 1 + np.searchsorted(self._sorted, gamma, side="left")
 
     def tree_at(self, gamma: float) -> Tree:
-        """The tree that growth with this γ gives, node for node.
+        """Return the tree that growth with this γ gives, node for node.
 
         (Exactly at a breakpoint, within about 1e-15, growth may decide either
         way: it sums a node's rows in another order, so its similarities can
         differ from the maximal tree's in the last bit.)
+
+        Parameters
+        ----------
+        gamma : float
+            A γ up to ``gamma_max``.
 
         Returns
         -------
         Tree
             Nodes renumbered depth-first (see :meth:`Tree.keep_splits`). Its
             leaves were stopped by rule (6), so none is marked postponed.
+
+        Raises
+        ------
+        ValueError
+            If ``gamma`` exceeds ``gamma_max``.
         """
         tree, _ = self.tree.keep_splits(self.expanded(gamma))
         tree.extras.pop("postponed", None)
         return tree
 
     def apply(self, X_encoded: ArrayLike, gammas: float | ArrayLike) -> np.ndarray:
-        """Leaf, in the maximal tree's ids, of every row at every γ.
+        """Return the leaf, in the maximal tree's ids, of every row at every γ.
 
         Parameters
         ----------
         X_encoded : ndarray of shape (n_rows, n_features)
-        gammas : array-like of shape (n_gammas,)
+            Features encoded as in training (``estimator.encoder_.transform(X)``).
+        gammas : float or array-like of shape (n_gammas,)
+            Values of γ up to ``gamma_max``.
 
         Returns
         -------
         ndarray of int, shape (n_rows, n_gammas)
             The node where each row stops at each γ: the first node on its
             path that the tree at γ does not split.
+
+        Raises
+        ------
+        ValueError
+            If a γ exceeds ``gamma_max``.
         """
         gammas = np.atleast_1d(np.asarray(gammas, dtype=float))
         self._check(gammas)
@@ -142,7 +198,26 @@ class GammaPath:
         return np.take_along_axis(path, stop, axis=1)
 
     def predict(self, X_encoded: ArrayLike, gammas: float | ArrayLike) -> np.ndarray:
-        """Predicted rank positions of every row at every γ, shape (n_rows, n_gammas, n_labels)."""
+        """Predict the rank positions of every row at every γ, shape (n_rows, n_gammas, n_labels).
+
+        Parameters
+        ----------
+        X_encoded : ndarray of shape (n_rows, n_features)
+            Features encoded as in training (``estimator.encoder_.transform(X)``).
+        gammas : float or array-like of shape (n_gammas,)
+            Values of γ up to ``gamma_max``.
+
+        Returns
+        -------
+        ndarray of float, shape (n_rows, n_gammas, n_labels)
+            The ranking of the node where each row stops at each γ (see
+            :meth:`apply`), as rank positions.
+
+        Raises
+        ------
+        ValueError
+            If a γ exceeds ``gamma_max``.
+        """
         return self.tree.ranking[self.apply(X_encoded, gammas)]
 
     def _check(self, gamma):

@@ -310,16 +310,26 @@ class NodeInspection:
 def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
                  criterion: str | Criterion | None = None, min_samples_leaf: int = 2,
                  gamma: float | None = None) -> NodeInspection:
-    """Everything the node inspector shows about one node of a fitted tree.
+    """Inspect one node of a fitted tree: everything the node inspector shows.
+
+    The node's training rows are found again by passing the training data
+    down the tree; every binary test of every attribute is scored on them
+    (:func:`candidate_splits`), and the node's similarity, mean ranks and
+    mean-rank ranking are recomputed, so a student can see why the tree's
+    split won and why rule (6) of Rebelo, Soares & Costa (2008) did or did
+    not make it.
 
     Parameters
     ----------
     tree : Tree
+        A fitted tree, ``estimator.tree_``.
     X_encoded : ndarray of shape (n_rows, n_features)
-        The encoded training features the tree was fitted on.
+        The encoded training features the tree was fitted on
+        (``estimator.encoder_.transform(X)``).
     Y : ndarray of shape (n_rows, n_labels)
         The training rank positions.
     node : int
+        Node id in ``tree`` (0 is the root), internal or leaf.
     criterion : Criterion or str, optional
         Defaults to the tree's criterion (by name).
     min_samples_leaf : int, default=2
@@ -330,6 +340,28 @@ def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
     Returns
     -------
     NodeInspection
+        The node's rows, similarity, mean ranks and ranking, its candidate
+        splits best first, and which of them is the tree's.
+
+    See Also
+    --------
+    candidate_splits : The table of candidates alone, for any set of rows.
+    leaf_reason : Why a node is a leaf.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.tree import inspect_node
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y)
+    >>> root = inspect_node(model.tree_, model.encoder_.transform(data.X), data.Y, 0, gamma=0.995)
+    >>> root.n_samples, root.candidates.loc[root.chosen, "condition"]
+    (16, 'A1 = c')
+    >>> root.candidates[["condition", "n_meet", "n_rest", "accepted"]].head(3)
+       condition  n_meet  n_rest  accepted
+    0     A1 = c       5      11      True
+    1     A1 = b       5      11      True
+    2  A2 <= 4.5       8       8      True
     """
     criterion = get_criterion(criterion if criterion is not None else tree.criterion)
     Y = np.asarray(Y, dtype=float)

@@ -35,12 +35,16 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
     Parameters
     ----------
     criterion : {"ranking_impurity", "gini"}, default="ranking_impurity"
+        Splitting criterion: the ranking impurity of Xia et al., which counts
+        the pairs of rows at different levels weighted by how far apart the
+        levels are, or the Gini impurity, which ignores the order.
     max_depth : int or None, default=None
         Maximum depth; None for no limit.
     prediction : {"median", "mode"}, default="median"
         The leaf's level: the median minimises the absolute rank loss, the
         mode the number of wrong levels.
     min_samples_leaf : int, default=1
+        Minimum number of training rows in each leaf.
     gamma : float, default=np.inf
         Stopping rule (6) of Rebelo, Soares & Costa (2008) on the
         criterion's similarity (one minus normalised impurity; see
@@ -65,9 +69,15 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         tree shows (the column names of a DataFrame, ``x1..xd`` for an array).
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
+
+    See Also
+    --------
+    rankviz.RankingTree : The tree for label rankings.
+    rankviz.OrdinalDefault, rankviz.OrdinalKNN : Ordinal baselines to compare with.
+    rankviz.ordinal.make_ordinal_square : The synthetic data of Xia et al.
 
     References
     ----------
@@ -86,6 +96,19 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
     >>> y = np.array([1, 1, 2, 2, 5, 5])
     >>> OrdinalTree(max_depth=2).fit(X, y).predict([[0.5], [2.5], [4.5]])
     array([1, 2, 5])
+
+    Named levels need their order:
+
+    >>> from rankviz.datasets import load_ordinal_sample
+    >>> data = load_ordinal_sample("diabetes_ordinal")
+    >>> tree = OrdinalTree(max_depth=3, min_samples_leaf=20)
+    >>> tree = tree.fit(data.X, data.y, levels=data.levels, target_name=data.target)
+    >>> tree.tree_.n_leaves, tree.tree_.test_text(0)
+    (8, 'ltg <= 4.6')
+    >>> tree.predict(data.X[:3])
+    array(['very high', 'very low', 'high'], dtype=object)
+    >>> tree.predict_by_depth(data.X[:1])  # positions of the tree cut at depth 0, 1, 2, 3
+    array([[3., 4., 5., 5.]])
     """
 
     def __init__(self, criterion: str = "ranking_impurity", max_depth: int | None = None,
@@ -149,15 +172,18 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         return self
 
     def apply(self, X: Any) -> np.ndarray:
-        """Leaf id of each row of ``X``.
+        """Return the leaf id of each row of ``X``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; NaN (or None) marks a
+            missing value.
 
         Returns
         -------
         ndarray of int, shape (n_samples,)
+            Node ids into the arrays of ``tree_``.
 
         Raises
         ------
@@ -170,15 +196,18 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         return self.tree_.apply(encoded)
 
     def predict_index(self, X: Any) -> np.ndarray:
-        """Predicted level index (0 = lowest level) of each row.
+        """Predict the level index (0 = lowest level) of each row.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------
         ndarray of int, shape (n_samples,)
+            Index into ``classes_`` of the level of the leaf each row falls
+            in (its median or mode, by ``prediction``).
 
         Raises
         ------
@@ -191,7 +220,7 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         return self.tree_.predicted_level[leaves]
 
     def predict_by_depth(self, X: Any) -> np.ndarray:
-        """Predicted positions of the tree cut at every depth.
+        """Predict the positions given by the tree cut at every depth.
 
         Column ``d`` equals ``predict`` of this tree refitted with
         ``max_depth=d`` (mapped to positions): the best split of a node does
@@ -201,10 +230,13 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``.
 
         Returns
         -------
-        ndarray of shape (n_samples, tree_.max_depth + 1)
+        ndarray of shape (n_samples, ``tree_.max_depth`` + 1)
+            Positions (``positions_``, not level names) of the predicted
+            levels; column 0 is the root's prediction.
 
         Raises
         ------
@@ -218,11 +250,13 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         return self.positions_[self.tree_.predicted_level[paths]]
 
     def gamma_path(self) -> GammaPath:
-        """The trees of every γ up to the fitted one; see :class:`rankviz.tree.gamma_path.GammaPath`.
+        """Return the trees of every γ up to the fitted one; see :class:`rankviz.tree.gamma_path.GammaPath`.
 
         Returns
         -------
         GammaPath
+            The path of ``tree_``, defined for γ up to the fitted ``gamma``
+            (all of them with the default ``gamma=np.inf``).
 
         Raises
         ------

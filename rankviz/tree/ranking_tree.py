@@ -92,11 +92,21 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         names of a DataFrame, ``x1..xd`` for an array).
     n_features_in_ : int
         Number of features seen in ``fit``.
-    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+    feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
     label_names_ : list of str
+        The label names the tree shows (``label_names`` of ``fit``, else
+        ``label_1..label_L``).
     n_labels_ : int
+        Number of labels (columns of the training ``Y``).
+
+    See Also
+    --------
+    rankviz.OrdinalTree : The tree for an ordinal target.
+    rankviz.tree.GammaPath : The trees of every γ, cut from one tree.
+    rankviz.IBLR, rankviz.KNNRanker : Label rankers to compare with.
+    rankviz.viz.export_tree : Draw the fitted tree for a paper.
 
     References
     ----------
@@ -117,6 +127,18 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
     >>> RankingTree().fit(X, Y).predict([[0.5], [2.5]])
     array([[1., 2., 3.],
            [3., 2., 1.]])
+
+    On the toy sample of Rebelo et al.'s kind, a nominal and a numeric
+    attribute:
+
+    >>> from rankviz import load_sample
+    >>> data = load_sample("toy")
+    >>> tree = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    >>> tree.tree_.n_leaves, tree.tree_.test_text(0), tree.tree_.ranking_text(0)
+    (5, 'A1 = c', 'a2 > a3 > a1 > a4')
+    >>> tree.predict(data.X[:2])
+    array([[1., 2., 3., 4.],
+           [1., 2., 3., 4.]])
     """
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", gamma: float = 0.995,
@@ -210,11 +232,14 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         return self
 
     def apply(self, X: Any) -> np.ndarray:
-        """Leaf id of each row of ``X``.
+        """Return the leaf id of each row of ``X``.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; NaN (or None) marks a
+            missing value, sent to the side each split chose for missing
+            values in training.
 
         Returns
         -------
@@ -232,11 +257,13 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         return self.tree_.apply(encoded)
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predicted rank positions: the ranking of the leaf each row falls in.
+        """Predict rank positions: the ranking of the leaf each row falls in.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``; NaN (or None) marks a
+            missing value.
 
         Returns
         -------
@@ -255,7 +282,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         return self.tree_.ranking[leaves]
 
     def gamma_path(self) -> GammaPath:
-        """The trees of every γ up to the fitted one, cut from this tree without regrowth.
+        """Return the trees of every γ up to the fitted one, cut from this tree without regrowth.
 
         Fit with ``gamma=np.inf`` to get the whole path: the γ breakpoints, the
         leaf count and the tree at any γ (see :class:`rankviz.tree.gamma_path.GammaPath`).
@@ -263,6 +290,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         Returns
         -------
         GammaPath
+            The path of ``tree_``, defined for γ up to the fitted ``gamma``.
 
         Raises
         ------
@@ -273,19 +301,22 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         return GammaPath(self.tree_, get_criterion(self.criterion), gamma_max=self.gamma)
 
     def predict_at(self, X: Any, gammas: ArrayLike) -> np.ndarray:
-        """Predicted rank positions at several γ at once.
+        """Predict rank positions at several γ at once.
 
         Equals ``predict`` of a tree fitted with each γ, from this one tree.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``.
         gammas : array-like of float, shape (n_gammas,)
             Values of γ up to the fitted ``gamma``.
 
         Returns
         -------
         ndarray of shape (n_samples, n_gammas, n_labels)
+            ``result[i, g]`` is the ranking predicted for row ``i`` by the
+            tree at ``gammas[g]`` (rank positions, 1 = first).
 
         Raises
         ------

@@ -65,6 +65,98 @@ def parent_array(children_left: np.ndarray, children_right: np.ndarray) -> np.nd
 
 @dataclass(frozen=True, eq=False)
 class Tree:
+    """A fitted tree as parallel arrays, one entry per node (as scikit-learn's ``Tree``).
+
+    Node 0 is the root, and a child's id is larger than its parent's. The
+    estimators build it (``RankingTree().fit(X, Y).tree_``,
+    ``OrdinalTree().fit(X, y).tree_``); drawings, the γ path and the app
+    read it. It is frozen: :meth:`keep_splits` and
+    :meth:`rankviz.tree.GammaPath.tree_at` return new trees.
+
+    Parameters
+    ----------
+    children_left, children_right : ndarray of int, shape (node_count,)
+        Child ids, -1 (:data:`TREE_LEAF`) for a leaf. Rows that meet the
+        node's test go left ("yes"), the others right ("no").
+    feature : ndarray of int, shape (node_count,)
+        The attribute tested, as a column of the encoded matrix; -1 for a
+        leaf.
+    threshold : ndarray of float, shape (node_count,)
+        For a numeric attribute the test is ``x <= threshold``; for a
+        nominal one it is ``x = categories[feature][int(threshold)]`` (the
+        category's code). NaN for a leaf.
+    n_samples : ndarray of int, shape (node_count,)
+        Training rows that reach the node.
+    similarity : ndarray of float, shape (node_count,)
+        The criterion's similarity of the node's rankings (``S_parent`` of
+        rule 6 of Rebelo, Soares & Costa 2008).
+    split_score : ndarray of float, shape (node_count,)
+        ``S_split`` of the best split found for the node, kept for leaves
+        too; NaN when the node has none.
+    split_feature, split_threshold : ndarray, shape (node_count,)
+        That best split, kept even when the node is a leaf (where
+        ``feature`` is -1); ``split_feature`` is -1 when there is none.
+    mean_rank : ndarray of float, shape (node_count, n_labels)
+        Mean position of each label over the node's training rankings (for
+        an ordinal tree, the mean position of the node's levels).
+    ranking : ndarray of float, shape (node_count, n_labels)
+        The ranking each node predicts, as rank positions (1 = first): the
+        mean-rank rule, or the Mallows centre with the ``mallows``
+        criterion.
+    depth : ndarray of int, shape (node_count,)
+        Depth of each node, 0 for the root.
+    feature_names : list of str
+        Names of the attributes, in the columns of the encoded matrix.
+    categories : list of (list or None)
+        Category names of each nominal attribute, None for numeric ones.
+    label_names : list of str
+        Names of the labels, in the columns of ``ranking``.
+    criterion : str, default=""
+        Name of the splitting criterion the tree was grown with.
+    similarity_label : str, default="similarity"
+        What ``similarity`` is called in drawings (e.g. "mean pairwise
+        Spearman correlation").
+    extras : dict, default={}
+        Further per-node arrays: ``"missing_features"`` (the attributes
+        with missing values in training), and on trees cut by
+        :meth:`keep_splits`, ``"postponed"`` (leaves whose split the full
+        tree makes) and ``"node_ids"`` (see :attr:`node_ids`).
+    class_counts : ndarray of int, shape (node_count, n_levels), optional
+        Ordinal trees only: the node's training rows at each level of
+        ``class_names``, lowest first. None for ranking trees.
+    class_names : list, optional
+        Ordinal trees only: the levels, lowest first.
+    prediction : str, default=""
+        Ordinal trees only: the leaf rule, ``"median"`` or ``"mode"``.
+    theta : ndarray of float, shape (node_count,), optional
+        Trees of the ``mallows`` criterion only: the Mallows spread of each
+        node's rankings (``inf`` when pure).
+    missing_left : ndarray of bool, shape (node_count,), optional
+        Where rows missing the tested numeric attribute go: True for the
+        left ("yes") child; by default (None) all go right.
+
+    See Also
+    --------
+    rankviz.RankingTree, rankviz.OrdinalTree : The estimators that grow it.
+    rankviz.tree.GammaPath : The trees of every γ, cut from one tree.
+
+    Notes
+    -----
+    Instances compare by identity (``eq=False``).
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> data = load_sample("toy")
+    >>> tree = RankingTree().fit(data.X, data.Y, label_names=data.label_names).tree_
+    >>> tree.node_count, tree.n_leaves, tree.max_depth
+    (9, 5, 3)
+    >>> tree.children_left, tree.children_right
+    (array([ 1, -1,  3,  5,  7, -1, -1, -1, -1]), array([ 2, -1,  4,  6,  8, -1, -1, -1, -1]))
+    >>> tree.test_text(0), tree.ranking_text(1)
+    ('A1 = c', 'a3 > a4 > a2 > a1')
+    """
+
     children_left: np.ndarray
     children_right: np.ndarray
     feature: np.ndarray
@@ -96,6 +188,7 @@ class Tree:
     # -- shape -----------------------------------------------------------
     @property
     def node_count(self) -> int:
+        """Number of nodes, internal ones and leaves."""
         return len(self.children_left)
 
     @property
@@ -105,6 +198,7 @@ class Tree:
 
     @property
     def n_leaves(self) -> int:
+        """Number of leaves."""
         return int(self.is_leaf.sum())
 
     @property
@@ -125,6 +219,7 @@ class Tree:
 
     @property
     def max_depth(self) -> int:
+        """Depth of the deepest node (0 for a tree of one leaf)."""
         return int(self.depth.max())
 
     @property
@@ -152,11 +247,22 @@ class Tree:
         return predict_level(self.class_counts, self.prediction)
 
     def apply(self, X_encoded: ArrayLike) -> np.ndarray:
-        """Leaf id of every row of an encoded feature matrix.
+        """Return the leaf id of every row of an encoded feature matrix.
 
         One pass per tree level over the rows still above their leaf, so the
         work is the rows' path lengths, not rows x depth as for
         :meth:`decision_paths` (a chain hundreds deep holds few rows at depth).
+
+        Parameters
+        ----------
+        X_encoded : array-like of shape (n_rows, n_features)
+            Features encoded as in training (``estimator.encoder_.transform(X)``:
+            numeric values, NaN when missing, and category codes).
+
+        Returns
+        -------
+        ndarray of int, shape (n_rows,)
+            The leaf each row reaches.
         """
         X_encoded = np.asarray(X_encoded, dtype=float)
         node = np.zeros(len(X_encoded), dtype=np.intp)
@@ -176,11 +282,21 @@ class Tree:
         return np.where(goes_left, self.children_left[node], self.children_right[node])
 
     def decision_paths(self, X_encoded: ArrayLike) -> np.ndarray:
-        """The nodes on each row's path from the root, shape (n_rows, max_depth + 1).
+        """Return the nodes on each row's path from the root, shape (n_rows, max_depth + 1).
 
         Column ``k`` holds the node at depth ``k``; a row that reaches its leaf
         earlier repeats the leaf to the end. Vectorised over rows: one pass per
         tree level, not per row.
+
+        Parameters
+        ----------
+        X_encoded : array-like of shape (n_rows, n_features)
+            Features encoded as in training, as :meth:`apply` takes them.
+
+        Returns
+        -------
+        ndarray of int, shape (n_rows, max_depth + 1)
+            Node ids, the root in column 0.
         """
         X_encoded = np.asarray(X_encoded, dtype=float)
         node = np.zeros(len(X_encoded), dtype=np.intp)
@@ -196,7 +312,23 @@ class Tree:
 
     # -- text ------------------------------------------------------------
     def test_text(self, node: int, negate: bool = False) -> str:
-        """The test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``."""
+        """Return the test of an internal node as text, e.g. ``A2 <= 4.5`` or ``A1 = c``.
+
+        Parameters
+        ----------
+        node : int
+            An internal node.
+        negate : bool, default=False
+            Give the test of the right ("no") branch instead: ``A2 > 4.5``,
+            ``A1 ≠ c``.
+
+        Returns
+        -------
+        str
+            The test, thresholds to 4 significant digits, followed by
+            ``" or missing"`` when rows missing the attribute take that
+            branch.
+        """
         text = test_text(self.feature_names, self.categories,
                           self.feature[node], self.threshold[node], negate)
         missing = self.extras.get("missing_features")
@@ -205,24 +337,51 @@ class Tree:
         return text
 
     def best_split_text(self, node: int) -> str:
-        """The best split found for a node (internal or leaf), or '' if none."""
+        """Return the best split found for a node (internal or leaf), or '' if none.
+
+        Parameters
+        ----------
+        node : int
+            Any node; a leaf keeps the best split it was not given.
+
+        Returns
+        -------
+        str
+            The split's test as :meth:`test_text` writes it (without the
+            missing side), or an empty string.
+        """
         if self.split_feature[node] < 0:
             return ""
         return test_text(self.feature_names, self.categories,
                           self.split_feature[node], self.split_threshold[node], False)
 
     def ranking_text(self, node: int, separator: str = " > ") -> str:
-        """The node's predicted ranking as ordered label names, ``a3 > a1 > a2`` (ties ``a1 = a2``)."""
+        """Return the node's predicted ranking as ordered label names, ``a3 > a1 > a2`` (ties ``a1 = a2``).
+
+        Parameters
+        ----------
+        node : int
+            Any node.
+        separator : str, default=" > "
+            Written between labels that are not tied.
+
+        Returns
+        -------
+        str
+            The label names, most preferred first.
+        """
         return ranking_text(self.ranking[node], self.label_names, separator)
 
     def subtree_sizes(self) -> tuple[np.ndarray, np.ndarray]:
-        """Nodes and leaves strictly below each node (a leaf has none of either).
+        """Count the nodes and leaves strictly below each node (a leaf has none of either).
 
         Vectorised over each level, from the deepest up.
 
         Returns
         -------
         nodes, leaves : ndarray of int, shape (node_count,)
+            For each node, the number of its descendants and of the leaves
+            among them; 0 and 0 for a leaf.
         """
         is_leaf, depth = self.is_leaf, np.asarray(self.depth)
         nodes, leaves = np.zeros(self.node_count, dtype=np.intp), is_leaf.astype(np.intp)
@@ -236,7 +395,7 @@ class Tree:
 
     # -- sub-trees -------------------------------------------------------
     def keep_splits(self, expanded: Iterable[int] | np.ndarray) -> tuple[Tree, np.ndarray]:
-        """The tree in which only the nodes in ``expanded`` keep their split.
+        """Return the tree in which only the nodes in ``expanded`` keep their split.
 
         Every other node becomes a leaf and its descendants are dropped; node
         ids are renumbered in depth-first order. Used to show a tree part-way
@@ -244,13 +403,15 @@ class Tree:
 
         Parameters
         ----------
-        expanded : iterable of int or boolean mask
-            Internal nodes that stay split (nodes unreachable through them are
-            ignored).
+        expanded : iterable of int or ndarray of bool
+            Internal nodes that stay split, as ids or as a mask over the nodes
+            (nodes unreachable through them are ignored).
 
         Returns
         -------
         tree : Tree
+            The cut tree, with ``extras["postponed"]`` and
+            ``extras["node_ids"]``.
         node_map : ndarray of int
             ``node_map[new_id]`` is the node's id in this tree.
         """

@@ -58,6 +58,8 @@ MAX_PNG_PIXELS = 32_767
 # so the width always decides.
 _HEIGHT_LIMIT_IN = 10_000
 _CLOSING = re.compile(r"}\s*$")
+# Margin around a sized figure (inches): 1.5 pt, wider than any outline's half.
+_PAD_IN = 1.5 / 72
 
 
 def _inches(width: float, unit: str) -> float:
@@ -69,39 +71,59 @@ def _inches(width: float, unit: str) -> float:
 
 
 def sized_dot(dot: str, width: float, unit: str = "in") -> str:
-    """DOT text whose drawing is exactly ``width`` wide, scaled up or down.
+    """Size DOT text so that its drawing is exactly ``width`` wide, scaled up or down.
+
+    Graphviz scales a drawing to its ``size`` attribute when the size ends in
+    ``!``; the height limit is set far above any width, so the width always
+    decides and the height follows the drawing's proportions.
 
     Parameters
     ----------
     dot : str
         A graph, ending with its closing ``}``.
     width : float
-        The figure's width, in ``unit``.
+        The figure's width, in ``unit``: above 0 and at most 1000.
     unit : {"in", "cm"}, default="in"
+        Inches or centimetres.
 
     Returns
     -------
     str
-        ``dot`` with ``graph [size="W,H!", pad=0]`` as its last statement
-        (the last assignment wins over any earlier one).
+        ``dot`` with ``graph [size="W,H!", pad=P]`` as its last statement
+        (the last assignment wins over any earlier one), ``P`` a margin of
+        1.5 pt within the width.
 
     Raises
     ------
     ValueError
         If ``width`` or ``unit`` is invalid, or ``dot`` does not end with ``}``.
+
+    See Also
+    --------
+    export_drawing : Lay the sized text out as a figure.
+
+    Examples
+    --------
+    >>> from rankviz.viz.export import sized_dot
+    >>> print(sized_dot("digraph {\\n  a -> b;\\n}", 8, "cm"))
+    digraph {
+      a -> b;
+      graph [size="...,10000!", pad=...];
+    }
+    <BLANKLINE>
     """
     inches = _inches(width, unit)
     if not _CLOSING.search(dot):
         raise ValueError("dot must end with the graph's closing '}'")
-    # pad=0: Graphviz adds the pad outside the size, so a padded figure would
-    # be wider than asked.
-    statement = f'  graph [size="{inches:.4f},{_HEIGHT_LIMIT_IN}!", pad=0];\n}}\n'
+    # The size includes the pad: the figure is as wide as asked, and no border at
+    # its edge (a box's or the legend's outline) is cut in half.
+    statement = f'  graph [size="{inches:.4f},{_HEIGHT_LIMIT_IN}!", pad={_PAD_IN:.4f}];\n}}\n'
     return _CLOSING.sub(lambda _: statement, dot)
 
 
 def figure_size(dot: str, *, width: float | None = None, unit: str = "in",
                 engine: str = "auto") -> tuple[float, float]:
-    """Width and height in inches of the figure :func:`export_drawing` makes of ``dot``.
+    """Measure the width and height in inches of the figure :func:`export_drawing` makes of ``dot``.
 
     Lays the drawing out once (as SVG). A PNG at ``dpi`` is these times
     ``dpi`` pixels, give or take one.
@@ -109,14 +131,40 @@ def figure_size(dot: str, *, width: float | None = None, unit: str = "in",
     Parameters
     ----------
     dot : str
+        DOT text, e.g. from :func:`rankviz.viz.dot.tree_to_dot`.
     width : float, optional
         As for :func:`export_drawing`: None is the natural size.
     unit : {"in", "cm"}, default="in"
+        Unit of ``width``.
     engine : {"auto", "dot", "pure"}, default="auto"
+        See :func:`rankviz.viz.graphviz.render`.
 
     Returns
     -------
     (float, float)
+        Width and height in inches (the SVG's points over 72).
+
+    Raises
+    ------
+    ValueError
+        If ``width`` or ``unit`` is invalid.
+    rankviz.viz.graphviz.RenderError
+        If the drawing cannot be laid out.
+
+    See Also
+    --------
+    fit_to_page : The size a tree's figure gets on a page.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.viz import tree_to_dot
+    >>> data = load_sample("toy")
+    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.Y, label_names=data.label_names))
+    >>> from rankviz.viz.export import figure_size
+    >>> width, height = figure_size(dot, width=8, unit="cm")
+    >>> round(width * 2.54), height < width  # about 8 cm wide
+    (8, True)
     """
     if width is not None:
         dot = sized_dot(dot, width, unit)
@@ -128,15 +176,21 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
                    dpi: float = PAPER_DPI, engine: str = "auto") -> bytes:
     """Lay out DOT text as a figure of a given width.
 
+    The drawing is scaled to the width (:func:`sized_dot`) so that its text
+    has the size it will have in the document; a PNG is checked first
+    against :data:`MAX_PNG_PIXELS`, and carries its DPI.
+
     Parameters
     ----------
     dot : str
         DOT text, e.g. from :func:`rankviz.viz.dot.stumps_to_dot`.
     fmt : {"svg", "png", "pdf", "dot"}
+        The file format; ``"dot"`` returns the (sized) DOT text.
     width : float, optional
         The figure's width in ``unit``; None keeps the drawing's natural size
         (one point of the layout per point of the figure).
     unit : {"in", "cm"}, default="in"
+        Unit of ``width``.
     dpi : float, default=300
         Pixels per inch of a PNG: its width in pixels is ``width`` in inches
         times ``dpi``; written into the file, so documents place it at its size.
@@ -146,6 +200,7 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
     Returns
     -------
     bytes
+        The file's bytes.
 
     Raises
     ------
@@ -154,6 +209,22 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
         side longer than :data:`MAX_PNG_PIXELS`.
     rankviz.viz.graphviz.RenderError
         If the drawing cannot be laid out.
+
+    See Also
+    --------
+    export_tree : A fitted tree as a file, in one call.
+    rankviz.viz.render : Lay out DOT text at its natural size.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.viz import tree_to_dot
+    >>> data = load_sample("toy")
+    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.Y, label_names=data.label_names))
+    >>> from rankviz.viz.export import export_drawing
+    >>> png = export_drawing(dot, "png", width=8, unit="cm", dpi=150)
+    >>> png[1:4]
+    b'PNG'
     """
     if isinstance(dpi, bool) or not isinstance(dpi, (int, float)) or not 10 <= float(dpi) <= 2400:
         raise ValueError(f"dpi must be a number from 10 to 2400, got {dpi!r}")
@@ -171,7 +242,7 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
 
 def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto",
                 **draw_options: Any) -> tuple[str, float | None, int | None]:
-    """The DOT and width of a tree's figure for a page: natural size if it fits, else page-wide.
+    """Fit a tree's figure to a page: its DOT and width, the natural size if it fits, else page-wide.
 
     A drawing narrower than :data:`PAGE_WIDTH_CM` keeps its natural size (one
     point per point, 12-pt text). A wider one is scaled to the page width;
@@ -182,9 +253,11 @@ def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto"
     Parameters
     ----------
     tree : Tree or fitted estimator with ``tree_``
+        The tree to draw, e.g. a fitted :class:`rankviz.RankingTree`.
     max_depth : int, optional
         A depth cut of the caller's: kept as it is.
     engine : {"auto", "dot", "pure"}, default="auto"
+        See :func:`rankviz.viz.graphviz.render`.
     **draw_options
         Any other option of :func:`rankviz.viz.dot.tree_to_dot`.
 
@@ -196,6 +269,21 @@ def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto"
         Its width in inches, or None for the natural size.
     depth : int or None
         The depth it is drawn to (``max_depth``, or the cut made), None if whole.
+
+    See Also
+    --------
+    export_tree : Uses it for ``width="page"``.
+    figure_size : The size of a drawing.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.viz.export import fit_to_page
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> dot, width, depth = fit_to_page(model)
+    >>> round(width * 2.54, 1), depth  # wider than a page: scaled to 16 cm, no level cut
+    (16.0, None)
     """
     tree = getattr(tree, "tree_", tree)
     page = PAGE_WIDTH_CM / 2.54
@@ -217,11 +305,18 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
                 dpi: float = PAPER_DPI, engine: str = "auto", max_depth: int | None = None,
                 collapsed: Any = (), show_ids: bool = True, title: str | None = None,
                 **draw_options: Any) -> bytes:
-    """A fitted tree as a file: a figure (SVG, PNG, PDF), the explorable view (HTML), its DOT, or its rules.
+    """Export a fitted tree as a file: a figure (SVG, PNG, PDF), the explorable view (HTML), its DOT, or its rules.
+
+    One call makes a figure for a paper: a width in centimetres or inches,
+    a DPI for PNGs, the levels to draw, and by default the natural size of
+    the drawing or the width of a page, whichever is smaller, with the text
+    kept legible.
 
     Parameters
     ----------
     tree : Tree or fitted estimator with ``tree_``
+        The tree, e.g. a fitted :class:`rankviz.RankingTree` or
+        :class:`rankviz.OrdinalTree`.
     fmt : {"svg", "png", "pdf", "dot", "txt", "html"}
         ``"txt"``: the rules, one line per branch and leaf
         (:func:`rankviz.tree.export.export_text`), the title first.
@@ -235,10 +330,15 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
         page width, with the deepest levels cut if the text would otherwise
         shrink below :data:`LEGIBLE_SCALE` of its size (:func:`fit_to_page`).
         None: the natural size, however wide.
-    unit, dpi, engine
-        As for :func:`export_drawing` (ignored for ``"dot"``, ``"txt"`` and
-        ``"html"``: the DOT is the drawing unsized, ready for other Graphviz
-        options). The PNG states its DPI (300 by default).
+    unit : {"in", "cm"}, default="in"
+        Unit of a numeric ``width``.
+    dpi : float, default=300
+        Pixels per inch of a PNG, which states it (:data:`PAPER_DPI`).
+    engine : {"auto", "dot", "pure"}, default="auto"
+        See :func:`rankviz.viz.graphviz.render`. ``unit``, ``dpi`` and
+        ``engine`` are ignored for ``"dot"`` and ``"txt"`` (the DOT is the
+        drawing unsized, ready for other Graphviz options); ``"html"`` uses
+        ``engine`` for its layout.
     max_depth : int, optional
         Draw (or write) nodes to this depth only.
     collapsed : iterable of int, default=()
@@ -250,7 +350,7 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
     **draw_options
         Any other option of :func:`rankviz.viz.dot.tree_to_dot`: ``direction``,
         ``font_size``, ``legend``, ``highlight``, ``path``, ``rank_strips``,
-        ``max_labels``, ``similarity_range``, ``color_by``, …
+        ``max_labels``, ``similarity_range`` or ``color_by``.
 
     Returns
     -------
@@ -264,6 +364,12 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
     rankviz.viz.graphviz.RenderError
         If the drawing cannot be laid out.
 
+    See Also
+    --------
+    rankviz.viz.tree_to_dot : The DOT text of a tree.
+    rankviz.tree.export.export_text : The rules as text.
+    rankviz.viz.tree_view.tree_page : The explorable view as one HTML file.
+
     Examples
     --------
     >>> from rankviz import RankingTree, load_sample
@@ -272,6 +378,9 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
     >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
     >>> print(export_tree(model, "txt", show_ids=False).decode().splitlines()[0])
     |--- A1 = c
+    >>> png = export_tree(model, "png", width=8, unit="cm", dpi=300)  # 8 cm wide at 300 DPI
+    >>> png[1:4]
+    b'PNG'
     """
     if fmt not in FIGURE_FORMATS:
         raise ValueError(f"fmt must be one of {', '.join(FIGURE_FORMATS)}, got {fmt!r}")

@@ -56,7 +56,7 @@ _ENGINES = ("dot", "pure")
 
 
 def export_basename(dataset: str, criterion: str | None = None, gamma: float | None = None) -> str:
-    """A file name (without extension) that says what a drawing holds.
+    """Make a file name (without extension) that says what a drawing holds.
 
     ``export_basename("Metalearning: ranking 10 classifiers", "mean_spearman", 0.995)``
     is ``"metalearning_mean_spearman_g0.995"``: the data set's name up to its
@@ -68,11 +68,29 @@ def export_basename(dataset: str, criterion: str | None = None, gamma: float | N
     dataset : str
         The data set's name (user text is reduced to safe characters).
     criterion : str, optional
+        The splitting criterion's name, reduced in the same way; left out
+        when None or empty.
     gamma : float, optional
+        The γ of the tree, written with three decimals after a ``g``; left
+        out when None.
 
     Returns
     -------
     str
+        The parts joined by ``_``; ``"tree"`` when nothing of the data set's
+        name is left.
+
+    See Also
+    --------
+    EXPORT_FORMATS : The extension of each format.
+
+    Examples
+    --------
+    >>> from rankviz.viz.graphviz import export_basename
+    >>> export_basename("Metalearning: ranking 10 classifiers", "mean_spearman", 0.995)
+    'metalearning_mean_spearman_g0.995'
+    >>> export_basename("My data (v2)")
+    'my_data_v2'
     """
     stem = re.sub(r"[^0-9a-z]+", "_", dataset.split(":")[0].strip().lower()).strip("_")[:40] or "tree"
     parts = [stem]
@@ -84,7 +102,26 @@ def export_basename(dataset: str, criterion: str | None = None, gamma: float | N
 
 
 class RenderError(RuntimeError):
-    """A drawing could not be laid out: unknown format or engine, or the engine failed."""
+    """A drawing could not be laid out: unknown format or engine, or the engine failed.
+
+    Raised by :func:`render` and the exports built on it. The message names
+    the engine, the format and the first error line of the engine, so an
+    app can show it as it is.
+
+    See Also
+    --------
+    render : Lay out DOT text.
+    available_engines : The engines that can run here.
+
+    Examples
+    --------
+    >>> from rankviz.viz.graphviz import RenderError, render
+    >>> try:
+    ...     render("digraph { a -> b }", "gif")
+    ... except RenderError as error:
+    ...     print(error)
+    unknown format 'gif'; expected one of svg, png, pdf, dot
+    """
 
 
 # -- engines ------------------------------------------------------------------
@@ -104,13 +141,27 @@ def _dot_binary():
 
 
 def available_engines() -> list[str]:
-    """Layout engines that can run here, in the order ``engine="auto"`` prefers.
+    """List the layout engines that can run here, in the order ``engine="auto"`` prefers.
+
+    Graphviz's ``dot`` is looked for on ``PATH``; the ``graphviz-pure``
+    binary next to this Python first (a virtual environment's ``bin/``),
+    then on ``PATH``.
 
     Returns
     -------
     list of str
         A subset of ``["dot", "pure"]``: ``"dot"`` if Graphviz's ``dot`` is on
         ``PATH``, ``"pure"`` if the ``graphviz-pure`` binary is found.
+
+    See Also
+    --------
+    render : Lay out DOT text with one of them.
+
+    Examples
+    --------
+    >>> from rankviz.viz.graphviz import available_engines
+    >>> set(available_engines()) <= {"dot", "pure"}
+    True
     """
     found = {"dot": _dot_binary(), "pure": _pure_binary()}
     return [name for name in _ENGINES if found[name]]
@@ -119,6 +170,9 @@ def available_engines() -> list[str]:
 def render(dot_source: str, fmt: str, engine: str = "auto", *, dpi: float = DEFAULT_PNG_DPI,
            timeout: float = DEFAULT_TIMEOUT) -> bytes:
     """Lay out DOT text and return the file's bytes.
+
+    The engine runs as a separate program, fed the text on its standard
+    input, never through a shell, and is stopped after ``timeout`` seconds.
 
     Parameters
     ----------
@@ -138,6 +192,8 @@ def render(dot_source: str, fmt: str, engine: str = "auto", *, dpi: float = DEFA
     Returns
     -------
     bytes
+        The file: SVG text (UTF-8), a PNG carrying its ``dpi``, a PDF, or the
+        DOT source itself.
 
     Raises
     ------
@@ -145,6 +201,20 @@ def render(dot_source: str, fmt: str, engine: str = "auto", *, dpi: float = DEFA
         Unknown format or engine, engine not installed, engine failure
         (invalid DOT, ...), empty output or timeout. The message names the
         engine, the format and the first line of the engine's error output.
+
+    See Also
+    --------
+    rankviz.viz.tree_to_dot : DOT text of a fitted tree.
+    rankviz.viz.export_tree : A tree as a figure of a given width, in one call.
+
+    Examples
+    --------
+    >>> from rankviz.viz import render
+    >>> svg = render("digraph { a -> b }", "svg")
+    >>> b"<svg" in svg
+    True
+    >>> render("digraph { a -> b }", "png", dpi=300)[1:4]
+    b'PNG'
     """
     if fmt not in EXPORT_FORMATS:
         raise RenderError(f"unknown format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
@@ -162,7 +232,7 @@ def render(dot_source: str, fmt: str, engine: str = "auto", *, dpi: float = DEFA
 
 
 def with_png_dpi(png: bytes, dpi: float) -> bytes:
-    """The PNG with its resolution written in (a ``pHYs`` chunk), replacing any there was.
+    """Write a resolution into a PNG (a ``pHYs`` chunk), replacing any there was.
 
     Neither engine writes one, so LaTeX and word processors place the image
     at 72 or 96 dpi, several times too large; with it they place it at its
@@ -171,17 +241,32 @@ def with_png_dpi(png: bytes, dpi: float) -> bytes:
     Parameters
     ----------
     png : bytes
+        A PNG file.
     dpi : float
-        Pixels per inch.
+        Pixels per inch, stored as pixels per metre (rounded).
 
     Returns
     -------
     bytes
+        The same image with one ``pHYs`` chunk, right after the header.
 
     Raises
     ------
     ValueError
         If ``png`` is not a PNG.
+
+    See Also
+    --------
+    render : Writes the chunk into every PNG it makes.
+
+    Examples
+    --------
+    >>> import struct
+    >>> from rankviz.viz.graphviz import render, with_png_dpi
+    >>> png = with_png_dpi(render("digraph { a -> b }", "png"), 300)
+    >>> at = png.index(b"pHYs") + 4
+    >>> round(struct.unpack(">I", png[at:at + 4])[0] * 0.0254)  # pixels per metre, back to pixels per inch
+    300
     """
     signature = b"\x89PNG\r\n\x1a\n"
     if not png.startswith(signature) or png[12:16] != b"IHDR":

@@ -34,6 +34,12 @@ KINDS = ("kfold", "repeated_kfold", "loo", "holdout")
 class Protocol:
     """The outer evaluation of a grid.
 
+    A protocol says how each data set is split into training and test
+    rows, how many labels are deleted from the training rankings, and the
+    seed of everything random. The splits depend only on the protocol and
+    the number of rows, so every method of a data set is scored on the same
+    folds.
+
     Parameters
     ----------
     kind : {"kfold", "repeated_kfold", "loo", "holdout"}, default="kfold"
@@ -52,6 +58,26 @@ class Protocol:
         rankings stay complete.
     seed : int, default=0
         Seed of the shuffles and, with the cell, of everything random in a cell.
+
+    Raises
+    ------
+    ValueError
+        If a field is out of its range, or ``n_repeats`` is not 1 for
+        "kfold" or "loo".
+
+    See Also
+    --------
+    run_grid : The grid run with a protocol.
+    rankviz.experiments.cross_validate : The same k-fold splits for a few methods.
+
+    Examples
+    --------
+    >>> from rankviz.experiments import Protocol
+    >>> protocol = Protocol(kind="repeated_kfold", n_splits=5, n_repeats=2, missing_rate=0.3)
+    >>> protocol.tag
+    '2x5-fold p=0.3 seed=0'
+    >>> [(repetition, fold, len(train), len(test)) for repetition, fold, train, test in protocol.splits(10)][:3]
+    [(0, 0, 8, 2), (0, 1, 8, 2), (0, 2, 8, 2)]
     """
 
     kind: str = "kfold"
@@ -80,17 +106,18 @@ class Protocol:
 
     @property
     def tag(self) -> str:
-        """A short text naming the protocol, part of every cell's id (so a file mixes no protocols)."""
+        """Short text naming the protocol, part of every cell's id (so a file mixes no protocols)."""
         split = {"kfold": f"{self.n_splits}-fold", "repeated_kfold": f"{self.n_repeats}x{self.n_splits}-fold",
                  "loo": "loo", "holdout": f"{self.n_repeats}x holdout {self.test_size:g}"}[self.kind]
         return f"{split} p={self.missing_rate:g} seed={self.seed}"
 
     def splits(self, n_samples: int) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-        """The (repetition, fold, train rows, test rows) of a data set of ``n_samples`` rows.
+        """Generate the (repetition, fold, train rows, test rows) of a data set of ``n_samples`` rows.
 
         Parameters
         ----------
         n_samples : int
+            Number of rows of the data set.
 
         Yields
         ------

@@ -77,6 +77,12 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
              progress: Progress | None = None, inner_folds: int = 5) -> pd.DataFrame:
     """Score every method on every data set, one independent task per cell.
 
+    A cell is one method on one fold of one data set: it is fitted on the
+    fold's training rows and scored on its test rows with every measure
+    asked for. Cells run serially, in local processes or on a Dask
+    cluster, and are written to ``results`` as they finish, so a run that
+    stops can be resumed.
+
     Parameters
     ----------
     methods : dict of str -> estimator or (estimator, param_grid)
@@ -86,14 +92,20 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
         rows, the estimator's ``score``: mean Kendall tau), refit on all
         training rows; ``params`` records ``best_params_``.
     datasets : dict of str -> RankingDataset or (X, Y)
+        The data sets by name: datasets, or pairs of features and rank
+        positions (lower = preferred, NaN = missing label).
     protocol : Protocol, optional
         The outer splits, missing-label rate and seed; 10-fold by default.
     measures : sequence of str, default=all of :data:`MEASURES`
+        Names of :data:`rankviz.experiments.grid.measures.MEASURES`; each
+        cell gets one row per measure, the mean over its test rows.
     results : str or os.PathLike, optional
         A ``.csv`` file or ``.parquet`` directory. Each cell is written to
         it when it finishes; cells already there are skipped, so running
         again after a crash or Ctrl-C finishes the rest.
     backend : {"serial", "processes", "dask"}, default="processes"
+        Where the cells run: in this process, in local processes, or on a
+        Dask cluster.
     n_jobs : int, default=-1
         Local processes for "processes".
     scheduler : str or distributed.Client, optional
@@ -104,6 +116,8 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
         after every cell; ``done`` counts cells found in ``results`` too,
         ``remaining`` (seconds) extrapolates this run's rate.
     inner_folds : int, default=5
+        Folds of the inner ``GridSearchCV`` of a method given with a
+        parameter grid.
 
     Returns
     -------
@@ -114,10 +128,36 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
         the rank loss is better when higher
         (:data:`rankviz.experiments.grid.measures.HIGHER_IS_BETTER`).
 
+    Raises
+    ------
+    ValueError
+        For an unknown measure, or two cells with the same id (data set and
+        method names must be unique).
+
+    See Also
+    --------
+    Protocol : The outer splits.
+    read_results : Read a results file back.
+    rankviz.experiments.cross_validate : Per-example scores of a few methods on one data set.
+
     References
     ----------
     .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
            data sets", JMLR 7, pp. 1-30, 2006.
+
+    Examples
+    --------
+    >>> from rankviz import DefaultRanker, RankingTree, load_sample
+    >>> from rankviz.experiments import Protocol, run_grid
+    >>> table = run_grid({"tree": RankingTree(), "default": DefaultRanker()}, {"toy": load_sample("toy")},
+    ...                  Protocol(n_splits=4), measures=["CS"], backend="serial")
+    >>> table.shape
+    (8, 15)
+    >>> table.groupby("method")["value"].mean().round(4)
+    method
+    default    0.3000
+    tree       0.8875
+    Name: value, dtype: float64
     """
     protocol = protocol if protocol is not None else Protocol()
     unknown = [m for m in measures if m not in MEASURES]

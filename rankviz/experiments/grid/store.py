@@ -80,21 +80,48 @@ def _read_parquet(path: Path) -> pd.DataFrame:
 
 
 def read_results(path: str | os.PathLike, measures: Sequence[str] | None = None) -> pd.DataFrame:
-    """The finished cells of a results file as a tidy table.
+    """Read the finished cells of a results file as a tidy table.
+
+    The file is the one :func:`run_grid` writes as cells finish, read back
+    after a run, or after a crash to see what is done.
 
     Parameters
     ----------
     path : str or os.PathLike
         A ``.csv`` file or a ``.parquet`` directory; missing = no cells.
     measures : sequence of str, optional
-        Keep only cells that hold a row for each of these measures (the
-        cells a run asking for them counts as finished); by default every
-        cell is kept.
+        Keep only the rows of these measures, and only the cells that
+        hold a row for each of them (the cells a run asking for them counts
+        as finished); by default every row is kept.
 
     Returns
     -------
     DataFrame
-        See :func:`tidy`.
+        One row per cell and measure, the columns of
+        :data:`~rankviz.experiments.grid.cells.COLUMNS` (see :func:`tidy`);
+        empty when the file does not exist.
+
+    See Also
+    --------
+    run_grid : The run that writes the file.
+
+    Examples
+    --------
+    >>> import os
+    >>> import tempfile
+    >>> from rankviz import DefaultRanker, load_sample
+    >>> from rankviz.experiments import Protocol, read_results, run_grid
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "results.csv")
+    ...     _ = run_grid({"default": DefaultRanker()}, {"toy": load_sample("toy")}, Protocol(n_splits=4),
+    ...                  measures=["CS"], results=path, backend="serial")
+    ...     table = read_results(path)
+    >>> table[["dataset", "method", "fold", "measure", "value"]].round(3)
+      dataset   method  fold measure  value
+    0     toy  default     0      CS   0.55
+    1     toy  default     1      CS   0.40
+    2     toy  default     2      CS   0.25
+    3     toy  default     3      CS   0.00
     """
     path = Path(path)
     frame = tidy(_read_parquet(path) if _is_parquet(path) else _read_csv(path))

@@ -13,7 +13,42 @@ CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows)}
 
 
 def get_criterion(criterion: str | Criterion) -> Criterion:
-    """Return a criterion instance for a name or pass an instance through."""
+    """Return a criterion instance for a name or pass an instance through.
+
+    The names are the keys of :data:`CRITERIA`: ``"mean_spearman"`` (Rebelo,
+    Soares & Costa 2008), ``"mallows"`` (Cheng, Hühn & Hüllermeier 2009),
+    ``"ranking_impurity"`` and ``"gini"`` (Xia, Zhang & Wang 2006, ordinal
+    targets).
+
+    Parameters
+    ----------
+    criterion : str or Criterion
+        A name of :data:`CRITERIA`, or a criterion instance (a subclass of
+        :class:`Criterion` of one's own, say).
+
+    Returns
+    -------
+    Criterion
+        A new instance for a name; ``criterion`` itself for an instance.
+
+    Raises
+    ------
+    ValueError
+        For a name not in :data:`CRITERIA`.
+
+    See Also
+    --------
+    Criterion : The protocol every criterion follows.
+
+    Examples
+    --------
+    >>> from rankviz.tree import get_criterion
+    >>> criterion = get_criterion("ranking_impurity")
+    >>> criterion.label
+    'Ranking impurity (Xia et al. 2006)'
+    >>> get_criterion(criterion) is criterion
+    True
+    """
     if isinstance(criterion, Criterion):
         return criterion
     try:

@@ -29,6 +29,11 @@ class Criterion:
     All methods are vectorised: ``count`` may be an array of any shape and
     ``stat_sum`` has the same shape plus one trailing axis of statistics.
 
+    See Also
+    --------
+    get_criterion : A criterion by name.
+    rankviz.RankingTree, rankviz.OrdinalTree : The trees that take a criterion.
+
     Notes
     -----
     Every criterion's similarity feeds stopping rule (6) of Rebelo, Soares &
@@ -40,6 +45,22 @@ class Criterion:
     .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
            ranking trees on some metalearning problems", Proceedings of the 2nd
            Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+
+    Examples
+    --------
+    The criterion of Rebelo et al. on four rankings of three labels, split
+    into the first two and the last two:
+
+    >>> import numpy as np
+    >>> from rankviz.tree import get_criterion
+    >>> criterion = get_criterion("mean_spearman")
+    >>> statistics = criterion.row_statistics(np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 1, 2]]))
+    >>> parent = criterion.node_similarity(4, statistics.sum(axis=0))
+    >>> split = criterion.split_similarity(2, statistics[:2].sum(axis=0), 2, statistics[2:].sum(axis=0))
+    >>> float(parent), float(split)
+    (-0.25, 0.75)
+    >>> round(float(criterion.gamma_breakpoint(parent, split)), 4)  # rule (6) splits for any larger γ
+    0.4286
     """
 
     #: Name used by ``RankingTree(criterion=...)``, in code and in the app's links.
@@ -69,40 +90,135 @@ class Criterion:
         return f"{title} ({first}{' et al.' if first != self.authors else ''} {self.year})"
 
     def check_targets(self, Y: np.ndarray) -> None:
-        """Raise ``ValueError`` if the criterion cannot use these rankings."""
+        """Raise ``ValueError`` if the criterion cannot use these rankings.
+
+        Parameters
+        ----------
+        Y : ndarray of shape (n_rows, n_labels)
+            The training rank positions, as :func:`rankviz.utils.check_rankings`
+            returns them (NaN for a missing label).
+
+        Raises
+        ------
+        ValueError
+            If the criterion cannot use ``Y`` (e.g. a criterion without
+            missing labels given incomplete rankings). The base class accepts
+            every rank matrix.
+        """
 
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
-        """Per-row additive statistics, shape ``(n_rows, n_statistics)``.
+        """Compute the per-row additive statistics, shape ``(n_rows, n_statistics)``.
 
         Called once per fit before any other scoring method: a criterion may
         fix the layout of its statistics here (for example drop a column the
         data make constant), and the other methods then read sums of that layout.
+
+        Parameters
+        ----------
+        Y : array-like of shape (n_rows, n_labels)
+            The training rank positions (for an ordinal tree, one column of
+            level positions).
+
+        Returns
+        -------
+        ndarray of float, shape (n_rows, n_statistics)
+            One row of statistics per ranking; a set's statistics are the
+            sum of its rows.
         """
         raise NotImplementedError
 
     def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
-        """Similarity of the sets with these counts and summed statistics."""
+        """Compute the similarity of the sets with these counts and summed statistics.
+
+        Parameters
+        ----------
+        count : array-like of int
+            Rows of each set (any shape).
+        stat_sum : array-like of float
+            Summed :meth:`row_statistics` of each set, of the shape of
+            ``count`` plus one trailing axis of statistics.
+
+        Returns
+        -------
+        ndarray of float
+            The similarity of each set, of the shape of ``count``; higher is
+            more homogeneous (1 for a set of identical rankings).
+        """
         raise NotImplementedError
 
     def can_split(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
-        """Whether nodes with these counts and sums may be split at all (beyond the
-        tree's own limits); every node by default."""
+        """Tell whether nodes with these counts and sums may be split at all.
+
+        This is beyond the tree's own limits (depth, leaf size); every node
+        may be split by default.
+
+        Parameters
+        ----------
+        count : array-like of int
+            Rows of each node (any shape).
+        stat_sum : array-like of float
+            Summed :meth:`row_statistics` of each node, of the shape of
+            ``count`` plus one trailing axis of statistics.
+
+        Returns
+        -------
+        ndarray of bool
+            True where the node may be split, of the shape of ``count``.
+        """
         return np.ones(np.shape(count), dtype=bool)
 
     def split_score(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
                     sum_right: ArrayLike) -> np.ndarray:
-        """Score of binary splits that the search maximises; by default ``S_split``."""
+        """Score binary splits for the search to maximise; by default ``S_split``.
+
+        Parameters
+        ----------
+        count_left : array-like of int
+            Rows of the left subset of each split (any shape).
+        sum_left : array-like of float
+            Its summed :meth:`row_statistics`, of the shape of ``count_left``
+            plus one trailing axis of statistics.
+        count_right : array-like of int
+            Rows of the right subset of each split, of the same shape.
+        sum_right : array-like of float
+            Its summed statistics, as ``sum_left``.
+
+        Returns
+        -------
+        ndarray of float
+            The score of each split, of the shape of the counts; higher is
+            better.
+        """
         return self.split_similarity(count_left, sum_left, count_right, sum_right)
 
     def split_similarity(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
                          sum_right: ArrayLike) -> np.ndarray:
-        """``S_split`` of stopping rule (6): the size-weighted mean similarity of the subsets."""
+        """Compute ``S_split`` of stopping rule (6): the size-weighted mean similarity of the subsets.
+
+        Parameters
+        ----------
+        count_left : array-like of int
+            Rows of the left subset of each split (any shape).
+        sum_left : array-like of float
+            Its summed :meth:`row_statistics`, of the shape of ``count_left``
+            plus one trailing axis of statistics.
+        count_right : array-like of int
+            Rows of the right subset of each split, of the same shape.
+        sum_right : array-like of float
+            Its summed statistics, as ``sum_left``.
+
+        Returns
+        -------
+        ndarray of float
+            ``(n_L S_L + n_R S_R) / (n_L + n_R)`` for each split, of the shape
+            of the counts.
+        """
         s_left = self.node_similarity(count_left, sum_left)
         s_right = self.node_similarity(count_right, sum_right)
         return (count_left * s_left + count_right * s_right) / (count_left + count_right)
 
     def gamma_breakpoint(self, similarity_parent: ArrayLike, split_score: ArrayLike) -> np.ndarray:
-        """The γ above which rule (6) of Rebelo, Soares & Costa (2008) accepts a split, vectorised.
+        """Compute the γ above which rule (6) of Rebelo, Soares & Costa (2008) accepts a split, vectorised.
 
         The rule splits when ``(1 + S_parent) < gamma * (1 + S_split)``, i.e. for
         ``gamma > (1 + S_parent) / (1 + S_split)``. Sides equal up to rounding
@@ -114,6 +230,21 @@ class Criterion:
         Growth and the γ path (:mod:`rankviz.tree.gamma_path`) both decide through
         this one number, so a tree cut from the maximal tree equals the tree
         grown with that γ.
+
+        Parameters
+        ----------
+        similarity_parent : array-like of float
+            ``S_parent``, the similarity of each node.
+        split_score : array-like of float
+            ``S_split`` of each node's split (:meth:`split_similarity`, which
+            trees store as ``Tree.split_score``), of the same shape; NaN for
+            no split.
+
+        Returns
+        -------
+        ndarray of float
+            ``(1 + S_parent) / (1 + S_split)``, nudged up by the rounding
+            margin; ``inf`` where no γ accepts the split.
         """
         parent_side = (1.0 + np.asarray(similarity_parent, dtype=float)) * (1.0 + 1e-12)
         split_side = 1.0 + np.asarray(split_score, dtype=float)
@@ -123,10 +254,25 @@ class Criterion:
 
     def accepts_split(self, similarity_parent: ArrayLike, split_score: ArrayLike,
                       gamma: float | ArrayLike) -> np.ndarray:
-        """Stopping rule (6) of Rebelo, Soares & Costa (2008): True where the split is made.
+        """Apply stopping rule (6) of Rebelo, Soares & Costa (2008): True where the split is made.
 
         Vectorised. A split is made only when ``(1 + S_parent) < gamma * (1 + S_split)``;
         the rule stops when ``(1 + S_parent) >= gamma * (1 + S_split)``
         (equality within rounding stops; see :meth:`gamma_breakpoint`).
+
+        Parameters
+        ----------
+        similarity_parent : array-like of float
+            ``S_parent``, the similarity of each node.
+        split_score : array-like of float
+            ``S_split`` of each node's split, of the same shape; NaN for no
+            split.
+        gamma : float or array-like of float
+            The γ of the rule, broadcast against the nodes.
+
+        Returns
+        -------
+        ndarray of bool
+            True where the split is made.
         """
         return np.asarray(gamma) > self.gamma_breakpoint(similarity_parent, split_score)

@@ -20,7 +20,7 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
                 color_by: str | None = None, reliability_range: tuple[float, float] | None = None,
                 max_depth: int | None = None, collapsed: Iterable[int] = (), font_size: float = 12.0,
                 path: Iterable[int] = (), rank_strips: bool = False) -> str:
-    """Graphviz DOT text of a fitted ranking tree.
+    """Write the Graphviz DOT text of a fitted ranking tree.
 
     Internal nodes show their test (``A2 <= 4.5``, ``A1 = c``), leaves their
     predicted ranking (``a3 > a1 > a2``, most preferred first); every node shows
@@ -117,6 +117,23 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
         If ``highlight`` is not a node of the tree, or ``max_labels``,
         ``similarity_range``, ``direction``, ``max_depth`` or ``color_by`` is
         invalid.
+
+    See Also
+    --------
+    rankviz.viz.render : Lay the text out as SVG, PNG or PDF.
+    rankviz.viz.export_tree : The tree as a figure for a paper, in one call.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> from rankviz.viz import tree_to_dot
+    >>> dot = tree_to_dot(model, title="Toy data", show_ids=True)
+    >>> dot.splitlines()[0]
+    'digraph RankingTree {'
+    >>> "node0" in dot and "a3 &gt; a4 &gt; a2 &gt; a1" in dot  # the root and a leaf's ranking
+    True
     """
     tree = getattr(tree, "tree_", tree)  # a fitted RankingTree works too
     options = DrawOptions.checked(tree, highlight, title, max_labels, similarity_range=similarity_range,

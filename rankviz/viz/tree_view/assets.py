@@ -26,17 +26,62 @@ def _read(name: str) -> str:
 
 
 def view_css() -> str:
-    """The view's style sheet."""
+    """Return the view's style sheet.
+
+    The CSS of the toolbar, the viewport, the overview map, the hover cards
+    and the caption, read once from the package's ``static/tree_view.css``.
+    Every host inlines or loads the same text.
+
+    Returns
+    -------
+    str
+        The style sheet; its rules are scoped to the view's ``rv-`` classes.
+
+    See Also
+    --------
+    view_html : The markup the styles apply to.
+    view_script : The script of the view.
+
+    Examples
+    --------
+    >>> from rankviz.viz.tree_view import view_css
+    >>> ".rv-root" in view_css()
+    True
+    """
     return _read("tree_view.css")
 
 
 def view_html() -> str:
-    """The view's markup: toolbar, viewport, overview map, cards and caption."""
+    """Return the view's markup: toolbar, viewport, overview map, cards and caption.
+
+    The HTML fragment the script fills in, read once from the package's
+    ``static/tree_view.html``; it holds no data.
+
+    Returns
+    -------
+    str
+        An HTML fragment, one ``<div class="rv-root">`` element.
+
+    See Also
+    --------
+    view_css : Its style sheet.
+    tree_page : A whole page made of the markup, the script and the data.
+
+    Examples
+    --------
+    >>> from rankviz.viz.tree_view import view_html
+    >>> view_html().startswith('<div class="rv-root">')
+    True
+    """
     return _read("tree_view.html")
 
 
 def view_script(host: Literal["streamlit", "widget", "page"]) -> str:
-    """The view's JavaScript for one host.
+    """Return the view's JavaScript for one host.
+
+    The text is the one view module, ``tree_view.js``, followed by the few
+    lines of the host: how it gets its data and sends the user's actions
+    back.
 
     Parameters
     ----------
@@ -49,11 +94,24 @@ def view_script(host: Literal["streamlit", "widget", "page"]) -> str:
     Returns
     -------
     str
+        JavaScript source, an ES module for ``"streamlit"`` and
+        ``"widget"``.
 
     Raises
     ------
     ValueError
         If ``host`` is not one of :data:`HOSTS`.
+
+    See Also
+    --------
+    view_html, view_css : The markup and style the script works on.
+
+    Examples
+    --------
+    >>> from rankviz.viz.tree_view import view_script
+    >>> script = view_script("page")
+    >>> script.startswith("// rankviz tree view"), "</script" in script
+    (True, False)
     """
     if host not in HOSTS:
         raise ValueError(f"host must be one of {', '.join(HOSTS)}, got {host!r}")

@@ -19,7 +19,11 @@ def view_data(layout: TreeLayout, *, layout_key: str = "", label: str = "", sele
               path: Iterable[int] | None = None, trace: dict[str, Any] | None = None,
               group: str | None = None, direction: str = "TB", selectable: bool = True,
               local_folds: bool = False, max_height: int = 4000, min_height: int = 160) -> dict[str, Any]:
-    """The JSON-ready data of one drawing of the view.
+    """Build the JSON-ready data of one drawing of the view.
+
+    The data is what every host sends its script: the laid-out SVG and its
+    nodes (:meth:`TreeLayout.to_dict`), and the state of the view (the node
+    inspected, the path traced, the nodes revealed by the growth player).
 
     Parameters
     ----------
@@ -50,7 +54,7 @@ def view_data(layout: TreeLayout, *, layout_key: str = "", label: str = "", sele
         Whether a click selects a node.
     local_folds : bool, default=False
         Fold on the drawing itself, with no new layout (no Python behind the view).
-    max_height, min_height : int
+    max_height, min_height : int, default=4000 and 160
         Bounds of the view's height in px. Within them the view is as tall as
         the tree at its opening zoom, up to the bottom of the screen and at
         least 60 % of the window's height when the tree needs it.
@@ -58,6 +62,25 @@ def view_data(layout: TreeLayout, *, layout_key: str = "", label: str = "", sele
     Returns
     -------
     dict
+        The layout's keys (``svg``, ``dot``, ``nodes``, ``width``,
+        ``height``) and one key per parameter above; plain lists, ints and
+        strings, ready for ``json.dumps``.
+
+    See Also
+    --------
+    rankviz.viz.layout.layout_tree : The layout the data is made from.
+    tree_page : The data as one HTML file.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> from rankviz.viz.layout import layout_tree
+    >>> from rankviz.viz.tree_view import view_data
+    >>> data = view_data(layout_tree(model), label="Toy data", path=[0, 2])
+    >>> data["label"], data["path"], "<svg" in data["svg"]
+    ('Toy data', [0, 2], True)
     """
     return {
         **layout.to_dict(),
@@ -73,9 +96,14 @@ def view_data(layout: TreeLayout, *, layout_key: str = "", label: str = "", sele
 def trace_card(tree: Tree, x_encoded: Any, y_true: Any = None, who: str = "The example") -> dict[str, Any]:
     """Follow one example through a tree: the path to light up and the card beside its leaf.
 
+    The example is passed down the tree; the card names its leaf, the
+    leaf's prediction and, given the true ranking, the scores of that
+    prediction.
+
     Parameters
     ----------
     tree : Tree
+        A fitted tree (``estimator.tree_``).
     x_encoded : array-like of shape (n_features,)
         The example as the tree sees it (see :class:`rankviz.features.FeatureEncoder`).
     y_true : array-like of shape (n_labels,), optional
@@ -89,6 +117,23 @@ def trace_card(tree: Tree, x_encoded: Any, y_true: Any = None, who: str = "The e
     dict
         ``path`` (stable ids from the root), ``node`` (the leaf's stable id),
         ``lines`` (plain text) and ``scores`` (measure -> value).
+
+    See Also
+    --------
+    view_data : Its ``path`` and ``trace`` parameters take the card.
+    rankviz.tree.trace.trace_example : The trace itself.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> from rankviz.viz.tree_view import trace_card
+    >>> card = trace_card(model.tree_, model.encoder_.transform(data.X[:1])[0], data.Y[0])
+    >>> card["path"], card["node"]
+    ([0, 2, 3, 5], 5)
+    >>> card["lines"][1:3]
+    ['predicted: a1 > a2 > a3 > a4', 'true: a1 > a3 > a2 > a4']
     """
     traced = trace_example(tree, x_encoded, y_true)
     path = [int(tree.node_ids[node]) for node in traced.path]

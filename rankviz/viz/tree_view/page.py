@@ -16,7 +16,7 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
 def tree_page(data: dict[str, Any], title: str = "Tree") -> str:
-    """An HTML document with the tree view, its script, style and data inlined.
+    """Make an HTML document with the tree view, its script, style and data inlined.
 
     It opens from ``file://`` or as an e-mail attachment and needs no network:
     zoom, pan, the overview map, hover cards, the keyboard and the selection
@@ -32,6 +32,30 @@ def tree_page(data: dict[str, Any], title: str = "Tree") -> str:
     Returns
     -------
     str
+        The document; the data is JSON in ``<script id="rv-data">``, with
+        ``<``, ``>`` and ``&`` escaped so no text of the data can end the
+        element.
+
+    Raises
+    ------
+    ValueError
+        If the view's script would close its own ``<script>`` element.
+
+    See Also
+    --------
+    view_data : The data the page shows.
+    rankviz.viz.export_tree : ``export_tree(tree, "html")`` makes the page in one call.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.viz.layout import layout_tree
+    >>> from rankviz.viz.tree_view import tree_page, view_data
+    >>> data = load_sample("toy")
+    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> page = tree_page(view_data(layout_tree(model)), title="Toy <tree>")
+    >>> page.startswith("<!DOCTYPE html>"), "<title>Toy &lt;tree&gt;</title>" in page
+    (True, True)
     """
     payload = json.dumps({**data, "local_folds": True}, separators=(",", ":")).translate(_SCRIPT_SAFE)
     script = view_script("page")

@@ -71,7 +71,7 @@ class TreeView(anywidget.AnyWidget):  # type: ignore[misc]
 
     See Also
     --------
-    rankviz.viz.export_tree : the same view as one HTML file (``fmt="html"``).
+    rankviz.viz.export_tree : The same view as one HTML file (``fmt="html"``).
 
     Examples
     --------
@@ -136,6 +136,13 @@ class TreeView(anywidget.AnyWidget):  # type: ignore[misc]
         node : int
             Stable id, as written in its box (``#id``).
         folded : bool, default=True
+            True folds the subtree, False opens it; the tree is then laid
+            out again.
+
+        Raises
+        ------
+        ValueError
+            If the tree has no node ``node``.
         """
         if int(node) not in self._ids:
             raise ValueError(f"the tree has no node #{node}")
@@ -148,6 +155,8 @@ class TreeView(anywidget.AnyWidget):  # type: ignore[misc]
         Parameters
         ----------
         row : int or None
+            Position of the row in the ``X`` given to the view (not its
+            index label), or None to clear the trace.
 
         Returns
         -------

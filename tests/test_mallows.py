@@ -198,3 +198,12 @@ def test_expected_kendall_tau_spans_zero_to_one():
     p = np.exp(-theta * kendall_distance(perms, perms[0]))
     taus = np.array([kendalltau(q, perms[0]).statistic for q in perms])
     assert expected_kendall_tau(theta, 4) == pytest.approx((p * taus).sum() / p.sum())
+
+
+def test_max_iter_below_one_is_refused_with_a_message():
+    from rankviz.label_ranking.mallows import fit_mallows, fit_mallows_groups
+
+    with pytest.raises(ValueError, match="max_iter must be an integer of at least 1"):
+        fit_mallows([[1, 2, 3], [2, 1, 3]], max_iter=0)
+    with pytest.raises(ValueError, match="max_iter must be an integer of at least 1"):
+        fit_mallows_groups([[1, 2, 3], [2, 1, 3]], [0, 0], max_iter=0)

@@ -118,3 +118,11 @@ def test_the_evaluation_bars_show_t_intervals():
             low, high = stats.t.interval(0.95, len(rows) - 1, loc=rows[measure].mean(), scale=stats.sem(rows[measure]))
             assert mean == pytest.approx(rows[measure].mean())
             assert half == pytest.approx((high - low) / 2)
+
+
+def test_t_interval_refuses_a_confidence_outside_zero_one():
+    from rankviz.experiments.statistics import t_interval
+
+    for bad in (0, 1, 95, -0.5, True):
+        with pytest.raises(ValueError, match="confidence must be"):
+            t_interval([0.1, 0.2, 0.3], confidence=bad)

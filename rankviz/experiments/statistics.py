@@ -96,6 +96,11 @@ def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, floa
     standard_error : The standard error alone.
     paired_comparison : The interval of a difference between two methods.
 
+    Raises
+    ------
+    ValueError
+        If ``confidence`` is not a number between 0 and 1.
+
     Examples
     --------
     >>> from rankviz.experiments.statistics import t_interval
@@ -103,6 +108,8 @@ def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, floa
     >>> round(mean, 3), round(half, 4)
     (0.3, 0.2484)
     """
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
     values = np.asarray(values, dtype=float).ravel()
     values = values[~np.isnan(values)]
     mean = float(values.mean()) if len(values) else np.nan

@@ -490,6 +490,7 @@ def fit_mallows_groups(Y: ArrayLike, group: ArrayLike, n_groups: int | None = No
         # inserts them after every held label, so they add no discordance.
         return positions_from_votes(np.where(held, totals, -np.inf))
 
+    _check_max_iter(max_iter)
     votes = borda_votes(Y)
     center = centers_from(votes)  # Proposition 2's start
     incomplete = np.flatnonzero(~present.all(axis=1))
@@ -543,6 +544,11 @@ class MallowsFit:
     @property
     def mean_distance(self) -> float:
         return float(np.mean(kendall_distance(self.extended, self.center)))
+
+
+def _check_max_iter(max_iter: int) -> None:
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer of at least 1, got {max_iter!r}")
 
 
 def fit_mallows(Y: ArrayLike, weights: ArrayLike | None = None, *, center: str = "borda",
@@ -607,6 +613,7 @@ def fit_mallows(Y: ArrayLike, weights: ArrayLike | None = None, *, center: str =
     n = Y.shape[1]
     if center not in ("borda", "exact"):
         raise ValueError(f"center must be 'borda' or 'exact', got {center!r}")
+    _check_max_iter(max_iter)
     if center == "exact" and n > 8:
         raise ValueError(f"center='exact' searches all {n}! permutations; use it for at most 8 labels")
     complete = not np.isnan(Y).any()

@@ -19,7 +19,7 @@ import time
 import numpy as np
 from sklearn.tree import DecisionTreeRegressor
 
-from rankviz import RankingTree, cross_validate, load_sample
+from rankviz import RankingTree, compare_methods, load_sample
 from rankviz.experiments.cross_validation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
 from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
@@ -67,7 +67,7 @@ def main():
     few = [0.98, 0.995, 1.0]
     start = time.perf_counter()
     for gamma in few:
-        cross_validate({"tree": RankingTree(gamma=gamma, min_samples_leaf=10)}, meta.X, meta.Y, cv="loo")
+        compare_methods({"tree": RankingTree(gamma=gamma, min_samples_leaf=10)}, meta.X, meta.Y, cv="loo")
     per_gamma = (time.perf_counter() - start) / len(few)
     print(f"γ path (153 growths):            {path_time:8.2f} s")
     print(f"leave-one-out per γ (153 each):  {per_gamma:8.2f} s per γ, "

@@ -43,7 +43,7 @@ print(pd.DataFrame(data.Y[:5], columns=data.label_names).astype(int).to_string()
 # ranking.
 
 tree = RankingTree(gamma=0.995, min_samples_leaf=10)
-tree.fit(data.X, data.Y, label_names=data.label_names)
+tree.fit(data.X, data.rankings)
 print(f"{tree.tree_.n_leaves} leaves, depth {tree.tree_.max_depth}")
 
 # %%

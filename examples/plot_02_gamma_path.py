@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rankviz import DefaultRanker, KNNRanker, RankingTree, cross_validate, load_sample
+from rankviz import DefaultRanker, KNNRanker, RankingTree, compare_methods, load_sample
 from rankviz.experiments import best_gamma, loo_gamma_curves
 from rankviz.viz.export import export_tree
 from rankviz.viz.figures.ranking_trees import gamma_curves as gamma_curves_figure
@@ -31,7 +31,7 @@ from rankviz.viz.figures.ranking_trees import leaf_count_curve
 
 data = load_sample("metalearning")
 maximal = RankingTree(gamma=np.inf, min_samples_leaf=5)
-maximal.fit(data.X, data.Y, label_names=data.label_names)
+maximal.fit(data.X, data.rankings)
 path = maximal.gamma_path()
 print(f"The maximal tree has {maximal.tree_.n_leaves} leaves.")
 
@@ -89,7 +89,7 @@ print(f"best γ for Kendall tau: {gamma_tau:.3f} (tau = {score_tau:.4f})")
 # the nearest neighbour's ranking (KNN with k = 1) and the default ranking
 # (the mean ranking of all training tasks).
 
-baseline_scores = cross_validate({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()},
+baseline_scores = compare_methods({"KNN (k=1)": KNNRanker(n_neighbors=1), "Default ranking": DefaultRanker()},
                                  data.X, data.Y, cv="loo")
 baselines = baseline_scores.groupby("method", sort=False)[["CS", "WRC", "LRA"]].mean()
 print(baselines.round(4).to_string())

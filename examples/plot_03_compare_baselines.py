@@ -10,7 +10,7 @@ examples, which ignores the features.
 
 This example scores the three methods by cross-validation (10 folds, repeated
 five times with new shuffles) on the ``metalearning`` sample with
-:func:`rankviz.cross_validate`, summarises
+:func:`rankviz.compare_methods`, summarises
 the scores with :func:`rankviz.summarize` and compares the tree with each
 baseline by paired tests on the same held-out tasks
 (:func:`rankviz.experiments.paired_comparison`).
@@ -19,7 +19,7 @@ baseline by paired tests on the same held-out tasks
 # %%
 # Score every method on every held-out task
 # -----------------------------------------
-# ``cross_validate`` clones each method per fold and returns one row per
+# ``compare_methods`` clones each method per fold and returns one row per
 # (method, held-out example, repetition) with four measures: CS (Spearman's
 # correlation with the true ranking), WRC (a correlation that weighs the top
 # positions more), LRA (a log-ranking accuracy) and Kendall's tau. All are 1
@@ -28,7 +28,7 @@ baseline by paired tests on the same held-out tasks
 
 import pandas as pd
 
-from rankviz import DefaultRanker, KNNRanker, RankingTree, cross_validate, load_sample, summarize
+from rankviz import DefaultRanker, KNNRanker, RankingTree, compare_methods, load_sample, summarize
 from rankviz.experiments import mean_intervals, paired_comparison, paired_scores
 from rankviz.viz.figures.ranking_trees import metric_bars
 
@@ -38,7 +38,7 @@ methods = {
     "KNN (k=1)": KNNRanker(n_neighbors=1),
     "Default ranking": DefaultRanker(),
 }
-scores = cross_validate(methods, data.X, data.Y, cv=10, repetitions=5, seed=0)
+scores = compare_methods(methods, data.X, data.Y, cv=10, repetitions=5, seed=0)
 print(scores.head(6).round(4).to_string(index=False))
 
 # %%

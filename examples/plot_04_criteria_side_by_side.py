@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rankviz import OrdinalDefault, OrdinalTree, RankingTree, cross_validate, load_sample
+from rankviz import OrdinalDefault, OrdinalTree, RankingTree, compare_methods, load_sample
 from rankviz.ordinal import make_ordinal_square, mean_rank_loss
 from rankviz.viz.export import export_tree
 
@@ -55,7 +55,7 @@ print(pd.DataFrame(rows).round(3).to_string(index=False))
 # predicted and the true ranking.
 
 methods = {criterion: RankingTree(criterion=criterion, gamma=1.0, min_samples_leaf=10) for criterion in criteria}
-scores = cross_validate(methods, data.X, data.Y, cv=10, repetitions=2, seed=0)
+scores = compare_methods(methods, data.X, data.Y, cv=10, repetitions=2, seed=0)
 summary = scores.groupby("method", sort=False)[["CS", "WRC", "Kendall tau"]].mean()
 summary.insert(0, "leaves", [methods[c].fit(data.X, data.Y).tree_.n_leaves for c in summary.index])
 print(summary.round(4).to_string())

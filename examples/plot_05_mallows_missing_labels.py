@@ -55,7 +55,7 @@ Y_train = delete_labels(data.Y[train], 0.4, seed=1)
 print(f"{np.isnan(Y_train).mean():.1%} of the training positions are missing")
 
 tree = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=10)
-tree.fit(data.X.iloc[train], Y_train, label_names=data.label_names)
+tree.fit(data.X.iloc[train], pd.DataFrame(Y_train, columns=data.label_names))
 tau = kendall_tau(data.Y[test], tree.predict(data.X.iloc[test]))
 print(f"{tree.tree_.n_leaves} leaves; mean Kendall tau on the held-out tasks: {tau.mean():.3f}")
 

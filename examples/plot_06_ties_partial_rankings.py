@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import rankdata
 
-from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+from rankviz import DefaultRanker, RankingTree, compare_methods, load_sample
 from rankviz.datasets.samples import SAMPLE_DIR
 from rankviz.tree.structure import ranking_text
 from rankviz.viz.export import export_tree
@@ -64,8 +64,8 @@ for i in range(3):
 
 strict = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=10)
 partial = RankingTree(criterion="mallows", gamma=1.0, min_samples_leaf=10, tie_tolerance=0.5)
-strict.fit(data.X, Y, label_names=names)
-partial.fit(data.X, Y, label_names=names)
+strict.fit(data.X, pd.DataFrame(Y, columns=names))
+partial.fit(data.X, pd.DataFrame(Y, columns=names))
 
 for i in (0, 1, 2):
     print(f"task {tasks['name'][i]}")
@@ -92,7 +92,7 @@ methods = {f"tree, tie_tolerance={tol}": RankingTree(criterion="mallows", gamma=
                                                      tie_tolerance=tol) for tol in tolerances}
 methods["default ranking, tie_tolerance=0.5"] = DefaultRanker(tie_tolerance=0.5)
 methods["default ranking, strict"] = DefaultRanker()
-scores = cross_validate(methods, data.X, Y, cv=10, repetitions=2, seed=0)
+scores = compare_methods(methods, data.X, Y, cv=10, repetitions=2, seed=0)
 summary = scores.groupby("method", sort=False)[["CS", "Kendall tau"]].mean()
 summary.insert(0, "tied labels per prediction", [
     np.mean([len(names) - len(np.unique(row)) for row in method.fit(data.X, Y).predict(data.X)])

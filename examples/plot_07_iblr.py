@@ -23,7 +23,7 @@ by 10-fold cross-validation.
 
 import pandas as pd
 
-from rankviz import IBLR, DefaultRanker, KNNRanker, RankingTree, cross_validate, load_sample
+from rankviz import IBLR, DefaultRanker, KNNRanker, RankingTree, compare_methods, load_sample
 from rankviz.datasets import list_samples, sample_info
 from rankviz.experiments import mean_intervals
 from rankviz.viz.figures.label_ranking import comparison_bars
@@ -68,7 +68,7 @@ methods = {
 results, intervals = {}, {}
 for name in names:
     data = load_sample(name)
-    scores = cross_validate(methods, data.X, data.Y, cv=10, seed=0)
+    scores = compare_methods(methods, data.X, data.Y, cv=10, seed=0)
     intervals[name] = mean_intervals(scores)
     results[name] = intervals[name]["Kendall tau"]
 table = pd.DataFrame(results).T

@@ -22,6 +22,8 @@ This example draws the ranking tree of Rebelo, Soares & Costa (2008) on the
 import struct
 from pathlib import Path
 
+import pandas as pd
+
 from rankviz import RankingTree, load_sample
 from rankviz.viz.export import PAGE_WIDTH_CM, export_tree, figure_size, fit_to_page
 
@@ -35,7 +37,7 @@ short_features = {
 }
 short_labels = ["SVM-L", "SVM-R", "LogReg", "kNN", "DT", "RF", "ET", "GB", "MLP", "NB"]
 X = data.X.rename(columns=short_features)
-tree = RankingTree(gamma=0.995, min_samples_leaf=10).fit(X, data.Y, label_names=short_labels)
+tree = RankingTree(gamma=0.995, min_samples_leaf=10).fit(X, pd.DataFrame(data.Y, columns=short_labels))
 print(f"{tree.tree_.n_leaves} leaves, depth {tree.tree_.max_depth}")
 
 # %%

@@ -23,7 +23,7 @@ from .datasets.queries import QueryDataset, load_query_csv
 from .datasets.samples import load_ltr_sample, load_sample
 from .datasets.svmlight import load_svmlight
 from .exceptions import DataError
-from .experiments.cross_validation import cross_validate, summarize
+from .experiments.cross_validation import compare_methods, cross_validate, summarize
 from .label_ranking.baselines import DefaultRanker, KNNRanker
 from .label_ranking.constraint_classification import ConstraintClassifier
 from .label_ranking.iblr import IBLR
@@ -39,5 +39,5 @@ __version__ = "0.1.0"
 
 __all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost",
            "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree",
-           "cross_validate", "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample",
+           "compare_methods", "cross_validate", "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample",
            "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "show_versions", "summarize"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numbers
 import os
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .exceptions import ColumnLabel, data_error, format_number, join_and, show_text
 
-__all__ = ["rank_rows", "validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
+__all__ = ["moved_fit_keyword", "rank_rows", "validate_rank_matrix", "check_rankings", "check_growth_params", "check_labels_used",
            "check_two_present", "check_query_data", "check_features", "check_feature_input"]
 
 
@@ -490,3 +491,23 @@ def check_n_jobs(n_jobs: int | None) -> int:
     if n_jobs < 0:
         return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
     return int(n_jobs)
+
+
+def moved_fit_keyword(estimator: Any, name: str, instead: str) -> None:
+    """Warn that ``fit``'s ``name=`` keyword is deprecated (target metadata belongs elsewhere).
+
+    scikit-learn's ``clone`` and grid searches keep only constructor
+    parameters: metadata passed to ``fit`` is lost in them. The keyword still
+    works for one release (0.2) and is removed in 0.3.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Whose ``fit`` got the keyword.
+    name : str
+        The keyword.
+    instead : str
+        What to do instead, as a phrase.
+    """
+    warnings.warn(f"{type(estimator).__name__}.fit({name}=...) is deprecated since 0.2 and will be removed "
+                  f"in 0.3: {instead}.", FutureWarning, stacklevel=3)

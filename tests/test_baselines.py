@@ -9,7 +9,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree
 from rankviz.label_ranking.aggregation import rank_by_mean
-from rankviz.experiments.cross_validation import cross_validate, summarize
+from rankviz.experiments.cross_validation import compare_methods, summarize
 from rankviz.model_selection import fold_indices
 from rankviz.label_ranking.metrics import cs, lra, wrc
 
@@ -70,7 +70,7 @@ def test_fold_indices_partition_the_examples():
 
 def test_leave_one_out_of_the_default_ranking_by_hand():
     X, Y = problem(2, n=12, n_labels=4)
-    scores = cross_validate({"Default": DefaultRanker()}, X, Y, cv="loo")
+    scores = compare_methods({"Default": DefaultRanker()}, X, Y, cv="loo")
     for i in range(12):
         rest = np.delete(Y, i, axis=0)
         predicted = rank_by_mean(rest.mean(axis=0))
@@ -80,11 +80,11 @@ def test_leave_one_out_of_the_default_ranking_by_hand():
         assert row["LRA"] == pytest.approx(lra(Y[i], predicted))
 
 
-def test_cross_validate_reports_every_example_once_per_method_and_progress():
+def test_compare_methods_reports_every_example_once_per_method_and_progress():
     X, Y = problem(3, n=30)
     calls = []
     methods = {"Ranking tree": RankingTree(), "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
-    scores = cross_validate(methods, X, Y, cv=5, seed=0, progress=lambda d, t: calls.append((d, t)))
+    scores = compare_methods(methods, X, Y, cv=5, seed=0, progress=lambda d, t: calls.append((d, t)))
     assert calls == [(d, 5) for d in range(1, 6)]
     for name in methods:
         assert sorted(scores.loc[scores["method"] == name, "example"]) == list(range(30))
@@ -92,7 +92,7 @@ def test_cross_validate_reports_every_example_once_per_method_and_progress():
     assert list(table.index) == list(methods)
     assert table.loc["Default ranking", ("CS", "count")] == 30
     # Stopping early keeps the folds done so far.
-    partial = cross_validate(methods, X, Y, cv=5, progress=lambda d, t: d < 2)
+    partial = compare_methods(methods, X, Y, cv=5, progress=lambda d, t: d < 2)
     assert partial["fold"].max() == 1
 
 
@@ -101,7 +101,7 @@ def test_tree_beats_default_when_rankings_follow_an_attribute():
     x = rng.uniform(size=80)
     utility = np.outer(x, [3, 2, 1, 0]) + np.outer(1 - x, [0, 1, 2, 3]) + rng.normal(scale=0.2, size=(80, 4))
     Y = rankdata(-utility, axis=1)
-    scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()},
+    scores = compare_methods({"tree": RankingTree(), "default": DefaultRanker()},
                             pd.DataFrame({"x": x}), Y, cv=5)
     means = scores.groupby("method")["CS"].mean()
     assert means["tree"] > means["default"] + 0.3

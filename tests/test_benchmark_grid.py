@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankviz import DefaultRanker, KNNRanker, RankingTree, cross_validate, delete_labels, load_sample
+from rankviz import DefaultRanker, KNNRanker, RankingTree, compare_methods, delete_labels, load_sample
 from rankviz.cli import ProgressBar, main
 from rankviz.experiments.grid import (COLUMNS, HIGHER_IS_BETTER, MEASURES, Protocol, read_results, rank_loss,
                                       run_grid)
@@ -70,7 +70,7 @@ def test_the_schema_is_exact_and_cells_score_what_cross_validation_scores(serial
     iris = load_sample("iris_nb")
     assert (table.loc[table.dataset == "iris_nb", ["n_train", "n_test"]].sum(axis=1) == iris.n_samples).all()
 
-    scores = cross_validate(small_methods(), iris.X, iris.Y, cv=3, repetitions=2)
+    scores = compare_methods(small_methods(), iris.X, iris.Y, cv=3, repetitions=2)
     expected = scores.groupby(["method", "repetition", "fold"])[["Kendall tau", "CS", "WRC", "LRA"]].mean()
     ours = table[table.dataset == "iris_nb"].pivot_table(index=["method", "repetition", "fold"],
                                                          columns="measure", values="value")

@@ -122,7 +122,7 @@ def test_ordinal_tree_levels_features_and_target_are_escaped_and_drawn(engine):
     X = pd.DataFrame({NASTY: rng.normal(size=90), BREAKOUT: rng.normal(size=90)})
     levels = [BREAKOUT, NASTY, MARKDOWN]
     y = np.array(levels, dtype=object)[np.digitize(X[NASTY], [-0.4, 0.4])]
-    model = OrdinalTree("ranking_impurity", max_depth=3).fit(X, y, levels=levels, target_name=NASTY)
+    model = OrdinalTree("ranking_impurity", max_depth=3).set_params(levels=levels).fit(X, pd.Series(y, name=NASTY))
     dot = tree_to_dot(model.tree_, title=MARKDOWN)
     assert_escaped(dot, NAMES)
     assert_drawn(dot, NAMES, engine, count_nodes=model.tree_.node_count)

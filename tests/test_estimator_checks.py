@@ -439,7 +439,7 @@ def test_ordinal_score_is_the_negated_rank_loss(cls):
 def test_ordinal_score_on_named_levels_uses_their_positions():
     X = np.array([[0.0], [0.0], [1.0], [1.0]])
     y = np.array(["low", "low", "high", "high"], dtype=object)
-    model = OrdinalTree().fit(X, y, levels=["low", "mid", "high"])
+    model = OrdinalTree().set_params(levels=["low", "mid", "high"]).fit(X, y)
     # low = 1, mid = 2, high = 3: the predictions (low, high) are 1 and 2 positions away
     assert model.score(np.array([[0.0], [1.0]]), ["mid", "low"]) == pytest.approx(-(1 + 2) / 2)
     assert model.score(X, y) == 0.0

@@ -16,7 +16,7 @@ from rankviz.tree.trace import trace_example
 @pytest.fixture(scope="module")
 def fitted():
     data = load_sample("metalearning")
-    model = RankingTree(min_samples_leaf=5).fit(data.X, data.Y, label_names=data.label_names)
+    model = RankingTree(min_samples_leaf=5).fit(data.X, data.rankings)
     return data, model, FeatureEncoder().fit(data.X).transform(data.X)
 
 
@@ -149,7 +149,7 @@ def test_a_png_states_its_dpi_so_documents_place_it_at_its_size(fitted, engine):
 def test_by_default_a_figure_fits_a_page_with_legible_text():
     """Natural size when narrower than a page; else a page wide, cut by levels if the text would be tiny."""
     data = load_sample("metalearning")
-    model = RankingTree(min_samples_leaf=10).fit(data.X, data.Y, label_names=data.label_names)
+    model = RankingTree(min_samples_leaf=10).fit(data.X, data.rankings)
     page = PAGE_WIDTH_CM / 2.54
     natural = figure_size(tree_to_dot(model))[0]
     assert natural * LEGIBLE_SCALE > page  # wide: it needs cutting
@@ -165,7 +165,7 @@ def test_by_default_a_figure_fits_a_page_with_legible_text():
     assert fit_to_page(model, max_depth=model.tree_.max_depth)[1:] == (pytest.approx(page), model.tree_.max_depth)
     # A narrow tree keeps its natural size.
     toy = load_sample("toy")
-    small = RankingTree(min_samples_leaf=4).fit(toy.X, toy.Y, label_names=toy.label_names)
+    small = RankingTree(min_samples_leaf=4).fit(toy.X, toy.rankings)
     if figure_size(tree_to_dot(small))[0] <= page:
         assert fit_to_page(small)[1:] == (None, None)
 

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
-from rankviz.experiments.cross_validation import (MEASURES, cross_validate, gamma_curves, loo_gamma_curves,
+from rankviz.experiments.cross_validation import (MEASURES, compare_methods, gamma_curves, loo_gamma_curves,
                                                   mean_intervals, paired_scores)
 from rankviz.experiments.statistics import paired_comparison, t_interval
 from rankviz.model_selection import fold_indices
@@ -22,7 +22,7 @@ def data():
 def refit_scores(X, Y, gamma, cv, seed, repetitions=1, min_samples_leaf=3):
     """Per-example scores of trees grown at ``gamma`` on every fold (the slow way)."""
     tree = RankingTree(gamma=gamma, min_samples_leaf=min_samples_leaf)
-    return cross_validate({"tree": tree}, X, Y, cv=cv, seed=seed, repetitions=repetitions)
+    return compare_methods({"tree": tree}, X, Y, cv=cv, seed=seed, repetitions=repetitions)
 
 
 @pytest.mark.parametrize("cv, repetitions", [(5, 1), (4, 3)])
@@ -78,8 +78,8 @@ def test_stopping_keeps_the_finished_folds_marked_partial(data):
     scores = refit_scores(X, Y, 0.98, 10, 2)
     kept = scores[scores["fold"] < 3]
     assert partial.loc[0.98, "CS"] == pytest.approx(kept["CS"].mean(), abs=1e-12)
-    # The baselines were scored on the same finished folds, as cross_validate scores them.
-    expected = cross_validate(baselines, X, Y, cv=10, seed=2)
+    # The baselines were scored on the same finished folds, as compare_methods scores them.
+    expected = compare_methods(baselines, X, Y, cv=10, seed=2)
     expected = expected[expected["fold"] < 3].reset_index(drop=True)
     pd.testing.assert_frame_equal(partial.attrs["baselines"], expected)
 
@@ -87,7 +87,7 @@ def test_stopping_keeps_the_finished_folds_marked_partial(data):
 def test_mean_intervals_are_t_intervals_over_examples_or_repetitions(data):
     X, Y = data
     methods = {"KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
-    scores = cross_validate(methods, X, Y, cv=5, repetitions=3, seed=1)
+    scores = compare_methods(methods, X, Y, cv=5, repetitions=3, seed=1)
     by_example = mean_intervals(scores, ["CS", "LRA"])
     by_repetition = mean_intervals(scores, ["CS", "LRA"], over="repetition")
     for method, group in scores.groupby("method"):
@@ -103,7 +103,7 @@ def test_paired_scores_are_the_statistics_modules_comparison(data):
     X, Y = data
     methods = {"tree": RankingTree(gamma=0.98, min_samples_leaf=3), "KNN (k=1)": KNNRanker(),
                "Default ranking": DefaultRanker()}
-    scores = cross_validate(methods, X, Y, cv=5, seed=0)
+    scores = compare_methods(methods, X, Y, cv=5, seed=0)
     table = paired_scores(scores, "tree", "WRC")
     assert list(table["method"]) == ["KNN (k=1)", "Default ranking"]
     tree = scores[scores["method"] == "tree"].set_index("example")["WRC"].sort_index()

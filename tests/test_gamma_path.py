@@ -6,7 +6,7 @@ import pytest
 from rankviz import RankingTree, load_sample
 from rankviz.tree.criteria import get_criterion
 from rankviz.datasets.samples import list_samples
-from rankviz.experiments.cross_validation import MEASURES, best_gamma, cross_validate, loo_gamma_curves
+from rankviz.experiments.cross_validation import MEASURES, best_gamma, compare_methods, loo_gamma_curves
 from reference import random_problem
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_samples", "similarity",
@@ -137,7 +137,7 @@ def test_loo_gamma_curves_equal_leave_one_out_at_each_gamma():
     curves = loo_gamma_curves(X, Y, gammas, min_samples_leaf=3)
     assert curves.attrs["n_examples"] == 30
     for gamma in gammas:
-        scores = cross_validate({"tree": RankingTree(gamma=gamma, min_samples_leaf=3)}, X, Y, cv="loo")
+        scores = compare_methods({"tree": RankingTree(gamma=gamma, min_samples_leaf=3)}, X, Y, cv="loo")
         for measure in MEASURES:
             assert curves.loc[gamma, measure] == pytest.approx(scores[measure].mean(), abs=1e-12)
 

@@ -8,7 +8,7 @@ from rankviz.experiments.statistics import t_interval
 from sklearn.tree import DecisionTreeClassifier
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, delete_labels
-from rankviz.experiments.cross_validation import cross_validate
+from rankviz.experiments.cross_validation import compare_methods
 from rankviz.model_selection import fold_indices
 from rankviz.experiments.label_ranking_study import (label_ranking_methods, missing_rate_curve,
                                                      relative_tree_size, top_label)
@@ -30,7 +30,7 @@ class RecordingRanker(DefaultRanker):
 def test_repetitions_use_new_folds_and_delete_only_training_labels():
     X, Y = random_problem(1, n=40)
     RecordingRanker.seen = []
-    scores = cross_validate({"rec": RecordingRanker()}, X, Y, cv=5, seed=3, repetitions=2,
+    scores = compare_methods({"rec": RecordingRanker()}, X, Y, cv=5, seed=3, repetitions=2,
                             missing_rate=0.5)
     assert len(scores) == 2 * len(Y)  # every row held out once per repetition
     assert sorted(scores.groupby("repetition")["example"].apply(sorted).iloc[1]) == list(range(40))
@@ -51,7 +51,7 @@ def test_missing_rate_curve_equals_cross_validation_at_each_rate():
     curve = missing_rate_curve(methods, X, Y, [0.0, 0.4], cv=4, repetitions=2, seed=1)
     assert list(curve.method) == ["KNN", "Default", "KNN", "Default"]
     for rate in (0.0, 0.4):
-        scores = cross_validate(methods, X, Y, cv=4, seed=1, repetitions=2, missing_rate=rate)
+        scores = compare_methods(methods, X, Y, cv=4, seed=1, repetitions=2, missing_rate=rate)
         for method in methods:
             row = curve[(curve.missing_rate == rate) & (curve.method == method)].iloc[0]
             mine = scores[scores.method == method]
@@ -100,7 +100,7 @@ def test_label_ranking_methods_rank_the_labels_of_structured_data():
     X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "c"])
     utility = X.to_numpy() @ rng.normal(size=(3, 4)) + rng.normal(scale=0.3, size=(200, 4))
     Y = np.argsort(np.argsort(-utility, axis=1), axis=1) + 1.0
-    scores = cross_validate(label_ranking_methods(), X, Y, cv=5, seed=0)
+    scores = compare_methods(label_ranking_methods(), X, Y, cv=5, seed=0)
     means = scores.groupby("method")["Kendall tau"].mean()
     assert set(means.index) == {"LRT", "IBLR", "CC", "KNN (k=1)", "Default"}
     for method in ("LRT", "IBLR", "CC"):

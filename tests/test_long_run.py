@@ -153,7 +153,7 @@ def test_format_duration():
 
 def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):
     """Stop reruns the script; Streamlit interrupts it at the next progress update."""
-    real = evaluation_panel.cross_validate
+    real = evaluation_panel.compare_methods
 
     def interrupted(methods, *args, **kwargs):
         scores = real(methods, *args, **kwargs)
@@ -162,7 +162,7 @@ def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):
             st.rerun()  # as the Stop button does, after the tree's scores were stored
         return scores
 
-    monkeypatch.setattr(evaluation_panel, "cross_validate", interrupted)
+    monkeypatch.setattr(evaluation_panel, "compare_methods", interrupted)
     at = AppTest.from_file(app_path, default_timeout=120)
     at.run()
     at.selectbox(key="dataset").set_value("toy").run()

@@ -75,7 +75,7 @@ def test_tree_loss_at_each_depth_equals_a_tree_refitted_with_that_max_depth(fixe
     for criterion, name in TREE_METHODS.items():
         recorded = fixed_trials[(fixed_trials["trial"] == trial) & (fixed_trials["method"] == name)]
         for d in range(7):
-            tree = OrdinalTree(criterion, max_depth=d).fit(X_train, y_train, levels=SMALL.levels)
+            tree = OrdinalTree(criterion, max_depth=d).set_params(levels=SMALL.levels).fit(X_train, y_train)
             expected = np.mean(np.abs(tree.predict(X_test).astype(float) - y_test))
             got = recorded.loc[recorded["depth"] == d, "loss"].item()
             assert got == pytest.approx(expected), (name, d)
@@ -89,7 +89,7 @@ def test_depth_zero_equals_the_default_median(fixed_trials):
             root = group.loc[(group["method"] == name) & (group["depth"] == 0), "loss"].item()
             assert root == pytest.approx(default)
         X_train, y_train, X_test, y_test, _ = draw(SMALL, 7, trial)
-        median = OrdinalDefault().fit(X_train, y_train, levels=SMALL.levels).predict(X_test)
+        median = OrdinalDefault().set_params(levels=SMALL.levels).fit(X_train, y_train).predict(X_test)
         assert default == pytest.approx(np.mean(np.abs(median - y_test)))
 
 
@@ -107,7 +107,7 @@ def test_trials_are_reproducible_and_do_not_depend_on_the_number_of_trials():
     assert three.groupby("trial")["loss"].sum().nunique() == 3
 
 
-def test_cv_depth_selection_picks_the_argmin_of_cross_validated_losses():
+def test_cv_depth_selection_picks_the_argmin_of_compare_methodsd_losses():
     X, y = make_ordinal_square(160, label_noise=0.3, seed=5)
     tree = OrdinalTree("gini", max_depth=6)
     depth, losses = select_depth(tree, X, y, SMALL.levels, folds=5, rng=np.random.default_rng(9))
@@ -117,7 +117,7 @@ def test_cv_depth_selection_picks_the_argmin_of_cross_validated_losses():
     for test in np.array_split(order, 5):
         train = np.setdiff1d(order, test)
         for d in range(7):
-            refit = OrdinalTree("gini", max_depth=d).fit(X.iloc[train], y[train], levels=SMALL.levels)
+            refit = OrdinalTree("gini", max_depth=d).set_params(levels=SMALL.levels).fit(X.iloc[train], y[train])
             expected[d] += np.abs(refit.predict(X.iloc[test]).astype(float) - y[test]).sum()
     assert losses == pytest.approx(expected / len(y))
     assert depth == int(np.argmin(expected))
@@ -148,7 +148,7 @@ def test_holdout_trials_split_the_data_and_count_level_steps():
     records = frame(run_trials(source, ordinal_methods(max_depth=3), 2, seed=0))
     X_train, y_train, X_test, y_test, _ = draw(source, 0, 0)
     assert len(X_train) == 150 and len(X_test) == 50
-    tree = OrdinalTree("ranking_impurity", max_depth=3).fit(X_train, y_train, levels=list(names))
+    tree = OrdinalTree("ranking_impurity", max_depth=3).set_params(levels=list(names)).fit(X_train, y_train)
     got = records[(records["trial"] == 0) & (records["method"] == RI) & records["final"]]["loss"].item()
     assert got == pytest.approx(tree.rank_loss(X_test, y_test))
 

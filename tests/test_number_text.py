@@ -28,7 +28,7 @@ def test_a_similarity_that_rounds_to_zero_is_written_without_a_sign(value, text)
 
 def test_no_drawing_or_text_export_writes_minus_zero():
     toy = load_sample("toy")
-    tree = RankingTree(min_samples_leaf=2).fit(toy.X, toy.Y, label_names=toy.label_names).tree_
+    tree = RankingTree(min_samples_leaf=2).fit(toy.X, toy.rankings).tree_
     tree.similarity[:] = -1e-6  # e.g. a mean Spearman correlation a hair below zero
     tree.split_score[~tree.is_leaf] = -1e-6
     for text in (tree_to_dot(tree, show_ids=True), export_text(tree)):

@@ -362,12 +362,12 @@ def test_levels_from_names_numbers_and_categoricals():
     names = ["good", "poor", "fair", "good"]
     with pytest.raises(ValueError, match="pass the levels in their order"):
         OrdinalTree().fit(np.arange(4.0)[:, None], names)
-    model = OrdinalTree(max_depth=0).fit(np.arange(4.0)[:, None], names, levels=["poor", "fair", "good"])
+    model = OrdinalTree(max_depth=0).set_params(levels=["poor", "fair", "good"]).fit(np.arange(4.0)[:, None], names)
     assert model.classes_ == ["poor", "fair", "good"]
     # Positions 3, 1, 2, 3: the median lies between 2 and 3; the lower one is taken.
     assert model.predict([[0.0]])[0] == "fair"
-    assert OrdinalTree(max_depth=0, prediction="mode").fit(
-        np.arange(4.0)[:, None], names, levels=["poor", "fair", "good"]).predict([[0.0]])[0] == "good"
+    assert OrdinalTree(max_depth=0, prediction="mode").set_params(levels=["poor", "fair", "good"]).fit(
+        np.arange(4.0)[:, None], names).predict([[0.0]])[0] == "good"
     with pytest.raises(ValueError, match="row 2 holds 'bad'"):
         OrdinalLevels(["poor", "good"], [1, 2]).encode(["poor", "bad"])
     ordered = pd.Series(pd.Categorical(["lo", "hi", "mid"], categories=["lo", "mid", "hi"], ordered=True))

@@ -261,7 +261,7 @@ def test_the_builder_reproduces_the_shipped_files(tmp_path):
 
 def test_an_ordinal_tree_fits_the_sample():
     ds = load_ordinal_sample("diabetes_ordinal")
-    tree = OrdinalTree(max_depth=3).fit(ds.X, ds.y, levels=ds.levels, target_name=ds.target)
+    tree = OrdinalTree(max_depth=3).set_params(levels=ds.levels).fit(ds.X, pd.Series(ds.y, name=ds.target))
     assert tree.classes_ == ds.levels
     assert set(tree.predict(ds.X)) <= set(ds.levels)
 

@@ -356,7 +356,7 @@ def test_big_ranking_tree_is_drawn_to_a_depth_and_exported_whole(app_path, expor
     ok(at)
     data = load_sample("metalearning")
     tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(  # as the page: cut from the γ path
-        data.X, data.Y, label_names=data.label_names).gamma_path().tree_at(GAMMAS[1])
+        data.X, data.rankings).gamma_path().tree_at(GAMMAS[1])
     assert LEGIBLE_LEAVES < tree.n_leaves <= tree_panel.DRAWN_WHOLE_LEAVES
     # The view zooms: up to DRAWN_WHOLE_LEAVES leaves the whole tree is drawn first.
     assert at.slider(key="tree_draw_depth").value == tree.max_depth
@@ -403,7 +403,7 @@ def test_the_export_fits_a_page_by_default(app_path):
     ok(at)
     data = load_sample("metalearning")
     tree = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(
-        data.X, data.Y, label_names=data.label_names).gamma_path().tree_at(GAMMAS[1])
+        data.X, data.rankings).gamma_path().tree_at(GAMMAS[1])
     _, inches, depth = fit_to_page(tree, similarity_range=tree_panel.SIMILARITY_RANGE, show_ids=True,
                                    max_labels=4, direction="TB", font_size=12.0, legend=True,
                                    rank_strips=False, title=None)

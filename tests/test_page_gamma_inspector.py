@@ -7,7 +7,7 @@ from drawings import tree_views
 from apptest_pages import open_page, open_tab
 
 from rankviz import RankingTree, load_sample
-from rankviz.experiments.cross_validation import best_gamma, cross_validate, loo_gamma_curves
+from rankviz.experiments.cross_validation import best_gamma, compare_methods, loo_gamma_curves
 from rankviz.features import FeatureEncoder
 from rankviz.tree.node_inspection import inspect_node
 from rankviz.ui.gamma_panel import GAMMA_GRID
@@ -207,7 +207,7 @@ def test_k_fold_and_repeated_k_fold_curves_match_the_library(app_path):
         title = figure.layout.title.text
         assert (f"{repetitions} × 5-fold" if repetitions > 1 else "5-fold") in title and "partial" not in title
         # The baselines' lines are their means on the same folds.
-        scores = cross_validate(baseline_rankers([]), dataset.X, dataset.Y, cv=5, seed=2,
+        scores = compare_methods(baseline_rankers([]), dataset.X, dataset.Y, cv=5, seed=2,
                                 repetitions=repetitions)
         knn = next(trace for trace in figure.data if trace.name == "KNN (k=1)")
         assert plotly_array(knn.y)[0] == pytest.approx(scores[scores["method"] == "KNN (k=1)"]["CS"].mean())
@@ -265,10 +265,10 @@ def test_the_knn_reference_of_the_curves_has_the_chosen_k(app_path):
     figure = chart(at, "gamma_curves")
     names = {trace.name for trace in figure.data}
     assert "KNN (k=5)" in names and "KNN (k=1)" not in names
-    scores = cross_validate({"KNN (k=5)": KNNRanker(n_neighbors=5)}, dataset.X, dataset.Y, cv=5, seed=0)
+    scores = compare_methods({"KNN (k=5)": KNNRanker(n_neighbors=5)}, dataset.X, dataset.Y, cv=5, seed=0)
     knn = next(trace for trace in figure.data if trace.name == "KNN (k=5)")
     assert plotly_array(knn.y)[0] == pytest.approx(scores["CS"].mean())
-    nearest = cross_validate({"KNN (k=1)": KNNRanker()}, dataset.X, dataset.Y, cv=5, seed=0)
+    nearest = compare_methods({"KNN (k=1)": KNNRanker()}, dataset.X, dataset.Y, cv=5, seed=0)
     assert nearest["CS"].mean() != pytest.approx(scores["CS"].mean())  # the choice is visible in the line
     # Another k makes the curves stale: the note names the change.
     at.selectbox(key="gamma_knn_k").set_value(1).run()

@@ -71,7 +71,7 @@ def test_default_trees_are_the_librarys_and_differ_between_criteria(app):
     for dot, summary, criterion, name in zip(dots, summaries, ("ranking_impurity", "gini"),
                                              ("Ranking impurity", "Gini")):
         # Rule (6) is off by default: trees grow as the CART trees of Xia et al. do.
-        model = OrdinalTree(criterion, max_depth=3, gamma=np.inf).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+        model = OrdinalTree(criterion, max_depth=3, gamma=np.inf).set_params(levels=[1, 2, 3, 4, 5]).fit(X_train, y_train)
         tree = model.tree_
         assert f"{tree.n_leaves} leaves, depth {tree.max_depth}." in summary
         assert tree.max_depth == 3
@@ -88,13 +88,13 @@ def test_the_knn_baselines_k_is_chosen_and_goes_into_the_url(app, app_path):
     app.number_input(key="ivg_knn_k").set_value(7).run()
     ok(app)
     X_train, y_train, X_test, y_test = default_split()
-    knn = OrdinalKNN(7).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+    knn = OrdinalKNN(7).set_params(levels=[1, 2, 3, 4, 5]).fit(X_train, y_train)
     truth = OrdinalLevels(knn.classes_, knn.positions_).position_of(y_test)
     expected = mean_rank_loss(truth, knn.positions_[knn.predict_index(X_test)])
     metrics = {m.label: m.value for m in app.metric}
     assert metrics["KNN (k=7) baseline"] == f"{expected:.3f}" and "KNN (k=1) baseline" not in metrics
     # k = 7 is not k = 1's loss on this draw, so the test sees the choice.
-    nearest = OrdinalKNN(1).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+    nearest = OrdinalKNN(1).set_params(levels=[1, 2, 3, 4, 5]).fit(X_train, y_train)
     assert mean_rank_loss(truth, nearest.positions_[nearest.predict_index(X_test)]) != pytest.approx(expected)
     assert app.query_params["knn_k"] == "7"
     linked = open_page(app_path, PAGE, knn_k="7")
@@ -126,7 +126,7 @@ def test_every_synthetic_and_tree_control(app):
     metrics = {m.label: m.value for m in app.metric}
     for summary, criterion, name in zip(summaries, ("ranking_impurity", "gini"), ("Ranking impurity", "Gini")):
         model = OrdinalTree(criterion, max_depth=2, prediction="mode", min_samples_leaf=5,
-                            gamma=0.995).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+                            gamma=0.995).set_params(levels=[1, 2, 3, 4, 5]).fit(X_train, y_train)
         leaves = "1 leaf" if model.tree_.n_leaves == 1 else f"{model.tree_.n_leaves} leaves"
         assert f"{leaves}, depth {model.tree_.max_depth}." in summary
         assert metrics[f"{name} tree"] == f"{model.rank_loss(X_test, y_test):.3f}"
@@ -229,7 +229,7 @@ def test_node_table_root_matches_brute_force(app):
     ok(app)
     frame = node_frame(app)
     assert frame.iloc[0]["node"].startswith("#1 ")
-    model = OrdinalTree("gini", max_depth=3, gamma=np.inf).fit(*default_split()[:2], levels=[1, 2, 3, 4, 5])
+    model = OrdinalTree("gini", max_depth=3, gamma=np.inf).set_params(levels=[1, 2, 3, 4, 5]).fit(*default_split()[:2])
     counts = model.tree_.class_counts[1]
     assert frame.iloc[0]["n"] == counts.sum()
     levels = np.repeat(np.arange(1, 6), counts.astype(int))
@@ -361,7 +361,7 @@ def test_the_hold_out_losses_are_compared_row_by_row(app):
     models = {"Ranking impurity": OrdinalTree("ranking_impurity", max_depth=3, gamma=np.inf),
               "Gini": OrdinalTree("gini", max_depth=3, gamma=np.inf),
               "KNN (k=1)": OrdinalKNN(1), "Default (median)": OrdinalDefault()}
-    losses = {name: model.fit(X_train, y_train, levels=levels).rank_losses(X_test, y_test)
+    losses = {name: model.set_params(levels=levels).fit(X_train, y_train).rank_losses(X_test, y_test)
               for name, model in models.items()}
     for name, model in models.items():  # the mean of the rows is the loss shown
         assert losses[name].mean() == pytest.approx(model.rank_loss(X_test, y_test))

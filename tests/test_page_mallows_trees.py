@@ -2,7 +2,7 @@
 
 Every number the page shows is checked against the library: the drawn tree
 against ``RankingTree(criterion="mallows")``, the comparison against
-``cross_validate``, the Fig. 1 curve against ``missing_rate_curve`` and the
+``compare_methods``, the Fig. 1 curve against ``missing_rate_curve`` and the
 size table against ``relative_tree_size``.
 """
 
@@ -18,7 +18,7 @@ from apptest_pages import ok, open_page
 
 from rankviz import IBLR, KNNRanker, RankingTree, delete_labels, load_benchmark, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
-from rankviz.experiments.cross_validation import cross_validate
+from rankviz.experiments.cross_validation import compare_methods
 from rankviz.experiments.label_ranking_study import label_ranking_methods, missing_rate_curve, relative_tree_size
 from rankviz.ui.data_picker import UPLOAD
 from rankviz.experiments.label_ranking_study import MEASURE_ORDER
@@ -201,7 +201,7 @@ def test_an_uploaded_benchmark_file_grows_a_tree(app):
 
 # -- the experiments -----------------------------------------------------------------
 
-def test_compare_tab_shows_the_means_of_cross_validate(app):
+def test_compare_tab_shows_the_means_of_compare_methods(app):
     app.selectbox(key="dataset").set_value("iris_nb").run()
     app.slider(key="lrt_p").set_value(0.3).run()  # deletions in the training folds
     app.number_input(key="lrt_cmp_folds").set_value(3).run()
@@ -209,7 +209,7 @@ def test_compare_tab_shows_the_means_of_cross_validate(app):
     app.button(key="lrt_cmp_run").click().run()
     ok(app)
     dataset = load_sample("iris_nb")
-    expected = cross_validate(page_methods(), dataset.X, dataset.Y, cv=3, seed=0,
+    expected = compare_methods(page_methods(), dataset.X, dataset.Y, cv=3, seed=0,
                               missing_rate=0.3)
     means = expected.groupby("method", sort=False)[list(MEASURE_ORDER)].mean()
     bars = figure(app, "lrt_cmp_bars")
@@ -259,7 +259,7 @@ def test_five_repetitions_whiskers_are_95_percent_intervals_over_repetitions(app
     dataset = load_sample("toy")
     methods = {name: m for name, m in page_methods(min_samples_leaf=2).items()
                if name in ("LRT", "Default")}
-    expected = cross_validate(methods, dataset.X, dataset.Y, cv=4, seed=0, repetitions=5)
+    expected = compare_methods(methods, dataset.X, dataset.Y, cv=4, seed=0, repetitions=5)
     bars = figure(app, "lrt_cmp_bars")
     assert [bar["name"] for bar in bars["data"]] == ["LRT", "Default"]
     assert "repetitions" in bars["layout"]["title"]["text"]
@@ -377,7 +377,7 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
     dataset = load_sample("wine_nb")
     min_leaf = sample_tree_defaults("wine_nb").get("min_samples_leaf", DEFAULT_MIN_LEAF)
     tree = RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf, tie_tolerance=0.3).fit(
-        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+        dataset.X, dataset.rankings).tree_
     leaves = next(d.value for d in app.dataframe if "centre ranking" in d.value.columns)
     expected = sorted(tree.ranking_text(i) for i in np.flatnonzero(tree.is_leaf))
     assert sorted(leaves["centre ranking"]) == expected
@@ -390,7 +390,7 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
         lrt=RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf, tie_tolerance=0.3),
         tie_tolerance=0.3)
     methods = {name: methods[name] for name in ("LRT", "KNN (k=1)", "Default")}
-    means = cross_validate(methods, dataset.X, dataset.Y, cv=3, seed=0).groupby(
+    means = compare_methods(methods, dataset.X, dataset.Y, cv=3, seed=0).groupby(
         "method", sort=False)["Kendall tau"].mean()
     table = next(d.value for d in app.dataframe if "Kendall tau mean" in d.value.columns)
     for name in methods:
@@ -409,7 +409,7 @@ def test_knn_k_chosen_by_inner_cv_reaches_the_comparison(app):
     min_leaf = sample_tree_defaults("iris_nb").get("min_samples_leaf", DEFAULT_MIN_LEAF)
     methods = {"LRT": RankingTree(criterion="mallows", gamma=INF, min_samples_leaf=min_leaf),
                "KNN (k=auto)": KNNRanker(n_neighbors="auto")}
-    expected = cross_validate(methods, dataset.X, dataset.Y, cv=3, seed=0)
+    expected = compare_methods(methods, dataset.X, dataset.Y, cv=3, seed=0)
     means = expected.groupby("method", sort=False)[list(MEASURE_ORDER)].mean()
     bars = figure(app, "lrt_cmp_bars")
     assert [bar["name"] for bar in bars["data"]] == ["LRT", "KNN (k=auto)"]

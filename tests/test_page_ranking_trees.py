@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
-from rankviz.experiments.cross_validation import cross_validate
+from rankviz.experiments.cross_validation import compare_methods
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from apptest_pages import open_tab
 from drawings import drawings, tree_views
@@ -57,7 +57,7 @@ def test_page_opens_on_the_metalearning_sample_with_the_full_tree(app):
     assert app.selectbox(key="dataset").value == "metalearning"
     dataset = load_sample("metalearning")
     expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
-        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+        dataset.X, dataset.rankings).tree_
     assert leaves_text(expected.n_leaves) in status_line(app)
     dot = dot_of(app)
     assert n_drawn_nodes(dot) == expected.node_count
@@ -72,7 +72,7 @@ def test_every_sample_grows_a_tree_whose_leaves_name_its_labels(app, name):
     dataset = load_sample(name)
     assert app.number_input(key="tree_min_leaf").value == page_min_leaf(name)
     expected = RankingTree(min_samples_leaf=page_min_leaf(name)).fit(
-        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+        dataset.X, dataset.rankings).tree_
     assert expected.n_leaves > 1  # every sample opens on a tree, not a lone root
     assert leaves_text(expected.n_leaves) in status_line(app)
     dot = dot_of(app)
@@ -134,7 +134,7 @@ def test_evaluation_matches_the_library(app):
     dataset = load_sample("toy")
     methods = {"Ranking tree": RankingTree(min_samples_leaf=page_min_leaf("toy")),
                "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
-    expected = cross_validate(methods, dataset.X, dataset.Y, cv=4, seed=0)
+    expected = compare_methods(methods, dataset.X, dataset.Y, cv=4, seed=0)
     means = expected.groupby("method", sort=False)[["CS", "WRC", "LRA"]].mean()
     figure = plotly.io.from_json(charts[0].proto.spec)
     assert [bar.name for bar in figure.data] == list(means.index)
@@ -151,7 +151,7 @@ def test_a_heat_map_row_is_traced_through_the_tree(app):
 
     dataset = load_sample("metalearning")
     tree = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(
-        dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+        dataset.X, dataset.rankings).tree_
     app.selectbox(key="inspect_node").set_value(2).run()
     app.session_state["inspect_section"] = "Rankings in the node"
     pick = app.run().selectbox(key="inspect_trace_pick")
@@ -177,7 +177,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     app.selectbox(key="dataset").set_value("toy").run()
     app.number_input(key="tree_min_leaf").set_value(4).run()
     dataset = load_sample("toy")
-    strict = RankingTree(min_samples_leaf=4).fit(dataset.X, dataset.Y, label_names=dataset.label_names).tree_
+    strict = RankingTree(min_samples_leaf=4).fit(dataset.X, dataset.rankings).tree_
     assert all(line in dot_of(app) for leaf in np.flatnonzero(strict.is_leaf) for line in ranking_lines(strict, leaf))
     app.checkbox(key="tree_ties").check().run()
     app.number_input(key="tree_tie_tolerance").set_value(0.5).run()
@@ -195,7 +195,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     app.number_input(key="eval_folds").set_value(4).run()
     app.button(key="eval_run").click().run()
     assert not app.exception
-    expected = cross_validate({"Ranking tree": RankingTree(min_samples_leaf=4, tie_tolerance=0.5),
+    expected = compare_methods({"Ranking tree": RankingTree(min_samples_leaf=4, tie_tolerance=0.5),
                                "KNN (k=1)": KNNRanker(tie_tolerance=0.5),
                                "Default ranking": DefaultRanker(tie_tolerance=0.5)},
                               dataset.X, dataset.Y, cv=4, seed=0)
@@ -221,7 +221,7 @@ def test_knn_k_reaches_the_evaluation_with_95_percent_intervals_and_a_paired_tab
     knn = f"KNN (k={k})"
     methods = {"Ranking tree": RankingTree(min_samples_leaf=page_min_leaf("metalearning")),
                knn: KNNRanker(n_neighbors=k), "Default ranking": DefaultRanker()}
-    expected = cross_validate(methods, dataset.X, dataset.Y, cv=5, seed=0)
+    expected = compare_methods(methods, dataset.X, dataset.Y, cv=5, seed=0)
     figure = plotly.io.from_json(next(c for c in app.get("plotly_chart") if c.key == "eval_bars").proto.spec)
     assert [bar.name for bar in figure.data] == list(methods)
     assert "95% CI" in figure.layout.title.text

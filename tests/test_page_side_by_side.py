@@ -6,7 +6,7 @@ from streamlit.testing.v1 import AppTest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, load_sample
 from rankviz.tree.criteria import CRITERIA
-from rankviz.experiments.cross_validation import cross_validate
+from rankviz.experiments.cross_validation import compare_methods
 from test_page_ranking_trees import plotly_array
 from drawings import drawings
 
@@ -56,7 +56,7 @@ def test_scores_of_both_trees_and_the_baselines_in_one_chart(app):
     methods = {"Tree A": RankingTree(gamma=0.995, min_samples_leaf=3),
                "Tree B": RankingTree(gamma=0.985, min_samples_leaf=2),  # the toy set's own leaf size
                "KNN (k=1)": KNNRanker(), "Default ranking": DefaultRanker()}
-    expected = cross_validate(methods, dataset.X, dataset.Y, cv=4, seed=0)
+    expected = compare_methods(methods, dataset.X, dataset.Y, cv=4, seed=0)
     means = expected.groupby("method", sort=False)[["CS", "WRC", "LRA"]].mean()
     bars = plotly.io.from_json(next(c for c in app.get("plotly_chart") if c.key == "compare_eval_bars").proto.spec)
     assert [bar.name for bar in bars.data] == list(means.index)

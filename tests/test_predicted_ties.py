@@ -1,6 +1,7 @@
 """Predicting partial rankings: ``tie_tolerance`` on the trees, IBLR, KNN and the default ranking."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import kendalltau, spearmanr
 
@@ -171,7 +172,7 @@ def test_ties_are_shown_with_an_equals_sign():
 
 def test_tree_drawings_show_tied_leaves():
     X, Y = random_problem(7)
-    model = RankingTree(min_samples_leaf=20, tie_tolerance=0.3).fit(X, Y, label_names=list("abcde"))
+    model = RankingTree(min_samples_leaf=20, tie_tolerance=0.3).fit(X, pd.DataFrame(Y, columns=list("abcde")))
     tree = model.tree_
     leaf = next(i for i in np.flatnonzero(tree.is_leaf) if (tree.ranking[i] % 1 != 0).any())
     text = tree.ranking_text(leaf)

@@ -66,7 +66,7 @@ def test_gamma_below_rule_threshold_gives_a_single_leaf():
 def test_nominal_split_is_value_versus_rest():
     X = pd.DataFrame({"A1": ["a", "b", "c", "c", "a", "b"]})
     Y = np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 2, 1], [1, 2, 3], [1, 2, 3]])
-    tree = RankingTree().fit(X, Y, label_names=["x", "y", "z"]).tree_
+    tree = RankingTree().fit(X, pd.DataFrame(Y, columns=["x", "y", "z"])).tree_
     assert tree.test_text(0) == "A1 = c"
     assert tree.ranking_text(tree.children_left[0]) == "z > y > x"
     # An unseen category matches no "= v" test and goes to the "rest" branch.

@@ -41,7 +41,7 @@ FORMATS = ["svg", "png", "pdf"]
 @pytest.fixture(scope="module")
 def tree():
     # min_samples_leaf=1 pinned: a deep tree with numeric and nominal tests.
-    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X, Y, label_names=LABELS).tree_
+    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X, pd.DataFrame(Y, columns=LABELS)).tree_
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def nasty_tree():
     """Every kind of user text (feature, category, label) contains HTML specials."""
     X2 = X.rename(columns={"A1": NASTY}).replace({"c": NASTY})
     labels = [NASTY, "a2", "a3", "a4"]
-    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X2, Y, label_names=labels).tree_
+    return RankingTree(gamma=1.0, min_samples_leaf=1).fit(X2, pd.DataFrame(Y, columns=labels)).tree_
 
 
 def node_labels(dot):
@@ -137,7 +137,7 @@ def test_tooltips(tree, dot_text):
     assert 'tooltip="#0: split A1 = c with S_split = 0.600"' in node_line(dot_text, 0)
     assert 'tooltip="#4 (leaf): a single example"' in node_line(dot_text, 4)
     # With a small gamma the root stops: (1 - 0.093) >= 0.5 * (1 + 0.6), rule (6).
-    stump = RankingTree(gamma=0.5, min_samples_leaf=1).fit(X, Y, label_names=LABELS).tree_
+    stump = RankingTree(gamma=0.5, min_samples_leaf=1).fit(X, pd.DataFrame(Y, columns=LABELS)).tree_
     assert stump.node_count == 1
     assert ('tooltip="#0 (leaf): best split A1 = c with S_split = 0.600 rejected by rule (6)"'
             in tree_to_dot(stump))
@@ -181,7 +181,7 @@ def test_max_labels(tree):
 def test_long_rankings_wrap():
     labels = [f"label_{j}" for j in range(1, 11)]
     Y10 = np.array([np.roll(np.arange(1, 11), k) for k in range(4)])
-    t = RankingTree().fit(pd.DataFrame({"x": [0.0, 0.0, 0.0, 0.0]}), Y10, label_names=labels).tree_
+    t = RankingTree().fit(pd.DataFrame({"x": [0.0, 0.0, 0.0, 0.0]}), pd.DataFrame(Y10, columns=labels)).tree_
     heads, n, _ = parse_label(node_labels(tree_to_dot(t))["node0"])
     assert len(heads) > 1 and n == 4
     assert " ".join(heads) == html.escape(t.ranking_text(0))
@@ -189,7 +189,7 @@ def test_long_rankings_wrap():
 
 
 def test_single_leaf_tree():
-    t = RankingTree().fit(X.iloc[:1], Y[:1], label_names=LABELS).tree_
+    t = RankingTree().fit(X.iloc[:1], pd.DataFrame(Y[:1], columns=LABELS)).tree_
     assert t.node_count == 1
     dot = tree_to_dot(t, highlight=0, title="one leaf")
     heads, n, s = parse_label(node_labels(dot)["node0"])
@@ -237,8 +237,8 @@ X_NAMED = np.arange(12.0)[:, None]
 
 
 def named_tree(prediction, max_depth=1, levels=LEVELS, y=Y_NAMED):
-    return OrdinalTree(max_depth=max_depth, prediction=prediction).fit(
-        X_NAMED, y, levels=levels).tree_
+    return OrdinalTree(max_depth=max_depth, prediction=prediction).set_params(levels=levels).fit(
+        X_NAMED, y).tree_
 
 
 def test_ordinal_nodes_show_level_and_counts(ordinal_tree):
@@ -331,7 +331,7 @@ def test_ordinal_tooltips(ordinal_tree):
     pure = named_tree("mode")
     assert 'tooltip="#1 (leaf): predicts poor (mode of 5 rows); all rows at one level"' in (
         tree_to_dot(pure))
-    one = OrdinalTree(max_depth=0).fit(X_NAMED[:1], Y_NAMED[:1], levels=LEVELS).tree_
+    one = OrdinalTree(max_depth=0).set_params(levels=LEVELS).fit(X_NAMED[:1], Y_NAMED[:1]).tree_
     assert "predicts poor (median of 1 row); a single example" in tree_to_dot(one)
 
 
@@ -566,7 +566,7 @@ def big_tree():
     from rankviz import load_sample
     data = load_sample("metalearning")
     return RankingTree(gamma=1.0, min_samples_leaf=1).fit(
-        data.X, data.Y, label_names=data.label_names).tree_
+        data.X, data.rankings).tree_
 
 
 @pytest.mark.parametrize("depth", [0, 1, 2, 4, 7])
@@ -636,7 +636,7 @@ def test_cut_ordinal_and_mallows_trees():
     assert " nodes, " in dot and "cells: rows at levels" in dot
     data = load_sample("metalearning")
     lrt = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(
-        data.X, data.Y, label_names=data.label_names).tree_
+        data.X, data.rankings).tree_
     dot = tree_to_dot(lrt, max_depth=2)
     assert drawn_nodes(dot) == list(np.flatnonzero(lrt.depth <= 2))
     assert "dashed: subtree not drawn (deeper than 2)" in dot and "reliability" in dot

@@ -218,7 +218,7 @@ def test_every_label_ranking_sample_suggests_a_leaf_size_that_splits_its_root():
         defaults = sample_tree_defaults(name)
         assert "min_samples_leaf" in defaults, name
         data = load_sample(name)
-        tree = RankingTree(**defaults).fit(data.X, data.Y, label_names=data.label_names).tree_
+        tree = RankingTree(**defaults).fit(data.X, data.rankings).tree_
         assert tree.n_leaves > 1, name
     toy = load_sample("toy")
     tree = RankingTree(**sample_tree_defaults("toy")).fit(toy.X, toy.Y).tree_

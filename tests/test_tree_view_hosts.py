@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from rankviz import OrdinalTree, RankingTree, load_sample
@@ -27,7 +28,7 @@ from rankviz.viz import TreeView  # noqa: E402
 @pytest.fixture(scope="module")
 def toy():
     data = load_sample("toy")
-    return data, RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    return data, RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
 
 
 def test_every_host_runs_the_same_view_module():
@@ -52,7 +53,7 @@ def page_data(page: str) -> dict:
 def test_the_html_file_inlines_everything_and_escapes_user_text(toy):
     data, _ = toy
     hostile = ["</script><script>alert(1)</script>", "a & b <!--", "c"]
-    model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=[*hostile, "d"])
+    model = RankingTree(min_samples_leaf=2).fit(data.X, pd.DataFrame(data.Y, columns=[*hostile, "d"]))
     page = export_tree(model, "html", title="<b>T</b> </script>").decode("utf-8")
     # Exactly the two scripts of the file: no user text closes one or opens another.
     assert len(re.findall(r"<script\b", page)) == 2 and len(re.findall(r"</script>", page)) == 2
@@ -133,7 +134,7 @@ def test_a_fitted_tree_displays_itself(toy):
     data, _ = toy
     unfitted = RankingTree()
     assert "text/html" in unfitted._repr_mimebundle_()  # scikit-learn's parameter box
-    model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    model = RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
     bundle = model._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "image/svg+xml"}  # no kernel here: the drawing
     assert bundle["image/svg+xml"].lstrip().startswith("<?xml") or "<svg" in bundle["image/svg+xml"][:400]
@@ -153,7 +154,7 @@ try:
     kc.execute_interactive(
         "from rankviz import RankingTree, load_sample\\n"
         "d = load_sample('toy')\\n"
-        "m = RankingTree(min_samples_leaf=2).fit(d.X, d.Y, label_names=d.label_names)\\n"
+        "m = RankingTree(min_samples_leaf=2).fit(d.X, d.rankings)\\n"
         "m", output_hook=lambda msg: msg["msg_type"] == "execute_result" and print(json.dumps(sorted(msg["content"]["data"]))),
         timeout=120)
 finally:

@@ -217,6 +217,17 @@ class RankingDataset:
         return self.Y.shape[1]
 
     @property
+    def rankings(self) -> pd.DataFrame:
+        """``Y`` as a DataFrame, one column per label, named: what ``fit`` takes to name the labels.
+
+        Returns
+        -------
+        pandas.DataFrame of shape (n_samples, n_labels)
+            The rank positions, columns ``label_names``, the index of ``X``.
+        """
+        return pd.DataFrame(self.Y, columns=list(self.label_names), index=self.X.index)
+
+    @property
     def feature_names(self) -> list[str]:
         """Feature column names, in order (list of str)."""
         return list(self.X.columns)

@@ -173,6 +173,17 @@ class OrdinalDataset:
             object.__setattr__(self, key, value)
 
     @property
+    def target_series(self) -> pd.Series:
+        """``y`` as a Series named after the target: what ``fit`` takes to name it.
+
+        Returns
+        -------
+        pandas.Series of shape (n_samples,)
+            The levels, named ``target``, with the index of ``X``.
+        """
+        return pd.Series(self.y, name=self.target, index=self.X.index)
+
+    @property
     def n_samples(self) -> int:
         """Number of examples (rows)."""
         return len(self.y)

@@ -15,11 +15,11 @@ folds), resumably, serially, in local processes or on a Dask cluster, and
 Demšar (2006) recommends.
 """
 
-from .cross_validation import (MEASURES, best_gamma, cross_validate, gamma_curves, loo_gamma_curves, mean_intervals,
-                               paired_scores, summarize)
+from .cross_validation import (MEASURES, best_gamma, compare_methods, cross_validate, gamma_curves,
+                               loo_gamma_curves, mean_intervals, paired_scores, summarize)
 from .grid import HIGHER_IS_BETTER, Protocol, read_results, run_grid
 from .statistics import paired_comparison, standard_error, t_interval
 
-__all__ = ["HIGHER_IS_BETTER", "MEASURES", "Protocol", "best_gamma", "cross_validate", "gamma_curves",
+__all__ = ["HIGHER_IS_BETTER", "MEASURES", "Protocol", "best_gamma", "compare_methods", "cross_validate", "gamma_curves",
            "loo_gamma_curves", "mean_intervals", "paired_comparison", "paired_scores", "read_results", "run_grid",
            "standard_error", "summarize", "t_interval"]

@@ -4,7 +4,7 @@ Every method is scored on every held-out example with the measures CS, WRC
 and LRA of Rebelo, Soares & Costa (2008) and with Kendall's tau, so the app
 can show both means and per-example distributions.
 
-* :func:`cross_validate` -- per-example scores of estimators;
+* :func:`compare_methods` -- per-example scores of estimators;
 * :func:`gamma_curves` -- the ranking tree's scores at every γ of a grid,
   one maximal tree per fold (leave-one-out, k-fold or repeated k-fold);
 * :func:`summarize`, :func:`mean_intervals` -- means with standard
@@ -16,6 +16,7 @@ can show both means and per-example distributions.
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -32,7 +33,7 @@ from ..label_ranking.incomplete import delete_labels
 from ..tree.criteria import Criterion
 from ..tree.ranking_tree import RankingTree
 
-__all__ = ["MEASURES", "best_gamma", "cross_validate", "gamma_curves", "loo_gamma_curves", "mean_intervals",
+__all__ = ["MEASURES", "best_gamma", "compare_methods", "compare_methods", "gamma_curves", "loo_gamma_curves", "mean_intervals",
            "paired_scores", "summarize"]
 
 #: Measures reported for every held-out example, by column name.
@@ -44,11 +45,16 @@ MEASURES = {
 }
 
 
-def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: ArrayLike,
-                   cv: str | int = "loo", seed: int = 0,
-                   progress: Callable[[int, int], bool | None] | None = None, *,
-                   repetitions: int = 1, missing_rate: float = 0.0) -> pd.DataFrame:
-    """Score each method on held-out examples.
+def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: ArrayLike,
+                    cv: Any = "loo", seed: int = 0,
+                    progress: Callable[[int, int], bool | None] | None = None, *,
+                    repetitions: int = 1, missing_rate: float = 0.0, groups: ArrayLike | None = None
+                    ) -> pd.DataFrame:
+    """Score several methods on the same held-out examples, example by example.
+
+    Unlike :func:`sklearn.model_selection.compare_methods`, which gives one
+    score per fold for one estimator, this gives every measure for every
+    held-out example and method, on shared folds, ready for paired tests.
 
     Each method is fitted on the training part of every fold and each
     held-out example is scored with every measure of :data:`MEASURES`
@@ -64,9 +70,12 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
         The features; an array is made a DataFrame.
     Y : ndarray of shape (n_samples, n_labels)
         Rank positions, lower = preferred, NaN for a missing label.
-    cv : "loo" or int, default="loo"
-        Leave-one-out, or the number of folds of a shuffled k-fold split
-        (:func:`rankviz.model_selection.fold_indices`).
+    cv : "loo", int or scikit-learn splitter, default="loo"
+        Leave-one-out, the number of folds of a shuffled k-fold split
+        (:func:`rankviz.model_selection.fold_indices`), or any splitter with
+        ``split(X, y, groups)`` (``KFold``, ``RepeatedKFold``, ``GroupKFold``,
+        ``LeaveOneOut``, ...); with a repeated splitter the repetitions are
+        its own (``n_repeats``).
     seed : int, default=0
         Seed of the fold shuffle (repetition ``r`` uses ``seed + r``) and of
         the label deletion.
@@ -83,6 +92,8 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
         :func:`rankviz.label_ranking.incomplete.delete_labels`); the
         held-out rankings stay as they are. Every method of a fold sees the
         same deletions.
+    groups : array-like of shape (n_samples,), optional
+        Group labels for a splitter that keeps groups together (``GroupKFold``).
 
     Returns
     -------
@@ -94,8 +105,9 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
     Raises
     ------
     ValueError
-        If ``repetitions`` is not an integer >= 1 or ``cv`` is not a valid
-        split of the rows; a method's own errors pass through.
+        If ``repetitions`` is not an integer >= 1, ``cv`` is not a valid
+        split of the rows, or a splitter is given with ``repetitions`` > 1;
+        a method's own errors pass through.
 
     See Also
     --------
@@ -105,9 +117,9 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
 
     Examples
     --------
-    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> from rankviz import DefaultRanker, RankingTree, compare_methods, load_sample
     >>> data = load_sample("toy")
-    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> scores = compare_methods({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
     >>> scores.columns.tolist()
     ['method', 'example', 'fold', 'repetition', 'CS', 'WRC', 'LRA', 'Kendall tau']
     >>> scores.groupby("method", sort=False)["CS"].mean().round(3)
@@ -120,8 +132,7 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
     Y = np.asarray(Y, dtype=float)
     if not (isinstance(repetitions, (int, np.integer)) and repetitions >= 1):
         raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
-    splits = [(r, f, test) for r in range(repetitions)
-              for f, test in enumerate(fold_indices(len(Y), cv, seed + r))]
+    splits = _splits(cv, X, Y, groups, repetitions, seed)
     records = []
     for done, (repetition, fold, test) in enumerate(splits, start=1):
         train = np.setdiff1d(np.arange(len(Y)), test, assume_unique=True)
@@ -140,6 +151,58 @@ def cross_validate(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: A
     return pd.concat(records, ignore_index=True)
 
 
+def _splits(cv: Any, X: pd.DataFrame, Y: np.ndarray, groups: ArrayLike | None, repetitions: int,
+            seed: int) -> list[tuple[int, int, np.ndarray]]:
+    """(repetition, fold, test rows) of every fold, from the shorthands or a scikit-learn splitter."""
+    if isinstance(cv, str) or not hasattr(cv, "split"):  # "loo" (a str has .split) or a fold count
+        return [(r, f, test) for r in range(repetitions) for f, test in enumerate(fold_indices(len(Y), cv, seed + r))]
+    if repetitions != 1:
+        raise ValueError("repetitions applies to cv='loo' or an integer; a splitter repeats itself "
+                         "(RepeatedKFold(n_repeats=...))")
+    tests = [np.asarray(test) for _, test in cv.split(X, Y, groups)]
+    repeats = int(getattr(cv, "n_repeats", 1))
+    per_repeat = max(1, len(tests) // repeats)
+    return [(k // per_repeat, k % per_repeat, test) for k, test in enumerate(tests)]
+
+
+def cross_validate(*args: Any, **kwargs: Any) -> pd.DataFrame:
+    """Deprecated alias of :func:`compare_methods` (since 0.2, removed in 0.3).
+
+    Renamed because scikit-learn's :func:`~sklearn.model_selection.cross_validate`
+    has another contract (one estimator, one score per fold).
+
+    Parameters
+    ----------
+    *args, **kwargs
+        As for :func:`compare_methods`.
+
+    Returns
+    -------
+    DataFrame
+        What :func:`compare_methods` returns.
+
+    See Also
+    --------
+    compare_methods : The function under its new name.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from rankviz import DefaultRanker, load_sample
+    >>> from rankviz.experiments import cross_validate
+    >>> data = load_sample("toy")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     scores = cross_validate({"default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> caught[0].category.__name__, len(scores)
+    ('FutureWarning', 16)
+    """
+    warnings.warn("rankviz.cross_validate is deprecated since 0.2 and will be removed in 0.3: it is "
+                  "compare_methods (scikit-learn's compare_methods has another contract).",
+                  FutureWarning, stacklevel=2)
+    return compare_methods(*args, **kwargs)
+
+
 def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     """Summarise cross-validated scores: mean, standard deviation and count of every measure per method.
 
@@ -150,7 +213,7 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     scores : DataFrame
-        The output of :func:`cross_validate`.
+        The output of :func:`compare_methods`.
 
     Returns
     -------
@@ -162,13 +225,13 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     See Also
     --------
     mean_intervals : Means with Student-t intervals.
-    cross_validate : The scores summarised.
+    compare_methods : The scores summarised.
 
     Examples
     --------
-    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> from rankviz import DefaultRanker, RankingTree, compare_methods, load_sample
     >>> data = load_sample("toy")
-    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> scores = compare_methods({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
     >>> summarize(scores)["CS"].round(3)
               mean    std  count
     method
@@ -190,7 +253,7 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
     Parameters
     ----------
     scores : DataFrame
-        The output of :func:`cross_validate`.
+        The output of :func:`compare_methods`.
     measures : sequence of str, optional
         Columns of ``scores`` to summarise; default: every measure of
         :data:`MEASURES`.
@@ -222,9 +285,9 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
 
     Examples
     --------
-    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> from rankviz import DefaultRanker, RankingTree, compare_methods, load_sample
     >>> data = load_sample("toy")
-    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> scores = compare_methods({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
     >>> mean_intervals(scores, ["CS", "Kendall tau"]).round(3)
                 CS  Kendall tau  CS ci  Kendall tau ci   n
     tree     0.888        0.812  0.067           0.112  16
@@ -254,7 +317,7 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
     Parameters
     ----------
     scores : DataFrame
-        The output of :func:`cross_validate` (or the baseline scores of
+        The output of :func:`compare_methods` (or the baseline scores of
         :func:`gamma_curves`), holding ``reference``.
     reference : str
         The method compared with every other, e.g. the tree.
@@ -285,9 +348,9 @@ def paired_scores(scores: pd.DataFrame, reference: str, measure: str = "CS", *,
 
     Examples
     --------
-    >>> from rankviz import DefaultRanker, RankingTree, cross_validate, load_sample
+    >>> from rankviz import DefaultRanker, RankingTree, compare_methods, load_sample
     >>> data = load_sample("toy")
-    >>> scores = cross_validate({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
+    >>> scores = compare_methods({"tree": RankingTree(), "default": DefaultRanker()}, data.X, data.Y, cv=4)
     >>> table = paired_scores(scores, "tree", "CS")
     >>> table[["method", "examples", "difference", "wins", "ties", "losses"]].round(3)
         method  examples  difference  wins  ties  losses
@@ -344,7 +407,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
         Leave-one-out or the number of folds (:func:`rankviz.model_selection.fold_indices`).
     repetitions : int, default=1
         Repeat the k-fold split with new shuffles (repetition ``r`` uses
-        ``seed + r``, as :func:`cross_validate`); ignored with ``"loo"``.
+        ``seed + r``, as :func:`compare_methods`); ignored with ``"loo"``.
     seed : int, default=0
         Seed of the fold shuffle.
     criterion : str or Criterion, default="mean_spearman"
@@ -358,7 +421,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
         as for :class:`rankviz.RankingTree`.
     baselines : dict of str -> estimator, optional
         Other rankers scored on the same folds (cloned per fold); their
-        per-example scores, as :func:`cross_validate` returns them, are in
+        per-example scores, as :func:`compare_methods` returns them, are in
         ``attrs["baselines"]``.
     progress : callable, optional
         ``progress(done, total)`` after each fold; returning False stops

@@ -32,7 +32,7 @@ from ..label_ranking.constraint_classification import ConstraintClassifier
 from ..label_ranking.iblr import IBLR
 from ..label_ranking.incomplete import delete_labels
 from ..tree.ranking_tree import RankingTree
-from .cross_validation import MEASURES, cross_validate, mean_intervals
+from .cross_validation import MEASURES, compare_methods, mean_intervals
 from .statistics import standard_error
 
 __all__ = ["MEASURE_ORDER", "column_ranks", "label_ranking_methods", "method_summary", "missing_rate_curve",
@@ -89,7 +89,7 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
     rates : sequence of float in [0, 1)
         Missing-label rates p.
     cv, repetitions, seed :
-        As for :func:`rankviz.experiments.cross_validation.cross_validate`; every rate uses the
+        As for :func:`rankviz.experiments.cross_validation.compare_methods`; every rate uses the
         same folds, so the curves differ only by the deletions.
     progress : callable, optional
         ``progress(done, total)`` over all folds of all rates; returning False
@@ -119,7 +119,7 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
                 stopped.append(True)
             return keep_going
 
-        scores = cross_validate(methods, X, Y, cv=cv, seed=seed, progress=step,
+        scores = compare_methods(methods, X, Y, cv=cv, seed=seed, progress=step,
                                 repetitions=repetitions, missing_rate=rate)
         if stopped:  # a partly scored rate would not compare with the others
             break
@@ -142,7 +142,7 @@ def method_summary(scores: pd.DataFrame, repetitions: int = 1,
     Parameters
     ----------
     scores : DataFrame
-        Per-example scores of :func:`rankviz.experiments.cross_validation.cross_validate`.
+        Per-example scores of :func:`rankviz.experiments.cross_validation.compare_methods`.
     repetitions : int, default=1
         With 2 or more, the error is the standard deviation of the
         per-repetition means (how much a whole cross-validation varies, as

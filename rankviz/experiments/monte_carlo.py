@@ -160,7 +160,7 @@ def select_depth(tree: OrdinalTree, X: pd.DataFrame, y: ArrayLike, levels: Seque
     totals = None
     for test in np.array_split(order, min(folds, len(y))):
         train = np.setdiff1d(order, test)
-        model = clone(tree).fit(X.iloc[train], y[train], levels=levels)
+        model = clone(tree).set_params(levels=levels).fit(X.iloc[train], y[train])
         errors = np.abs(model.predict_by_depth(X.iloc[test]) - model.positions_[
             model.level_index(y[test])][:, None]).sum(axis=0)
         limit = tree.max_depth if tree.max_depth is not None else len(errors) - 1
@@ -209,7 +209,7 @@ def run_trials(source: SyntheticSource | HoldoutSource, methods: Mapping[str, Ba
         y_test = _levels(source.levels).position_of(y_test)
         records = []
         for name, method in methods.items():
-            model = clone(method).fit(X_train, y_train, levels=source.levels)
+            model = clone(method).set_params(levels=source.levels).fit(X_train, y_train)
             if not isinstance(model, OrdinalTree):
                 prediction = model.positions_[model.predict_index(X_test)]
                 records.append({"trial": trial, "method": name, "depth": np.nan, "final": True,

@@ -91,15 +91,15 @@ def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, floa
         ``t_{(1 + confidence) / 2, m - 1} * standard_error``; NaN for fewer
         than two values (no spread to estimate).
 
-    See Also
-    --------
-    standard_error : The standard error alone.
-    paired_comparison : The interval of a difference between two methods.
-
     Raises
     ------
     ValueError
         If ``confidence`` is not a number between 0 and 1.
+
+    See Also
+    --------
+    standard_error : The standard error alone.
+    paired_comparison : The interval of a difference between two methods.
 
     Examples
     --------

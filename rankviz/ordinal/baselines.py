@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
-from .._validation import check_feature_input
+from .._validation import check_feature_input, moved_fit_keyword
 from ..neighbours import NeighbourIndex
 from .base import OrdinalRegressorMixin
 from .levels import PREDICTION_RULES, OrdinalLevels, predict_level
@@ -28,7 +28,9 @@ class _OrdinalBaseline(OrdinalRegressorMixin, BaseEstimator):
         if np.ndim(y) != 1 or len(y) != n_rows:
             raise ValueError(f"y must be one column with one level per row of X ({n_rows}), "
                              f"got shape {np.shape(y)}")
-        ordinal = OrdinalLevels.from_target(y, levels)
+        if levels is not None:
+            moved_fit_keyword(self, "levels", f"set the levels parameter, {type(self).__name__}(levels=...)")
+        ordinal = OrdinalLevels.from_target(y, self.levels if levels is None else levels)
         self.classes_, self.positions_ = ordinal.names, ordinal.positions
         return ordinal.encode(y)
 
@@ -49,6 +51,9 @@ class OrdinalDefault(_OrdinalBaseline):
         The training level predicted: the (lower) median, which minimises
         the absolute rank loss, or the most frequent (the lowest among
         ties).
+    levels : list, optional
+        The level names, lowest first; needed when ``y`` holds names that
+        are not an ordered pandas categorical.
 
     Attributes
     ----------
@@ -80,13 +85,14 @@ class OrdinalDefault(_OrdinalBaseline):
     >>> from rankviz import OrdinalDefault
     >>> from rankviz.datasets import load_ordinal_sample
     >>> data = load_ordinal_sample("diabetes_ordinal")
-    >>> model = OrdinalDefault().fit(data.X, data.y, levels=data.levels)
+    >>> model = OrdinalDefault(levels=data.levels).fit(data.X, data.y)
     >>> model.classes_[model.level_], model.predict(data.X[:2])
     ('medium', array(['medium', 'medium'], dtype=object))
     """
 
-    def __init__(self, prediction: str = "median") -> None:
+    def __init__(self, prediction: str = "median", levels: list | None = None) -> None:
         self.prediction = prediction
+        self.levels = levels
 
     def fit(self, X: Any, y: ArrayLike, levels: list | None = None) -> Self:
         """Find the training median (or mode) level.
@@ -99,7 +105,8 @@ class OrdinalDefault(_OrdinalBaseline):
             Numeric ratings, an ordered pandas categorical, or names listed
             in ``levels``.
         levels : list, optional
-            The level names, lowest first; required when ``y`` holds names.
+            Deprecated since 0.2, removed in 0.3: set the ``levels``
+            parameter, which ``clone`` and grid searches keep.
 
         Returns
         -------
@@ -161,6 +168,9 @@ class OrdinalKNN(_OrdinalBaseline):
     prediction : {"median", "mode"}, default="median"
         How the neighbours' levels are combined: the (lower) median or the
         most frequent (the lowest among ties).
+    levels : list, optional
+        The level names, lowest first; needed when ``y`` holds names that
+        are not an ordered pandas categorical.
 
     Attributes
     ----------
@@ -198,9 +208,10 @@ class OrdinalKNN(_OrdinalBaseline):
     1.0
     """
 
-    def __init__(self, n_neighbors: int = 1, prediction: str = "median") -> None:
+    def __init__(self, n_neighbors: int = 1, prediction: str = "median", levels: list | None = None) -> None:
         self.n_neighbors = n_neighbors
         self.prediction = prediction
+        self.levels = levels
 
     def fit(self, X: Any, y: ArrayLike, levels: list | None = None) -> Self:
         """Store the scaled training attributes and levels.
@@ -214,7 +225,8 @@ class OrdinalKNN(_OrdinalBaseline):
             Numeric ratings, an ordered pandas categorical, or names listed
             in ``levels``.
         levels : list, optional
-            The level names, lowest first; required when ``y`` holds names.
+            Deprecated since 0.2, removed in 0.3: set the ``levels``
+            parameter, which ``clone`` and grid searches keep.
 
         Returns
         -------

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any, Self
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
@@ -18,7 +19,7 @@ from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
 from ..ordinal.base import OrdinalRegressorMixin
 from ..ordinal.levels import PREDICTION_RULES, OrdinalLevels
-from .._validation import check_feature_input, check_growth_params
+from .._validation import check_feature_input, check_growth_params, moved_fit_keyword
 from .structure import parent_array
 
 __all__ = ["OrdinalTree"]
@@ -54,6 +55,10 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         the limits stop it, like the CART trees of Xia et al. (and
         scikit-learn's); ``gamma=1`` splits only where the subsets are more
         homogeneous than their parent, smaller γ asks for more.
+    levels : list, optional
+        The level names, lowest first; needed when ``y`` holds names that
+        are not an ordered pandas categorical (numeric ratings order
+        themselves).
 
     Attributes
     ----------
@@ -101,8 +106,8 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
 
     >>> from rankviz.datasets import load_ordinal_sample
     >>> data = load_ordinal_sample("diabetes_ordinal")
-    >>> tree = OrdinalTree(max_depth=3, min_samples_leaf=20)
-    >>> tree = tree.fit(data.X, data.y, levels=data.levels, target_name=data.target)
+    >>> tree = OrdinalTree(max_depth=3, min_samples_leaf=20, levels=data.levels)
+    >>> tree = tree.fit(data.X, data.target_series)  # a named Series names the target
     >>> tree.tree_.n_leaves, tree.tree_.test_text(0)
     (8, 'ltg <= 4.6')
     >>> tree.predict(data.X[:3])
@@ -112,14 +117,16 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
     """
 
     def __init__(self, criterion: str = "ranking_impurity", max_depth: int | None = None,
-                 prediction: str = "median", min_samples_leaf: int = 1, gamma: float = np.inf) -> None:
+                 prediction: str = "median", min_samples_leaf: int = 1, gamma: float = np.inf,
+                 levels: list | None = None) -> None:
         self.criterion = criterion
         self.max_depth = max_depth
         self.prediction = prediction
         self.min_samples_leaf = min_samples_leaf
         self.gamma = gamma
+        self.levels = levels
 
-    def fit(self, X: Any, y: ArrayLike, levels: list | None = None, target_name: str = "y") -> Self:
+    def fit(self, X: Any, y: ArrayLike, levels: list | None = None, target_name: str | None = None) -> Self:
         """Grow the tree on features ``X`` and ordinal target ``y``.
 
         Parameters
@@ -129,11 +136,14 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
             (or None) marks a missing value.
         y : array-like of shape (n_samples,)
             Numeric ratings, an ordered pandas categorical, or names listed
-            in ``levels``.
+            in the ``levels`` parameter. A named Series gives the name the
+            tree and error messages show (``y`` otherwise).
         levels : list, optional
-            The level names, lowest first; required when ``y`` holds names.
-        target_name : str, default="y"
-            Shown in the tree and in error messages.
+            Deprecated since 0.2, removed in 0.3: set the ``levels``
+            parameter (``OrdinalTree(levels=...)``), which ``clone`` and grid
+            searches keep.
+        target_name : str, optional
+            Deprecated since 0.2, removed in 0.3: pass ``y`` as a named Series.
 
         Returns
         -------
@@ -156,7 +166,13 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         if np.ndim(y) != 1 or len(y) != len(X_encoded):
             raise ValueError(f"y must be one column with one level per row of X "
                              f"({len(X_encoded)}), got shape {np.shape(y)}")
-        ordinal = OrdinalLevels.from_target(y, levels, source=target_name)
+        if levels is not None:
+            moved_fit_keyword(self, "levels", "set the levels parameter, OrdinalTree(levels=...)")
+        if target_name is not None:
+            moved_fit_keyword(self, "target_name", "pass y as a pandas Series with that name")
+        else:
+            target_name = str(y.name) if isinstance(y, pd.Series) and y.name is not None else "y"
+        ordinal = OrdinalLevels.from_target(y, self.levels if levels is None else levels, source=target_name)
         codes = ordinal.encode(y, source=target_name)
         self.classes_ = ordinal.names
         self.positions_ = ordinal.positions

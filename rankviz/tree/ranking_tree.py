@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any, Self
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
@@ -14,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..binning import bin_columns, thresholds_from_codes
 from .builder import grow_tree
 from .criteria import Criterion, get_criterion
-from .._validation import check_feature_input, check_growth_params, check_rankings
+from .._validation import check_feature_input, check_growth_params, check_rankings, moved_fit_keyword
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
@@ -96,8 +97,8 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         Names of the features seen in ``fit``; only when ``X`` was a
         DataFrame with string column names.
     label_names_ : list of str
-        The label names the tree shows (``label_names`` of ``fit``, else
-        ``label_1..label_L``).
+        The label names the tree shows: the columns of a DataFrame ``Y``,
+        else ``label_1..label_L``.
     n_labels_ : int
         Number of labels (columns of the training ``Y``).
 
@@ -133,7 +134,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
 
     >>> from rankviz import load_sample
     >>> data = load_sample("toy")
-    >>> tree = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    >>> tree = RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
     >>> tree.tree_.n_leaves, tree.tree_.test_text(0), tree.tree_.ranking_text(0)
     (5, 'A1 = c', 'a2 > a3 > a1 > a4')
     >>> tree.predict(data.X[:2])
@@ -159,13 +160,18 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
             Numeric and nominal (string, category, bool) attributes; NaN
             (or None) marks a missing value.
-        Y : array-like of shape (n_samples, n_labels)
+        Y : DataFrame or array-like of shape (n_samples, n_labels)
             Rank positions, lower = preferred, equal = tied: average
             positions (``1, 2.5, 2.5, 4``), dense or competition ranks, or any
             finite numbers; only each row's order is used
-            (:func:`rankviz._validation.check_rankings` converts them).
+            (:func:`rankviz.utils.check_rankings` converts them). A
+            DataFrame's column names are the label names the tree shows
+            (``label_1..`` otherwise; :attr:`RankingDataset.rankings
+            <rankviz.datasets.RankingDataset.rankings>` is one).
         label_names : list of str, optional
-            Names shown in the tree; ``label_1..`` by default.
+            Deprecated since 0.2, removed in 0.3: pass ``Y`` as a DataFrame
+            whose columns are the label names (``fit`` keywords are lost by
+            ``clone`` and grid searches).
 
         Returns
         -------
@@ -200,10 +206,15 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         X = check_feature_input(self, X, Y, reset=True)
         self.encoder_ = FeatureEncoder().fit(X)
         X_encoded = self.encoder_.transform(X)
+        named = [str(column) for column in Y.columns] if isinstance(Y, pd.DataFrame) else None
+        if label_names is not None:
+            moved_fit_keyword(self, "label_names", "pass Y as a DataFrame whose columns are the label names")
+            named = list(label_names)
         Y = check_rankings(Y, n_rows=len(X_encoded))
         criterion.check_targets(Y)
-        self.label_names_ = list(label_names) if label_names is not None else [
-            f"label_{j + 1}" for j in range(Y.shape[1])]
+        if named is not None and len(named) != Y.shape[1]:
+            raise ValueError(f"{len(named)} label names for {Y.shape[1]} labels")
+        self.label_names_ = named if named is not None else [f"label_{j + 1}" for j in range(Y.shape[1])]
         X_grown, bin_thresholds = X_encoded, {}
         if self.max_bins is not None:
             X_grown, bin_thresholds = bin_columns(X_encoded, np.flatnonzero(~self.encoder_.nominal), self.max_bins)

@@ -148,7 +148,7 @@ class Tree:
     --------
     >>> from rankviz import RankingTree, load_sample
     >>> data = load_sample("toy")
-    >>> tree = RankingTree().fit(data.X, data.Y, label_names=data.label_names).tree_
+    >>> tree = RankingTree().fit(data.X, data.rankings).tree_
     >>> tree.node_count, tree.n_leaves, tree.max_depth
     (9, 5, 3)
     >>> tree.children_left, tree.children_right

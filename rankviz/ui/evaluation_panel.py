@@ -22,7 +22,7 @@ import streamlit as st
 from sklearn.base import BaseEstimator
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
-from ..experiments.cross_validation import MEASURES, cross_validate, paired_scores, summarize
+from ..experiments.cross_validation import MEASURES, compare_methods, paired_scores, summarize
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .defaults import seed_defaults, user_set
@@ -122,7 +122,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         jobs = []
         for name, method in methods.items():
             def run(progress: Callable[[int, int], None], name: str = name, method: Any = method) -> None:
-                result["scores"].append(cross_validate({name: method}, dataset.X, dataset.Y, cv=cv,
+                result["scores"].append(compare_methods({name: method}, dataset.X, dataset.Y, cv=cv,
                                                        seed=int(seed), progress=progress))
             weight = _METHOD_WEIGHTS.get(name, (3.0 if knn_k == "auto" else 0.3) if name.startswith("KNN") else 1.0)
             jobs.append((name, name, weight, run))
@@ -176,7 +176,7 @@ def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, meas
     Parameters
     ----------
     scores : DataFrame
-        Per-example scores (:func:`rankviz.experiments.cross_validation.cross_validate`).
+        Per-example scores (:func:`rankviz.experiments.cross_validation.compare_methods`).
     references : sequence of str
         Methods that may be the reference (the first is the default).
     measures : sequence of str, default=MEASURES

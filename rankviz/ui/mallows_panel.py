@@ -28,7 +28,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import ArrayLike
 
-from ..experiments.cross_validation import cross_validate, mean_intervals
+from ..experiments.cross_validation import compare_methods, mean_intervals
 from ..features import FeatureEncoder
 from ..label_ranking.baselines import KNNRanker
 from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
@@ -533,7 +533,7 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
         for name, method in protocol.estimators().items():
             def run(progress: Callable[[int, int], None], name: str = name,
                     method: BaseEstimator = method) -> None:
-                scores = cross_validate({name: method}, dataset.X, dataset.Y, cv=protocol.folds,
+                scores = compare_methods({name: method}, dataset.X, dataset.Y, cv=protocol.folds,
                                         seed=protocol.seed, progress=progress,
                                         repetitions=protocol.repetitions,
                                         missing_rate=float(missing_rate))

@@ -399,16 +399,17 @@ def _fit_ordinal_trees(split, levels, settings, target_name, progress):
     steps = len(CRITERIA_SHOWN) + 2
     for step, criterion in enumerate(CRITERIA_SHOWN):
         progress(step / steps, f"· {TREE_METHODS[criterion]} tree")
-        model = settings.estimator(criterion).fit(X_train, y_train, levels=levels,
-                                                  target_name=target_name)
+        model = settings.estimator(criterion).set_params(levels=levels).fit(
+            X_train, pd.Series(y_train, name=target_name))
         models[criterion] = model
         per_row[TREE_METHODS[criterion]] = model.rank_losses(X_test, y_test)
     for step, (name, baseline) in enumerate(
-            ((f"KNN (k={settings.knn_k})", OrdinalKNN(settings.knn_k, prediction=settings.prediction)),
-             (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction))),
+            ((f"KNN (k={settings.knn_k})", OrdinalKNN(settings.knn_k, prediction=settings.prediction,
+                                                      levels=levels)),
+             (f"Default ({settings.prediction})", OrdinalDefault(prediction=settings.prediction, levels=levels))),
             start=len(CRITERIA_SHOWN)):
         progress(step / steps, f"· {name}")
-        baseline.fit(X_train, y_train, levels=levels)
+        baseline.fit(X_train, y_train)
         per_row[name] = baseline.rank_losses(X_test, y_test)
     row_losses = pd.concat([pd.DataFrame({"method": name, "example": np.arange(len(values)), "rank loss": values})
                             for name, values in per_row.items()], ignore_index=True)

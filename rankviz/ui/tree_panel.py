@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from ..tree.replay import growth_step, level_stops, split_sequence
@@ -260,7 +261,7 @@ def fit_gamma_path(dataset: RankingDataset | SimpleNamespace, data_key: str, cri
     def grow(progress: Callable[..., None]) -> GammaPath:
         model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
                             max_depth=max_depth, tie_tolerance=tie_tolerance)
-        model.fit(dataset.X, dataset.Y, label_names=dataset.label_names)
+        model.fit(dataset.X, pd.DataFrame(dataset.Y, columns=list(dataset.label_names)))  # named labels
         return model.gamma_path()
 
     path = background(

@@ -160,7 +160,7 @@ def figure_size(dot: str, *, width: float | None = None, unit: str = "in",
     >>> from rankviz import RankingTree, load_sample
     >>> from rankviz.viz import tree_to_dot
     >>> data = load_sample("toy")
-    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.Y, label_names=data.label_names))
+    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.rankings))
     >>> from rankviz.viz.export import figure_size
     >>> width, height = figure_size(dot, width=8, unit="cm")
     >>> round(width * 2.54), height < width  # about 8 cm wide
@@ -220,7 +220,7 @@ def export_drawing(dot: str, fmt: str, *, width: float | None = None, unit: str 
     >>> from rankviz import RankingTree, load_sample
     >>> from rankviz.viz import tree_to_dot
     >>> data = load_sample("toy")
-    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.Y, label_names=data.label_names))
+    >>> dot = tree_to_dot(RankingTree().fit(data.X, data.rankings))
     >>> from rankviz.viz.export import export_drawing
     >>> png = export_drawing(dot, "png", width=8, unit="cm", dpi=150)
     >>> png[1:4]
@@ -280,7 +280,7 @@ def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto"
     >>> from rankviz import RankingTree, load_sample
     >>> from rankviz.viz.export import fit_to_page
     >>> data = load_sample("toy")
-    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree().fit(data.X, data.rankings)
     >>> dot, width, depth = fit_to_page(model)
     >>> round(width * 2.54, 1), depth  # wider than a page: scaled to 16 cm, no level cut
     (16.0, None)
@@ -375,7 +375,7 @@ def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit
     >>> from rankviz import RankingTree, load_sample
     >>> from rankviz.viz.export import export_tree
     >>> data = load_sample("toy")
-    >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
     >>> print(export_tree(model, "txt", show_ids=False).decode().splitlines()[0])
     |--- A1 = c
     >>> png = export_tree(model, "png", width=8, unit="cm", dpi=300)  # 8 cm wide at 300 DPI

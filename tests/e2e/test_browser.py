@@ -78,7 +78,7 @@ def library_tree_shape(gamma: float) -> tuple[int, int]:
         if _dataset is None:
             _dataset = load_sample(SAMPLE)
         model = RankingTree(gamma=gamma, min_samples_leaf=DEFAULT_MIN_LEAF)
-        tree = model.fit(_dataset.X, _dataset.Y, label_names=_dataset.label_names).tree_
+        tree = model.fit(_dataset.X, _dataset.rankings).tree_
         _shape_cache[gamma] = (int(tree.n_leaves), int(tree.max_depth))
     return _shape_cache[gamma]
 
@@ -394,7 +394,7 @@ def test_impurity_vs_gini_trees_render(streamlit_server, browser):
     from rankviz.experiments.monte_carlo import SyntheticSource
 
     X_train, y_train, _, _ = SyntheticSource().draw(np.random.default_rng(0))
-    node_counts = [OrdinalTree(criterion, max_depth=3, gamma=np.inf).fit(X_train, y_train, levels=[1, 2, 3, 4, 5])
+    node_counts = [OrdinalTree(criterion, max_depth=3, gamma=np.inf).set_params(levels=[1, 2, 3, 4, 5]).fit(X_train, y_train)
                    .tree_.node_count for criterion in ("ranking_impurity", "gini")]
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
     page = context.new_page()

@@ -35,7 +35,7 @@ def zoom_percent(page) -> float:
 
 def test_the_html_export_explores_the_tree_offline(browser, tmp_path):
     data = load_sample("metalearning")
-    model = RankingTree(min_samples_leaf=10).fit(data.X, data.Y, label_names=data.label_names)
+    model = RankingTree(min_samples_leaf=10).fit(data.X, data.rankings)
     page_file = tmp_path / "tree.html"
     page_file.write_bytes(export_tree(model, "html", title=HOSTILE))
 
@@ -89,7 +89,7 @@ NOTEBOOK_CELLS = [
     "from rankviz import RankingTree, load_sample\n"
     "from rankviz.viz import TreeView\n"
     "data = load_sample('metalearning')\n"
-    "model = RankingTree(min_samples_leaf=10).fit(data.X, data.Y, label_names=data.label_names)\n"
+    "model = RankingTree(min_samples_leaf=10).fit(data.X, data.rankings)\n"
     "view = TreeView(model, data.X, data.Y)\n"
     "view",
     "print('SELECTED', view.selected)",

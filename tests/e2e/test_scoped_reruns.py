@@ -42,7 +42,7 @@ def library_tree():
     data = load_sample(SAMPLE)
     limits = {"min_samples_leaf": DEFAULT_MIN_LEAF, **sample_tree_defaults(SAMPLE)}
     return RankingTree(gamma=0.995, min_samples_leaf=limits["min_samples_leaf"]).fit(
-        data.X, data.Y, label_names=data.label_names).tree_
+        data.X, data.rankings).tree_
 
 
 def visible_nodes(page: Page, ids: list[int]) -> list[int]:

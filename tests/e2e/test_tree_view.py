@@ -87,7 +87,7 @@ def fitted(gamma: float = DEFAULT_GAMMA, **limits) -> RankingTree:
     data = dataset()
     params = {**DEFAULT_LIMITS, **limits}
     return RankingTree(gamma=gamma, min_samples_leaf=params["min_samples_leaf"],
-                       max_depth=params["max_depth"] or None).fit(data.X, data.Y, label_names=data.label_names)
+                       max_depth=params["max_depth"] or None).fit(data.X, data.rankings)
 
 
 def descendants(tree, stable_id: int) -> set[int]:

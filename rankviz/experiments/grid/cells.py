@@ -147,7 +147,7 @@ def run_cell(task: CellTask) -> list[dict]:
     Labels are deleted from the training rankings at the protocol's rate,
     seeded by (protocol seed, repetition, fold) only, so that every method
     of a fold learns from the same deletions (the protocol of
-    :func:`rankviz.experiments.cross_validation.cross_validate`); the test
+    :func:`rankviz.experiments.cross_validation.compare_methods`); the test
     rankings are scored as they are.
 
     Parameters

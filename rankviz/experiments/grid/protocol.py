@@ -4,7 +4,7 @@ The splits depend only on the protocol and the number of rows, never on the
 method, so every method of a data set is scored on the same folds (the
 paired comparisons of a report need that). Repetition ``r`` of a k-fold
 protocol shuffles with seed ``seed + r``, as
-:func:`rankviz.experiments.cross_validation.cross_validate` does, so the two
+:func:`rankviz.experiments.cross_validation.compare_methods` does, so the two
 give the same folds.
 
 References
@@ -68,7 +68,7 @@ class Protocol:
     See Also
     --------
     run_grid : The grid run with a protocol.
-    rankviz.experiments.cross_validate : The same k-fold splits for a few methods.
+    rankviz.experiments.compare_methods : The same k-fold splits for a few methods.
 
     Examples
     --------

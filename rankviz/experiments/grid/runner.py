@@ -138,7 +138,7 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
     --------
     Protocol : The outer splits.
     read_results : Read a results file back.
-    rankviz.experiments.cross_validate : Per-example scores of a few methods on one data set.
+    rankviz.experiments.compare_methods : Per-example scores of a few methods on one data set.
 
     References
     ----------

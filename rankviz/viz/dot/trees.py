@@ -127,7 +127,7 @@ def tree_to_dot(tree: Any, highlight: int | str | None = None, title: str | None
     --------
     >>> from rankviz import RankingTree, load_sample
     >>> data = load_sample("toy")
-    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree().fit(data.X, data.rankings)
     >>> from rankviz.viz import tree_to_dot
     >>> dot = tree_to_dot(model, title="Toy data", show_ids=True)
     >>> dot.splitlines()[0]

@@ -36,7 +36,7 @@ def metric_bars(scores: pd.DataFrame, measures: Sequence[str] = ("CS", "WRC", "L
     Parameters
     ----------
     scores : DataFrame
-        Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
+        Per-example scores from :func:`rankviz.experiments.cross_validation.compare_methods`.
     measures : sequence of str, default=("CS", "WRC", "LRA")
 
     Returns
@@ -68,7 +68,7 @@ def metric_distribution(scores: pd.DataFrame, measure: str = "CS") -> go.Figure:
     Parameters
     ----------
     scores : DataFrame
-        Per-example scores from :func:`rankviz.experiments.cross_validation.cross_validate`.
+        Per-example scores from :func:`rankviz.experiments.cross_validation.compare_methods`.
     measure : str, default="CS"
 
     Returns

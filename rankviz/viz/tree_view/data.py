@@ -75,7 +75,7 @@ def view_data(layout: TreeLayout, *, layout_key: str = "", label: str = "", sele
     --------
     >>> from rankviz import RankingTree, load_sample
     >>> data = load_sample("toy")
-    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree().fit(data.X, data.rankings)
     >>> from rankviz.viz.layout import layout_tree
     >>> from rankviz.viz.tree_view import view_data
     >>> data = view_data(layout_tree(model), label="Toy data", path=[0, 2])
@@ -127,7 +127,7 @@ def trace_card(tree: Tree, x_encoded: Any, y_true: Any = None, who: str = "The e
     --------
     >>> from rankviz import RankingTree, load_sample
     >>> data = load_sample("toy")
-    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree().fit(data.X, data.rankings)
     >>> from rankviz.viz.tree_view import trace_card
     >>> card = trace_card(model.tree_, model.encoder_.transform(data.X[:1])[0], data.Y[0])
     >>> card["path"], card["node"]

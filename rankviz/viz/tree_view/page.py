@@ -52,7 +52,7 @@ def tree_page(data: dict[str, Any], title: str = "Tree") -> str:
     >>> from rankviz.viz.layout import layout_tree
     >>> from rankviz.viz.tree_view import tree_page, view_data
     >>> data = load_sample("toy")
-    >>> model = RankingTree().fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree().fit(data.X, data.rankings)
     >>> page = tree_page(view_data(layout_tree(model)), title="Toy <tree>")
     >>> page.startswith("<!DOCTYPE html>"), "<title>Toy &lt;tree&gt;</title>" in page
     (True, True)

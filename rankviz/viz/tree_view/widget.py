@@ -78,7 +78,7 @@ class TreeView(anywidget.AnyWidget):  # type: ignore[misc]
     >>> from rankviz import RankingTree, load_sample
     >>> from rankviz.viz import TreeView
     >>> data = load_sample("toy")
-    >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.Y, label_names=data.label_names)
+    >>> model = RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
     >>> view = TreeView(model, data.X, data.Y)   # displays itself as a cell's last line
     >>> view.selected = 0                        # outline the root
     >>> card = view.trace(3)                     # follow the fourth row

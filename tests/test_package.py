@@ -145,7 +145,8 @@ def test_the_readme_layout_lists_the_subpackages_there_are():
     subpackages = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
     assert subpackages <= listed, f"not in the README's layout: {sorted(subpackages - listed)}"
     assert listed - subpackages <= {"rankviz", "sample_data", "scripts", "tests", "benchmarks", "docs",
-                                    "criteria", "dot", "figures", "e2e", "app", "app_pages", "tree_view"}
+                                    "examples", "criteria", "dot", "figures", "e2e", "app", "app_pages",
+                                    "tree_view", "static"}
 
 
 GUIDE_PAGES = sorted((REPO / "docs" / "user_guide").glob("*.md"))

@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -164,3 +165,27 @@ finally:
     assert result.returncode == 0, result.stderr[-2000:]
     shown = json.loads(result.stdout.strip().splitlines()[-1])
     assert shown == ["application/vnd.jupyter.widget-view+json", "image/svg+xml", "text/plain"]
+
+
+def test_without_system_graphviz_the_widget_and_the_html_file_lay_out_with_graphviz_pure(tmp_path):
+    """A shared JupyterHub without admin rights: no `dot` on PATH, only what pip installed."""
+    bindir = Path(sys.executable).parent
+    if not (bindir / "graphviz-pure").exists():
+        pytest.skip("graphviz-pure is not installed in this environment")
+    code = """
+import shutil
+from rankviz import RankingTree, load_sample
+from rankviz.viz import TreeView, export_tree
+from rankviz.viz.graphviz import available_engines
+assert shutil.which("dot") is None and available_engines() == ["pure"], available_engines()
+data = load_sample("toy")
+model = RankingTree(min_samples_leaf=2).fit(data.X, data.rankings)
+view = TreeView(model)
+assert "<svg" in view.data["svg"] and len(view.data["nodes"]) == model.tree_.node_count
+assert b'id="rv-data"' in export_tree(model, "html")
+print("ok")
+"""
+    env = {"PATH": str(bindir), "HOME": str(tmp_path)}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
+                            cwd=tmp_path)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]

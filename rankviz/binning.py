@@ -56,7 +56,7 @@ class FeatureBins:
         self.exact = np.ones(X.shape[1], dtype=bool)
         self.thresholds = [self._feature_thresholds(X[:, k], k) for k in range(X.shape[1])]
         self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
-        self.codes = np.empty(X.shape, dtype=np.int32)
+        self.codes: np.ndarray = np.empty(X.shape, dtype=np.int32)
         for k, thresholds in enumerate(self.thresholds):
             self.codes[:, k] = np.searchsorted(thresholds, X[:, k], side="left")
         # A missing value is below every threshold, as ``NaN > t`` is False

@@ -164,7 +164,7 @@ class FeatureEncoder:
         if numbers is not None:  # the common case, without a DataFrame (most of a small fit's time)
             self.feature_names = [f"x{j + 1}" for j in range(numbers.shape[1])]
             self.nominal = np.zeros(numbers.shape[1], dtype=bool)
-            self.categories = [None] * numbers.shape[1]
+            self.categories: list[list[str] | None] = [None] * numbers.shape[1]
             return self
         frame = _as_frame(X)
         self.feature_names = [str(c) for c in frame.columns]
@@ -219,11 +219,11 @@ class FeatureEncoder:
                           else pd.to_numeric(column, errors="coerce").to_numpy(dtype=float))
                 # NaN is a missing value; text that is not a number, or an
                 # infinite number, is an error
-                bad = np.flatnonzero(np.isinf(values) | (np.isnan(values) & column.notna().to_numpy()))
-                if len(bad):
+                bad_rows = np.flatnonzero(np.isinf(values) | (np.isnan(values) & column.notna().to_numpy()))
+                if len(bad_rows):
                     raise ValueError(
-                        f"feature {name!r}, row {bad[0] + 1}: expected a number, "
-                        f"got {column.iloc[bad[0]]!r}"
+                        f"feature {name!r}, row {bad_rows[0] + 1}: expected a number, "
+                        f"got {column.iloc[bad_rows[0]]!r}"
                     )
                 encoded[:, j] = values
             else:

@@ -7,7 +7,7 @@ Shared by :class:`rankviz.KNNRanker`, :class:`rankviz.IBLR` and
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -68,6 +68,15 @@ class NeighbourIndex:
             self._fill = np.nan_to_num(np.nanmean((numeric * self._factor - self._low) / self._span, axis=0),
                                        nan=0.5)
         self.points = self._embed(encoded)
+
+    @overload
+    def kneighbors(self, X: Any, return_distance: Literal[False] = ...) -> np.ndarray: ...
+
+    @overload
+    def kneighbors(self, X: Any, return_distance: Literal[True]) -> tuple[np.ndarray, np.ndarray]: ...
+
+    @overload
+    def kneighbors(self, X: Any, return_distance: bool = ...) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
 
     def kneighbors(self, X: Any, return_distance: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Indices of the nearest training rows, nearest first.

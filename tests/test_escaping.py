@@ -103,7 +103,7 @@ def ranking_data():
 def test_ranking_tree_names_are_escaped_and_drawn(ranking_data, engine, criterion):
     X, Y = ranking_data
     tree = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=3).fit(
-        X, Y, label_names=list(NAMES)).tree_
+        X, pd.DataFrame(Y, columns=list(NAMES))).tree_
     assert tree.node_count > 3
     # Every option on: the strips' legend row names labels too, the path adds edge colours.
     dot = tree_to_dot(tree, title=NASTY, show_ids=True, highlight=1, rank_strips=True, path=[0, 1])

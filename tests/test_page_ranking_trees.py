@@ -182,8 +182,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     app.checkbox(key="tree_ties").check().run()
     app.number_input(key="tree_tie_tolerance").set_value(0.5).run()
     assert not app.exception
-    model = RankingTree(min_samples_leaf=4, tie_tolerance=0.5).fit(dataset.X, dataset.Y,
-                                                                 label_names=dataset.label_names)
+    model = RankingTree(min_samples_leaf=4, tie_tolerance=0.5).fit(dataset.X, dataset.rankings)
     tied_leaves = [i for i in np.flatnonzero(model.tree_.is_leaf) if " = " in model.tree_.ranking_text(i)]
     assert tied_leaves  # the toy set has leaves whose mean ranks are this close
     dot = dot_of(app)

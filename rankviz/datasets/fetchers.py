@@ -471,6 +471,7 @@ def _download(remote: RemoteFile, path: Path, data_home: Path) -> None:
             except FetchError:
                 raise
             except (urllib.error.URLError, OSError, ValueError) as exc:
+                reason: object  # text, or the exception itself
                 if isinstance(exc, urllib.error.HTTPError):
                     reason = f"HTTP {exc.code} {exc.reason}"
                 else:

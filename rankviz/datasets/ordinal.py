@@ -59,7 +59,7 @@ def _level_array(levels):
     return array
 
 
-def _check_levels(levels, source=""):
+def _check_levels(levels: Any, source: str = "") -> list[Any]:
     """``levels`` as a list of at least 2 distinct levels (3, 3.0 and "3" are the same)."""
     if isinstance(levels, str) or not np.iterable(levels):
         raise data_error(f"the levels are {levels!r}; expected a list of levels, lowest first", source)
@@ -302,7 +302,8 @@ def _sorted_names(values):
     return sorted({str(v) for v in values}, key=lambda s: (s.casefold(), s))
 
 
-def _levels_from_values(cells, numbers, target, lines, source):
+def _levels_from_values(cells: Any, numbers: np.ndarray | None, target: str, lines: Any,
+                        source: str) -> tuple[list[Any], np.ndarray]:
     """Levels of a column without a given order: sorted numbers, or an error for names."""
     if numbers is None:
         bad = int(np.flatnonzero(np.isnan(to_float(cells)))[0])

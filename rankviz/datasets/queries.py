@@ -310,6 +310,7 @@ class QueryDataset:
             raise data_error(f"the query {query_text(wanted[unknown[0]])} is not in the dataset; expected "
                          f"one of its {self.n_queries} query ids", self.name)
         rows = np.isin(self._codes, codes)
+        assert self.feature_names is not None  # filled in by __post_init__
         return QueryDataset(self.X[rows], self.relevance[rows], self.qid[rows], list(self.feature_names),
                             name=self.name, description=self.description)
 
@@ -328,6 +329,7 @@ class QueryDataset:
             ``n_docs`` rows; readable again with ``load_query_csv(...,
             query_column, relevance_column)`` after ``to_csv(index=False)``.
         """
+        assert self.feature_names is not None  # filled in by __post_init__
         taken = [c for c in (query_column, relevance_column) if c in set(self.feature_names)]
         if taken or query_column == relevance_column:
             clash = taken[0] if taken else query_column
@@ -387,18 +389,18 @@ def split_by_query(dataset: QueryDataset, fractions: Sequence[float] = (0.6, 0.2
     >>> first.name
     'ltr_synthetic: train: train'
     """
-    fractions = np.asarray(fractions, dtype=float)
-    if fractions.ndim != 1 or len(fractions) < 2 or not (fractions > 0).all() \
-            or abs(fractions.sum() - 1.0) > 1e-6:
-        raise data_error(f"the fractions {fractions.tolist()} are not valid; expected 2 or more positive "
+    shares = np.asarray(fractions, dtype=float)
+    if shares.ndim != 1 or len(shares) < 2 or not (shares > 0).all() \
+            or abs(shares.sum() - 1.0) > 1e-6:
+        raise data_error(f"the fractions {shares.tolist()} are not valid; expected 2 or more positive "
                      f"shares of the queries summing to 1, e.g. (0.6, 0.2, 0.2)", dataset.name)
     n = dataset.n_queries
-    cuts = np.round(np.cumsum(fractions) * n).astype(int)
+    cuts = np.round(np.cumsum(shares) * n).astype(int)
     cuts[-1] = n
     sizes = np.diff(np.concatenate([[0], cuts]))
     if (sizes < 1).any():
         raise data_error(f"there {'is' if n == 1 else 'are'} {n} quer{'y' if n == 1 else 'ies'}, too few to "
-                     f"split into {len(fractions)} parts by {fractions.tolist()}; expected at least one "
+                     f"split into {len(shares)} parts by {shares.tolist()}; expected at least one "
                      f"query in each part", dataset.name)
     order = np.random.default_rng(seed).permutation(n)
     parts = np.split(order, cuts[:-1])
@@ -583,4 +585,5 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
     qid = _query_column(frame, query_column, lines, source)
     relevance = _relevance_column(frame, relevance_column, lines, source)
     X = _feature_matrix(frame, feature_columns, lines, source)
-    return QueryDataset(X, relevance, qid, feature_columns, name=file_stem(source) if name is None else str(name))
+    return QueryDataset(X, relevance, qid, list(feature_columns),
+                        name=file_stem(source) if name is None else str(name))

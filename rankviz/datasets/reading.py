@@ -445,7 +445,7 @@ def check_columns(header: Sequence[str], feature_columns: Sequence[str],
 def check_unique(names: Iterable[Any], kind: str, source: str, line: int | None = None,
                  where: str = "", position: str = "positions") -> None:
     """Raise a DataError naming the first name that repeats and both places."""
-    seen = {}
+    seen: dict[Any, int] = {}
     for k, n in enumerate(names):
         if n in seen:
             raise data_error(
@@ -646,7 +646,8 @@ def is_supported_feature(column: pd.Series) -> bool:
         or isinstance(dtype, pd.CategoricalDtype)
     )
 
-def check_finite_features(X: pd.DataFrame, source: str, line_numbers: ArrayLike | None = None) -> None:
+def check_finite_features(X: pd.DataFrame, source: str,
+                          line_numbers: Sequence[int] | np.ndarray | None = None) -> None:
     """A numeric feature value may be missing (NaN) but not infinite."""
     for j, column in enumerate(X.columns):
         values = X[column]

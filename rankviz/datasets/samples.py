@@ -333,6 +333,7 @@ def load_sample(name: str, directory: str | os.PathLike | None = None
     title, description = str(info["title"] or name), str(info["description"])
     if info["kind"] == "query":
         return _load_splits(name, info, folder)
+    dataset: RankingDataset | OrdinalDataset
     if info["kind"] == "ordinal":
         dataset = load_ordinal_csv(folder / f"{name}.csv", info["target"],
                                    feature_columns=info["feature_columns"], levels=info["levels"], name=name)
@@ -379,7 +380,9 @@ def load_ordinal_sample(name: str, directory: str | os.PathLike | None = None) -
     (442, 'progression', ['very low', 'low', 'medium', 'high', 'very high'])
     """
     _info_of_kind(name, "ordinal", directory)
-    return load_sample(name, directory)
+    dataset = load_sample(name, directory)
+    assert isinstance(dataset, OrdinalDataset)  # an ordinal sample: _info_of_kind checked
+    return dataset
 
 
 def load_ltr_sample(name: str = "ltr_synthetic", directory: str | os.PathLike | None = None

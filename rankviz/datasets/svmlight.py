@@ -406,7 +406,7 @@ def dump_svmlight(dataset: QueryDataset, path_or_buffer: str | os.PathLike | IO[
     """
     source = dataset.name
     qids = [_check_query_token(q, source) for q in dataset.qid.tolist()]
-    out = []
+    out: list[str] = []
     if comment:
         out.extend(f"# {line}".rstrip() for line in str(comment).splitlines())
     X = dataset.X.tolist()

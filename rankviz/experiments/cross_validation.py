@@ -494,7 +494,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
         predicted = path.predict(model.encoder_.transform(X.iloc[test]), gammas)  # (m, G, L)
         truth = np.repeat(Y[test], n_gammas, axis=0)
         for measure, score in MEASURES.items():
-            values = score(truth, predicted.reshape(-1, Y.shape[1])).reshape(len(test), n_gammas)
+            values = np.asarray(score(truth, predicted.reshape(-1, Y.shape[1]))).reshape(len(test), n_gammas)
             present = ~np.isnan(values)
             total[measure] += np.where(present, values, 0.0).sum(axis=0)
             square[measure] += np.where(present, values * values, 0.0).sum(axis=0)

@@ -17,7 +17,7 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -107,7 +107,7 @@ def missing_rate_curve(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, 
         and ``n`` the number of held-out scores.
     """
     rates = [float(p) for p in rates]
-    folds_per_rate = repetitions * (len(Y) if cv == "loo" else cv)
+    folds_per_rate = repetitions * (np.shape(Y)[0] if cv == "loo" else cv)
     total = folds_per_rate * len(rates)
     rows = []
     for k, rate in enumerate(rates):
@@ -168,7 +168,7 @@ def method_summary(scores: pd.DataFrame, repetitions: int = 1,
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def _repetition_sd(group: pd.DataFrame, measures: Sequence[str]) -> pd.Series:
+def _repetition_sd(group: pd.DataFrame, measures: Iterable[str]) -> pd.Series:
     """Standard deviation of the per-repetition means of each measure (NaN with one repetition)."""
     return group.groupby("repetition")[list(measures)].mean().std(ddof=1)
 

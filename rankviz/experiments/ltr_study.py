@@ -66,7 +66,7 @@ def method_title(key: str) -> str:
 
 
 def staged_ndcg(model: MPBoost, X: ArrayLike, relevance: ArrayLike, qid: ArrayLike,
-                ks: Iterable[int] = (TUNING_K,), *, form: str = "common",
+                ks: Sequence[int] = (TUNING_K,), *, form: str = "common",
                 no_relevant: str = "skip") -> np.ndarray:
     """Mean NDCG@k after each round of a fitted MPBoost model.
 
@@ -93,9 +93,14 @@ def tune_mpboost(train: QueryDataset, vali: QueryDataset, ddf: str, *, n_rounds:
         ``parameter``, ``rounds``, ``vali_ndcg`` (at the chosen T) and
         ``model`` (fitted with all ``n_rounds``; predict with
         ``rounds=...``).
+
+    Raises
+    ------
+    ValueError
+        If ``parameters`` is empty.
     """
     grid = PARAMETER_GRIDS[ddf] if parameters is None else parameters
-    best = None
+    best: dict[str, Any] | None = None
     for parameter in grid:
         model = MPBoost(ddf=ddf, parameter=parameter, n_rounds=n_rounds, shrinkage=shrinkage,
                         max_bins=max_bins).fit(train.X, train.relevance, qid=train.qid)
@@ -104,6 +109,8 @@ def tune_mpboost(train: QueryDataset, vali: QueryDataset, ddf: str, *, n_rounds:
         if best is None or curve[rounds - 1] > best["vali_ndcg"]:
             best = {"parameter": parameter, "rounds": rounds, "vali_ndcg": float(curve[rounds - 1]),
                     "model": model}
+    if best is None:  # no parameter tried: there is no choice to return
+        raise ValueError(f"parameters must hold at least one value, got {parameters!r}")
     return best
 
 
@@ -193,9 +200,11 @@ def compare_rankers(train: QueryDataset, vali: QueryDataset, test: QueryDataset,
                              "parameter": "" if symbol is None else f"{symbol} = {best['parameter']:g}",
                              "rounds": best["rounds"], "vali_ndcg@5": best["vali_ndcg"]})
         else:
-            estimator = {"best_feature": BestSingleFeature(k=10, form=form),
-                         "knn": KNNRelevance(n_neighbors=10),
-                         "random": RandomOrder(random_state=0)}[method]
+            estimators: dict[str, BestSingleFeature | KNNRelevance | RandomOrder] = {
+                "best_feature": BestSingleFeature(k=10, form=form),
+                "knn": KNNRelevance(n_neighbors=10),
+                "random": RandomOrder(random_state=0)}
+            estimator = estimators[method]
             scores = estimator.fit(train.X, train.relevance, qid=train.qid).predict(test.X)
         per_query = ndcg_at_ks(test.relevance, scores, test.qid, ks=ks, form=form)
         frame = pd.DataFrame(per_query, columns=ks)
@@ -271,7 +280,7 @@ def iter_growth(model: MPBoost, train: QueryDataset, splits: Mapping[str, QueryD
     """
     ks = list(ks)
     scores = {name: np.zeros(len(data.relevance)) for name, data in splits.items()}
-    history = {name: [] for name in splits}
+    history: dict[str, list[np.ndarray]] = {name: [] for name in splits}
     misordering = []
     for rounds in model.iter_fit(train.X, train.relevance, qid=train.qid):
         t = rounds - 1

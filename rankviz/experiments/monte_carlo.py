@@ -157,7 +157,7 @@ def select_depth(tree: OrdinalTree, X: pd.DataFrame, y: ArrayLike, levels: Seque
     """
     y = np.asarray(y)
     order = (rng or np.random.default_rng(0)).permutation(len(y))
-    totals = None
+    totals: np.ndarray | None = None
     for test in np.array_split(order, min(folds, len(y))):
         train = np.setdiff1d(order, test)
         model = clone(tree).set_params(levels=levels).fit(X.iloc[train], y[train])
@@ -167,6 +167,7 @@ def select_depth(tree: OrdinalTree, X: pd.DataFrame, y: ArrayLike, levels: Seque
         # A tree that stopped early predicts alike at every deeper cut.
         errors = np.concatenate([errors, np.repeat(errors[-1], max(0, limit + 1 - len(errors)))])
         totals = errors if totals is None else totals + errors
+    assert totals is not None  # array_split gave at least one fold
     losses = totals / len(y)
     return int(np.argmin(losses)), losses
 
@@ -269,7 +270,7 @@ def noise_trials(source: SyntheticSource | HoldoutSource, noise_levels: Sequence
     for size in (train_sizes if train_sizes is not None else [source.n_train]):
         for noise in noise_levels:
             cell = replace(source, label_noise=float(noise))
-            if train_sizes is not None:
+            if train_sizes is not None and isinstance(cell, SyntheticSource):  # always synthetic (above)
                 cell = replace(cell, n_train=int(size))
             # Each cell draws its own data: its random stream includes size and noise level.
             cell_seed = [seed, int(size), int(round(noise * 1e6))]

@@ -58,12 +58,12 @@ def standard_error(values: ArrayLike, axis: int = 0) -> float | np.ndarray:
     >>> round(standard_error([1.0, 2.0, 3.0, float("nan")]), 6)
     0.57735
     """
-    values = np.asarray(values, dtype=float)
+    array = np.asarray(values, dtype=float)
     with warnings.catch_warnings():  # fewer than two values: NaN, as documented
         warnings.simplefilter("ignore", RuntimeWarning)
         warnings.simplefilter("ignore", getattr(stats, "SmallSampleWarning", RuntimeWarning))
-        se = np.asarray(stats.sem(values, axis=axis, nan_policy="omit"), dtype=float)
-    counts = (~np.isnan(values)).sum(axis=axis)
+        se = np.asarray(stats.sem(array, axis=axis, nan_policy="omit"), dtype=float)
+    counts = (~np.isnan(array)).sum(axis=axis)
     se = np.where(counts >= 2, se, np.nan)
     return float(se) if se.ndim == 0 else se
 
@@ -110,12 +110,12 @@ def t_interval(values: ArrayLike, confidence: float = 0.95) -> tuple[float, floa
     """
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
         raise ValueError(f"confidence must be a number between 0 and 1 (exclusive), got {confidence!r}")
-    values = np.asarray(values, dtype=float).ravel()
-    values = values[~np.isnan(values)]
-    mean = float(values.mean()) if len(values) else np.nan
-    if len(values) < 2:
+    array = np.asarray(values, dtype=float).ravel()
+    array = array[~np.isnan(array)]
+    mean = float(array.mean()) if len(array) else np.nan
+    if len(array) < 2:
         return mean, np.nan
-    return mean, float(stats.t.ppf(0.5 + confidence / 2.0, len(values) - 1) * standard_error(values))
+    return mean, float(stats.t.ppf(0.5 + confidence / 2.0, len(array) - 1) * standard_error(array))
 
 
 @dataclass(frozen=True)
@@ -225,27 +225,27 @@ def paired_comparison(a: ArrayLike, b: ArrayLike, *, confidence: float = 0.95) -
     >>> round(result.mean_difference, 6)
     0.15
     """
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if a.ndim != 1 or a.shape != b.shape:
+    scores_a = np.asarray(a, dtype=float)
+    scores_b = np.asarray(b, dtype=float)
+    if scores_a.ndim != 1 or scores_a.shape != scores_b.shape:
         raise ValueError(
             "a and b must be 1-D per-case scores of the same length, got "
-            f"shapes {a.shape} and {b.shape}."
+            f"shapes {scores_a.shape} and {scores_b.shape}."
         )
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}.")
-    keep = ~np.isnan(a) & ~np.isnan(b)
-    a, b = a[keep], b[keep]
-    diff = a - b
+    keep = ~np.isnan(scores_a) & ~np.isnan(scores_b)
+    scores_a, scores_b = scores_a[keep], scores_b[keep]
+    diff = scores_a - scores_b
     n = int(diff.shape[0])
     nan = float("nan")
 
     mean_diff = float(diff.mean()) if n else nan
-    se = standard_error(diff) if n else nan
+    se = float(standard_error(diff)) if n else nan  # a float: diff is 1-D
     ci_low = ci_high = t_pvalue = nan
     if n >= 2:
         if se > 0:
-            result = stats.ttest_rel(a, b)
+            result = stats.ttest_rel(scores_a, scores_b)
             interval = result.confidence_interval(confidence)
             ci_low, ci_high = float(interval.low), float(interval.high)
             t_pvalue = float(result.pvalue)
@@ -263,8 +263,8 @@ def paired_comparison(a: ArrayLike, b: ArrayLike, *, confidence: float = 0.95) -
     return PairedComparison(
         n_queries=n,
         n_dropped=int((~keep).sum()),
-        mean_a=float(a.mean()) if n else nan,
-        mean_b=float(b.mean()) if n else nan,
+        mean_a=float(scores_a.mean()) if n else nan,
+        mean_b=float(scores_b.mean()) if n else nan,
         mean_difference=mean_diff,
         standard_error=se,
         ci_low=float(ci_low),

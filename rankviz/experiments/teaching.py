@@ -227,14 +227,15 @@ def node_impurities(levels: NodeLevels, node: int) -> tuple[pd.DataFrame, dict[s
     if split:
         nodes += [(int(tree.children_left[node]), "yes-child"),
                   (int(tree.children_right[node]), "no-child")]
-    rows, totals = [], []
+    rows: list[dict[str, Any]] = []
+    totals: list[tuple[float, float, float]] = []
     for position, role in nodes:
         counts = levels.counts[position]  # (L, K)
         values = impurities_of_counts(counts, levels.positions)
         title = f"#{tree.node_ids[position]} ({role})"
         n_rows = float(tree.n_samples[position])
         for label, (count_row, (_, value)) in enumerate(zip(counts, values.iterrows())):
-            row = {"node": title}
+            row: dict[str, Any] = {"node": title}
             if not levels.ordinal:
                 row["label"] = levels.label_names[label]
             row["n"] = int(round(value["n"]))
@@ -251,10 +252,10 @@ def node_impurities(levels: NodeLevels, node: int) -> tuple[pd.DataFrame, dict[s
     table = pd.DataFrame(rows)
     if not split:
         return table, None
-    n, gini, rank = (np.array(v) for v in zip(*totals))
-    gains = {"n": n, "gini": gini, "rank": rank,
-             "gini_gain": float(gini[0] - (n[1] * gini[1] + n[2] * gini[2]) / n[0]),
-             "rank_gain": float(rank[0] - rank[1] - rank[2])}
+    n, ginis, ranks = (np.array(v) for v in zip(*totals))
+    gains = {"n": n, "gini": ginis, "rank": ranks,
+             "gini_gain": float(ginis[0] - (n[1] * ginis[1] + n[2] * ginis[2]) / n[0]),
+             "rank_gain": float(ranks[0] - ranks[1] - ranks[2])}
     return table, gains
 
 
@@ -263,7 +264,7 @@ def rating_set(ratings: Iterable[int]) -> str:
     return "{" + ", ".join(map(str, ratings)) + "}"
 
 
-def is_number(text: object) -> bool:
+def is_number(text: Any) -> bool:
     """Whether a level name is a finite number (``"3"``), so that it reads as ``rank 3``."""
     try:
         return bool(np.isfinite(float(text)))

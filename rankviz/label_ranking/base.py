@@ -14,7 +14,7 @@ scorer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -38,6 +38,9 @@ class LabelRankerMixin:
     labels (``two_d_labels``, multi-output only); ``X`` may hold NaN (a
     missing value) and nominal (string, categorical) columns.
     """
+
+    if TYPE_CHECKING:  # what the estimator class provides (above), for the type checker only
+        def predict(self, X: Any) -> np.ndarray: ...
 
     def score(self, X: Any, Y: ArrayLike) -> float:
         """Mean Kendall tau between the predicted rankings of ``X`` and the true rankings ``Y``.
@@ -88,7 +91,9 @@ class LabelRankerMixin:
         return float(tau[valid].mean()) if valid.any() else float("nan")
 
     def __sklearn_tags__(self) -> Tags:
-        tags = super().__sklearn_tags__()
+        # The next class in the MRO (BaseEstimator) has the method: a cooperative mixin's super(),
+        # which no annotation describes.
+        tags = cast(Any, super()).__sklearn_tags__()
         tags.target_tags.required = True
         tags.target_tags.two_d_labels = True
         tags.target_tags.multi_output = True

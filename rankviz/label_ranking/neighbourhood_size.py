@@ -46,10 +46,10 @@ def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner
     """
     k = n_neighbors
     if not (k == "auto" if isinstance(k, str) else
-            isinstance(k, numbers.Integral) and not isinstance(k, bool) and k >= 1):
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) and int(k) >= 1):
         raise ValueError(f"n_neighbors must be an integer >= 1 or 'auto', got {k!r}")
     if k == "auto":
-        if not (isinstance(inner_folds, numbers.Integral) and inner_folds >= 2):
+        if not (isinstance(inner_folds, numbers.Integral) and int(inner_folds) >= 2):
             raise ValueError(f"inner_folds must be an integer >= 2, got {inner_folds!r}")
         grid = DEFAULT_K_GRID if k_grid is None else k_grid
         if len(grid) == 0 or not all(isinstance(g, numbers.Integral) and not isinstance(g, bool)

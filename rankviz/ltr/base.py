@@ -9,8 +9,9 @@ the same ``score``: the mean NDCG@10 over queries.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.utils import Tags
 
@@ -34,6 +35,9 @@ class QueryRankerMixin:
     told to pass it, by metadata routing (see :class:`rankviz.MPBoost`,
     Notes): ``set_fit_request(qid=True)`` and ``set_score_request(qid=True)``.
     """
+
+    if TYPE_CHECKING:  # what the estimator class provides (above), for the type checker only
+        def predict(self, X: Any) -> np.ndarray: ...
 
     def score(self, X: Any, y: ArrayLike, *, qid: ArrayLike) -> float:
         """Mean NDCG@10 over the queries of documents ``X`` with grades ``y``.
@@ -82,7 +86,9 @@ class QueryRankerMixin:
         return float(mean_ndcg(y, self.predict(X), qid, ks=[SCORE_CUTOFF], form="common")[0])
 
     def __sklearn_tags__(self) -> Tags:
-        tags = super().__sklearn_tags__()
+        # The next class in the MRO (BaseEstimator) has the method: a cooperative mixin's super(),
+        # which no annotation describes.
+        tags = cast(Any, super()).__sklearn_tags__()
         tags.target_tags.required = True
         tags.input_tags.allow_nan = True
         return tags

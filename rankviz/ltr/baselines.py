@@ -146,7 +146,7 @@ class RandomOrder(QueryRankerMixin, BaseEstimator):
             If ``X`` has other features than in ``fit``.
         """
         X = check_features(self, X)
-        return np.random.default_rng(self.random_state).random(X.shape[0])
+        return np.random.default_rng(self.random_state).random(len(X))
 
     def __sklearn_tags__(self) -> Tags:
         tags = super().__sklearn_tags__()
@@ -357,15 +357,15 @@ class KNNRelevance(QueryRankerMixin, BaseEstimator):
             If ``X`` is sparse.
         """
         X = check_feature_input(self, X, y, reset=True)
-        X, y, _ = check_query_data(X, y, np.zeros(len(y)) if qid is None else qid)
+        X, y, _ = check_query_data(X, y, np.zeros(np.shape(y)[0]) if qid is None else qid)
         if not isinstance(self.n_neighbors, numbers.Integral) or self.n_neighbors < 1:
             raise ValueError(f"n_neighbors must be a positive integer; got {self.n_neighbors!r}.")
-        self.scaler_ = StandardScaler().fit(X)  # ignores missing values
+        self.scaler_: StandardScaler = StandardScaler().fit(X)  # ignores missing values
         k = min(int(self.n_neighbors), X.shape[0])
-        self.regressor_ = KNeighborsRegressor(n_neighbors=k).fit(self._standardised(X), y)
+        self.regressor_: KNeighborsRegressor = KNeighborsRegressor(n_neighbors=k).fit(self._standardised(X), y)
         return self
 
-    def _standardised(self, X):
+    def _standardised(self, X: np.ndarray) -> np.ndarray:
         # a missing value is the feature's training mean: 0 once standardised
         return np.nan_to_num(self.scaler_.transform(X), nan=0.0)
 

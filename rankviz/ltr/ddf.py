@@ -64,6 +64,7 @@ def check_ddf(ddf: str, parameter: float | None = None) -> tuple[str, float | No
         return name, None
     if parameter is None:
         parameter = DEFAULT_PARAMETERS[name]
+    assert parameter is not None  # only "binary" has no default, and it returned above
     parameter = float(parameter)
     if not np.isfinite(parameter) or parameter <= 0:
         raise ValueError(
@@ -125,6 +126,7 @@ def directed_distance(r_i: ArrayLike, r_j: ArrayLike, ddf: str = "logdd",
     sign, size = np.sign(diff), np.abs(diff)
     if name == "binary":
         return sign
+    assert parameter is not None  # check_ddf gives one to every DDF but "binary"
     if name == "ldd":
         return parameter * diff
     if name == "logdd":

@@ -113,6 +113,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -341,13 +342,13 @@ def _discounts(form, n_positions):
     return discount
 
 
-def _check_ks(ks):
-    ks = np.asarray(list(ks) if not np.isscalar(ks) else [ks])
-    if ks.ndim != 1 or ks.size == 0:
-        raise ValueError(f"ks must be a non-empty list of cut-offs, got {ks!r}.")
-    if not np.issubdtype(ks.dtype, np.number) or np.any(ks != np.round(ks)) or np.any(ks < 1):
-        raise ValueError(f"Every cut-off k must be an integer >= 1, got {ks.tolist()}.")
-    return ks.astype(np.intp)
+def _check_ks(ks: Any) -> np.ndarray:  # any value: this checks it
+    array = np.asarray(list(ks) if not np.isscalar(ks) else [ks])
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"ks must be a non-empty list of cut-offs, got {array!r}.")
+    if not np.issubdtype(array.dtype, np.number) or np.any(array != np.round(array)) or np.any(array < 1):
+        raise ValueError(f"Every cut-off k must be an integer >= 1, got {array.tolist()}.")
+    return array.astype(np.intp)
 
 
 def _cumulative_dcg(gains, order, positions, groups, discount, columns):
@@ -475,15 +476,15 @@ def ndcg_at_ks(relevance: ArrayLike, scores: ArrayLike, qid: ArrayLike,
         raise ValueError(
             f"no_relevant must be one of {tuple(NO_RELEVANT)}, got {no_relevant!r}."
         )
-    ks = _check_ks(ks)
+    cutoffs = _check_ks(ks)
     groups = _Groups(qid)
     relevance = _as_relevance(relevance, groups.n_docs)
     scores = _as_column(scores, "scores", groups.n_docs)
 
     longest = int(groups.sizes.max()) if groups.n_queries else 0
-    n_positions = min(int(ks.max()), longest)
+    n_positions = min(int(cutoffs.max()), longest)
     discount = _discounts(form, n_positions)
-    columns = np.minimum(ks, max(n_positions, 1)) - 1
+    columns = np.minimum(cutoffs, max(n_positions, 1)) - 1
     gains = _scaled_gains(relevance, groups)
 
     order, positions = groups.sort(scores, _tiebreak(groups.n_docs, random_state))

@@ -110,7 +110,8 @@ def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, 
     return first[keep], second[keep]
 
 
-def misordering_loss(scores: ArrayLike, first: ArrayLike, second: ArrayLike) -> float:
+def misordering_loss(scores: ArrayLike, first: np.ndarray | Sequence[int],
+                     second: np.ndarray | Sequence[int]) -> float:
     """Share of pairs the scores do not put in the right order (ties count as wrong).
 
     The normalised mis-ordering loss of Theorem 1 of Zhu et al. (2009) with
@@ -340,8 +341,8 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         layout = PairLayout(first, second, distance, bins, grades=grades, queries=query_codes(qid))
         search = StumpSearch(layout, n_jobs=self.n_jobs)
 
-        self.n_pairs_ = int(first.size)
-        self.pairs_ = (first, second)
+        self.n_pairs_: int = int(first.size)
+        self.pairs_: tuple[np.ndarray, np.ndarray] = (first, second)
         self.distance_ = distance
         self._reset_stumps()
         # The weight of a pair after any number of rounds is

@@ -11,7 +11,7 @@ predicted and the true level, the absolute rank loss of Xia, Zhang & Wang
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -34,6 +34,12 @@ class OrdinalRegressorMixin:
     Tags: the target is required and 1-D; ``X`` may hold NaN (a missing
     value) and nominal (string, categorical) columns.
     """
+
+    if TYPE_CHECKING:  # what the estimator class provides (above), for the type checker only
+        classes_: list[Any]
+        positions_: np.ndarray
+
+        def predict_index(self, X: Any) -> np.ndarray: ...
 
     def predict(self, X: Any) -> np.ndarray:
         """Predicted level of each row (one of ``classes_``).
@@ -105,7 +111,7 @@ class OrdinalRegressorMixin:
             If a level of ``y`` is unknown, ``X`` has other features than in
             ``fit``, or ``X`` and ``y`` differ in length.
         """
-        return mean_rank_loss(*self._true_and_predicted_positions(X, y))
+        return float(mean_rank_loss(*self._true_and_predicted_positions(X, y)))  # 1-D positions: a float
 
     def rank_losses(self, X: Any, y: ArrayLike) -> np.ndarray:
         """The absolute rank loss of each row, ``|p(y_hat_t) - p(y_t)|``; :meth:`rank_loss` is their mean.
@@ -163,7 +169,9 @@ class OrdinalRegressorMixin:
         return -self.rank_loss(X, y)
 
     def __sklearn_tags__(self) -> Tags:
-        tags = super().__sklearn_tags__()
+        # The next class in the MRO (BaseEstimator) has the method: a cooperative mixin's super(),
+        # which no annotation describes.
+        tags = cast(Any, super()).__sklearn_tags__()
         tags.target_tags.required = True
         tags.target_tags.one_d_labels = True
         tags.input_tags.allow_nan = True

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -46,6 +46,33 @@ _BLOCK_ELEMENTS = 2**15
 #: level, below), or "auto": compiled where the criterion has compiled formulas and the compiled code is
 #: ready (:meth:`rankviz.jit.LazyKernels.request`), else NumPy.
 ENGINES = ("auto", "compiled", "numpy")
+
+
+@overload
+def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
+              gamma: float = ..., min_samples_leaf: int = ..., max_depth: int | None = ...,
+              feature_names: Sequence[str] | None = ...,
+              categories: Sequence[Sequence[Any] | None] | None = ...,
+              label_names: Sequence[str] | None = ..., engine: str = ...,
+              return_leaves: Literal[False] = ...) -> Tree: ...
+
+
+@overload
+def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
+              gamma: float = ..., min_samples_leaf: int = ..., max_depth: int | None = ...,
+              feature_names: Sequence[str] | None = ...,
+              categories: Sequence[Sequence[Any] | None] | None = ...,
+              label_names: Sequence[str] | None = ..., engine: str = ...,
+              return_leaves: Literal[True]) -> tuple[Tree, np.ndarray]: ...
+
+
+@overload
+def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
+              gamma: float = ..., min_samples_leaf: int = ..., max_depth: int | None = ...,
+              feature_names: Sequence[str] | None = ...,
+              categories: Sequence[Sequence[Any] | None] | None = ...,
+              label_names: Sequence[str] | None = ..., engine: str = ...,
+              return_leaves: bool = ...) -> Tree | tuple[Tree, np.ndarray]: ...
 
 
 def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Criterion, *,
@@ -98,11 +125,11 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     stats = criterion.row_statistics(Y)
     present = ~np.isnan(Y)
     rank_parts = np.hstack([np.where(present, Y, 0.0), present.astype(float)])
-    max_depth = np.inf if max_depth is None else max_depth
+    depth_limit: float = np.inf if max_depth is None else max_depth
     # A binary tree on n rows has at most 2n - 1 nodes, and one of depth D at
     # most 2**(D + 1) - 1: preallocating no more than that matters for shallow
     # trees on many rows (zeroed columns of 2n rows are fresh pages).
-    capacity = 2 * n - 1 if max_depth > 40 else min(2 * n - 1, 2 ** (int(max_depth) + 1) - 1)
+    capacity = 2 * n - 1 if depth_limit > 40 else min(2 * n - 1, 2 ** (int(depth_limit) + 1) - 1)
     names = dict(criterion=criterion, feature_names=feature_names or [f"x{j + 1}" for j in range(d)],
                  categories=categories or [None] * d,
                  label_names=label_names or [f"label_{j + 1}" for j in range(Y.shape[1])],
@@ -113,7 +140,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
                          "use engine='numpy' or 'auto'")
     if use_compiled(criterion, engine):
         grown = compiled.grow_nodes(X, nominal, stats, compiled.criterion_spec(criterion), gamma=gamma,
-                                    min_samples_leaf=min_samples_leaf, max_depth=max_depth, capacity=capacity)
+                                    min_samples_leaf=min_samples_leaf, max_depth=depth_limit, capacity=capacity)
         nodes = _NodeTable.of_grown(grown, rank_parts)
         tree = nodes.to_tree(**names)
         return (tree, grown.node_of_row) if return_leaves else tree
@@ -128,7 +155,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
     frontier = np.array([0])
 
     while len(frontier):
-        searchable = ((nodes.depth[frontier] < max_depth)
+        searchable = ((nodes.depth[frontier] < depth_limit)
                       & (nodes.count[frontier] >= max(2, 2 * min_samples_leaf))
                       & (nodes.similarity[frontier] < PURE_SIMILARITY)
                       & criterion.can_split(nodes.count[frontier], nodes.stat_sum[frontier]))
@@ -325,7 +352,7 @@ class BestSplits:
                    np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)),
                    np.zeros(n_nodes, dtype=bool))
 
-    def update(self, feature: int, found: np.ndarray, score: np.ndarray, threshold: np.ndarray,
+    def update(self, feature: int | np.integer, found: np.ndarray, score: np.ndarray, threshold: np.ndarray,
                left_count: np.ndarray, left_sum: np.ndarray,
                missing_left: bool | np.ndarray = False) -> None:
         """Keep, for the nodes in ``found``, this feature's split where it is better."""
@@ -382,6 +409,9 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
     # Statistics first, nodes second, as the running sums are laid out.
     node_sum_t = np.ascontiguousarray(np.asarray(node_sum, dtype=float).T)
     block = max(256, _BLOCK_ELEMENTS // max(1, node_sum_t.shape[0]))
+    # Which numeric columns have NaN: SearchData.prepare computes it; a SearchData built without it
+    # (the field's default, None) would otherwise fail below.
+    missing = data.missing if data.missing is not None else np.isnan(data.X[:, data.numeric]).any(axis=0)
 
     for column, f in enumerate(data.numeric):
         rows = data.presorted[:, column]
@@ -396,7 +426,7 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         # (NaN compares False, so never next to a missing value).
         boundary = np.zeros(len(x), dtype=bool)
         boundary[:-1] = x[1:] > x[:-1]
-        has_missing = data.missing[column]
+        has_missing = missing[column]
         if has_missing:
             # Missing values end each node's rows. Each threshold is scored
             # twice: with them on the "no" side (as the sort puts them) and

@@ -22,7 +22,7 @@ __all__ = ["export_text"]
 
 
 def _leaf_text(tree: Tree, node: int) -> str:
-    if tree.is_ordinal:
+    if tree.class_counts is not None:  # tree.is_ordinal
         names = tree.class_names or [str(k + 1) for k in range(tree.class_counts.shape[1])]
         return f"level: {names[int(tree.predicted_level[node])]}"
     return f"ranking: {tree.ranking_text(node)}"

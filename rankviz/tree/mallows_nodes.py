@@ -154,11 +154,12 @@ def complete_from_ancestors(center: ArrayLike, parent: np.ndarray) -> np.ndarray
         observed in training) go last, in label order.
     """
     completed = np.array(center, dtype=float)
+    centers = np.asarray(center)
     for node in np.flatnonzero(np.isnan(completed).any(axis=1)):
         sigma = completed[node]
         ancestor = parent[node]
         while np.isnan(sigma).any() and ancestor >= 0:
-            pi = center[ancestor]
+            pi = centers[ancestor]
             held = ~np.isnan(pi)
             # Only an ancestor with more label information helps; the node's
             # labels are a subset of its ancestors' (its rows are theirs).

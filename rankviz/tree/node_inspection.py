@@ -115,6 +115,7 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
     criterion = get_criterion(criterion)
     stats = criterion.row_statistics(Y)  # first, on all of Y: it fixes the layout
     X_encoded = np.asarray(X_encoded, dtype=float)
+    is_nominal = np.asarray(nominal, dtype=bool)
     rows = np.asarray(rows)
     rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.intp)
     node_stats = stats[rows]
@@ -124,7 +125,7 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
     parts = []
     for f in range(X_encoded.shape[1]):
         x = X_encoded[rows, f]
-        if nominal[f]:
+        if is_nominal[f]:
             # One test per value present: "A = v" against the rest.
             codes, inverse = np.unique(x, return_inverse=True)
             one_hot = (inverse[:, None] == np.arange(len(codes))).astype(float)
@@ -151,7 +152,7 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
                 missing_meet = np.repeat([False, True], len(cut))
             else:
                 missing_meet = np.zeros(len(cut), dtype=bool)
-        if nominal[f]:
+        if is_nominal[f]:
             missing_meet = np.zeros(len(threshold), dtype=bool)
         rest_count = n - meet_count
         keep = (meet_count >= min_samples_leaf) & (rest_count >= min_samples_leaf)
@@ -176,12 +177,12 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
 
     table = pd.concat(parts, ignore_index=True)
     names = [feature_names[f] for f in table["feature"]]
-    kinds = ["nominal" if nominal[f] else "numeric" for f in table["feature"]]
+    kinds = ["nominal" if is_nominal[f] else "numeric" for f in table["feature"]]
     # The tree's own wording, so a row reads exactly as the node it becomes.
     tests = list(zip(table["feature"], table["threshold"]))
     table.insert(1, "attribute", names)
     table.insert(2, "kind", kinds)
-    has_missing = np.isnan(X_encoded[rows]).any(axis=0) & ~np.asarray(nominal, dtype=bool)
+    has_missing = np.isnan(X_encoded[rows]).any(axis=0) & ~is_nominal
     suffix = np.where(has_missing[table["feature"].to_numpy()], " or missing", "")
     meet = table["missing_meet"].to_numpy()
     table.insert(4, "condition", [test_text(feature_names, categories, f, t, False) + (x if m else "")
@@ -373,6 +374,7 @@ def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
     stats = criterion.row_statistics(Y)
     chosen = None
     if tree.split_feature[node] >= 0:
+        assert tree.missing_left is not None  # filled in by Tree.__post_init__
         match = np.flatnonzero((candidates["feature"].to_numpy() == tree.split_feature[node])
                                & (candidates["threshold"].to_numpy() == tree.split_threshold[node])
                                & (candidates["missing_meet"].to_numpy() == tree.missing_left[node]))
@@ -518,7 +520,7 @@ def ordered_rows(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, inspection: Nod
         else:
             stack += [tree.children_right[node], tree.children_left[node]]
     if Y_node.shape[1] >= 2 and len(rows):
-        distance = 1.0 - cs(Y_node, np.broadcast_to(inspection.ranking, Y_node.shape))
+        distance = 1.0 - np.asarray(cs(Y_node, np.broadcast_to(inspection.ranking, Y_node.shape)))  # 2-D: an array
     else:
         distance = np.zeros(len(rows))
     order = np.lexsort((rows, np.where(np.isnan(distance), np.inf, distance), position[leaves]))

@@ -163,7 +163,7 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         X = check_feature_input(self, X, y, reset=True)
         self.encoder_ = FeatureEncoder().fit(X)
         X_encoded = self.encoder_.transform(X)
-        if np.ndim(y) != 1 or len(y) != len(X_encoded):
+        if np.ndim(y) != 1 or np.shape(y)[0] != len(X_encoded):
             raise ValueError(f"y must be one column with one level per row of X "
                              f"({len(X_encoded)}), got shape {np.shape(y)}")
         if levels is not None:

@@ -215,7 +215,8 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         if named is not None and len(named) != Y.shape[1]:
             raise ValueError(f"{len(named)} label names for {Y.shape[1]} labels")
         self.label_names_ = named if named is not None else [f"label_{j + 1}" for j in range(Y.shape[1])]
-        X_grown, bin_thresholds = X_encoded, {}
+        bin_thresholds: dict[int, np.ndarray] = {}
+        X_grown = X_encoded
         if self.max_bins is not None:
             X_grown, bin_thresholds = bin_columns(X_encoded, np.flatnonzero(~self.encoder_.nominal), self.max_bins)
         self.tree_, leaf_of_row = grow_tree(

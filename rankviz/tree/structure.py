@@ -242,7 +242,7 @@ class Tree:
     @property
     def predicted_level(self) -> np.ndarray:
         """Level index each node predicts (ordinal trees only), by ``prediction``."""
-        if not self.is_ordinal:
+        if self.class_counts is None:  # not self.is_ordinal
             raise ValueError("predicted_level needs an ordinal tree (class_counts)")
         return predict_level(self.class_counts, self.prediction)
 
@@ -277,6 +277,7 @@ class Tree:
     def _children_of(self, x: np.ndarray, node: np.ndarray) -> np.ndarray:
         """The child each internal ``node`` sends a row with value ``x`` of its attribute to."""
         nominal = self.nominal_features[self.feature[node]]
+        assert self.missing_left is not None  # filled in by __post_init__
         goes_left = np.where(nominal, x == self.threshold[node],
                              np.where(np.isnan(x), self.missing_left[node], x <= self.threshold[node]))
         return np.where(goes_left, self.children_left[node], self.children_right[node])
@@ -332,6 +333,7 @@ class Tree:
         text = test_text(self.feature_names, self.categories,
                           self.feature[node], self.threshold[node], negate)
         missing = self.extras.get("missing_features")
+        assert self.missing_left is not None  # filled in by __post_init__
         if missing is not None and missing[self.feature[node]] and self.missing_left[node] != negate:
             text += " or missing"
         return text
@@ -421,14 +423,14 @@ class Tree:
         else:
             mask[np.fromiter(expanded, dtype=np.intp)] = True
         mask &= ~self.is_leaf
-        keep, stack = [], [0]
+        kept, stack = [], [0]
         while stack:  # depth-first, left child first: O(number of kept nodes)
             node = stack.pop()
-            keep.append(node)
+            kept.append(node)
             if mask[node]:
                 stack.append(self.children_right[node])
                 stack.append(self.children_left[node])
-        keep = np.asarray(keep, dtype=np.intp)
+        keep = np.asarray(kept, dtype=np.intp)
         new_id = np.full(self.node_count, TREE_LEAF)
         new_id[keep] = np.arange(len(keep))
         split = mask[keep]

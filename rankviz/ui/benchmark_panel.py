@@ -68,7 +68,7 @@ METHOD_HELP = {
 }
 PROTOCOLS = {"kfold": "k-fold", "repeated_kfold": "Repeated k-fold", "loo": "Leave-one-out",
              "holdout": "Hold-out"}
-IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
+IBLR_K_OPTIONS: list[int | str] = ["auto", *DEFAULT_K_GRID]
 DEFAULT_SAMPLES = ["iris_nb", "toy", "wine_nb"]
 DEFAULT_METHODS = ["LRT", "KNN", "Default"]
 #: Where the results files of the sessions go.
@@ -198,16 +198,17 @@ def run_benchmark(choice: BenchmarkChoice, path: str | os.PathLike,
         if progress is not None:
             progress(share, text)
 
-    run = dict(results=path, progress=report)
     if choice.workers > 1:
         try:
             return run_grid(choice.methods, choice.datasets, choice.protocol, backend="processes",
-                            n_jobs=choice.workers, **run), ""
+                            n_jobs=choice.workers, results=path, progress=report), ""
         except (OSError, RuntimeError, ImportError) as error:  # no worker processes here: run them in this one
             before.clear()
             note = f"Worker processes failed ({error_text(error)}); the cells ran one after the other instead."
-            return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", **run), note
-    return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", **run), ""
+            return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", results=path,
+                            progress=report), note
+    return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", results=path,
+                    progress=report), ""
 
 
 def benchmark_results(path: str | os.PathLike) -> pd.DataFrame:
@@ -241,7 +242,9 @@ def _want_upload() -> None:
 
 @st.cache_data(show_spinner=False)
 def _sample(name: str) -> RankingDataset:
-    return load_sample(name)
+    dataset = load_sample(name)
+    assert isinstance(dataset, RankingDataset)  # a label-ranking sample: the page lists only those
+    return dataset
 
 
 def benchmark_choice() -> BenchmarkChoice | None:
@@ -264,6 +267,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
         if st.session_state.get(f"{KEY}_upload"):
             extra, extra_key = dataset_picker(st.container(border=True))
             if extra is not None and extra_key not in keys:
+                assert extra_key is not None  # dataset_picker gives a key with every data set
                 name = str(extra.name)
                 while name in datasets:
                     name += " (upload)"
@@ -284,7 +288,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
                                    help="The smallest number of training examples in a leaf of the LRT.")
     with col_protocol:
         st.header("Protocol")
-        kind = st.selectbox("Protocol", list(PROTOCOLS), format_func=PROTOCOLS.get, key=f"{KEY}_kind",
+        kind = st.selectbox("Protocol", list(PROTOCOLS), format_func=PROTOCOLS.__getitem__, key=f"{KEY}_kind",
                             persist_state="session", label_visibility="collapsed")
         cols = st.columns(2)
         folds = cols[0].number_input("Folds", 2, 50, 5, key=f"{KEY}_folds", persist_state="session",

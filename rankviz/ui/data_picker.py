@@ -41,7 +41,9 @@ _TARGET_KINDS = {
 
 @st.cache_data(show_spinner=False)
 def _cached_sample(name: str) -> RankingDataset:
-    return load_sample(name)
+    dataset = load_sample(name)
+    assert isinstance(dataset, RankingDataset)  # a label-ranking sample: the picker lists only those
+    return dataset
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -50,6 +52,7 @@ def _cached_upload(content: bytes, file_name: str, kind: str,
     buffer = named_buffer(content, file_name)
     if kind == "benchmark":
         return load_benchmark(buffer, name=file_name)
+    assert options is not None  # a CSV comes with its columns
     feature_columns, target, target_columns = options
     return load_csv(buffer, list(feature_columns), target, list(target_columns), name=file_name)
 
@@ -75,9 +78,11 @@ def dataset_picker(container: DeltaGenerator | None = None) -> tuple[RankingData
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY, persist_state="session",
-        help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
+        "Data set", options=names + [UPLOAD], format_func=titles.__getitem__, key=DATASET_KEY,
+        persist_state="session", help="Samples made by the scripts in sample_data/, or a CSV file of your own.",
     )
+    dataset: RankingDataset | None
+    key: str | None
     if choice != UPLOAD:
         dataset, key = _cached_sample(choice), f"sample:{choice}"
     else:
@@ -134,7 +139,7 @@ def data_table(dataset: RankingDataset) -> None:
 def dataset_url_field() -> UrlField:
     """The data set as a URL parameter (samples only: an upload cannot travel in a link)."""
     return UrlField("data", DATASET_KEY, choice(list_samples("label_ranking")),
-                    show=lambda name: None if name == UPLOAD else name)
+                    show=lambda name: None if name in (UPLOAD, None) else str(name))
 
 
 def _upload(container: DeltaGenerator) -> tuple[RankingDataset | None, str | None]:

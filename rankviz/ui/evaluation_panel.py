@@ -117,16 +117,17 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         methods = {name: tree.estimator() for name, tree in trees.items()}
         methods.update(baseline_rankers(trees.values(), n_neighbors=knn_k))
         # One job per method: Stop keeps the methods already evaluated.
-        result = state[f"{key}_result"] = {"request": request, "facts": facts, "scores": [], "errors": {},
-                                           "complete": False, "seconds": 0.0}
+        running: dict[str, Any] = {"request": request, "facts": facts, "scores": [], "errors": {},
+                                   "complete": False, "seconds": 0.0}
+        state[f"{key}_result"] = running
         jobs = []
         for name, method in methods.items():
             def run(progress: Callable[[int, int], None], name: str = name, method: Any = method) -> None:
-                result["scores"].append(compare_methods({name: method}, dataset.X, dataset.Y, cv=cv,
+                running["scores"].append(compare_methods({name: method}, dataset.X, dataset.Y, cv=cv,
                                                        seed=int(seed), progress=progress))
             weight = _METHOD_WEIGHTS.get(name, (3.0 if knn_k == "auto" else 0.3) if name.startswith("KNN") else 1.0)
             jobs.append((name, name, weight, run))
-        run_jobs(jobs, result, f"{key}_jobs",
+        run_jobs(jobs, running, f"{key}_jobs",
                  help="Stops after the current fold; the methods evaluated so far stay.")
     result = state.get(f"{key}_result")
     if result is None:
@@ -169,7 +170,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
     return scores
 
 
-def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, measures: Sequence[str] = MEASURES,
+def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, measures: Sequence[str] = tuple(MEASURES),
                  losses: Sequence[str] = ()) -> pd.DataFrame | None:
     """A reference method (a tree) against every other, paired per held-out example, with a CSV download.
 

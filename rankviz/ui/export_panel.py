@@ -13,6 +13,7 @@ its title and file name. The HTML file is the explorable view itself.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -104,7 +105,7 @@ def _buttons(make: Callable[[str], bytes], basename: str, key: str, formats: tup
     cols = st.columns(len(formats))
     for col, fmt in zip(cols, formats):
         mime, extension = FIGURE_FORMATS[fmt]
-        col.download_button(_BUTTONS[fmt], data=lambda fmt=fmt: make(fmt), file_name=f"{basename}{extension}",
+        col.download_button(_BUTTONS[fmt], data=functools.partial(make, fmt), file_name=f"{basename}{extension}",
                             mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",
                             width="stretch", disabled=fmt == "png" and not png_ok)
 
@@ -188,18 +189,18 @@ def tree_export(tree: Tree, *, key: str, basename: str, tree_key: str, view: Scr
                                   index=list(_DIRECTIONS).index(view.direction), key=f"{key}_direction")
         font = cols[1].number_input("Font size (pt)", min_value=6, max_value=36, value=12, step=1,
                                     key=f"{key}_font", help="The boxes' main text; the rest follows it.")
-        cols = st.columns(4 if not ordinal else 3)
-        legend = cols[0].checkbox("Legend", value=True, key=f"{key}_legend")
-        ids = cols[1].checkbox("Node ids", value=True, key=f"{key}_ids", help="#id in each box.")
-        highlights = cols[2].checkbox("Highlights", value=False, key=f"{key}_highlights",
+        boxes = st.columns(4 if not ordinal else 3)
+        legend = boxes[0].checkbox("Legend", value=True, key=f"{key}_legend")
+        ids = boxes[1].checkbox("Node ids", value=True, key=f"{key}_ids", help="#id in each box.")
+        highlights = boxes[2].checkbox("Highlights", value=False, key=f"{key}_highlights",
                                       help="The inspected node's outline and a traced example's path.")
-        strips = (not ordinal) and cols[3].checkbox("Rank strips", value=view.rank_strips, key=f"{key}_strips",
+        strips = (not ordinal) and boxes[3].checkbox("Rank strips", value=view.rank_strips, key=f"{key}_strips",
                                                     help="Each leaf's mean rank per label.")
         title = st.text_input("Title", value="", key=f"{key}_title", placeholder="none",
                               max_chars=200)
         width, unit, dpi = _size_choices(key)
 
-        source = partial if grown else tree
+        source = partial if grown and partial is not None else tree  # grown: partial is a tree (at_step)
         index_of = {int(stable): k for k, stable in enumerate(source.node_ids)}
         options = dict(draw_options or {})
         options.update(direction=direction, font_size=float(font), legend=legend, show_ids=ids,

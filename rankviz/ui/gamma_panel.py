@@ -75,7 +75,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     # What the curves depend on, in words: the data, the protocol, KNN's k and every setting but γ.
     facts = {"data set": dataset.name, "protocol": describe_protocol(cv, repetitions, seed),
              "KNN neighbours": str(knn_k), **settings_facts(settings, gamma=False)}
-    growths = counted(n if cv == "loo" else cv * repetitions, "growth")
+    growths = counted(cv * repetitions if isinstance(cv, int) else n, "growth")  # cv: "loo" or a number of folds
     if st.button(f"Compute the γ curves ({growths})", key=f"{key}_run", type="primary",
                  icon=":material/query_stats:",
                  help="One maximal tree per fold; every γ of the slider is read off its γ path. "

@@ -13,7 +13,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import streamlit as st
@@ -122,14 +122,14 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
 # ``tree_key`` (data and settings, γ included) stands for the tree and its data.
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _inspection(_tree: Tree, _dataset: RankingDataset, tree_key: Hashable, node: int) -> NodeInspection:
+def _inspection(_tree: Tree, _dataset: RankingDataset, tree_key: tuple[str, TreeSettings], node: int) -> NodeInspection:
     data_key, settings = tree_key
     return inspect_node(_tree, encoded_features(_dataset, data_key), _dataset.Y, node,
                         min_samples_leaf=settings.min_samples_leaf, gamma=settings.gamma)
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _heatmap(_tree: Tree, _dataset: RankingDataset, _inspection: NodeInspection, tree_key: Hashable,
+def _heatmap(_tree: Tree, _dataset: RankingDataset, _inspection: NodeInspection, tree_key: tuple[str, TreeSettings],
              node: int) -> tuple[go.Figure, NodeRows, list[str]]:
     """The node's heat map, the rows it draws and the leaf of each row (``#id``)."""
     data_key, _ = tree_key
@@ -143,7 +143,7 @@ def _heatmap(_tree: Tree, _dataset: RankingDataset, _inspection: NodeInspection,
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _threshold_figure(_tree: Tree, _inspection: NodeInspection, tree_key: Hashable, node: int,
+def _threshold_figure(_tree: Tree, _inspection: NodeInspection, tree_key: tuple[str, TreeSettings], node: int,
                       feature: int) -> go.Figure:
     _, settings = tree_key
     chosen = float(_tree.split_threshold[node]) if _tree.split_feature[node] == feature else None
@@ -152,8 +152,8 @@ def _threshold_figure(_tree: Tree, _inspection: NodeInspection, tree_key: Hashab
                            similarity_label=_tree.similarity_label)
 
 
-def _rankings(dataset: RankingDataset, tree_key: Hashable, tree: Tree, node: int, inspection: NodeInspection,
-              key: str, on_trace: Callable[[int], None] | None = None) -> None:
+def _rankings(dataset: RankingDataset, tree_key: tuple[str, TreeSettings], tree: Tree, node: int,
+              inspection: NodeInspection, key: str, on_trace: Callable[[int], None] | None = None) -> None:
     """The heat map of the node's rankings, sorted (and thinned past :data:`HEATMAP_ROWS`), and its caption."""
     figure, listed, leaf_ids = _heatmap(tree, dataset, inspection, tree_key, node)
     st.plotly_chart(figure, key=f"{key}_heatmap")
@@ -181,7 +181,7 @@ def _rankings(dataset: RankingDataset, tree_key: Hashable, tree: Tree, node: int
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _node_titles(_tree: Tree, tree_key: Hashable) -> dict[int, str]:
+def _node_titles(_tree: Tree, tree_key: tuple[str, TreeSettings]) -> dict[int, str]:
     """Every node's title for the Node menu, by node id; kept per tree (``tree_key``: data and settings).
 
     Thousands of nodes (a large upload) take a ranking text each: worth
@@ -252,7 +252,9 @@ def leaf_text(tree: Tree, inspection: NodeInspection, settings: TreeSettings) ->
     if reason == "no_valid_split":
         return f"no test of an attribute leaves at least {counted(m, 'example')} on each side"
     if reason == "rule_6":
-        best = md_escape(inspection.best["condition"])
+        best_split = inspection.best
+        assert best_split is not None  # rule (6) judged the node's best split
+        best = md_escape(best_split["condition"])
         if not math.isfinite(inspection.breakpoint):
             return f"rule (6) stops it for every γ: its best split, **{best}**, has S_split = −1"
         return (f"rule (6) stops it at γ = {settings.gamma:.3f}: its best split, **{best}**, is made only "
@@ -319,7 +321,7 @@ def _format_gamma(value: float) -> str:
 
 
 def _threshold_curves(tree: Tree, node: int, inspection: NodeInspection, settings: TreeSettings,
-                      key: str, tree_key: Hashable) -> None:
+                      key: str, tree_key: tuple[str, TreeSettings]) -> None:
     numeric = inspection.candidates[inspection.candidates["kind"] == "numeric"]
     if numeric.empty:
         st.caption("No numeric attribute has a threshold to plot in this node.")

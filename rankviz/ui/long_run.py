@@ -196,12 +196,14 @@ class _Job:
     """
 
     def __init__(self, compute: Callable[[Progress], Any], cancellable: bool = True) -> None:
-        self.share, self.text = None, ""
+        self.share: float | None = None
+        self.text = ""
         self.cancelled = False
         self.cancellable = cancellable
         self.owners: set[str] = set()
         self.start = time.perf_counter()
-        self.value = self.error = None
+        self.value: Any = None
+        self.error: BaseException | None = None
         self.done = threading.Event()
         threading.Thread(target=self._run, args=(compute,), daemon=True,
                          name="rankviz-background").start()

@@ -78,6 +78,7 @@ def _read(parts: FileParts, kind: str, options: tuple[str, str, tuple[str, ...]]
     if kind == "svmlight":
         query_file = None if group is None else named_buffer(group, group_name or "group file")
         return load_svmlight(buffer, name=name, query_file=query_file, n_features=n_features)
+    assert options is not None  # a CSV comes with its columns
     query_column, relevance_column, feature_columns = options
     return load_query_csv(buffer, query_column, relevance_column, list(feature_columns), name=name)
 
@@ -146,10 +147,13 @@ def ltr_data_picker(container: DeltaGenerator | None = None
     titles = {name: sample_info(name)["title"] for name in names}
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=names + [UPLOAD], format_func=titles.get, key=DATASET_KEY, persist_state="session",
+        "Data set", options=names + [UPLOAD], format_func=titles.__getitem__, key=DATASET_KEY,
+        persist_state="session",
         help="The synthetic learning-to-rank sample made by scripts/sample_data/build_ltr_synthetic.py "
              "(train/validation/test split by query), or a file of your own.",
     )
+    splits: dict[str, QueryDataset] | None
+    key: str | None
     if choice != UPLOAD:
         splits, key = _cached_sample(choice), f"sample:{choice}"
     else:
@@ -277,12 +281,16 @@ def _own_files(container: DeltaGenerator, kind: str
                                      "Documents to pick the number of rounds on, in the training file's format.")
         if vali_upload is None:
             return None
-        vali = _with_group(container, vali_upload, kind, "ltr_vali_group_file")
-        if vali[0] is None:
+        vali_parts, vali_digest = _with_group(container, vali_upload, kind, "ltr_vali_group_file")
+        if vali_parts is None:
             return None
-    if test is None or test[0] is None:
+        vali = (vali_parts, vali_digest)
+    if test is None:
         return None
-    return test, vali
+    test_parts, test_digest = test
+    if test_parts is None:
+        return None
+    return (test_parts, test_digest), vali
 
 
 def _guess(header: Sequence[str], names: Sequence[str]) -> int:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -83,7 +83,7 @@ LRT_CHOICES = {
     "drawn": "the tree drawn above",
     "unpruned": "Cheng et al.'s (≥ 2 rows per leaf, no γ)",
 }
-IBLR_K_OPTIONS = ["auto", *DEFAULT_K_GRID]
+IBLR_K_OPTIONS: list[int | str] = ["auto", *DEFAULT_K_GRID]
 RATE_OPTIONS = [round(0.1 * i, 1) for i in range(10)]
 FIG1_DEFAULT_RATES = [0.0, 0.3, 0.6]
 TABLE2_RATES = (0.0, 0.3, 0.6)
@@ -278,6 +278,8 @@ def leaf_table(tree: Tree, training: TrainingData | None = None) -> pd.DataFrame
     how many labels the leaf's rows hold (the rest of its ranking comes from
     its ancestors).
     """
+    theta, reliability = tree.theta, tree.reliability
+    assert theta is not None and reliability is not None  # a tree of the mallows criterion
     leaves = np.flatnonzero(tree.is_leaf)
     parent = parent_array(tree.children_left, tree.children_right)
     n = tree.n_samples[leaves]
@@ -285,9 +287,9 @@ def leaf_table(tree: Tree, training: TrainingData | None = None) -> pd.DataFrame
         "leaf": [f"#{tree.node_ids[i]}" for i in leaves],
         "n": n.astype(int),
         "share": n / tree.n_samples[0],
-        "centre ranking": [tree.ranking_text(i) for i in leaves],
-        "θ̂": tree.theta[leaves],
-        "reliability": tree.reliability[leaves],
+        "centre ranking": [tree.ranking_text(int(i)) for i in leaves],
+        "θ̂": theta[leaves],
+        "reliability": reliability[leaves],
         "mean τ to centre": tree.similarity[leaves],
         "rule": [_rule(tree, parent, i) for i in leaves],
     })
@@ -335,7 +337,7 @@ class Protocol:
     """What a comparison runs: methods, IBLR's k, folds, repetitions, seed and the LRT."""
 
     methods: tuple
-    iblr_k: object  # "auto" or int
+    iblr_k: int | str  # "auto" or int
     folds: int
     repetitions: int
     seed: int
@@ -343,7 +345,7 @@ class Protocol:
     #: tolerance applies to IBLR and the baselines too.
     lrt: tuple
     #: KNN's k: an int or "auto".
-    knn_k: object = 1
+    knn_k: int | str = 1
 
     def name(self, method: str) -> str:
         """The name shown for a method of :data:`METHODS`: KNN with its k, e.g. "KNN (k=1)"."""
@@ -526,7 +528,7 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
                        f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
     if st.button("Run comparison", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not protocol.methods):
-        result = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
+        result: dict[str, Any] = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
                   "protocol": protocol, "missing_rate": float(missing_rate), "data_key": data_key}
         _store(key, request, result)
         jobs = []
@@ -612,7 +614,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
                        f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
     if st.button("Run curve", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not ready):
-        result = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,
+        result: dict[str, Any] = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,
                   "protocol": protocol, "rates": tuple(rates), "data_key": data_key}
         _store(key, request, result)
         estimators = protocol.estimators()

@@ -144,6 +144,7 @@ def monte_carlo_panel(source: SyntheticSource | HoldoutSource, source_key: str, 
                    icon=":material/hourglass_top:")
 
     state = st.session_state
+    result: dict[str, Any] | None
     if st.button("Run", type="primary", key=f"{key}_run", icon=":material/play_arrow:"):
         methods = ordinal_methods(max_depth=max_depth, prediction=prediction, n_neighbors=k,
                                   min_samples_leaf=min_samples_leaf)
@@ -217,10 +218,10 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
         "Label noise levels σ", NOISE_OPTIONS, NOISE_DEFAULT, key=f"{key}_levels", persist_state="session",
         help="Probability that a label moves to an adjacent level, in training and test data alike."))
     synthetic = isinstance(source, SyntheticSource)
-    if synthetic:
+    if isinstance(source, SyntheticSource):  # synthetic, narrowing source
         sizes = sorted(st.multiselect(
             "Training sizes", SIZE_OPTIONS, SIZE_DEFAULT, key=f"{key}_sizes", persist_state="session",
-            format_func="{:,}".format, help="One panel each, as in Fig. 3 (a)–(c) of Xia et al.; "
+            format_func=lambda size: f"{size:,}", help="One panel each, as in Fig. 3 (a)–(c) of Xia et al.; "
                                             f"every trial tests on {counted(source.n_test, 'fresh row')}."))
     else:
         sizes = [source.n_train]
@@ -255,6 +256,7 @@ def noise_panel(source: SyntheticSource | HoldoutSource, source_key: str, *, pre
         st.info("Pick at least one noise level" + (" and one training size." if synthetic else "."))
 
     state = st.session_state
+    result: dict[str, Any] | None
     if st.button("Run", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not ready):
         result = state[f"{key}_result"] = {"request": request, "records": [], "done": 0,

@@ -97,7 +97,7 @@ def boost_settings(container: DeltaGenerator | None = None, key: str = KEY) -> B
     for ddf in DDF_NAMES[1:]:
         st.session_state.setdefault(_parameter_key(ddf, key), DEFAULT_PARAMETERS[ddf])
     container.subheader("MPBoost")
-    ddf = container.selectbox("Directed distance (DDF)", DDF_NAMES, format_func=TITLES.get,
+    ddf = container.selectbox("Directed distance (DDF)", DDF_NAMES, format_func=TITLES.__getitem__,
                               key=f"{key}_ddf", persist_state="session", help=DDF_HELP)
     parameter = None
     if ddf != "binary":
@@ -180,6 +180,7 @@ def grow(splits: dict[str, QueryDataset], data_key: str, settings: BoostSettings
     if signature in results:
         return results[signature]
     train = splits["train"]
+    assert train.feature_names is not None  # filled in by QueryDataset
     model = settings.estimator()
     partial_key = f"{key}_partial"
     bar = StopBar(f"{key}_grow", text="Growing the ensemble…",
@@ -309,9 +310,9 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
     if view == "stumps":
         last = int(cols[1].number_input("Stumps drawn", 1, t, min(6, t), key=f"{key}_last", persist_state="session",
                                         help="The newest stumps, up to every round grown so far."))
-        shown = f"Stump {t}" if last == 1 else f"Stumps {t - last + 1}–{t}"
+        which = f"Stump {t}" if last == 1 else f"Stumps {t - last + 1}–{t}"
         dot = stumps_to_dot(partial, growth.feature_names, last=last,
-                            title=f"{shown} of {t} (newest outlined in red)")
+                            title=f"{which} of {t} (newest outlined in red)")
     else:
         used = max(1, int(np.unique(partial.feature_).size))
         features = int(cols[1].number_input("Features drawn", 1, used, min(5, used), key=f"{key}_features",
@@ -328,14 +329,14 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
                    "Only differences of scores within a query matter, so a stump adds 0 below its threshold.")
     with row[1]:
         drawing_export(dot, key=f"{key}_export", basename=f"mpboost_{settings.ddf.lower()}_{view}_t{t}")
-    cols = st.columns(4)
-    for col, split in zip(cols, ("train", "validation", "test")):
+    metric_cols = st.columns(4)
+    for col, split in zip(metric_cols, ("train", "validation", "test")):
         value = at_k[split][t - 1]
         col.metric(f"{split.capitalize()} NDCG@{settings.k}", f"{value:.3f}" if np.isfinite(value) else "—",
                    help=f"Mean over the {split} queries with a relevant document, after "
                         f"{counted(t, 'round')}." if np.isfinite(value) else
                         f"No {split} query has a relevant document, so NDCG is undefined on every one.")
-    cols[3].metric("Best validation round", "—" if best is None else f"{best}",
+    metric_cols[3].metric("Best validation round", "—" if best is None else f"{best}",
                    help="The round with the highest validation NDCG@k: Zhu et al. choose T this way.")
     shown = {split: values[:t] for split, values in at_k.items()}
     left, right = st.columns([3, 2])

@@ -110,10 +110,12 @@ def ordinal_data_picker(container: DeltaGenerator | None = None,
     titles = dict(_cached_titles())
     titles[UPLOAD] = "Upload your own file…"
     choice = container.selectbox(
-        "Data set", options=list(titles), format_func=titles.get, key=f"{key}_dataset", persist_state="session",
+        "Data set", options=list(titles), format_func=titles.__getitem__, key=f"{key}_dataset",
+        persist_state="session",
         help="Samples made by the scripts in sample_data/, or a CSV file of your own with one "
              "column of ordered levels.",
     )
+    dataset: OrdinalDataset | None
     if choice != UPLOAD:
         dataset, data_key = _cached_sample(choice), f"ordinal-sample:{choice}"
     else:

@@ -129,12 +129,12 @@ def synthetic_controls(container: DeltaGenerator | None = None, key: str = "syn"
 
     container.markdown("**Thresholds** b₂ … b₅ (b₁ = −∞)")
     cols = container.columns(2)
-    thresholds = [-math.inf]
+    bounds = [-math.inf]
     for k, name in enumerate(_THRESHOLD_KEYS):
-        thresholds.append(float(cols[k % 2].number_input(
+        bounds.append(float(cols[k % 2].number_input(
             f"b{name[1]}", -20.0, 20.0, step=0.05, format="%.3f", key=f"{key}_{name}",
             persist_state="session")))
-    thresholds = tuple(thresholds)
+    thresholds = tuple(bounds)
 
     def use(values: Sequence[float]) -> None:
         for name, value in zip(_THRESHOLD_KEYS, values[1:]):

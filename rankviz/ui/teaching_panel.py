@@ -170,6 +170,7 @@ def node_title(tree: Tree, node: int) -> str:
     if not tree.is_leaf[node]:
         what = tree.test_text(node)
     elif tree.is_ordinal:
+        assert tree.class_names is not None  # an ordinal tree names its levels (OrdinalTree)
         level = tree.class_names[int(tree.predicted_level[node])]
         what = f"leaf: {'rank ' + level if is_number(level) else level}"
     else:

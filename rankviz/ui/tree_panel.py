@@ -376,7 +376,8 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
 
     def picked(node_id: int) -> None:
         state[picked_key] = True
-        on_select(node_id)
+        if on_select is not None:  # always: picked is handed on only with on_select
+            on_select(node_id)
 
     def draw() -> GrowthStep:
         current = growth_step(tree, sequence, state[step_key])

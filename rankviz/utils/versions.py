@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import platform
 import sys
+from collections.abc import Mapping
 from importlib import metadata
 
 from ..jit import compile_mode
@@ -74,7 +75,7 @@ def show_versions() -> None:
         python: 3.11.7 (main, ...) [GCC 12.2.0]
     ...
     """
-    sections = {
+    sections: dict[str, Mapping[str, str | None]] = {
         "System": _system_info(),
         "rankviz": _rankviz_info(),
         "Python dependencies": _dependency_info(CORE),

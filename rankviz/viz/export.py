@@ -22,7 +22,7 @@ References
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from ..tree.export import export_text
 from .dot import tree_to_dot
@@ -301,7 +301,7 @@ def fit_to_page(tree: Any, *, max_depth: int | None = None, engine: str = "auto"
         depth = max(1, min(current - 1, fitting_depth(tree, max(room, 1))))
 
 
-def export_tree(tree: Any, fmt: str, *, width: float | str | None = "page", unit: str = "in",
+def export_tree(tree: Any, fmt: str, *, width: float | Literal["page"] | None = "page", unit: str = "in",
                 dpi: float = PAPER_DPI, engine: str = "auto", max_depth: int | None = None,
                 collapsed: Any = (), show_ids: bool = True, title: str | None = None,
                 **draw_options: Any) -> bytes:

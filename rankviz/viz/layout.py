@@ -103,7 +103,7 @@ def node_details(tree: Tree, node: int, drawer: Any = None) -> list[str]:
     lines = [head, drawer.stats(node).replace(", ", " · ")]
     reason = drawer.tooltip(node)
     lines.append(reason.split(": ", 1)[1] if ": " in reason else reason)
-    if tree.is_ordinal:
+    if tree.class_counts is not None:  # tree.is_ordinal
         names = tree.class_names or [str(k + 1) for k in range(tree.class_counts.shape[1])]
         counts = ", ".join(f"{name}: {count:g}" for name, count in zip(names, tree.class_counts[node]))
         lines.append(f"rows per level: {counts}")
@@ -156,7 +156,7 @@ def layout_tree(tree: Any, *, collapsed: Iterable[int] = (), max_depth: int | No
     width, height = svg_size(svg)
     parent = parent_array(tree.children_left, tree.children_right)
     nodes = []
-    for node in np.flatnonzero(drawer.drawn):
+    for node in np.flatnonzero(drawer.drawn).tolist():
         nodes.append({
             "svg": node_id(node),
             "edge": edge_id(node) if node else None,

@@ -120,7 +120,9 @@ def resolve_datasets(specs: Sequence[str], data_home: str | os.PathLike | None =
         if kind == "sample" or (not kind and name in samples):
             if name not in samples:
                 raise ValueError(f"unknown sample {name!r}; label-ranking samples: {', '.join(samples)}")
-            dataset = load_sample(name)
+            sample = load_sample(name)
+            assert isinstance(sample, RankingDataset)  # a label-ranking sample (list_samples)
+            dataset = sample
         elif kind == "fetch" or (not kind and name in public):
             if name not in public:
                 raise ValueError(f"unknown public data set {name!r}; known: {', '.join(public)}")

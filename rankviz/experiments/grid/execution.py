@@ -15,7 +15,7 @@ References
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any
 
 import joblib
@@ -27,7 +27,7 @@ BACKENDS = ("serial", "processes", "dask")
 
 
 def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: str = "processes",
-              n_jobs: int = -1, scheduler: Any = None) -> Iterator[Any]:
+              n_jobs: int = -1, scheduler: Any = None) -> Generator[Any, None, None]:
     """``function(task)`` for every task, yielded in the order they finish.
 
     Parameters

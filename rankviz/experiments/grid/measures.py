@@ -76,7 +76,7 @@ def rank_loss(y_true: ArrayLike, y_pred: ArrayLike) -> np.ndarray:
 
 
 #: Measures of a grid by the name its table uses; each maps (y_true, y_pred) to one value per row.
-MEASURES: dict[str, Callable[[ArrayLike, ArrayLike], np.ndarray]] = {
+MEASURES: dict[str, Callable[[ArrayLike, ArrayLike], float | np.ndarray]] = {
     "Kendall tau": CROSS_VALIDATION_MEASURES["Kendall tau"],
     "CS": CROSS_VALIDATION_MEASURES["CS"],
     "WRC": CROSS_VALIDATION_MEASURES["WRC"],

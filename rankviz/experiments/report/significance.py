@@ -76,8 +76,9 @@ def higher_is_better(measure: str) -> bool:
     try:  # imported lazily: the grid runner is optional (Dask) and built apart
         from rankviz.experiments import grid
     except ImportError:
-        grid = None
-    table = getattr(grid, "HIGHER_IS_BETTER", table) if grid is not None else table
+        pass
+    else:
+        table = getattr(grid, "HIGHER_IS_BETTER", table)
     return bool(table.get(measure, HIGHER_IS_BETTER.get(measure, True)))
 
 

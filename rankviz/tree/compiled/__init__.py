@@ -42,14 +42,16 @@ _LAZY = {"CriterionSpec": "specs", "criterion_spec": "specs", "GrownNodes": "gro
 def _module(part: str) -> ModuleType:
     """The submodule ``part`` of :data:`_LAZY`, by plain import statements (no module named by a string)."""
     if part == "specs":
-        from . import specs as module
-    elif part == "growth":
-        from . import growth as module
-    elif part == "kernels":
-        from . import kernels as module
-    else:
-        from . import warm as module
-    return module
+        from . import specs
+        return specs
+    if part == "growth":
+        from . import growth
+        return growth
+    if part == "kernels":
+        from . import kernels
+        return kernels
+    from . import warm
+    return warm
 
 
 def has_compiled_form(criterion: Criterion) -> bool:

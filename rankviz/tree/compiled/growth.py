@@ -95,8 +95,9 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
                   spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity),
                   FIRST_FRONTIER)
     size = int(arrays[-1])
-    trimmed = [a[:size] for a in arrays[:-2]]
-    return GrownNodes(*trimmed, node_of_row=arrays[-2])
+    # The node columns trimmed to the nodes grown, then the last field, node_of_row (one per row).
+    fields = [a[:size] for a in arrays[:-2]] + [arrays[-2]]
+    return GrownNodes(*fields)
 
 
 #: Rows from which :func:`stable_order` sorts by quicksort twice rather than by NumPy's merge sort.

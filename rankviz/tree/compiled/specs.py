@@ -140,11 +140,11 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
     Only the library's own classes qualify (``type(criterion) is ...``): a
     subclass may change a formula the compiled code would not know about.
     """
-    kind = type(criterion)
-    if kind is MeanSpearman:
+    # `type(criterion) is ...` each time, not a variable: the type checker then narrows `criterion`.
+    if type(criterion) is MeanSpearman:
         ints = np.array([int(criterion.all_unit_), criterion.n_labels_], dtype=np.int64)
         return CriterionSpec(kernels.MEAN_SPEARMAN, ints, np.array([criterion.scale_]), *_NO_TABLE)
-    if kind is Mallows:
+    if type(criterion) is Mallows:
         n_labels = criterion.n_labels_
         a, b = criterion.pair_a_, criterion.pair_b_
         ints = np.concatenate([[int(criterion.complete_), n_labels, len(a)], a, b]).astype(np.int64)
@@ -159,7 +159,7 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
             table[row], table_x[m] = coefficients, (x_first, inverse_step, row)
         return CriterionSpec(kernels.MALLOWS, ints, np.zeros(1), table, table_x,
                              searches_other_score=True)
-    if kind in (RankingImpurity, Gini):
+    if type(criterion) is RankingImpurity or type(criterion) is Gini:
         n_levels = len(criterion.levels_)
         complete = criterion.complete_
         ints = np.array([int(complete), criterion.n_labels_, n_levels - 1 + (not complete), n_levels],
@@ -167,6 +167,7 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         span = float(criterion.levels_[-1] - criterion.levels_[0])
         per_statistic = np.tile(criterion.gaps_, criterion.n_labels_) if complete else np.zeros(0)
         floats = np.concatenate([[span], criterion.gaps_, per_statistic]).astype(float)
-        return CriterionSpec(kernels.RANKING_IMPURITY if kind is RankingImpurity else kernels.GINI, ints, floats,
-                             *_NO_TABLE, searches_other_score=kind is RankingImpurity)
+        impurity = type(criterion) is RankingImpurity
+        return CriterionSpec(kernels.RANKING_IMPURITY if impurity else kernels.GINI, ints, floats,
+                             *_NO_TABLE, searches_other_score=impurity)
     return None

@@ -213,9 +213,10 @@ class Criterion:
             ``(n_L S_L + n_R S_R) / (n_L + n_R)`` for each split, of the shape
             of the counts.
         """
-        s_left = self.node_similarity(count_left, sum_left)
-        s_right = self.node_similarity(count_right, sum_right)
-        return (count_left * s_left + count_right * s_right) / (count_left + count_right)
+        n_left, n_right = np.asarray(count_left), np.asarray(count_right)
+        s_left = self.node_similarity(n_left, sum_left)
+        s_right = self.node_similarity(n_right, sum_right)
+        return (n_left * s_left + n_right * s_right) / (n_left + n_right)
 
     def gamma_breakpoint(self, similarity_parent: ArrayLike, split_score: ArrayLike) -> np.ndarray:
         """Compute the γ above which rule (6) of Rebelo, Soares & Costa (2008) accepts a split, vectorised.

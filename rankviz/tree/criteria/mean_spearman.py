@@ -96,6 +96,7 @@ class MeanSpearman(Criterion):
 
     def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         count = np.asarray(count, dtype=float)
+        stat_sum = np.asarray(stat_sum)
         if self.all_unit_:
             z_sum, sq_norms = stat_sum, count
         else:

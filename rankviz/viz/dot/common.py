@@ -521,7 +521,7 @@ class DrawOptions:
                    folded, float(font_size), on_path, bool(rank_strips))
 
 
-def _check_highlight(highlight, n_nodes):
+def _check_highlight(highlight: Any, n_nodes: int) -> int | None:
     if highlight is None:
         return None
     value = highlight
@@ -597,7 +597,7 @@ class TreeDrawer:
             parent = parent_array(tree.children_left, tree.children_right)
             while not drawn[highlight]:  # mark its drawn ancestor
                 highlight = int(parent[highlight])
-        for node in np.flatnonzero(drawn):
+        for node in np.flatnonzero(drawn).tolist():
             stats = self.stats(node)
             if options.show_ids:
                 stats = f"#{ids[node]} · {stats}"
@@ -616,7 +616,7 @@ class TreeDrawer:
             elif node in options.path and (is_leaf[node] or cut[node]):
                 attrs += ["penwidth=3", f'color="{PATH_COLOR}"']  # where the traced example ends
             lines.append(f"  {node_id(node)} [{', '.join(attrs)}];")
-        for node in np.flatnonzero(drawn & ~cut & ~is_leaf):
+        for node in np.flatnonzero(drawn & ~cut & ~is_leaf).tolist():
             # Each edge has the SVG id of the child it leads to, for viewers
             # that light up a path or hide nodes not grown yet.
             for child, answer in ((tree.children_left[node], "yes"), (tree.children_right[node], "no")):

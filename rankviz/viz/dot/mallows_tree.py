@@ -57,14 +57,18 @@ class MallowsTreeDrawer(RankingTreeDrawer):
     def __init__(self, tree: Tree, options: DrawOptions, *, by_reliability: bool = True,
                  reliability_range: tuple[float, float] | None = None) -> None:
         super().__init__(tree, options)
-        self.reliability = tree.reliability
+        reliability = tree.reliability
+        assert reliability is not None  # a tree with theta (drawer_for chooses this drawer for those only)
+        self.reliability = reliability
         self.by_reliability = by_reliability
         if by_reliability:
             self.rmin, self.rmax = reliability_range or (0.0, _largest_finite(self.reliability[self.is_leaf]))
 
     def stats(self, node: int) -> str:
         """``n = 40, θ̂ = 1.25``, and for a leaf ``, rel = 0.31``."""
-        stats = f"n = {int(self.tree.n_samples[node])}, θ̂ = {fmt_theta(self.tree.theta[node])}"
+        theta = self.tree.theta
+        assert theta is not None  # a tree with theta (__init__)
+        stats = f"n = {int(self.tree.n_samples[node])}, θ̂ = {fmt_theta(theta[node])}"
         if self.is_leaf[node]:
             stats += f", rel = {fmt_theta(self.reliability[node])}"
         return stats
@@ -90,7 +94,7 @@ class MallowsTreeDrawer(RankingTreeDrawer):
                             swatch_width=32, font_size=self.options.sizes.legend, collapsed=collapsed)
 
 
-def _largest_finite(values):
+def _largest_finite(values: np.ndarray) -> float:
     """Top of the default reliability scale: the largest finite value (1 if none)."""
     finite = np.asarray(values, dtype=float)
     finite = finite[np.isfinite(finite)]

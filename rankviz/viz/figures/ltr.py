@@ -100,8 +100,8 @@ def loss_bound_figure(bound: ArrayLike, misordering: ArrayLike, n_rounds: int | 
     -------
     plotly.graph_objects.Figure
     """
-    rounds = np.arange(1, len(bound) + 1)
     bound = np.asarray(bound, dtype=float)
+    rounds = np.arange(1, len(bound) + 1)
     above_one = np.flatnonzero(~(bound <= 1.0))  # NaN and inf too
     fig = go.Figure()
     fig.add_scatter(x=rounds, y=np.where(np.isfinite(bound), bound, np.nan), mode="lines",

@@ -192,7 +192,8 @@ class TreeView(anywidget.AnyWidget):  # type: ignore[misc]
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # The widget where widgets run; its current drawing elsewhere (GitHub, nbconvert).
         shown = super()._repr_mimebundle_(**kwargs)
-        data, metadata = shown if isinstance(shown, tuple) else (shown, {})
+        # A (data, metadata) pair; a bare dict from older ipywidgets; None (no view) in anywidget's annotation.
+        data, metadata = shown if isinstance(shown, tuple) else (shown or {}, {})
         return {**data, "image/svg+xml": self._layout.svg}, metadata
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:

@@ -11,6 +11,7 @@ from rankviz.ui.ordinal_tree_panel import (
     ordinal_tree_pair, ordinal_tree_settings, ordinal_url_fields, ranking_tree_pair,
     synthetic_controls, synthetic_url_fields,
 )
+from rankviz.experiments.monte_carlo import HoldoutSource, SyntheticSource
 from rankviz.experiments.teaching import label_ranking_node_levels, ordinal_node_levels
 from rankviz.ui.teaching_panel import teaching_panel
 from rankviz.ui.text import counted, md_escape
@@ -35,7 +36,9 @@ restore_from_url([kind_field, *fields["synthetic"], *fields["ordinal"], *fields[
 st.session_state.setdefault("ivg_kind", "synthetic")
 kind = st.sidebar.radio("Data", list(DATA_KINDS), format_func=DATA_KINDS.get, key="ivg_kind",
                         persist_state="session")
-split = source = None
+split = None
+source: SyntheticSource | HoldoutSource | None = None
+data_key: str | None
 if kind == "synthetic":
     source, source_key, seed = synthetic_controls()
     levels, target = source.levels, "rank"
@@ -55,6 +58,7 @@ if kind == "ranking":
     if dataset is None:
         st.info("Choose a sample data set, or finish the upload in the sidebar.")
         st.stop()
+    assert data_key is not None  # dataset_picker gives a key with every data set
     st.markdown(f"**{md_escape(dataset.name)}**: {counted(dataset.n_samples, 'example')}, "
                 f"{counted(dataset.n_labels, 'label')}. "
                 "Each label's rank position is an ordinal target; both impurities are summed "
@@ -74,6 +78,7 @@ if kind == "ranking":
 if split is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
+assert source is not None  # split was drawn from it
 try:
     comparison = fit_ordinal_trees(split, f"{source_key}:seed={seed}", tuple(levels), settings,
                                    target_name=target)
@@ -86,11 +91,12 @@ ordinal_tree_pair(comparison, level_count_chart(split[1], split[3], levels, axis
 
 tab_mc, tab_noise, tab_teach = st.tabs(["Monte Carlo (Table I, Fig. 2)", "Label noise (Fig. 3)",
                                         "Teaching: Fig. 1"])
-options = dict(prediction=settings.prediction, min_samples_leaf=settings.min_samples_leaf)
 with tab_mc:
-    monte_carlo_panel(source, source_key, key="ivg_mc", **options)
+    monte_carlo_panel(source, source_key, key="ivg_mc", prediction=settings.prediction,
+                      min_samples_leaf=settings.min_samples_leaf)
 with tab_noise:
-    noise_panel(source, source_key, key="ivg_noise", **options)
+    noise_panel(source, source_key, key="ivg_noise", prediction=settings.prediction,
+                min_samples_leaf=settings.min_samples_leaf)
 with tab_teach:
     teaching_panel({name: ordinal_node_levels(comparison.models[criterion])
                     for criterion, name in (("ranking_impurity", "Ranking impurity"),

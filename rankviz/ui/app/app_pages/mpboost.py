@@ -23,6 +23,7 @@ publish_to_url(url_fields)
 if splits is None:
     st.info("Choose the sample data set, or finish the upload in the sidebar.")
     st.stop()
+assert data_key is not None  # ltr_data_picker gives a key with every data set
 
 tab_grow, tab_compare = st.tabs(["Grow the ensemble (Fig. 6)", "Compare labellings and baselines (Figs. 3–5)"])
 with tab_grow:

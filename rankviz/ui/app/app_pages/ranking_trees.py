@@ -18,13 +18,16 @@ subtitle = st.empty()  # names the criterion chosen in the sidebar
 
 url_fields = [dataset_url_field(), *tree_url_fields()]
 restore_from_url(url_fields, page="ranking_trees")
-dataset, data_key = dataset_picker()
+picked, picked_key = dataset_picker()
 settings = tree_settings(suggested=picked_tree_defaults())
 subtitle.caption(criterion_subtitle(settings.criterion))
 publish_to_url(url_fields)
-if dataset is None:
+if picked is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
+assert picked_key is not None  # dataset_picker gives a key with every data set
+# Named anew once narrowed, for explore() below too: a type checker does not narrow globals in functions.
+dataset, data_key = picked, picked_key
 
 
 try:

@@ -33,6 +33,7 @@ publish_to_url(url_fields)
 if dataset is None:
     st.info("Choose a sample data set, or finish the upload in the sidebar.")
     st.stop()
+assert data_key is not None  # dataset_picker gives a key with every data set
 
 fitted = {}
 for side, column in columns.items():

@@ -99,8 +99,9 @@ sphinx_gallery_conf = {
 def _clean_gallery_extra(app, config):
     # Generated sources of an earlier build (pages of names since renamed, the gallery's
     # files) would be built again and warn: every build starts from the sources alone.
-    shutil.rmtree(DOCS / "_gallery_extra", ignore_errors=True)
-    shutil.rmtree(DOCS / "generated", ignore_errors=True)
+    # sphinx-gallery would also skip examples it ran before: run them all, every build.
+    for generated in ("_gallery_extra", "generated", "auto_examples"):
+        shutil.rmtree(DOCS / generated, ignore_errors=True)
     (DOCS / "_gallery_extra" / "gallery").mkdir(parents=True)
 
 

@@ -59,35 +59,15 @@ def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str 
         The drawing and its nodes.
     key : str
         Widget key; the view keeps its zoom and pan under it across reruns.
-    layout_key : str, default=""
-        Identifies the tree (data set and settings, not folds or depth): when
-        it changes the view fits the new tree; otherwise a new drawing of the
-        same tree (a fold) keeps the zoom.
-    label : str, default=""
-        A caption under the view (plain text) and its accessible name.
-    selected : int, optional
-        Stable id (``#id``) of the node outlined as inspected.
-    current : int, optional
-        Stable id of the node just split (the growth player).
-    revealed : iterable of int, optional
-        Stable ids of the nodes grown so far; the others are faded. None: all.
-    path : iterable of int, optional
-        Stable ids of a traced example's path, lit up with its edges.
-    trace : dict, optional
-        ``{"node": id, "lines": [...]}``: a card of plain-text lines beside that node.
-    group : str, optional
-        Views of one group are fitted at one scale and zoom together.
-    direction : {"TB", "LR"}, default="TB"
-        The drawing's direction (where the fold buttons sit).
+    layout_key, label, selected, current, revealed, path, trace, group, direction
+        What the view shows, as for :func:`rankviz.viz.tree_view.view_data`.
     on_select, on_toggle : callable, optional
         Called with the stable id of a clicked node, or of a node whose fold
         button was pressed, before the page reruns. ``on_select`` None makes
         nodes not selectable.
     max_height, min_height : int
-        Bounds of the view's height in px. Within them the view is as tall as
-        the tree at its opening zoom, up to the bottom of the screen and at
-        least 60 % of the window's height when the tree needs it; the default
-        ``max_height`` leaves that to the browser.
+        Bounds of the view's height in px (:func:`rankviz.viz.tree_view.view_data`);
+        the default ``max_height`` leaves it to the browser.
     """
     data = view_data(layout, layout_key=layout_key, label=label, selected=selected, current=current,
                      revealed=revealed, path=path, trace=trace, group=group, direction=direction,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,15 +15,32 @@ REPO = Path(__file__).resolve().parents[1]
 pytest.importorskip("sphinx")
 pytest.importorskip("sphinx_gallery")
 
+# One build per session: the build writes its generated sources (autosummary pages, the
+# gallery) into docs/, so two workers building at once would trip over each other.
+pytestmark = pytest.mark.xdist_group("docs")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The site built as ``make docs`` builds it, into a temporary folder."""
-    out = tmp_path_factory.mktemp("site")
+    """The site built as ``make docs`` builds it, from a copy of its sources, into a temporary folder.
+
+    A build writes generated sources (autosummary pages, the gallery and the files its examples
+    write) next to its sources: on a copy, builds never meet, neither each other nor a
+    developer's ``make docs``.
+    """
+    root = tmp_path_factory.mktemp("repository")
+    ignore = shutil.ignore_patterns("_build", "generated", "auto_examples", "_gallery_extra",
+                                    "sg_execution_times.rst", "__pycache__")
+    for folder in ("docs", "examples"):
+        shutil.copytree(REPO / folder, root / folder, ignore=ignore)
+    for page in ("README.md", "CHANGELOG.md"):  # included by the user guide and the changelog page
+        shutil.copy(REPO / page, root / page)
+    out = root / "html"
     result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                             str(REPO / "docs"), str(out)], capture_output=True, text=True, timeout=1200,
-                            cwd=REPO)
-    assert result.returncode == 0, (result.stdout[-3000:], result.stderr[-6000:])
+                             str(root / "docs"), str(out)], capture_output=True, text=True, timeout=1200,
+                            cwd=root)
+    # The first error is at the start of stderr (an example's traceback), the summary at its end.
+    assert result.returncode == 0, result.stdout[-2000:] + "\n" + result.stderr[:8000] + "\n…\n" + result.stderr[-2000:]
     return out
 
 

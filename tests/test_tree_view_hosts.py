@@ -189,3 +189,25 @@ print("ok")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300,
                             cwd=tmp_path)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-3000:]
+
+
+def test_nbconvert_shows_the_widget_with_its_state_and_the_svg_without(toy):
+    """The bundle a kernel displays (test above), exported by nbconvert as a site or an e-mail would."""
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    _, model = toy
+    view = TreeView(model)
+    data, _ = view._repr_mimebundle_()
+    data["image/svg+xml"] = model._repr_mimebundle_()["image/svg+xml"]
+    cell = nbformat.v4.new_code_cell("model", outputs=[nbformat.v4.new_output(
+        "execute_result", data=data, execution_count=1)])
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    saved_state = {"application/vnd.jupyter.widget-state+json": {
+        "version_major": 2, "version_minor": 0,
+        "state": {view.model_id: {"model_name": "AnyModel", "model_module": "anywidget",
+                                  "model_module_version": "*", "state": {}}}}}
+    shown = {False: nbconvert.HTMLExporter().from_notebook_node(notebook)[0]}
+    notebook.metadata["widgets"] = saved_state
+    shown[True] = nbconvert.HTMLExporter().from_notebook_node(notebook)[0]
+    assert 'data-mime-type="image/svg+xml"' in shown[False]  # no widget state (JupyterLab's default): the drawing
+    assert 'type="application/vnd.jupyter.widget-view+json"' in shown[True]  # with it: the view

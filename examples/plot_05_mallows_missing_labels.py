@@ -20,7 +20,7 @@ rankings. This example follows that protocol with
 # ---------------
 # :func:`rankviz.delete_labels` flips a biased coin for every label of every
 # ranking: with probability ``p`` the label is deleted (NaN), and the labels
-# left are re-ranked ``1..m`` in their original order. The same seed deletes
+# left are re-ranked ``1..m`` in their original order. The same random state deletes
 # a superset of the labels at a larger ``p``.
 
 from pathlib import Path

@@ -4,7 +4,7 @@ A benchmark grid on a Dask cluster
 
 Comparing label rankers fairly means running every method on every data set
 under one protocol: the same folds for every method, every cell (data set ×
-method × fold) independent and carrying its own seed.
+method × fold) independent and carrying its own random state.
 :func:`rankviz.experiments.run_grid` runs such a grid serially, in local
 processes or on a Dask cluster, and returns one tidy table; the report of
 :mod:`rankviz.experiments.report` turns it into the tables and tests Demšar
@@ -20,7 +20,7 @@ This example runs a small grid (three methods, four small data sets,
 # --------
 # Methods are unfitted label rankers by name; data sets are
 # :class:`rankviz.RankingDataset` objects (or ``(X, Y)`` pairs) by name; the
-# :class:`rankviz.experiments.Protocol` fixes the splits and the seed, so
+# :class:`rankviz.experiments.Protocol` fixes the splits and their random state, so
 # every method is scored on the same folds. Besides the three bundled label
 # ranking samples, a fourth data set is drawn by perturbing the wine
 # rankings' features.

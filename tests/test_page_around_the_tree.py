@@ -10,7 +10,7 @@ from rankviz.experiments.cross_validation import loo_gamma_curves
 from rankviz.features import FeatureEncoder
 from rankviz.tree.criteria import CRITERIA, get_criterion
 from rankviz.tree.node_inspection import inspect_node, ordered_rows
-from rankviz.ui.gamma_panel import GAMMA_GRID
+from rankviz.ui.tree_panel import GAMMA_GRID
 from apptest_pages import open_tab
 from test_page_ranking_trees import plotly_array
 

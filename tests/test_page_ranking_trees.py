@@ -122,6 +122,11 @@ def test_stepping_grows_the_tree_one_split_at_a_time(app):
     assert steps[0] == steps[1]
 
 
+def evaluation_table(app):
+    """The Evaluation tab's summary (rows "CS mean" …, a column per method)."""
+    return next(frame.value for frame in app.dataframe if "CS mean" in frame.value.index)
+
+
 def test_evaluation_matches_the_library(app):
     app.selectbox(key="dataset").set_value("toy").run()
     open_tab(app, "study_tab", "Evaluation")
@@ -141,7 +146,7 @@ def test_evaluation_matches_the_library(app):
     for bar in figure.data:  # the bar heights are the library's means
         np.testing.assert_allclose(plotly_array(bar.y), means.loc[bar.name].to_numpy())
     assert figure.layout.yaxis.title.text and figure.layout.xaxis.title.text
-    table = app.dataframe[-1].value
+    table = evaluation_table(app)
     assert table.loc["CS mean", "Default ranking"] == pytest.approx(means.loc["Default ranking", "CS"])
 
 
@@ -199,7 +204,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
                                "Default ranking": DefaultRanker(tie_tolerance=0.5)},
                               dataset.X, dataset.Y, cv=4, seed=0)
     means = expected.groupby("method", sort=False)["CS"].mean()
-    table = app.dataframe[-1].value
+    table = evaluation_table(app)
     for method in means.index:
         assert table.loc["CS mean", method] == pytest.approx(means[method])
     assert any("ties within 0.5 positions" in c.value for c in app.caption)

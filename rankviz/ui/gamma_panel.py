@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -20,7 +19,7 @@ from .evaluation_panel import baseline_rankers, default_protocol, knn_k_input, k
 from .long_run import Cancelled, abandon, background, format_duration, take_stopped
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
-from .tree_panel import GAMMA_RANGE, GAMMA_STEP
+from .tree_panel import GAMMA_GRID, GAMMA_RANGE
 
 if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
@@ -28,13 +27,11 @@ if TYPE_CHECKING:
     from .tree_panel import TreeSettings
 
 CURVE_MEASURES = ("CS", "WRC", "LRA")
-#: The curves are computed on the slider's own grid, so "best γ" is a slider value.
 #: Above this many rows the γ panel starts on 10-fold rather than leave-one-out (n growths).
 LOO_ROWS = 2_000
 PROTOCOLS = {"loo": "Leave-one-out", "kfold": "k-fold", "repeated": "Repeated k-fold"}
 #: After Stop, how long the page waits for the fold under way before giving up on it.
 STOP_WAIT_SECONDS = 120.0
-GAMMA_GRID = np.round(np.arange(GAMMA_RANGE[0], GAMMA_RANGE[1] + GAMMA_STEP / 2, GAMMA_STEP), 3)
 
 
 def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, path: GammaPath,
@@ -54,7 +51,8 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
         not drawn; a note says what changed and offers to compute them again
         (:mod:`rankviz.ui.stale`).
     settings : TreeSettings
-        The tree's settings; γ is marked on the curves.
+        The tree's settings; the best-γ table shows the curves at its γ
+        (the figures are not marked with it, so a γ step leaves them as they are).
     path : GammaPath
         The maximal tree for ``settings`` (all but γ).
     key : str, default="gamma"
@@ -62,7 +60,9 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     slider_key : str, default="tree_gamma"
         Session-state key of the γ slider that the best-γ buttons set.
     """
-    st.plotly_chart(leaf_count_curve(path, GAMMA_RANGE, current=settings.gamma), key=f"{key}_leaves")
+    # No mark of the current γ: an unchanged figure is not redrawn, so a γ step draws the tree
+    # sooner (the row above the tree says where γ is: rankviz.ui.tree_panel.gamma_row).
+    st.plotly_chart(leaf_count_curve(path, GAMMA_RANGE), key=f"{key}_leaves")
     inside = path.breakpoints[(path.breakpoints > GAMMA_RANGE[0]) & (path.breakpoints < GAMMA_RANGE[1])]
     st.caption(f"The maximal tree has {counted(path.tree.n_leaves, 'leaf', 'leaves')}; the tree changes at "
                f"{counted(len(inside), 'value')} of γ in {GAMMA_RANGE[0]:.2f}…{GAMMA_RANGE[1]:.2f}. "
@@ -107,10 +107,9 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     if attrs.get("partial"):
         st.warning(f"Stopped: partial curves from {attrs['folds_done']} of {attrs['folds_total']} folds "
                    f"({counted(attrs['n_examples'], 'held-out example')}).", icon=":material/pause_circle:")
-    st.plotly_chart(gamma_curves_figure(curves, baselines, current=settings.gamma, measures=CURVE_MEASURES),
-                    key=f"{key}_curves")
+    st.plotly_chart(gamma_curves_figure(curves, baselines, measures=CURVE_MEASURES), key=f"{key}_curves")
     st.caption(_timing_note(curves))
-    _best_gamma_buttons(curves, baselines, key, slider_key)
+    _best_gamma_buttons(curves, baselines, key, slider_key, settings.gamma)
     table = curves.reset_index()
     st.download_button("Download the curves (CSV)", lambda: safe_csv(table).encode(),
                        file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
@@ -258,19 +257,24 @@ def _with_baselines(curves: pd.DataFrame, scores: pd.DataFrame) -> tuple[pd.Data
 
 
 def _best_gamma_buttons(curves: pd.DataFrame, baselines: dict[str, dict[str, float]], key: str,
-                        slider_key: str) -> None:
+                        slider_key: str, gamma_now: float) -> None:
+    """A "Set γ" button per measure, and a table: the best γ, the tree there and at ``gamma_now``, the baselines."""
     rows, cols = [], st.columns(len(CURVE_MEASURES))
+    # The curves are on the slider's grid; the nearest row is the current γ's (NaN off the grid).
+    at_now = curves.reindex([gamma_now], method="nearest", tolerance=1e-9)
+    now = f"tree at γ = {gamma_now:.3f}"
     for col, measure in zip(cols, CURVE_MEASURES):
         gamma, score = best_gamma(curves, measure)
-        rows.append({"measure": measure, "best γ": gamma, "tree": score,
+        rows.append({"measure": measure, "best γ": gamma, "tree": score, now: at_now[measure].iloc[0],
                      **{method: values[measure] for method, values in baselines.items()}})
         col.button(f"Set γ = {gamma:.3f} (best {measure})", key=f"{key}_best_{measure}",
                    on_click=_set_state, args=(slider_key, gamma),
                    width="stretch", icon=":material/tune:",
-                   help=f"Leave-one-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
+                   help=f"Held-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
                         "γ reaching the best value, i.e. the simplest such tree).")
     st.dataframe(pd.DataFrame(rows).set_index("measure").style.format(
-        {"best γ": "{:.3f}", "tree": "{:z.3f}", **{m: "{:z.3f}" for m in baselines}}))
+        {"best γ": "{:.3f}", "tree": "{:z.3f}", now: "{:z.3f}", **{m: "{:z.3f}" for m in baselines}},
+        na_rep="–"))
 
 
 def _set_state(state_key: str, value: object) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,8 @@ CUT_LEAVES = 64
 
 GAMMA_RANGE = (0.90, 1.05)
 GAMMA_STEP = 0.001
+#: The slider's values: the γ curves are computed on them, so "best γ" is a slider value.
+GAMMA_GRID = np.round(np.arange(GAMMA_RANGE[0], GAMMA_RANGE[1] + GAMMA_STEP / 2, GAMMA_STEP), 3)
 GROWTH_ORDERS = {"depth": "depth-first", "best": "best-first", "level": "level by level"}
 
 
@@ -92,7 +94,7 @@ def describe_ties(tie_tolerance: float | None) -> str:
 
 def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", order: bool = True,
                   title: str = "Tree", gamma: float = 0.995,
-                  suggested: Mapping[str, int] | None = None) -> TreeSettings:
+                  suggested: Mapping[str, int] | None = None, gamma_control: bool = True) -> TreeSettings:
     """Widgets for the criterion, γ, limits and (if ``order``) growth order.
 
     Defaults go into session state rather than the widgets, so values restored
@@ -102,7 +104,10 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
     ``min_samples_leaf``, ``max_depth``) in place of :data:`DEFAULT_MIN_LEAF`
     and no depth limit; limits the user has not set follow them when the data
     set changes (:mod:`rankviz.ui.defaults`). Every value is kept for the
-    session, across the pages.
+    session, across the pages. With ``gamma_control=False`` the γ slider is
+    left to the caller (:func:`gamma_slider`, for example inside the fragment
+    that draws the tree, so that a γ step reruns only that) and the settings
+    hold the γ it last had.
     """
     container = container or st.sidebar
     suggested = suggested or {}
@@ -126,12 +131,7 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
              "Rule (6) judges every criterion by its similarity: for the two impurities, "
              "1 − impurity / its maximum. Links and the Python API use the short names (mean_spearman, "
              "ranking_impurity, gini, mallows).")
-    gamma = container.slider(
-        "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1],
-        step=GAMMA_STEP, format="%.3f", key=f"{key}_gamma", persist_state="session",
-        help="A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008). "
-             "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
-             "Moving γ only re-cuts one maximal tree: no regrowth.")
+    gamma = gamma_slider(container, key) if gamma_control else st.session_state[f"{key}_gamma"]
     min_leaf, depth = limit_inputs(
         container, key, "The library's default is 2 (the similarity of a single example, a mean over no "
                         "pairs, is undefined).")
@@ -144,6 +144,55 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
             help="The order in which the player reveals the splits: depth-first, best-first, or level by level "
                  "(Step and Play then grow one whole depth level at a time). The final tree is the same.")
     return TreeSettings(criterion, float(gamma), int(min_leaf), int(depth) or None, growth_order, tie_tolerance)
+
+
+#: What γ does, for the slider's help.
+GAMMA_HELP = ("A node is split only if (1 + S_parent) < γ (1 + S_split), rule (6) of Rebelo et al. (2008). "
+              "Lower γ stops earlier; above 1 even splits that lower the similarity are made. "
+              "Moving γ only re-cuts one maximal tree: no regrowth.")
+
+
+def gamma_slider(container: DeltaGenerator, key: str = "tree",
+                 label_visibility: Literal["visible", "collapsed"] = "visible",
+                 width: int | str = "stretch") -> float:
+    """The γ slider of :func:`tree_settings` (session-state key ``f"{key}_gamma"``); returns γ."""
+    return float(container.slider(
+        "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1], step=GAMMA_STEP,
+        format="%.3f", key=f"{key}_gamma", persist_state="session", label_visibility=label_visibility,
+        width=width, help=GAMMA_HELP if label_visibility == "visible" else None))
+
+
+def gamma_row(path: GammaPath, key: str = "tree") -> float:
+    """γ in one row above a tree: label, slider and what the tree at γ is; returns γ.
+
+    About half the height of a labelled slider. Beside it, the leaf count and
+    the slider's γ range over which the tree stays the same, so a reader sees
+    where the next change is without a chart (the γ path tab draws the whole
+    curve).
+    """
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.markdown("**γ (stopping parameter)**", width="content", help=GAMMA_HELP)
+    gamma = gamma_slider(row, key, label_visibility="collapsed", width=420)
+    row.markdown(gamma_note(path, gamma), width="stretch")
+    return gamma
+
+
+def gamma_note(path: GammaPath, gamma: float) -> str:
+    """The tree at ``gamma`` in words: its leaves and the slider's γ values that give the same tree.
+
+    Along a γ path every change adds a split, so an equal leaf count is the
+    same tree.
+    """
+    grid = GAMMA_GRID[GAMMA_GRID <= path.gamma_max]
+    counts = path.n_leaves(grid)
+    leaves = int(path.n_leaves(gamma))
+    same = grid[counts == leaves]
+    text = counted(leaves, "leaf", "leaves")
+    if len(same) > 1:
+        text += f"; the same tree for γ from {same[0]:.3f} to {same[-1]:.3f}"
+    elif len(same) == 1:
+        text += f"; this tree for γ = {same[0]:.3f} only"
+    return text
 
 
 def criterion_label(name: str) -> str:

@@ -264,9 +264,11 @@ def test_inspector_and_gamma_chart_follow_the_slider(streamlit_server, page: Pag
     leaves, _ = library_tree_shape(0.990)
     expect(status_line(page)).to_contain_text(f"{leaves} leaves")
 
-    # The leaf-count chart marks the slider's γ.
+    # The row beside the slider names the tree at the slider's γ; the γ path tab draws the whole curve.
+    expect(page.get_by_text(re.compile(rf"^{leaves} leaves; (the same tree for γ from|this tree for γ = 0.990)"))
+           ).to_be_visible()
     page.get_by_role("tab", name="γ path").click()
-    expect(page.locator(".st-key-gamma_leaves").get_by_text(f"γ = 0.990: {leaves} leaves")).to_be_visible()
+    expect(page.locator(".st-key-gamma_leaves .main-svg").first).to_be_visible()
 
     # Inspect an internal node: the inspector shows its numbers, the drawing outlines it.
     tree = RankingTree(gamma=np.inf, min_samples_leaf=DEFAULT_MIN_LEAF).fit(
@@ -379,7 +381,7 @@ def _take_screenshots(base_url, page: Page):
     page.get_by_role("button", name="Run evaluation").click()
     charts = page.locator(".st-key-eval_bars, .st-key-eval_dist")
     expect(charts).to_have_count(2, timeout=60_000)
-    expect(page.get_by_test_id("stDataFrame").last).to_be_visible()
+    expect(page.get_by_role("tabpanel", name="Evaluation").get_by_test_id("stDataFrame").first).to_be_visible()
     expect(page.get_by_text("The results below are for earlier settings")).to_have_count(0)
     page.wait_for_function(
         """() => document.querySelectorAll('.st-key-eval_bars .main-svg, .st-key-eval_dist .main-svg').length >= 2""")

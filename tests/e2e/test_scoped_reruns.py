@@ -4,7 +4,9 @@ Headless Chromium drives ``rankviz app``; :class:`streamlit_page.RunLog`
 reads the runs from the page's websocket (``script_finished``: a full run of
 the page or a fragment run). Clicking a node on Ranking trees must update the
 Node inspector through fragment runs only, leaving the γ path, the evaluation
-and the data picker alone; folding a tree on Side by side reruns that tree only.
+and the data picker alone; a γ step reruns what follows γ (the tree, its
+inspector and the open γ tab), not the page; folding a tree on Side by side
+reruns that tree only.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from streamlit_page import RunLog, wait_until_idle  # noqa: E402
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.datasets.samples import sample_tree_defaults  # noqa: E402
 from rankviz.ui.data_picker import dataset_url_field  # noqa: E402
-from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
+from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF, GAMMA_GRID, tree_url_fields  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 
@@ -38,11 +40,15 @@ def patient_expect():
     expect.set_options(timeout=5_000)
 
 
-def library_tree():
+def library_model(gamma=0.995):
+    """The page's tree for the sample, fitted by the library."""
     data = load_sample(SAMPLE)
     limits = {"min_samples_leaf": DEFAULT_MIN_LEAF, **sample_tree_defaults(SAMPLE)}
-    return RankingTree(gamma=0.995, min_samples_leaf=limits["min_samples_leaf"]).fit(
-        data.X, data.rankings).tree_
+    return RankingTree(gamma=gamma, min_samples_leaf=limits["min_samples_leaf"]).fit(data.X, data.rankings)
+
+
+def library_tree(gamma=0.995):
+    return library_model(gamma).tree_
 
 
 def visible_nodes(page: Page, ids: list[int]) -> list[int]:
@@ -87,6 +93,45 @@ def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, p
     # The γ path and the evaluation are still on the page, untouched.
     expect(page.get_by_role("tab", name="γ path")).to_be_visible()
     expect(page.get_by_role("tab", name="Evaluation")).to_be_visible()
+
+
+def gamma_note(path, gamma):
+    """The row beside the slider, worked out from the library's trees on every slider value."""
+    trees = {float(g): path.tree_at(g).node_count for g in GAMMA_GRID}
+    same = [g for g, count in trees.items() if count == path.tree_at(gamma).node_count]
+    leaves = path.tree_at(gamma).n_leaves
+    if len(same) == 1:
+        return f"{leaves} leaves; this tree for γ = {same[0]:.3f} only"
+    return f"{leaves} leaves; the same tree for γ from {same[0]:.3f} to {same[-1]:.3f}"
+
+
+def test_a_gamma_step_reruns_what_follows_gamma_not_the_page(streamlit_server, page: Page):
+    # Two neighbouring slider values whose trees differ, from the library's own γ path.
+    path = library_model(np.inf).gamma_path()
+    counts = np.array([path.tree_at(g).node_count for g in GAMMA_GRID])
+    k = int(np.flatnonzero(np.diff(counts))[-1])  # the last change on the slider
+    before, after = float(GAMMA_GRID[k]), float(GAMMA_GRID[k + 1])
+    gamma_param = next(f.param for f in tree_url_fields() if f.key == "tree_gamma")
+    log = RunLog(page)
+    page.goto(f"{streamlit_server}/?{dataset_url_field().param}={SAMPLE}&{gamma_param}={before:.3f}",
+              timeout=LOAD_TIMEOUT)
+    expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-ready", "1", timeout=LOAD_TIMEOUT)
+    wait_until_idle(page, timeout=LOAD_TIMEOUT)
+    nodes = page.locator(f"{VIEW} .rv-svg g.node[data-node-id]")
+    expect(nodes).to_have_count(int(counts[k]))
+    expect(page.get_by_text(gamma_note(path, before))).to_be_visible()
+    pages_before, fragments_before = log.count("page"), log.count("fragment")
+    page.get_by_role("slider", name="γ (stopping parameter)").focus()
+    page.keyboard.press("ArrowRight")
+    expect(nodes).to_have_count(int(counts[k + 1]))
+    expect(page.get_by_text(gamma_note(path, after))).to_be_visible()  # the row beside the slider follows
+    wait_until_idle(page)
+    deadline = time.monotonic() + 10
+    while log.count("fragment") == fragments_before and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert log.count("page") == pages_before, f"a γ step reran the whole page: {log.runs}"
+    assert log.count("fragment") > fragments_before
+    assert f"{gamma_param}={after:.3f}" in page.url  # the link follows γ
 
 
 def test_after_an_upload_of_thousands_of_rows_the_gamma_curves_start_on_k_fold(streamlit_server, page: Page,

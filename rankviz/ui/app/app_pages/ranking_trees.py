@@ -1,5 +1,7 @@
 """Ranking trees lab (Rebelo, Soares & Costa 2008): grow a tree, sweep γ, inspect nodes, compare with baselines."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field, picked_tree_defaults
@@ -7,8 +9,9 @@ from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.trace_panel import follow_row, trace_controls, trace_from_state
-from rankviz.ui.tree_panel import (criterion_subtitle, fit_gamma_path, growth_player, tree_settings,
-                                   tree_url_fields)
+from rankviz.ui.tree_panel import (TreeSettings, criterion_subtitle, fit_gamma_path, gamma_row, growth_player,
+                                   tree_settings, tree_url_fields)
+from rankviz.tree import Tree
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 from rankviz.viz.graphviz import export_basename
 
@@ -19,7 +22,8 @@ subtitle = st.empty()  # names the criterion chosen in the sidebar
 url_fields = [dataset_url_field(), *tree_url_fields()]
 restore_from_url(url_fields, page="ranking_trees")
 picked, picked_key = dataset_picker()
-settings = tree_settings(suggested=picked_tree_defaults())
+# γ has its slider above the tree, in the fragment below: a γ step reruns only what follows γ.
+settings = tree_settings(suggested=picked_tree_defaults(), gamma_control=False)
 subtitle.caption(criterion_subtitle(settings.criterion))
 publish_to_url(url_fields)
 if picked is None:
@@ -36,7 +40,6 @@ except ValueError as error:  # e.g. a criterion that needs complete rankings
     st.error(str(error))
     data_table(dataset)
     st.stop()
-tree = path.tree_at(settings.gamma)
 
 
 def inspect(node_id: int) -> None:
@@ -44,7 +47,7 @@ def inspect(node_id: int) -> None:
 
 
 @st.fragment
-def explore() -> None:
+def explore(tree: Tree, settings: TreeSettings) -> None:
     """The tree with what follows its selected node and traced example: a click reruns only this."""
     trace = trace_from_state(dataset, data_key, tree)
     growth_player(tree, settings, data_key, selected_key=INSPECTED_KEY, on_select=inspect, trace=trace,
@@ -58,13 +61,21 @@ def explore() -> None:
         trace_controls(dataset, data_key, tree, trace)
 
 
-explore()
+@st.fragment
+def study() -> None:
+    """γ and all that follows it: a γ step reruns this, not the data picker or the data table."""
+    at_gamma = replace(settings, gamma=gamma_row(path))
+    publish_to_url(url_fields)
+    explore(path.tree_at(at_gamma.gamma), at_gamma)
+    # Only the open tab is computed and drawn: a γ step waits for what the reader sees.
+    tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"], key="study_tab", on_change="rerun")
+    if tab_gamma.open:
+        with tab_gamma:
+            gamma_panel(dataset, data_key, at_gamma, path)
+    if tab_eval.open:
+        with tab_eval:
+            evaluation_panel(dataset, data_key, {"Ranking tree": at_gamma})
+
+
+study()
 data_table(dataset)
-# Only the open tab is computed and drawn: a γ step waits for what the reader sees.
-tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"], key="study_tab", on_change="rerun")
-if tab_gamma.open:
-    with tab_gamma:
-        gamma_panel(dataset, data_key, settings, path)
-if tab_eval.open:
-    with tab_eval:
-        evaluation_panel(dataset, data_key, {"Ranking tree": settings})

@@ -154,7 +154,7 @@ GAMMA_HELP = ("A node is split only if (1 + S_parent) < γ (1 + S_split), rule (
 
 def gamma_slider(container: DeltaGenerator, key: str = "tree",
                  label_visibility: Literal["visible", "collapsed"] = "visible",
-                 width: int | str = "stretch") -> float:
+                 width: int | Literal["stretch"] = "stretch") -> float:
     """The γ slider of :func:`tree_settings` (session-state key ``f"{key}_gamma"``); returns γ."""
     return float(container.slider(
         "γ (stopping parameter)", min_value=GAMMA_RANGE[0], max_value=GAMMA_RANGE[1], step=GAMMA_STEP,

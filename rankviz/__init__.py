@@ -18,11 +18,12 @@ Importing rankviz never imports Streamlit or plotly; the app's widgets live
 in :mod:`rankviz.ui`.
 """
 
+from ._config import config_context, default_max_memory, get_config, set_config
 from .datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from .datasets.queries import QueryDataset, load_query_csv
 from .datasets.samples import load_ltr_sample, load_sample
 from .datasets.svmlight import load_svmlight
-from .exceptions import DataError
+from .exceptions import DataError, MemoryLimitError
 from .experiments.cross_validation import compare_methods, cross_validate, summarize
 from .label_ranking.baselines import DefaultRanker, KNNRanker
 from .label_ranking.constraint_classification import ConstraintClassifier
@@ -37,7 +38,8 @@ from .utils import show_versions
 
 __version__ = "0.1.0"
 
-__all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost",
+__all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost", "MemoryLimitError",
            "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree",
-           "compare_methods", "cross_validate", "delete_labels", "load_benchmark", "load_csv", "load_ltr_sample",
-           "load_query_csv", "load_sample", "load_svmlight", "make_ltr_dataset", "show_versions", "summarize"]
+           "compare_methods", "config_context", "cross_validate", "default_max_memory", "delete_labels",
+           "get_config", "load_benchmark", "load_csv", "load_ltr_sample", "load_query_csv", "load_sample",
+           "load_svmlight", "make_ltr_dataset", "set_config", "show_versions", "summarize"]

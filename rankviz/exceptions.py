@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DataError", "ColumnLabel", "data_error", "show_text", "format_number", "count_phrase",
+__all__ = ["DataError", "MemoryLimitError", "ColumnLabel", "data_error", "show_text", "format_number", "count_phrase",
            "quote_list", "join_and"]
 
 class DataError(ValueError):
@@ -39,6 +39,23 @@ class DataError(ValueError):
     ... except DataError as error:
     ...     print(error)
     line 3, column 1 (feature x1): 'x' is not a number; expected a number in every cell
+    """
+
+
+class MemoryLimitError(DataError):
+    """Well-formed input too large for the memory budget of a fit.
+
+    Raised before anything large is allocated, by every estimator whose
+    memory grows faster than its input (statistics per pair of labels,
+    document pairs per query, a dense matrix from a sparse file). The
+    message names the need and what drives it, the limit
+    (:func:`rankviz.set_config`'s ``max_memory``) and the largest input of
+    the same kind that fits. As a :class:`DataError` an app shows it as it is.
+
+    See Also
+    --------
+    rankviz.set_config : Sets the limit.
+    rankviz.utils.memory.check_memory : Raises it.
     """
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rankviz.datasets import load_benchmark
-from rankviz.exceptions import DataError
+from rankviz.exceptions import DataError, MemoryLimitError
 
 #: Peak traced memory allowed while refusing a hostile input (bytes).
 PEAK_BOUND = 50 * 1024 * 1024
@@ -106,28 +106,33 @@ def random_rankings(n_rows, n_labels, seed=0):
 
 
 def test_a_mallows_tree_on_more_labels_than_its_limit_is_refused_with_the_limit_stated():
+    from rankviz import config_context
     from rankviz.tree import RankingTree
 
     X, Y = random_rankings(10, 2_000)  # once 30 GiB for a label-by-pair matrix, whatever the rows
-    error, peak = peak_memory(lambda: RankingTree(criterion="mallows").fit(X, Y))
-    assert isinstance(error, ValueError)
-    assert str(error) == (
-        "criterion 'mallows' compares every pair of labels in every row: 10 rows of 2,000 labels need 153 MiB "
-        "of pair statistics, over the limit of 64 MiB (rankviz.tree.criteria.mallows.MAX_STATISTICS_BYTES); "
-        "expected at most 1,295 labels for 10 rows")
-    assert peak < PEAK_BOUND, peak
+    with config_context(max_memory="64 MiB"):
+        error, peak = peak_memory(lambda: RankingTree(criterion="mallows").fit(X, Y))
+        # 10 rows x 1,999,000 pair indicators, 6 times over, and 2 features 5 times: 915 MiB.
+        assert isinstance(error, MemoryLimitError)
+        assert str(error) == (
+            "criterion 'mallows' keeps an indicator per pair of labels for every row (1,999,000 numbers per row "
+            "here): a tree on 10 rows of 2,000 labels and 2 features needs about 915.1 MiB, over the memory "
+            "limit of 64.0 MiB (rankviz.set_config(max_memory=...)); expected at most 529 labels for 10 rows")
+        assert peak < PEAK_BOUND, peak
+        # The bound named is the check's: 529 labels grow, 530 do not.
+        RankingTree(criterion="mallows", max_depth=1).fit(X, Y[:, :529].argsort(axis=1) + 1)
+        with pytest.raises(MemoryLimitError):
+            RankingTree(criterion="mallows").fit(X, Y[:, :530].argsort(axis=1) + 1)
 
 
 def test_a_mallows_tree_on_400_labels_takes_memory_in_proportion_to_its_pair_statistics():
     from rankviz.tree import RankingTree
-    from rankviz.tree.criteria.mallows import max_labels
 
     X, Y = random_rankings(10, 400)  # once a 51 GB pair-by-pair matrix
     statistics = 10 * (400 * 399 // 2) * 8  # 6.4 MB
     error, peak = peak_memory(lambda: RankingTree(criterion="mallows").fit(X, Y))
     assert error is None
     assert peak < 24 * statistics, peak  # measured: about 14 times
-    assert max_labels(10) == 1_295 and max_labels(1_000) == 130
 
 
 def test_the_sparse_borda_votes_give_the_centres_and_distances_of_the_definition():
@@ -185,8 +190,8 @@ def test_the_mallows_page_shows_the_label_limit_as_an_error_not_a_traceback(app_
     from rankviz.ui.upload import upload_digest
 
     rng = np.random.default_rng(4)
-    rows = [f"{x:.3f}," + ",".join(str(int(v)) for v in rng.permutation(2_000) + 1) for x in rng.random(10)]
-    content = ("10,1,2000\n" + "\n".join(rows) + "\n").encode()
+    rows = [f"{x:.3f}," + ",".join(str(int(v)) for v in rng.permutation(10_000) + 1) for x in rng.random(10)]
+    content = ("10,1,10000\n" + "\n".join(rows) + "\n").encode()
     at = AppTest.from_file(app_path, default_timeout=180)
     at.switch_page("app_pages/mallows_trees.py").run()
     at.selectbox(key="dataset").set_value(UPLOAD).run()
@@ -196,5 +201,6 @@ def test_the_mallows_page_shows_the_label_limit_as_an_error_not_a_traceback(app_
     errors = [e.value for e in at.error]
     assert len(errors) == 1, errors
     assert errors[0].startswith("The label ranking tree cannot be grown on this data: criterion 'mallows' "
-                                "compares every pair of labels in every row: 10 rows of 2,000 labels")
-    assert "expected at most 1,295 labels for 10 rows" in errors[0]
+                                "keeps an indicator per pair of labels for every row (49,995,000 numbers per row "
+                                "here): a tree on 10 rows of 10,000 labels")
+    assert "labels for 10 rows" in errors[0]

@@ -39,11 +39,12 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input, check_features, check_query_data
+from ..utils.memory import check_memory, max_memory
 from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
 from .stump_search import FeatureBins, PairLayout, StumpSearch
 
-__all__ = ["MPBoost", "preference_pairs", "misordering_loss", "query_codes"]
+__all__ = ["MPBoost", "count_preference_pairs", "preference_pairs", "misordering_loss", "query_codes"]
 
 
 def query_codes(qid: ArrayLike) -> np.ndarray:
@@ -73,12 +74,25 @@ def query_codes(qid: ArrayLike) -> np.ndarray:
     return rank[inverse.ravel()]
 
 
+#: Peak memory of a fit per preference pair (its ids, distance and the search's layout;
+#: measured 92 to 102 bytes on queries of 100 to 6,000 documents) ...
+PAIR_PEAK_BYTES = 110
+#: ... and per number of the feature matrix, added (measured 4.2 to 4.3 times its 8 bytes).
+FEATURES_PEAK_BYTES = 40
+#: Candidate pairs (a document with each document of its query) built at once by
+#: :func:`preference_pairs`: about 60 bytes each, so 2**21 of them take about 120 MiB.
+#: More are made block by block, so the memory is that of the pairs kept.
+PAIR_BLOCK = 2**21
+
+
 def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """All pairs ``(i, j)`` of one query with ``relevance[i] > relevance[j]``.
 
     Built without a loop over queries or documents: the documents are sorted
     by query and every document is paired with each of its query's documents
-    (``sum n_q^2`` candidates, never ``n^2``).
+    (``sum n_q^2`` candidates, never ``n^2``), in blocks of at most
+    :data:`PAIR_BLOCK` candidates (a block may hold part of a query), so the
+    memory beyond the pairs kept is bounded.
 
     Parameters
     ----------
@@ -92,6 +106,10 @@ def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, 
     first, second : ndarray of int
         Document indices; ``first`` is the more relevant one. Pairs appear
         grouped by query, in order of first appearance of the query.
+
+    See Also
+    --------
+    count_preference_pairs : Their number, without building them.
     """
     relevance = np.asarray(relevance, dtype=float)
     codes = query_codes(qid)
@@ -100,14 +118,63 @@ def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, 
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     size_of = sizes[codes[order]]            # per sorted document: its query's size
     start_of = starts[codes[order]]
-    anchor = np.repeat(np.arange(order.size), size_of)
-    # partner offsets 0..size-1 for each anchor, from one arange
-    block_starts = np.concatenate([[0], np.cumsum(size_of)[:-1]])
-    offset = np.arange(anchor.size) - np.repeat(block_starts, size_of)
-    partner = np.repeat(start_of, size_of) + offset
-    first, second = order[anchor], order[partner]
-    keep = relevance[first] > relevance[second]
-    return first[keep], second[keep]
+    # Blocks of consecutive anchors (sorted documents) of at most PAIR_BLOCK candidates, or one anchor.
+    candidates = np.cumsum(size_of)
+    cuts = np.searchsorted(candidates, np.arange(PAIR_BLOCK, candidates[-1] if len(candidates) else 0, PAIR_BLOCK),
+                           side="left")
+    bounds = np.unique(np.concatenate([[0], cuts, [order.size]]))
+    firsts, seconds = [np.empty(0, dtype=np.intp)], [np.empty(0, dtype=np.intp)]
+    for low, high in zip(bounds[:-1], bounds[1:]):  # a loop over blocks, not documents
+        per_anchor = size_of[low:high]
+        anchor = np.repeat(np.arange(low, high), per_anchor)
+        # partner offsets 0..size-1 for each anchor, from one arange
+        block_starts = np.concatenate([[0], np.cumsum(per_anchor)[:-1]])
+        offset = np.arange(anchor.size) - np.repeat(block_starts, per_anchor)
+        partner = np.repeat(start_of[low:high], per_anchor) + offset
+        first, second = order[anchor], order[partner]
+        keep = relevance[first] > relevance[second]
+        firsts.append(first[keep])
+        seconds.append(second[keep])
+    return np.concatenate(firsts), np.concatenate(seconds)
+
+
+def _check_fit_memory(relevance: np.ndarray, qid: np.ndarray, n_features: int) -> None:
+    """Refuse a fit whose pairs and features would exceed ``max_memory``, before building them."""
+    n_pairs = count_preference_pairs(relevance, qid)
+    need = PAIR_PEAK_BYTES * n_pairs + FEATURES_PEAK_BYTES * relevance.size * n_features
+    if need <= max_memory():
+        return
+    largest_query = int(np.bincount(query_codes(qid)).max())
+    room = max(max_memory() - FEATURES_PEAK_BYTES * relevance.size * n_features, 0) // PAIR_PEAK_BYTES
+    check_memory(need, f"MPBoost keeps every pair of documents of one query with different grades: "
+                       f"{n_pairs:,} pairs (the largest query has {largest_query:,} documents) and "
+                       f"{relevance.size:,} documents of {n_features:,} features",
+                 largest=f"at most {room:,} pairs, e.g. one query of at most {int(np.sqrt(2 * room)):,} documents "
+                         "of distinct grades")
+
+
+def count_preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> int:
+    """How many pairs :func:`preference_pairs` gives, counted from the grades per query.
+
+    A query of ``n_q`` documents, ``c_g`` of grade ``g``, has
+    ``(n_q^2 - sum_g c_g^2) / 2`` pairs of different grades.
+
+    Parameters
+    ----------
+    relevance : array-like of shape (n_documents,)
+        Grades.
+    qid : array-like of shape (n_documents,)
+        Query id of each document.
+
+    Returns
+    -------
+    int
+    """
+    codes = query_codes(qid)
+    grades = np.unique(np.asarray(relevance, dtype=float), return_inverse=True)[1].ravel()
+    sizes = np.bincount(codes).astype(np.int64)
+    same = np.bincount(codes * (grades.max() + 1 if grades.size else 1) + grades).astype(np.int64)
+    return int((np.sum(sizes * sizes) - np.sum(same * same)) // 2)
 
 
 def misordering_loss(scores: ArrayLike, first: np.ndarray | Sequence[int],
@@ -328,6 +395,7 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         if X.shape[0] == 1:
             raise ValueError("MPBoost needs at least two documents of one query with different grades; "
                              "got 1 sample.")
+        _check_fit_memory(y, qid, X.shape[1])
         first, second = preference_pairs(y, qid)
         if first.size == 0:
             raise ValueError(

@@ -176,8 +176,10 @@ class OrdinalTree(TreeDisplayMixin, OrdinalRegressorMixin, BaseEstimator):
         codes = ordinal.encode(y, source=target_name)
         self.classes_ = ordinal.names
         self.positions_ = ordinal.positions
+        target = self.positions_[codes][:, None]
+        criterion.check_memory(target, n_features=X_encoded.shape[1])  # one statistic per level and row
         tree = grow_tree(
-            X_encoded, self.encoder_.nominal, self.positions_[codes][:, None], criterion,
+            X_encoded, self.encoder_.nominal, target, criterion,
             gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
             feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
             label_names=[target_name])

@@ -204,14 +204,15 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         criterion = get_criterion(self.criterion)
         self._check_params()
         X = check_feature_input(self, X, Y, reset=True)
-        self.encoder_ = FeatureEncoder().fit(X)
-        X_encoded = self.encoder_.transform(X)
         named = [str(column) for column in Y.columns] if isinstance(Y, pd.DataFrame) else None
         if label_names is not None:
             moved_fit_keyword(self, "label_names", "pass Y as a DataFrame whose columns are the label names")
             named = list(label_names)
-        Y = check_rankings(Y, n_rows=len(X_encoded))
+        Y = check_rankings(Y, n_rows=X.shape[0])
         criterion.check_targets(Y)
+        criterion.check_memory(Y, n_features=X.shape[1])  # before anything grows with it
+        self.encoder_ = FeatureEncoder().fit(X)
+        X_encoded = self.encoder_.transform(X)
         if named is not None and len(named) != Y.shape[1]:
             raise ValueError(f"{len(named)} label names for {Y.shape[1]} labels")
         self.label_names_ = named if named is not None else [f"label_{j + 1}" for j in range(Y.shape[1])]

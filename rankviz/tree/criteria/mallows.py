@@ -40,11 +40,12 @@ Choices Cheng et al. leave open, and why:
 
 Memory: the statistics are ``L (L - 1) / 2`` pair indicators per row (twice
 that, plus ``2 L``, for incomplete rankings) and the split search holds a
-few times that much (about 6 to 10 times); nothing grows with ``L^3`` or
+few times that much (3 to 6 times, measured); nothing grows with ``L^3`` or
 ``L^4`` (the Borda votes come from a sparse label-by-pair matrix). Targets
-whose pair indicators would take more than :data:`MAX_STATISTICS_BYTES` are
-refused by :meth:`Mallows.check_targets`, with the largest label count that
-fits the rows given.
+whose tree would need more than the memory budget
+(:func:`rankviz.set_config`'s ``max_memory``) are refused by
+:meth:`Criterion.check_memory <rankviz.tree.criteria.base.Criterion.check_memory>`,
+with the largest label count that fits the rows given.
 """
 
 from __future__ import annotations
@@ -55,25 +56,6 @@ from scipy import sparse
 
 from ...label_ranking.mallows import borda_votes, positions_from_votes, theta_from_mean_distance
 from .base import Criterion
-
-#: Largest size (bytes, 8 per number) of the pair indicators, rows x
-#: L (L - 1) / 2, the Mallows criterion accepts: 64 MiB, e.g. 10 rows of up
-#: to 1,295 labels, 1,000 rows of 130, or the 20,000 rows of 26 labels of
-#: the largest KEBI benchmark (letter). The tree's split search then peaks
-#: at about 6 to 10 times this (under 700 MiB).
-MAX_STATISTICS_BYTES = 64 * 1024 * 1024
-
-
-def max_labels(n_rows: int) -> int:
-    """The most labels whose pair indicators for ``n_rows`` rows fit :data:`MAX_STATISTICS_BYTES`."""
-    pairs = MAX_STATISTICS_BYTES // (8 * max(int(n_rows), 1))
-    labels = int((1 + np.sqrt(1 + 8 * pairs)) / 2)
-    while labels * (labels - 1) // 2 > pairs:
-        labels -= 1
-    while (labels + 1) * labels // 2 <= pairs:
-        labels += 1
-    return labels
-
 
 class Mallows(Criterion):
     """Size-weighted Mallows spread θ of the subsets; see the module notes.
@@ -105,18 +87,23 @@ class Mallows(Criterion):
     # over pairs below run faster on that layout than on a transposed copy.
     columnwise_sums = True
 
+    statistics_note = "an indicator per pair of labels"
+
     def check_targets(self, Y: np.ndarray) -> None:
-        """Refuse fewer than 2 labels, or more than :data:`MAX_STATISTICS_BYTES` allows for the rows."""
-        n_rows, n_labels = Y.shape
-        if n_labels < 2:
+        """Refuse fewer than 2 labels (the memory is checked by :meth:`check_memory`)."""
+        if Y.shape[1] < 2:
             raise ValueError("criterion 'mallows' needs rankings of at least 2 labels")
-        size = n_rows * (n_labels * (n_labels - 1) // 2) * 8
-        if size > MAX_STATISTICS_BYTES:
-            raise ValueError(
-                f"criterion 'mallows' compares every pair of labels in every row: {n_rows:,} rows of "
-                f"{n_labels:,} labels need {size / 2**20:,.0f} MiB of pair statistics, over the limit of "
-                f"{MAX_STATISTICS_BYTES / 2**20:.0f} MiB (rankviz.tree.criteria.mallows.MAX_STATISTICS_BYTES); "
-                f"expected at most {max_labels(n_rows):,} labels for {n_rows:,} rows")
+
+    def statistics_width(self, Y: np.ndarray) -> int:
+        # Complete rankings without ties: the pair indicators alone (see row_statistics).
+        ordered = np.sort(Y, axis=1)
+        if not np.isnan(Y).any() and not (ordered[:, 1:] == ordered[:, :-1]).any():
+            return self.statistics_width_for(Y.shape[1], complete=True)
+        return self.statistics_width_for(Y.shape[1])
+
+    def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
+        pairs = n_labels * (n_labels - 1) // 2
+        return pairs if complete else 2 * pairs + 2 * n_labels  # both orders of each pair, votes, presence
 
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)

@@ -44,6 +44,17 @@ class OrdinalLevelCriterion(Criterion):
     #: (statistics, candidates) arrays, the layout these formulas run fastest on.
     columnwise_sums = True
 
+    statistics_note = "an indicator per label and rank level"
+
+    def statistics_width(self, Y: np.ndarray) -> int:
+        present = ~np.isnan(Y)
+        levels = len(np.unique(Y[present]))
+        return Y.shape[1] * max(levels - 1 + (not present.all()), 1)
+
+    def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
+        # rank positions 1..L: L - 1 levels, and a "present" column with missing labels
+        return n_labels * (n_labels - complete)
+
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         present = ~np.isnan(Y)

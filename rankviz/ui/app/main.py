@@ -9,9 +9,11 @@ its own on a fresh server, without this navigation); its settings are
 import streamlit as st
 
 from rankviz.ui.page_style import apply_page_style
+from rankviz.ui.session_memory import limit_session_memory
 
 st.set_page_config(page_title="rankviz", page_icon="🌳", layout="wide")
 apply_page_style()
+limit_session_memory()
 st.navigation([
     st.Page("app_pages/ranking_trees.py", title="Ranking trees", icon=":material/account_tree:", default=True),
     st.Page("app_pages/side_by_side.py", title="Side by side", icon=":material/compare:"),

@@ -1,0 +1,114 @@
+"""Inputs too large for memory, uploaded in the app: a located message on the page, never a traceback.
+
+Issue 35 §1: a 147 KB benchmark file of 10,000 labels put a MemoryError
+traceback on the Ranking impurity vs Gini page (its criteria keep labels x
+levels numbers per row), and a query CSV of 5 queries x 15,000 documents
+one on the MPBoost page (MPBoost keeps every pair of a query). Both are now
+refused by the library's memory budget before anything large is allocated,
+with the message the library gives; the app's budget is a share of the
+library's (``rankviz.ui.session_memory``).
+"""
+
+import io
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from rankviz import MPBoost, OrdinalTree, RankingTree, config_context, load_benchmark
+from rankviz.exceptions import MemoryLimitError
+from rankviz.ui.upload import upload_digest
+
+LABELS = 10_000
+
+
+def wide_benchmark() -> bytes:
+    """5 rows of 10,000 labels in the benchmark format: about 150 KB."""
+    rng = np.random.default_rng(0)
+    rows = [f"5,1,{LABELS}"]
+    for k in range(5):
+        rows.append(",".join([f"{k / 5}", *map(str, rng.permutation(LABELS) + 1)]))
+    return ("\n".join(rows) + "\n").encode()
+
+
+def long_queries() -> bytes:
+    """5 queries of 15,000 documents, grades 0..4: about 0.7 MB of CSV."""
+    rng = np.random.default_rng(0)
+    lines = ["qid,rel,f1"]
+    for q in range(5):
+        lines += [f"{q},{g},{x:.3f}" for g, x in zip(rng.integers(0, 5, 15_000), rng.random(15_000))]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def page(app_path, name, **state):
+    at = AppTest.from_file(app_path, default_timeout=180)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(f"app_pages/{name}.py").run()
+    assert not at.exception
+    return at
+
+
+def library_message(fit) -> str:
+    with pytest.raises(MemoryLimitError) as refused:
+        fit()
+    return str(refused.value)
+
+
+@pytest.mark.parametrize("criterion", ["ranking_impurity", "gini", "mallows"])
+def test_the_library_refuses_10000_labels_before_allocating(criterion):
+    data = load_benchmark(io.BytesIO(wide_benchmark()), name="wide.txt")
+    message = library_message(lambda: RankingTree(criterion=criterion).fit(data.X, data.Y))
+    assert f"criterion '{criterion}'" in message and "5 rows of 10,000 labels" in message
+    assert "over the memory limit of" in message and "rankviz.set_config(max_memory=...)" in message
+    assert "expected at most" in message and "labels for 5 rows" in message
+
+
+def test_the_largest_input_the_message_names_does_fit():
+    """The bound the message gives is the bound the check applies: that many labels are accepted."""
+    rng = np.random.default_rng(1)
+    with config_context(max_memory="20 MB"):
+        Y = np.argsort(rng.random((50, 200)), axis=1) + 1
+        message = library_message(lambda: RankingTree(criterion="gini").fit(rng.random((50, 2)), Y))
+        labels = int(message.rsplit("at most ", 1)[1].split(" labels")[0].replace(",", ""))
+        assert 2 <= labels < 200
+        RankingTree(criterion="gini", max_depth=1).fit(rng.random((50, 2)), Y[:, :labels])
+        with pytest.raises(MemoryLimitError):
+            RankingTree(criterion="gini").fit(rng.random((50, 2)), np.argsort(rng.random((50, labels + 1)), axis=1) + 1)
+
+
+def test_an_ordinal_target_of_a_level_per_row_is_refused():
+    with config_context(max_memory="50 MB"):
+        message = library_message(lambda: OrdinalTree().fit(np.random.default_rng(0).random((20_000, 3)),
+                                                            np.arange(20_000)))
+    assert "19,999 numbers per row" in message and "20,000 rows of 1 label" in message
+
+
+def test_ranking_impurity_vs_gini_shows_the_limit_for_10000_labels(app_path):
+    at = page(app_path, "impurity_vs_gini", ivg_kind="ranking")
+    at.selectbox(key="dataset").set_value("__upload__").run()
+    content = wide_benchmark()
+    at.file_uploader(key="upload_file").set_value(("wide.txt", content, "text/plain")).run()
+    kind = f"upload_kind_{upload_digest('wide.txt', content)}"
+    if any(radio.key == kind for radio in at.radio):
+        at.radio(key=kind).set_value("benchmark").run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(e.value for e in at.error)
+    assert "over the memory limit of" in shown and "10,000 labels" in shown, shown
+
+
+def test_mpboost_page_shows_the_limit_for_15000_documents_per_query(app_path):
+    at = page(app_path, "mpboost", mpb_rounds=10)
+    at.selectbox(key="ltr_dataset").set_value("__upload__").run()
+    at.file_uploader(key="ltr_upload_file").set_value(("long.csv", long_queries(), "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(e.value for e in at.error)
+    assert "MPBoost keeps every pair of documents of one query" in shown, shown
+    assert "over the memory limit of" in shown
+
+
+def test_mpboost_refuses_one_query_of_20000_documents_in_the_library():
+    rng = np.random.default_rng(0)
+    message = library_message(lambda: MPBoost().fit(rng.random((20_000, 3)), rng.integers(0, 5, 20_000),
+                                                    qid=np.zeros(20_000)))
+    assert "the largest query has 20,000 documents" in message and "expected at most" in message

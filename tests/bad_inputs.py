@@ -39,6 +39,7 @@ LOADERS = {
     "ordinal": ("rankviz.datasets.ordinal", "load_ordinal_csv"),
     "svmlight": ("rankviz.datasets.svmlight", "load_svmlight"),
     "query_csv": ("rankviz.datasets.queries", "load_query_csv"),
+    "group": ("rankviz.datasets.svmlight", "read_query_file"),
 }
 
 #: Longest acceptable error message (characters): one sentence, long values shortened.
@@ -47,7 +48,7 @@ MAX_MESSAGE = 1500
 #: Which loader family a loader belongs to (the page that accepts its files).
 FAMILY = {"benchmark": "label ranking", "ranks": "label ranking", "scores": "label ranking",
           "ordering": "label ranking", "ordinal": "ordinal", "svmlight": "learning to rank",
-          "query_csv": "learning to rank"}
+          "query_csv": "learning to rank", "group": "group file"}
 
 
 @dataclass(frozen=True)
@@ -682,6 +683,27 @@ def _cases():
     yield Case("svm_nan_feature.txt", V, lines(*with_row(svm_lines(), 3, "2 qid:2 1:nan 2:2 3:3")),
                "'nan' as a value (leave the feature out instead)",
                error=("line 4", "'nan'", "not a finite number", "leave a feature out for 0"))
+
+    yield Case("svm_30_digit_index.txt", V, lines(*svm_lines()[:3], "1 qid:2 " + "1" * 30 + ":0.5"),
+               "a 30-digit feature index on line 4 (once blamed on line 1)",
+               error=("line 4", "the feature index " + "1" * 30, "larger than 100000"))
+    yield Case("svm_qid_colon.txt", V, lines(*svm_lines()[:2], "0 qid:11:0.4 2:0", *svm_lines()[2:]),
+               "a space missing after the query id (once read as the query '11:0.4')",
+               error=("line 3", "the query id '11:0.4' holds a ':'", "a space missing between 'qid:11' and '0.4'"))
+
+    G = "group"
+    yield Case("group_sizes.query", G, lines("3", "", "2"), "LightGBM's .query: sizes, blank lines skipped",
+               check=lambda sizes: _same(sizes, np.array([3, 2])))
+    yield Case("group_superscript.group", G, lines("3", "³"), "a superscript digit (str.isdigit() takes it)",
+               error=("line 2", "'³' is not a number of documents", "digits 0-9"))
+    yield Case("group_fullwidth.group", G, lines("２"), "a full-width digit",
+               error=("line 1", "'２' is not a number of documents"))
+    yield Case("group_zero.query", G, lines("3", "0", "2"), "a query of no documents",
+               error=("line 2", "'0' is not a number of documents", "at least 1"))
+    yield Case("group_empty.group", G, lines("", ""), "blank lines only",
+               error=("the group file has no query sizes",))
+    yield Case("group_30_digits.query", G, lines("2", "1" * 30), "a 30-digit size (once an OverflowError)",
+               error=("line 2", "larger than 1,000,000,000 documents"))
 
     Q = "query_csv"
     q_opts = dict(query_column="qid", relevance_column="rel")

@@ -28,6 +28,8 @@ __all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "MAX_FEATURE_IND
 #: densely (LETOR sets have tens to a few thousand), so a stray huge index
 #: would otherwise ask for gigabytes.
 MAX_FEATURE_INDEX = 100_000
+#: The largest query size a group file may state: more documents than an upload can hold lines.
+MAX_GROUP_SIZE = 10**9
 
 #: Largest dense feature matrix (bytes of float64, documents x largest
 #: feature index x 8) :func:`load_svmlight` builds: 8 x
@@ -50,7 +52,7 @@ _FEATURE_EXAMPLE = "3:0.25"
 # tokens with a decimal index and exactly one ':'. Lines that match go the
 # fast, vectorised way; any other line is diagnosed token by token.
 # The qid may be left out when the queries come from a group file.
-_LINE_RE = re.compile(r"\s*(\S+)(?:\s+qid:(\S+))?((?:\s+[0-9]+:[^\s:]+)*)\s*")
+_LINE_RE = re.compile(r"\s*(\S+)(?:\s+qid:([^\s:]+))?((?:\s+[0-9]+:[^\s:]+)*)\s*")
 
 _INDEX_RE = re.compile(r"[0-9]+")
 
@@ -114,6 +116,11 @@ def _line_problem(body):
                 f"qid:<id> right after the relevance, e.g. {_LINE_EXAMPLE}")
     if tokens[1] == "qid:":
         return "the query id is empty in 'qid:'; expected qid:<id> such as qid:10"
+    if ":" in tokens[1][4:]:
+        query, _, rest = tokens[1][4:].partition(":")
+        return (f"the query id {show_text(tokens[1][4:])} holds a ':' (a space missing between "
+                f"{show_text('qid:' + query)} and {show_text(rest)}?); expected qid:<id> followed by a space, "
+                f"e.g. {_LINE_EXAMPLE}")
     previous = None
     for token in tokens[2:]:
         problem = _feature_problem(token, previous)
@@ -178,9 +185,13 @@ def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
         token = line.strip()
         if not token:
             continue
-        if not token.isdigit() or int(token) < 1:
+        # ASCII digits only: str.isdigit() also takes '³' and other digits int() refuses.
+        if not _INDEX_RE.fullmatch(token) or int(token) < 1:
             raise data_error(f"{show_text(token)} is not a number of documents; expected one whole number "
-                             "of at least 1 per line (the query's size)", source, line=k)
+                             "of at least 1 per line (the query's size, in the digits 0-9)", source, line=k)
+        if len(token) > len(str(MAX_GROUP_SIZE)) or int(token) > MAX_GROUP_SIZE:
+            raise data_error(f"the query size {show_text(token)} is larger than {MAX_GROUP_SIZE:,} documents; "
+                             "expected the number of documents of one query (the data file's lines)", source, line=k)
         sizes.append(int(token))
     if not sizes:
         raise data_error("the group file has no query sizes; expected one number of documents per line", source)
@@ -267,10 +278,12 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     relevance = to_float(rel_tokens)
     counts = np.fromiter((p.count(":") for p in feature_parts), dtype=np.int64, count=n)
     flat = " ".join(feature_parts).replace(":", " ").split()
-    try:
-        indices = np.array(flat[0::2], dtype=np.int64)
-    except OverflowError:
-        indices = np.full(len(flat) // 2, MAX_FEATURE_INDEX + 1, dtype=np.int64)
+    index_text = np.asarray(flat[0::2], dtype=str)
+    # An index of more digits than MAX_FEATURE_INDEX is above it (and may not fit an int64):
+    # marked as such, so that the line holding it is the one diagnosed.
+    too_long = np.char.str_len(index_text) > len(str(MAX_FEATURE_INDEX))
+    index_text[too_long] = str(MAX_FEATURE_INDEX + 1)
+    indices = index_text.astype(np.int64)
     values = to_float(flat[1::2])
     doc_of = np.repeat(np.arange(n), counts)
     same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])

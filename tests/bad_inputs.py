@@ -139,6 +139,12 @@ def check_base(ds, f2=("u", "v")):
     assert ds.n_missing_features == 0
 
 
+def check_spreadsheet_errors(ds):
+    f1 = ds.X["f1"]
+    assert f1.dtype == float and np.isnan(f1.iloc[1]) and f1.drop(index=1).notna().all()
+    assert pd.isna(ds.X["f2"].iloc[4]) and ds.n_missing_features == 2
+
+
 def check_cafe(dataset):
     """The row with a non-ASCII value was decoded, not garbled."""
     assert "café" in set(map(str, np.ravel(dataset.X.to_numpy(dtype=object)))), dataset.X
@@ -551,6 +557,10 @@ def _cases():
     yield Case("ranks_long_quoted_field.csv", R, lines(*with_row(rank_csv(), 2, '"' + "y" * 140_000 + '",v,2,1,3')),
                "a quoted field of 140,000 characters (over the csv module's limit)", CSV_OPTIONS,
                error=("line 3", "field larger than field limit", "expected fields of at most 131,072 characters"))
+    yield Case("ranks_spreadsheet_errors.csv", R, lines(*with_row(with_row(rank_csv(), 2, "#DIV/0!,v,2,1,3"), 5,
+                                                                 "0.6,#N/A,2,3,1")),
+               "spreadsheet error cells (#DIV/0!, #N/A): missing, the column stays numeric", CSV_OPTIONS,
+               check=check_spreadsheet_errors)
     yield Case("ranks_inf_feature.csv", R, lines(*with_row(rank_csv(), 2, "inf,v,2,1,3")),
                "an infinite feature value", CSV_OPTIONS,
                error=("line 3", "column 'f1'", "'inf' is not a finite number", "expected"))

@@ -54,7 +54,7 @@ from numpy.typing import ArrayLike
 from ..exceptions import data_error, format_number, quote_list, show_text
 
 __all__ = [
-    "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_MARKERS", "PANDAS_PARSES_EXACTLY", "SEPARATORS",
+    "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_IN_WORDS", "MISSING_MARKERS", "SPREADSHEET_ERRORS", "PANDAS_PARSES_EXACTLY", "SEPARATORS",
     "SEPARATOR_NAMES",
     "TEXT_ENCODINGS", "check_upload_size", "detect_encoding", "encoding_name", "read_text", "split_lines", "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
@@ -86,8 +86,17 @@ SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tabs"}
 #: A number written with a decimal comma: ``0,5``, ``-1,25e3``, ``,5``.
 _DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
 
-#: Cell texts read as "no value": empty, or one of these (after stripping).
-MISSING_MARKERS = frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"})
+#: The error values of spreadsheets (Excel, LibreOffice, Google Sheets) a formula cell can hold:
+#: a file saved from a sheet carries them as text, and one such cell must not make a numeric
+#: column nominal.
+SPREADSHEET_ERRORS = frozenset({"#DIV/0!", "#N/A", "#NA", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!",
+                                "#SPILL!", "#CALC!", "#FIELD!", "#BLOCKED!", "#CONNECT!", "#BUSY!", "#UNKNOWN!",
+                                "#GETTING_DATA", "#ERROR!", "#N/A!"})
+#: Cell texts read as "no value": empty, one of these (after stripping), or a spreadsheet error.
+MISSING_MARKERS = frozenset({"", "NA", "N/A", "NaN", "nan", "null", "NULL", "?"}) | SPREADSHEET_ERRORS
+#: What counts as missing, in words for a page's help.
+MISSING_IN_WORDS = ("empty cells, NA, N/A, NaN, null, ? and spreadsheet errors (#DIV/0!, #N/A, #VALUE!, #REF!, "
+                    "#NAME?, #NUM!, #NULL! and the like)")
 
 
 # --------------------------------------------------------------------------- #

@@ -20,7 +20,7 @@ import streamlit as st
 
 from ..datasets.formats import sniff_label_ranking_format
 from ..datasets.label_ranking import RankingDataset, load_benchmark, load_csv
-from ..datasets.reading import describe_missing_features, read_csv_header
+from ..datasets.reading import MISSING_IN_WORDS, describe_missing_features, read_csv_header
 from ..datasets.samples import list_samples, load_sample, sample_info, sample_tree_defaults
 from ..exceptions import DataError
 from .text import counted, md_escape
@@ -114,7 +114,8 @@ def missing_caption(container: DeltaGenerator, n_missing: int, n_cells: int) -> 
     """A caption such as "12 feature values missing (0.4%)"; nothing when none is missing."""
     text = describe_missing_features(n_missing, n_cells)
     if text:
-        container.caption(text)
+        container.caption(text, help=f"Read as missing: {MISSING_IN_WORDS}. Trees send a missing value to the "
+                                     "side their split chose for missing values in training.")
 
 
 def convention_caption(container: DeltaGenerator, dataset: RankingDataset) -> None:

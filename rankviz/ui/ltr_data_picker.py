@@ -25,10 +25,11 @@ import streamlit as st
 
 from ..datasets.formats import sniff_query_format
 from ..datasets.queries import QueryDataset, load_query_csv, split_by_query
-from ..datasets.reading import describe_missing_features, read_csv_header
+from ..datasets.reading import read_csv_header
 from ..datasets.samples import list_samples, load_ltr_sample, sample_info
 from ..datasets.svmlight import load_svmlight
 from ..exceptions import DataError
+from .data_picker import missing_caption
 from .text import counted, md_escape
 from .upload import Upload, named_buffer, receive_upload, show_problem
 
@@ -159,10 +160,8 @@ def ltr_data_picker(container: DeltaGenerator | None = None
     else:
         splits, key = _upload(container)
     if splits is not None:
-        text = describe_missing_features(sum(s.n_missing_features for s in splits.values()),
-                                         sum(s.X.size for s in splits.values()))
-        if text:
-            container.caption(text)
+        missing_caption(container, sum(s.n_missing_features for s in splits.values()),
+                        sum(s.X.size for s in splits.values()))
         single = sum(s.n_single_document_queries for s in splits.values())
         if single:
             container.caption(

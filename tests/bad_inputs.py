@@ -315,6 +315,12 @@ def check_ordering_spaces(ds):
     _same(ds.Y, RANK_Y)
 
 
+def check_ordering_fullwidth(ds):
+    assert ds.label_names == ("a", "b", "c")
+    _same(ds.Y[1], [2.5, 1, 2.5])  # b＞a＝c
+    _same(np.delete(ds.Y, 1, axis=0), np.delete(RANK_Y, 1, axis=0))
+
+
 # ordinal: hours (float), school (nominal), grade 1..3
 ORD_ROWS = [("1.5", "a", "1"), ("2.0", "b", "1"), ("3.5", "a", "2"), ("4.0", "b", "2"),
             ("5.5", "a", "2"), ("6.0", "b", "3"), ("7.5", "a", "3"), ("8.0", "b", "3")]
@@ -592,6 +598,17 @@ def _cases():
                "ties with '=': average positions", order_opts, check=check_ordering_ties)
     yield Case("ordering_spaces.csv", O, lines(*ordering_csv([o.replace(">", " > ") for o in ORDERINGS])),
                "spaces around the names: ignored", order_opts, check=check_ordering_spaces)
+    yield Case("ordering_succ.csv", O, lines(*ordering_csv([o.replace(">", "≻") for o in ORDERINGS])),
+               "the mathematical '≻' for '>'", order_opts, check=check_ordering_spaces)
+    yield Case("ordering_fullwidth.csv", O,
+               lines(*ordering_csv(["a＞b＞c", "b＞a＝c", *[o.replace(">", "＞") for o in ORDERINGS[2:]]])),
+               "full-width '＞' and '＝'", order_opts,
+               check=check_ordering_fullwidth)
+    yield Case("ordering_html_gt.csv", O, lines(*ordering_csv([o.replace(">", "&gt;") for o in ORDERINGS])),
+               "'&gt;' from a page copied as HTML", order_opts, check=check_ordering_spaces)
+    yield Case("ordering_less_than.csv", O, lines(*ordering_csv(with_row(ORDERINGS, 4, "c<a<b"))),
+               "'<' (worse first) in one row: named, not read as a label 'c<a<b'", order_opts,
+               error=("line 6", "'<' is not a sign of orderings", "'c<a<b'", "better first"))
     yield Case("ordering_semicolon.csv", O, lines(*ordering_csv(ORDERINGS, sep=";")), "';' separator",
                order_opts, check=check_ordering_spaces)
     yield Case("ordering_unknown_label.csv", O, lines(*ordering_csv(with_row(ORDERINGS, 2, "a>d>b"))),

@@ -464,6 +464,13 @@ def _numeric_targets(frame, target_columns, lines, source, noun):
         Y[:, j] = values
     return Y
 
+#: Signs read as '>' and '=' in orderings (see _parse_orderings).
+_PREFERS = r"≻|＞|&gt;|&#62;|&#x3[eE];"
+_TIES = r"＝|&#61;|&#x3[dD];"
+#: Signs that are not separators but look like one: named rather than read as part of a label.
+_OTHER_SIGNS = r"[<≺＜≫≪»«›‹→←⇒⇐≥≤⊳⊲]|&lt;"
+
+
 def _ordering_error(problem, source, line, column, ordering):
     return data_error(
         f"{problem} in the ordering {ordering!r}; expected label names separated by '>' "
@@ -512,6 +519,9 @@ def _parse_orderings(column_values, column, labels, lines, source):
             "ties, e.g. b>a=c",
             source, line=lines[i], column=column,
         )
+    # Written orderings use other signs for '>' and '=': the mathematical ≻, full-width ＞ and ＝,
+    # and HTML's &gt; from a page copied as source. They mean the same.
+    text = text.str.replace(_PREFERS, ">", regex=True).str.replace(_TIES, "=", regex=True)
     groups = text.str.split(">").explode()
     rows = groups.index.to_numpy()
     members = groups.str.split("=")
@@ -523,6 +533,14 @@ def _parse_orderings(column_values, column, labels, lines, source):
     names = table["name"].astype(str).str.strip()
     table_rows = table["row"].to_numpy(dtype=np.int64)
 
+    odd_sign = np.flatnonzero(names.str.contains(_OTHER_SIGNS, regex=True).to_numpy()
+                              & ~names.isin([] if labels is None else [str(x) for x in labels]).to_numpy())
+    if len(odd_sign):
+        k = odd_sign[0]
+        r = table_rows[k]
+        sign = re.search(_OTHER_SIGNS, names.iloc[k]).group(0)
+        raise _ordering_error(f"{sign!r} is not a sign of orderings (write the better label first)", source,
+                              lines[r], column, text.iloc[r])
     empty_name = np.flatnonzero(names.eq("").to_numpy())
     if len(empty_name):
         r = table_rows[empty_name[0]]

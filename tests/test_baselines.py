@@ -176,3 +176,14 @@ def test_knn_rejects_bad_parameters(params):
     X, Y = problem(1, n=20)
     with pytest.raises(ValueError):
         KNNRanker(**params).fit(X, Y)
+
+
+def test_knn_never_takes_a_row_that_ranks_no_label_as_a_neighbour():
+    """Issue 35: a row with every label missing once made KNN predict the label columns' order."""
+    X = np.array([[0.0], [0.1], [5.0], [5.1]])
+    Y = np.array([[np.nan] * 3, [3, 1, 2], [2, 3, 1], [np.nan] * 3])
+    knn = KNNRanker().fit(X, Y)
+    np.testing.assert_array_equal(knn.kneighbors([[0.0], [5.2]]), [[1], [2]])
+    np.testing.assert_array_equal(knn.predict([[0.0], [5.2]]), [[3, 1, 2], [2, 3, 1]])
+    with pytest.raises(ValueError, match="no row of Y ranks a label"):
+        KNNRanker().fit(X[[0, 3]], Y[[0, 3]])

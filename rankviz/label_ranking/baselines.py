@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
 
@@ -267,8 +268,15 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
             k, self.cv_scores_ = self._select_k(X, Y)
         else:
             k = int(self.n_neighbors)
-        self.n_neighbors_ = min(k, len(Y))
-        self._index = NeighbourIndex(X, self.n_neighbors_)
+        # A row that ranks no label (all missing, as the label deletion of Cheng et al. leaves some)
+        # tells nothing: it is never a neighbour, or a query near it would get the columns' order.
+        informative = ~np.isnan(Y).all(axis=1)
+        if not informative.any():
+            raise ValueError("no row of Y ranks a label (every rank position is missing); expected at least "
+                             "one row with a rank position")
+        self._rows = np.flatnonzero(informative)
+        self.n_neighbors_ = min(k, len(self._rows))
+        self._index = NeighbourIndex(X if informative.all() else _take_rows(X, self._rows), self.n_neighbors_)
         self.Y_ = Y
         return self
 
@@ -284,7 +292,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         -------
         ndarray of int, shape (n_rows, ``n_neighbors_``)
             Indices of training rows (rows of ``Y_``), nearest first; among
-            equally distant rows the earlier one first.
+            equally distant rows the earlier one first. Rows that rank no
+            label are never neighbours.
 
         Raises
         ------
@@ -294,7 +303,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
             If ``X`` has other features than in ``fit``.
         """
         X = check_feature_input(self, X, reset=False)
-        return self._index.kneighbors(X)
+        return self._rows[self._index.kneighbors(X)]
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict the mean-rank ranking of each row's neighbours.
@@ -335,3 +344,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
+
+
+def _take_rows(X: Any, rows: np.ndarray) -> Any:
+    """Rows ``rows`` of a table (DataFrame or array), of the same kind."""
+    return X.iloc[rows] if isinstance(X, pd.DataFrame) else np.asarray(X)[rows]

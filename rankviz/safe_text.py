@@ -55,17 +55,27 @@ def visible_controls(text: object) -> str:
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#!|~&$:/])")
 
 
+# GitHub-flavoured Markdown links bare addresses (http://..., www...., a@b.c) after the
+# escapes are resolved (remark-gfm finds them in the text), so escaping cannot stop it: a
+# WORD JOINER (U+2060, invisible, no width) right after the scheme or "www" and after "@"
+# breaks the patterns while the text reads the same.
+_AUTOLINK = re.compile(r"(?i)\b(https?|ftp|www|mailto|xmpp)(?=\\?[:.])|(?<=@)")
+_JOINER = "\u2060"
+
+
 def markdown_escape(text: object) -> str:
     """``text`` as literal Markdown (a report, a page): specials backslash-escaped, one line.
 
     Line breaks become spaces and bidi controls their escapes
-    (:func:`visible_controls`). Safe in running text and in table cells;
+    (:func:`visible_controls`); a bare address (``http://``, ``www.``, an
+    e-mail) is not made a link. Safe in running text and in table cells;
     not inside code spans, where backslash escapes do not work.
 
     >>> print(markdown_escape("a|b <img> `x`"))
     a\\|b \\<img\\> \\`x\\`
     """
-    return _MARKDOWN.sub(r"\\\1", visible_controls(" ".join(str(text).splitlines())))
+    escaped = _MARKDOWN.sub(r"\\\1", visible_controls(" ".join(str(text).splitlines())))
+    return _AUTOLINK.sub(lambda match: (match.group(1) or "") + _JOINER, escaped)
 
 
 def html_text(text: object) -> str:

@@ -152,7 +152,8 @@ def test_stump_drawings_escape_feature_names(boosted, engine):
 
 def unescape(text):
     """CommonMark's reading of backslash escapes: ``\\`` before punctuation is dropped."""
-    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)
+    # The word joiner that keeps addresses from becoming links is invisible: not part of what is read.
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text).replace("\u2060", "")
 
 
 @pytest.mark.parametrize("name", NAMES + ("plain name 1.5", "a\nb"))

@@ -464,3 +464,17 @@ def test_plotly_figures_show_bidi_controls_in_user_names():
         assert "<b>" not in dumped.replace("<b>bold", ""), what  # tags in names are escaped too
         checked += 1
     assert checked == 4
+
+
+def test_the_text_export_writes_bidi_controls_and_line_breaks_visibly():
+    """Issue 35: the plain-text export wrote U+202E raw (the rest of its line then reads reversed)."""
+    import pandas as pd
+
+    from rankviz import RankingTree
+    from rankviz.tree.export import export_text
+
+    X = pd.DataFrame({"a\u202ecba": [0.0, 0.1, 1.0, 1.1], "two\nlines": ["u", "v", "u", "v"]})
+    Y = pd.DataFrame([[1, 2], [1, 2], [2, 1], [2, 1]], columns=["x\u2066y", "z\r\nw"])
+    text = export_text(RankingTree(min_samples_leaf=2).fit(X, Y))
+    assert not set(text) & set("\u202e\u2066\r") and text.count("\n") == 4
+    assert "a\\u202ecba <= 0.55" in text and "x\\u2066y" in text and "z\\r\\nw" in text

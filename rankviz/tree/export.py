@@ -16,16 +16,26 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ..safe_text import visible_controls
 from .structure import Tree
 
 __all__ = ["export_text"]
 
 
+def _plain(text: str) -> str:
+    """User names as one line of plain text: bidi controls and line breaks written as escapes.
+
+    A name holding U+202E would reverse the rest of its line in a viewer, and a
+    line break would start a line of its own that reads as a rule.
+    """
+    return visible_controls(text).replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _leaf_text(tree: Tree, node: int) -> str:
     if tree.class_counts is not None:  # tree.is_ordinal
         names = tree.class_names or [str(k + 1) for k in range(tree.class_counts.shape[1])]
-        return f"level: {names[int(tree.predicted_level[node])]}"
-    return f"ranking: {tree.ranking_text(node)}"
+        return f"level: {_plain(names[int(tree.predicted_level[node])])}"
+    return f"ranking: {_plain(tree.ranking_text(node))}"
 
 
 def _numbers(tree: Tree, node: int, decimals: int) -> str:
@@ -103,7 +113,7 @@ def export_text(tree: Any, *, max_depth: int | None = None, collapsed: Iterable[
                          f"{leaves} {'leaf' if leaves == 1 else 'leaves'}  {numbers(node)}")
             return
         for child, negate in ((tree.children_left[node], False), (tree.children_right[node], True)):
-            lines.append(f"{indent}{tree.test_text(node, negate=negate)}")
+            lines.append(f"{indent}{_plain(tree.test_text(node, negate=negate))}")
             write(int(child), depth + 1)
 
     if tree.is_leaf[0]:

@@ -15,6 +15,9 @@ References
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
+import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any
 
@@ -58,7 +61,8 @@ def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: 
         return
     if backend == "processes":
         parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered", backend="loky")
-        yield from parallel(joblib.delayed(function)(task) for task in tasks)
+        guarded = _EndWithDriver(function, os.getpid())
+        yield from parallel(joblib.delayed(guarded)(task) for task in tasks)
         return
     with _dask_client(scheduler), joblib.parallel_config(backend="dask"):
         parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
@@ -76,3 +80,45 @@ def _dask_client(scheduler: Any) -> Iterator[Any]:
         return
     with Client(scheduler) if scheduler is not None else Client(processes=True) as client:
         yield client
+
+
+#: How often a worker process looks whether the process that started it is still there (seconds).
+DRIVER_CHECK_SECONDS = 1.0
+
+
+class _EndWithDriver:
+    """``function`` for a local worker process that ends itself once the driver is gone.
+
+    loky keeps its workers for reuse, and a driver killed with SIGKILL cannot
+    stop them: they lived on for minutes, holding their memory (issue 35).
+    The first task a worker runs starts a daemon thread that exits the
+    worker when its parent is no longer the driver (the orphan is adopted by
+    another process).
+    """
+
+    def __init__(self, function: Callable[[Any], Any], driver: int) -> None:
+        self.function, self.driver = function, driver
+
+    def __call__(self, task: Any) -> Any:
+        _watch_driver(self.driver)
+        return self.function(task)
+
+
+_watched: set[int] = set()
+_watch_lock = threading.Lock()
+
+
+def _watch_driver(driver: int) -> None:
+    if os.getpid() == driver:  # not a worker (e.g. joblib ran the task in the driver itself)
+        return
+    with _watch_lock:
+        if driver in _watched:
+            return
+        _watched.add(driver)
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(DRIVER_CHECK_SECONDS)
+        os._exit(1)  # the driver is gone: nothing will read this worker's results
+
+    threading.Thread(target=watch, name="rankviz-driver-watch", daemon=True).start()

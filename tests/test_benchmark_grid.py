@@ -20,6 +20,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -268,3 +269,24 @@ def test_the_progress_bar_writes_plain_lines_off_a_terminal():
     assert lines[0].startswith("[....") and "0/100 cells" in lines[0]
     handed_over = "0:50 elapsed, ~0:00 left"  # 100 x 0.5 written as m:ss, and nothing left
     assert lines[-1].endswith("100/100 cells, " + handed_over)
+
+
+def test_a_dask_run_whose_workers_are_all_gone_stops_with_a_message_keeping_its_cells(tmp_path):
+    """Issue 35: with every worker gone the driver waited for ever; now it says so after worker_timeout."""
+    distributed = pytest.importorskip("distributed")
+    results = tmp_path / "results.csv"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        def leave_after_some_cells(done, total, elapsed, remaining):
+            if done == 3:  # every worker leaves (retiring waits for the cell under way: not in this thread)
+                threading.Thread(target=cluster.scale, args=(0,), daemon=True).start()
+
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match=r"no worker for 2 s while \d+ cell\(s\) waited; the finished "
+                                               r"cells are kept"):
+            run_grid({"lrt": RankingTree(min_samples_leaf=3)}, {"iris": load_sample("iris_nb")},
+                     Protocol("loo"), measures=MEASURES, backend="dask", scheduler=client, results=results,
+                     progress=leave_after_some_cells, worker_timeout=2)
+        assert time.monotonic() - started < 60
+    kept = read_results(results, MEASURES)
+    assert 3 <= kept["cell"].nunique() < 150

@@ -1,15 +1,18 @@
-"""Running a grid's cells through joblib: serially, in local processes, or on a Dask cluster.
+"""Running a grid's cells: serially, in local processes (joblib's loky) or on a Dask cluster.
 
 One option chooses where cells run; results come back as each cell finishes
-(``return_as="generator_unordered"``), so the caller can write them down at
-once. Cells are independent and carry their own seeds, so where and in what
-order they run does not change the results.
+(joblib's ``return_as="generator_unordered"``, Dask's futures as they
+complete), so the caller can write them down at once. Cells are independent
+and carry their own seeds, so where and in what order they run does not
+change the results. Neither kind of worker is left waiting or running for
+nothing: a local worker ends itself when its driver is gone, and a Dask run
+stops with a message once the cluster has had no worker for
+``worker_timeout`` seconds.
 
 References
 ----------
 .. [1] joblib, "Parallel": https://joblib.readthedocs.io/en/stable/parallel.html
-.. [2] Dask, "Joblib integration" (``joblib.parallel_config(backend="dask")``):
-       https://ml.dask.org/joblib.html
+.. [2] Dask, "Futures": https://distributed.dask.org/en/stable/client.html
 """
 
 from __future__ import annotations
@@ -29,8 +32,13 @@ __all__ = ["BACKENDS", "run_tasks"]
 BACKENDS = ("serial", "processes", "dask")
 
 
+#: With "dask": how long (seconds) the cells may wait with no worker alive before the run stops.
+WORKER_TIMEOUT = 60.0
+
+
 def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: str = "processes",
-              n_jobs: int = -1, scheduler: Any = None) -> Generator[Any, None, None]:
+              n_jobs: int = -1, scheduler: Any = None,
+              worker_timeout: float = WORKER_TIMEOUT) -> Generator[Any, None, None]:
     """``function(task)`` for every task, yielded in the order they finish.
 
     Parameters
@@ -47,6 +55,10 @@ def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: 
     scheduler : str or distributed.Client, optional
         With "dask": the scheduler's address (``"tcp://host:8786"``) or a
         connected client; None starts a local cluster for the run.
+    worker_timeout : float, default=60
+        With "dask": when no task finishes and the cluster has had no worker
+        for this many seconds, the run stops with a ``RuntimeError`` saying
+        so (the results yielded so far stand) instead of waiting for ever.
 
     Yields
     ------
@@ -64,9 +76,46 @@ def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: 
         guarded = _EndWithDriver(function, os.getpid())
         yield from parallel(joblib.delayed(guarded)(task) for task in tasks)
         return
-    with _dask_client(scheduler), joblib.parallel_config(backend="dask"):
-        parallel = joblib.Parallel(n_jobs=-1, return_as="generator_unordered")
-        yield from parallel(joblib.delayed(function)(task) for task in tasks)
+    with _dask_client(scheduler) as client:
+        yield from _dask_results(client, function, list(tasks), worker_timeout)
+
+
+#: How often the Dask loop looks at the cluster while nothing finishes (seconds).
+_DASK_POLL = 0.5
+
+
+def _dask_results(client: Any, function: Callable[[Any], Any], tasks: list[Any],
+                  worker_timeout: float) -> Generator[Any, None, None]:
+    """Each task's result as it finishes on the cluster; a RuntimeError once no worker is left for long."""
+    from distributed import wait
+
+    pending = set(client.map(function, tasks, pure=False))
+    alone_since = None  # when the cluster was first seen without a worker, while tasks waited
+    try:
+        while pending:
+            try:
+                done, pending = wait(pending, timeout=_DASK_POLL, return_when="FIRST_COMPLETED")
+            except TimeoutError:
+                done = set()
+            finished = False
+            for future in done:
+                try:
+                    value = future.result(timeout=_DASK_POLL)
+                except TimeoutError:  # its result left with a worker: the cell is computed again
+                    pending.add(future)
+                    continue
+                finished = True
+                yield value
+            if finished or client.scheduler_info().get("workers"):
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > worker_timeout:
+                raise RuntimeError(
+                    f"the Dask cluster has had no worker for {worker_timeout:g} s while {len(pending)} "
+                    f"cell(s) waited; the finished cells are kept (run again to resume once workers are back)")
+    finally:
+        client.cancel(list(pending))
 
 
 @contextlib.contextmanager

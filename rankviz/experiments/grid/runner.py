@@ -21,7 +21,7 @@ import pandas as pd
 
 from ...datasets.label_ranking import RankingDataset
 from .cells import Cell, CellTask, run_cell
-from .execution import run_tasks
+from .execution import WORKER_TIMEOUT, run_tasks
 from .measures import MEASURES
 from .protocol import Protocol
 from .store import ResultStore, finished_cells, read_results, tidy
@@ -74,7 +74,8 @@ def grid_cells(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol
 def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: Protocol | None = None, *,
              measures: Sequence[str] = tuple(MEASURES), results: str | os.PathLike | None = None,
              backend: str = "processes", n_jobs: int = -1, scheduler: Any = None,
-             progress: Progress | None = None, inner_folds: int = 5) -> pd.DataFrame:
+             progress: Progress | None = None, inner_folds: int = 5,
+             worker_timeout: float = WORKER_TIMEOUT) -> pd.DataFrame:
     """Score every method on every data set, one independent task per cell.
 
     A cell is one method on one fold of one data set: it is fitted on the
@@ -118,6 +119,10 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
     inner_folds : int, default=5
         Folds of the inner ``GridSearchCV`` of a method given with a
         parameter grid.
+    worker_timeout : float, default=60
+        With "dask": stop with a ``RuntimeError`` once the cluster has had no
+        worker for this many seconds while cells wait (the finished cells
+        stay in ``results``), rather than wait for ever.
 
     Returns
     -------
@@ -174,7 +179,8 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
     start = time.perf_counter()
     if progress is not None:
         progress(done, total, 0.0, float("nan"))
-    finished = run_tasks(run_cell, pending, backend=backend, n_jobs=n_jobs, scheduler=scheduler)
+    finished = run_tasks(run_cell, pending, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
+                         worker_timeout=worker_timeout)
     try:
         for cell_rows in finished:
             if store is not None:

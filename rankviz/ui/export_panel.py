@@ -13,7 +13,6 @@ its title and file name. The HTML file is the explorable view itself.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -102,12 +101,28 @@ def _size_caption(inches: tuple[float, float], unit: str, dpi: int) -> bool:
 
 def _buttons(make: Callable[[str], bytes], basename: str, key: str, formats: tuple[str, ...],
              png_ok: bool) -> None:
-    cols = st.columns(len(formats))
-    for col, fmt in zip(cols, formats):
-        mime, extension = FIGURE_FORMATS[fmt]
-        col.download_button(_BUTTONS[fmt], data=functools.partial(make, fmt), file_name=f"{basename}{extension}",
-                            mime=mime, key=f"{key}_{fmt}", on_click="ignore", icon=":material/download:",
-                            width="stretch", disabled=fmt == "png" and not png_ok)
+    """A choice of format and one download button holding that file.
+
+    The file is made when the format is chosen, not when the button is
+    clicked: a file made on click (a ``data=`` callable) is stored unowned,
+    and Streamlit sweeps unowned files after other sessions' runs, so with
+    several sessions busy the download often arrived cancelled (5 of 12
+    clicks with 7 other sessions moving γ). A file made in the run belongs to
+    the session until its next run.
+    """
+    offered = [fmt for fmt in formats if fmt != "png" or png_ok]
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    fmt = row.segmented_control("Format", offered, format_func=_BUTTONS.__getitem__, default=offered[0],
+                                key=f"{key}_format", required=True)
+    fmt = fmt if fmt in offered else offered[0]
+    mime, extension = FIGURE_FORMATS[fmt]
+    try:
+        data = make(fmt)
+    except (RenderError, ValueError) as error:
+        st.error(f"The {_BUTTONS[fmt]} file cannot be made: {md_escape(str(error))}")
+        return
+    row.download_button(f"Download {_BUTTONS[fmt]}", data=data, file_name=f"{basename}{extension}", mime=mime,
+                        key=f"{key}_download", on_click="ignore", icon=":material/download:", type="primary")
 
 
 def _with_fallback(make: Callable[[str], bytes]) -> Callable[[str], bytes]:

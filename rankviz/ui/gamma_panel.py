@@ -110,10 +110,17 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     st.plotly_chart(gamma_curves_figure(curves, baselines, measures=CURVE_MEASURES), key=f"{key}_curves")
     st.caption(_timing_note(curves))
     _best_gamma_buttons(curves, baselines, key, slider_key, settings.gamma)
-    table = curves.reset_index()
-    st.download_button("Download the curves (CSV)", lambda: safe_csv(table).encode(),
+    # The file is made in the run (not on click), so it belongs to this session: see
+    # rankviz.ui.export_panel._buttons for why files made on click can arrive cancelled.
+    st.download_button("Download the curves (CSV)", _curves_csv(done_request, curves),
                        file_name="gamma_curves.csv", mime="text/csv", key=f"{key}_csv",
                        on_click="ignore", icon=":material/download:")
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _curves_csv(request: tuple, _curves: pd.DataFrame) -> bytes:
+    """The curves as CSV, made once per computed request (its data, settings and protocol)."""
+    return safe_csv(_curves.reset_index()).encode()
 
 
 def protocol_controls(n: int, key: str) -> tuple[str | int, int, int, int | str]:

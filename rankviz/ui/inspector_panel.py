@@ -108,7 +108,7 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
     table, curve, rankings = st.tabs(list(SECTIONS), key=f"{key}_section", on_change="rerun")
     if table.open:
         with table:
-            _candidate_table(inspection, settings, key)
+            _candidate_table(inspection, settings, key, tree_key)
     if curve.open:
         with curve:
             _threshold_curves(tree, node, inspection, settings, key, tree_key)
@@ -279,7 +279,8 @@ def single_leaf_note(dataset: RankingDataset, data_key: str, tree: Tree, setting
     return f"The tree is its root alone: {why}." if why else None
 
 
-def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: str) -> None:
+def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: str,
+                     tree_key: tuple[str, TreeSettings]) -> None:
     table = inspection.candidates
     view = st.radio("Show", ["per_attribute", "all"], horizontal=True, key=f"{key}_view",
                     persist_state="session",
@@ -310,10 +311,16 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
                   if search else "")
                + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
-    # Written when the button is pressed: thousands of candidates are no cost to a click on a node.
-    st.download_button("Download all candidates (CSV)", lambda: safe_csv(inspection.candidates).encode(),
+    # Made in the run, once per (tree, node): a file made on click can arrive cancelled when
+    # other sessions run (rankviz.ui.export_panel._buttons).
+    st.download_button("Download all candidates (CSV)", _candidates_csv(tree_key, inspection.node, inspection),
                        file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
                        key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _candidates_csv(tree_key: tuple[str, TreeSettings], node: int, _inspection: NodeInspection) -> bytes:
+    return safe_csv(_inspection.candidates).encode()
 
 
 def _format_gamma(value: float) -> str:

@@ -110,6 +110,13 @@ def button(page: Page, name: str):
     return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$")).and_(current(page))
 
 
+def download_as(page: Page, fmt: str) -> None:
+    """Choose the Export popover's format; wait for the run that makes its file (one download button)."""
+    page.get_by_role("radio", name=fmt, exact=True).or_(page.get_by_role("button", name=fmt, exact=True)).last.click()
+    expect(button(page, f"Download {fmt}")).to_be_visible()
+    wait_until_idle(page)
+
+
 def open_app(page: Page, base_url: str) -> tuple[int, int, int, int]:
     """Open the app, wait for the tree drawing and the status line; return the status."""
     page.goto(base_url, timeout=LOAD_TIMEOUT)
@@ -185,8 +192,9 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     page.get_by_role("option", name="cm").click()
     expect(page.get_by_text(re.compile(r"Figure 8\.0 × [\d.]+ cm; PNG 94[4-6] × "))).to_be_visible()
     wait_until_idle(page)  # the buttons of this run, not of one being replaced
+    download_as(page, "PNG")
     with page.expect_download() as download_info:
-        button(page, "PNG").click()
+        button(page, "Download PNG").click()
     download = download_info.value
     assert download.suggested_filename == f"{SAMPLE}_mean_spearman_g{DEFAULT_GAMMA:.3f}.png"
     png = Path(download.path()).read_bytes()
@@ -196,8 +204,9 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     width, height = struct.unpack(">II", png[16:24])
     assert abs(width - 8 / 2.54 * 300) <= 2 and height > 100, (width, height)
 
+    download_as(page, "SVG")
     with page.expect_download() as download_info:
-        button(page, "SVG").click()
+        button(page, "Download SVG").click()
     download = download_info.value
     assert download.suggested_filename.endswith(".svg")
     root = ET.fromstring(Path(download.path()).read_bytes())
@@ -212,8 +221,9 @@ def test_player_steps_and_exports(streamlit_server, page: Page):
     expect(page.get_by_text(f"The player is at step 2 of {n_steps}; the export is the finished tree.")
            ).to_have_count(0)
     wait_until_idle(page)
+    download_as(page, "SVG")
     with page.expect_download() as download_info:
-        button(page, "SVG").click()
+        button(page, "Download SVG").click()
     download = download_info.value
     assert download.suggested_filename == f"{SAMPLE}_mean_spearman_g{DEFAULT_GAMMA:.3f}_step2of{n_steps}.svg"
     root = ET.fromstring(Path(download.path()).read_bytes())

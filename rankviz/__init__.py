@@ -18,7 +18,7 @@ Importing rankviz never imports Streamlit or plotly; the app's widgets live
 in :mod:`rankviz.ui`.
 """
 
-from ._config import config_context, default_max_memory, get_config, set_config
+from .config import config_context, default_max_memory, get_config, set_config
 from .datasets.label_ranking import RankingDataset, load_benchmark, load_csv
 from .datasets.queries import QueryDataset, load_query_csv
 from .datasets.samples import load_ltr_sample, load_sample

@@ -55,7 +55,19 @@ class MemoryLimitError(DataError):
     See Also
     --------
     rankviz.set_config : Sets the limit.
-    rankviz.utils.memory.check_memory : Raises it.
+    rankviz.memory.check_memory : Raises it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import rankviz
+    >>> Y = np.argsort(np.random.default_rng(0).random((50, 100)), axis=1) + 1
+    >>> with rankviz.config_context(max_memory="10 MB"):
+    ...     try:
+    ...         rankviz.RankingTree(criterion="gini").fit(np.zeros((50, 1)), Y)
+    ...     except rankviz.MemoryLimitError as error:
+    ...         print(str(error)[:74])
+    criterion 'gini' keeps an indicator per label and rank level for every row
     """
 
 

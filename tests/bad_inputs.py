@@ -716,7 +716,7 @@ def _cases():
                error=("line 4", "the feature index " + "1" * 30, "larger than 100000"))
     yield Case("svm_qid_colon.txt", V, lines(*svm_lines()[:2], "0 qid:11:0.4 2:0", *svm_lines()[2:]),
                "a space missing after the query id (once read as the query '11:0.4')",
-               error=("line 3", "the query id '11:0.4' holds a ':'", "a space missing between 'qid:11' and '0.4'"))
+               error=("line 3", "the query id '11:0.4' ends in index:value", "a space missing"))
 
     G = "group"
     yield Case("group_sizes.query", G, lines("3", "", "2"), "LightGBM's .query: sizes, blank lines skipped",

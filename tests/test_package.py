@@ -88,15 +88,17 @@ def test_no_module_imports_another_modules_private_names():
 def test_lower_layers_do_not_import_higher_ones():
     """datasets, label_ranking, ordinal and ltr never import tree, experiments, viz or ui."""
     allowed = {
-        "exceptions": set(), "_validation": {"exceptions"}, "features": set(), "binning": set(),
+        "exceptions": set(), "config": set(), "memory": {"config", "exceptions"},
+        "_validation": {"exceptions"}, "features": set(), "binning": set(),
         "neighbours": {"features"}, "numba_cache": set(), "jit": {"numba_cache"},
         "model_selection": set(), "utils": {"jit", "numba_cache", "viz", "_validation", "label_ranking", "ltr"},
         "ordinal": {"neighbours", "features", "_validation", "exceptions"},
         "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions"},
         "datasets": {"exceptions", "_validation", "features", "ordinal"},
-        "ltr": {"_validation", "exceptions", "label_ranking", "datasets", "binning", "jit", "numba_cache"},
+        "ltr": {"_validation", "exceptions", "label_ranking", "datasets", "binning", "jit", "numba_cache",
+                "memory"},
         "tree": {"label_ranking", "ordinal", "features", "binning", "_validation", "exceptions", "jit",
-                 "numba_cache"},
+                 "numba_cache", "memory", "safe_text"},
     }
     # The one way up, at call time only: a fitted tree's notebook display is its
     # view (as scikit-learn's BaseEstimator imports its HTML repr when asked).

@@ -52,9 +52,13 @@ _FEATURE_EXAMPLE = "3:0.25"
 # tokens with a decimal index and exactly one ':'. Lines that match go the
 # fast, vectorised way; any other line is diagnosed token by token.
 # The qid may be left out when the queries come from a group file.
-_LINE_RE = re.compile(r"\s*(\S+)(?:\s+qid:([^\s:]+))?((?:\s+[0-9]+:[^\s:]+)*)\s*")
+_LINE_RE = re.compile(r"\s*(\S+)(?:\s+qid:(\S+))?((?:\s+[0-9]+:[^\s:]+)*)\s*")
 
 _INDEX_RE = re.compile(r"[0-9]+")
+
+# A query id ending in <index>:<value> (``qid:1 1:0.4`` written without its space as
+# ``qid:11:0.4``): ids may hold ':' (``qid:q:``), but not a feature glued on.
+_GLUED_FEATURE = re.compile(r".*?[0-9]+:([^\s:]+)")
 
 
 def _feature_problem(token, previous):
@@ -116,11 +120,9 @@ def _line_problem(body):
                 f"qid:<id> right after the relevance, e.g. {_LINE_EXAMPLE}")
     if tokens[1] == "qid:":
         return "the query id is empty in 'qid:'; expected qid:<id> such as qid:10"
-    if ":" in tokens[1][4:]:
-        query, _, rest = tokens[1][4:].partition(":")
-        return (f"the query id {show_text(tokens[1][4:])} holds a ':' (a space missing between "
-                f"{show_text('qid:' + query)} and {show_text(rest)}?); expected qid:<id> followed by a space, "
-                f"e.g. {_LINE_EXAMPLE}")
+    if _glued(tokens[1][4:]):
+        return (f"the query id {show_text(tokens[1][4:])} ends in index:value, which reads as a feature (a "
+                f"space missing before it?); expected qid:<id> followed by a space, e.g. {_LINE_EXAMPLE}")
     previous = None
     for token in tokens[2:]:
         problem = _feature_problem(token, previous)
@@ -128,6 +130,12 @@ def _line_problem(body):
             return problem
         previous = token
     return None
+
+def _glued(query: str) -> bool:
+    """Whether a query id ends in ``<index>:<number>``, a feature written without the space before it."""
+    match = _GLUED_FEATURE.fullmatch(query)
+    return match is not None and parse_number(match.group(1)) is not None
+
 
 def _raise_line_error(raw_line, line_number, source):
     body = raw_line.partition("#")[0]
@@ -289,7 +297,9 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])
     bad_feature = (~np.isfinite(values) | (indices < 1) | (indices > MAX_FEATURE_INDEX)
                    | (same_doc & (indices <= np.concatenate([[0], indices[:-1]]))))
-    bad_docs = np.concatenate([np.flatnonzero(~np.isfinite(relevance)), doc_of[bad_feature]])
+    glued = [k for k, q in enumerate(qid_tokens) if q is not None and ":" in q and _glued(q)]
+    bad_docs = np.concatenate([np.flatnonzero(~np.isfinite(relevance)), doc_of[bad_feature],
+                               np.asarray(glued, dtype=np.int64)])
     if len(bad_docs):
         line = numbers[int(bad_docs.min())]
         _raise_line_error(lines[line - 1], line, source)
@@ -356,9 +366,9 @@ def _format_number(value, significant_digits):
 
 def _check_query_token(qid, source):
     text = str(qid)
-    if text == "" or any(c.isspace() for c in text) or "#" in text:
+    if text == "" or any(c.isspace() for c in text) or "#" in text or _glued(text):
         raise data_error(f"the query id {text!r} cannot be written as qid:<id>; expected ids without "
-                     f"spaces or '#'", source)
+                         f"spaces or '#', not ending in <index>:<number> (it would read as a feature)", source)
     return text
 
 def dump_svmlight(dataset: QueryDataset, path_or_buffer: str | os.PathLike | IO[str],

@@ -39,7 +39,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input, check_features, check_query_data
-from ..utils.memory import check_memory, max_memory
+from ..memory import check_memory, max_memory
 from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
 from .stump_search import FeatureBins, PairLayout, StumpSearch

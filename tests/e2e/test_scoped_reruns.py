@@ -64,6 +64,16 @@ def visible_nodes(page: Page, ids: list[int]) -> list[int]:
     }""", ids)
 
 
+def only_fragments_ran(page: Page, log: RunLog, pages_before: int, fragments_before: int, what: str) -> None:
+    """Since the counts were taken, fragments ran (at least one) and the page did not."""
+    wait_until_idle(page)
+    deadline = time.monotonic() + 10
+    while log.count("fragment") == fragments_before and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert log.count("page") == pages_before, f"{what} reran the whole page: {log.runs}"
+    assert log.count("fragment") > fragments_before
+
+
 def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, page: Page):
     tree = library_tree()
     log = RunLog(page)
@@ -81,12 +91,7 @@ def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, p
         expect(combobox).to_have_value(re.compile(rf"^#{target} ·"))
         expect(page.get_by_test_id("stMetric").filter(has_text="Examples")).to_contain_text(
             str(tree.n_samples[position]))
-        wait_until_idle(page)
-        deadline = time.monotonic() + 10
-        while log.count("fragment") == fragments_before and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
-        assert log.count("page") == pages_before, f"a click on #{target} reran the whole page: {log.runs}"
-        assert log.count("fragment") > fragments_before
+        only_fragments_ran(page, log, pages_before, fragments_before, f"a click on #{target}")
         selected = page.locator(f"{VIEW} .rv-svg g.node.rv-selected")
         expect(selected).to_have_count(1)
         expect(selected).to_have_attribute("data-node-id", str(target))
@@ -125,12 +130,7 @@ def test_a_gamma_step_reruns_what_follows_gamma_not_the_page(streamlit_server, p
     page.keyboard.press("ArrowRight")
     expect(nodes).to_have_count(int(counts[k + 1]))
     expect(page.get_by_text(gamma_note(path, after))).to_be_visible()  # the row beside the slider follows
-    wait_until_idle(page)
-    deadline = time.monotonic() + 10
-    while log.count("fragment") == fragments_before and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert log.count("page") == pages_before, f"a γ step reran the whole page: {log.runs}"
-    assert log.count("fragment") > fragments_before
+    only_fragments_ran(page, log, pages_before, fragments_before, "a γ step")
     assert f"{gamma_param}={after:.3f}" in page.url  # the link follows γ
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...utils.memory import check_memory, max_memory
+from ...memory import check_memory, max_memory
 
 #: Peak memory of growing a tree, in multiples of the criterion's row
 #: statistics (measured: 1.6 to 5.5 for the four criteria, both engines, on
@@ -123,11 +123,34 @@ class Criterion:
 
         An upper bound is enough (it sizes a memory estimate); the base
         class counts one per label and one more.
+
+        Parameters
+        ----------
+        Y : ndarray of shape (n_rows, n_labels)
+            The training rank positions (NaN for a missing label).
+
+        Returns
+        -------
+        int
+            Statistics per row, at least as many as :meth:`row_statistics` gives.
         """
         return self.statistics_width_for(Y.shape[1], complete=not np.isnan(Y).any())
 
     def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
-        """The most statistics per row for rankings of ``n_labels`` labels (with missing labels unless ``complete``)."""
+        """The most statistics per row for rankings of ``n_labels`` labels.
+
+        Parameters
+        ----------
+        n_labels : int
+            Labels per ranking.
+        complete : bool, default=False
+            Rankings without missing labels.
+
+        Returns
+        -------
+        int
+            Statistics per row, for the worst rankings of that many labels.
+        """
         return n_labels + 1
 
     def check_memory(self, Y: np.ndarray, n_features: int = 0) -> None:

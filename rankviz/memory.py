@@ -10,8 +10,8 @@ process can have (:func:`rankviz.default_max_memory`).
 
 from __future__ import annotations
 
-from .._config import max_memory
-from ..exceptions import MemoryLimitError
+from .config import max_memory
+from .exceptions import MemoryLimitError
 
 __all__ = ["check_memory", "format_bytes", "max_memory"]
 
@@ -39,7 +39,7 @@ def check_memory(need: float, what: str, *, largest: str = "") -> None:
     Examples
     --------
     >>> import rankviz
-    >>> from rankviz.utils.memory import check_memory
+    >>> from rankviz.memory import check_memory
     >>> with rankviz.config_context(max_memory="1 MiB"):
     ...     try:
     ...         check_memory(3 * 2**20, "a test array of 3 MiB", largest="at most 1 MiB")

@@ -1,8 +1,8 @@
-"""Global settings of rankviz, in the manner of :func:`sklearn.set_config`.
+"""Settings of rankviz, in the manner of :func:`sklearn.set_config`: the memory budget of a fit.
 
 One setting for now: ``max_memory``, the memory budget of a fit. Every
 estimator works out from its inputs what a fit will need before it allocates
-(:func:`rankviz.utils.memory.check_memory`) and refuses larger inputs with
+(:func:`rankviz.memory.check_memory`) and refuses larger inputs with
 :class:`rankviz.exceptions.MemoryLimitError`, which names the limit, what
 drives the need and the largest input that fits.
 
@@ -32,6 +32,9 @@ _local = threading.local()
 def get_config() -> dict[str, Any]:
     """Return the current settings (the thread's overrides over the process-wide values).
 
+    The values :func:`set_config` set for the process, with those of any
+    :func:`config_context` open in this thread over them.
+
     Returns
     -------
     dict
@@ -40,7 +43,8 @@ def get_config() -> dict[str, Any]:
 
     See Also
     --------
-    set_config, config_context
+    set_config : Change the settings for the process.
+    config_context : Change them within a ``with`` block.
 
     Examples
     --------
@@ -53,6 +57,10 @@ def get_config() -> dict[str, Any]:
 
 def set_config(max_memory: int | str | None = None) -> None:
     """Set rankviz's settings for the whole process.
+
+    Every thread sees them, unless a :func:`config_context` of its own
+    overrides them; the app's sessions run in threads, so a limit set here
+    applies to all of them.
 
     Parameters
     ----------
@@ -68,7 +76,8 @@ def set_config(max_memory: int | str | None = None) -> None:
 
     See Also
     --------
-    get_config, config_context
+    get_config : The current settings.
+    config_context : Change them within a ``with`` block.
 
     Examples
     --------
@@ -86,14 +95,22 @@ def set_config(max_memory: int | str | None = None) -> None:
 def config_context(*, max_memory: int | str | None = None) -> Iterator[None]:
     """Change rankviz's settings within a ``with`` block, for the current thread.
 
+    Other threads keep their settings; the old values come back when the
+    block ends, also when it ends with an exception.
+
     Parameters
     ----------
     max_memory : int, str or None, default=None
         As for :func:`set_config`; ``None`` keeps the current value.
 
+    Yields
+    ------
+    None
+
     See Also
     --------
-    get_config, set_config
+    get_config : The current settings.
+    set_config : Change them for the process.
 
     Examples
     --------
@@ -123,6 +140,21 @@ def default_max_memory() -> int:
     The smallest of the machine's physical memory, the container's limit
     (cgroup ``memory.max``) and what address-space and data-segment limits
     (``ulimit -v``, ``ulimit -d``) leave above what the process uses now.
+
+    Returns
+    -------
+    int
+        Bytes.
+
+    See Also
+    --------
+    set_config : Set another budget.
+
+    Examples
+    --------
+    >>> import rankviz
+    >>> rankviz.default_max_memory() > 0
+    True
     """
     room = [_physical_memory()]
     cgroup = _cgroup_limit()

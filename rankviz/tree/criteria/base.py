@@ -176,14 +176,15 @@ class Criterion:
         n_rows, n_labels = Y.shape
         width = self.statistics_width(Y)
         per_row = 8 * (STATISTICS_PEAK * width + FEATURES_PEAK * n_features)
-        if n_rows * per_row <= max_memory():
-            return
         budget = max_memory()
+        if n_rows * per_row <= budget:
+            return
         # The most labels that fit these rows (the need grows with the labels): a bisection.
+        complete = not np.isnan(Y).any()
         labels, above = 1, n_labels
         while above - labels > 1:
             middle = (labels + above) // 2
-            width_then = self.statistics_width_for(middle, complete=not np.isnan(Y).any())
+            width_then = self.statistics_width_for(middle, complete=complete)
             need = 8 * n_rows * (STATISTICS_PEAK * width_then + FEATURES_PEAK * n_features)
             labels, above = (middle, above) if need <= budget else (labels, middle)
         of_labels = f"{n_labels:,} label{'s' if n_labels != 1 else ''}"

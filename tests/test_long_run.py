@@ -166,7 +166,7 @@ def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):
     at = AppTest.from_file(app_path, default_timeout=120)
     at.run()
     at.selectbox(key="dataset").set_value("toy").run()
-    at.session_state["study_tab"] = "Evaluation"  # only the open tab is drawn
+    at.session_state["explore_tab"] = "Evaluation"  # only the open tab is drawn
     at.run().button(key="eval_run").click().run()
     assert not at.exception
     warnings = [w.value for w in at.warning]

@@ -81,7 +81,7 @@ def test_gamma_curves_of_earlier_limits_are_hidden_with_what_changed_and_compute
 
 def test_evaluation_results_of_earlier_settings_are_hidden_and_run_again(app_path):
     at = open_app(app_path, data="toy")
-    open_tab(at, "study_tab", "Evaluation")
+    open_tab(at, "explore_tab", "Evaluation")
     at.radio(key="eval_protocol").set_value("kfold").run()
     at.number_input(key="eval_folds").set_value(4).run()
     at.button(key="eval_run").click().run()

@@ -107,7 +107,7 @@ def test_ranking_trees_long_computations(app_path, sample):
     at = open_page(app_path, RANKING, {"dataset": sample, "tree_min_leaf": 1, "tree_max_depth": 0,
                                        "tree_gamma": GAMMAS[1]})
     ok(at)
-    at.session_state["study_tab"] = "Evaluation"  # only the open tab is drawn
+    at.session_state["explore_tab"] = "Evaluation"  # only the open tab is drawn
     at.run()
     if not small:
         at.radio(key="eval_protocol").set_value("kfold").run()
@@ -116,7 +116,7 @@ def test_ranking_trees_long_computations(app_path, sample):
     at.button(key="eval_run").click().run()
     ok(at)
     assert at.get("plotly_chart")  # the evaluation's charts
-    at.session_state["study_tab"] = "γ path"
+    at.session_state["explore_tab"] = "Node inspector"  # the γ path is always drawn
     at.run()
     if sample in ("toy", "iris_nb"):
         at.button(key="gamma_run").click().run()

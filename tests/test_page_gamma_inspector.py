@@ -61,13 +61,24 @@ def test_loo_curves_match_the_library_and_the_best_gamma_button_sets_the_slider(
     gamma, _ = best_gamma(expected, "LRA")
     at.button(key="gamma_best_LRA").click().run()
     assert at.slider(key="tree_gamma").value == pytest.approx(gamma)
-    # The best-γ table reads the curves at the slider's γ too (the figures carry no mark of it).
-    table = next(frame.value for frame in at.dataframe if "best γ" in frame.value.columns)
+    # The row beside the slider reads the curves at the slider's γ (the figures carry no mark of it).
+    row = next(m.value for m in at.markdown if "held-out" in m.value)
     at_gamma = expected.iloc[int(np.argmin(np.abs(expected.index - gamma)))]
-    np.testing.assert_allclose(table[f"tree at γ = {gamma:.3f}"].to_numpy(float),
-                               at_gamma[["CS", "WRC", "LRA"]].to_numpy(float))
+    assert ", ".join(f"{m} {at_gamma[m]:z.3f}" for m in ("CS", "WRC", "LRA")) in row
+    assert "(leave-one-out)" in row and row.startswith(leaves_text(path_leaves(dataset, gamma))[:-1] + ";")
+    # A γ step moves them along; so does another step back.
+    other = float(GAMMA_GRID[-1])
+    at.slider(key="tree_gamma").set_value(other).run()
+    row = next(m.value for m in at.markdown if "held-out" in m.value)
+    assert f"CS {expected.loc[other, 'CS']:z.3f}" in row
+    at.button(key="gamma_best_LRA").click().run()
     grown = RankingTree(gamma=gamma, min_samples_leaf=3).fit(dataset.X, dataset.Y).tree_
     assert leaves_text(grown.n_leaves) in status_line(at)
+
+
+def path_leaves(dataset, gamma):
+    """Leaves of the toy tree (3 examples per leaf) at ``gamma``."""
+    return RankingTree(gamma=gamma, min_samples_leaf=3).fit(dataset.X, dataset.Y).tree_.n_leaves
 
 
 def test_inspector_table_is_the_libraries_candidate_splits(app_path):
@@ -238,15 +249,16 @@ def test_the_protocols_follow_the_data_set_until_the_user_picks_one(app_path, mo
     monkeypatch.setattr(evaluation_panel, "LOO_LIMIT", 50)
     at = open_page(app_path, timeout=120, data="toy", min_leaf="3")
 
-    def protocols():  # each panel is drawn in its own tab only
-        gamma = open_tab(at, "study_tab", "γ path").radio(key="gamma_protocol").value
-        return gamma, open_tab(at, "study_tab", "Evaluation").radio(key="eval_protocol").value
+    def protocols():  # the γ path is always drawn; the evaluation in its tab only
+        at.session_state["explore_tab"] = "Node inspector"
+        gamma = at.run().radio(key="gamma_protocol").value
+        return gamma, open_tab(at, "explore_tab", "Evaluation").radio(key="eval_protocol").value
 
     assert protocols() == ("loo", "loo")
     at.selectbox(key="dataset").set_value("metalearning").run()
     assert not at.exception
     assert protocols() == ("kfold", "kfold")
-    assert open_tab(at, "study_tab", "γ path").button(key="gamma_run").label.startswith(
+    assert at.button(key="gamma_run").label.startswith(
         "Compute the γ curves (10 growths)")
     # Chosen by the user: kept across data sets.
     at.radio(key="gamma_protocol").set_value("loo").run()

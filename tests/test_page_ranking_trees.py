@@ -129,7 +129,7 @@ def evaluation_table(app):
 
 def test_evaluation_matches_the_library(app):
     app.selectbox(key="dataset").set_value("toy").run()
-    open_tab(app, "study_tab", "Evaluation")
+    open_tab(app, "explore_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(4).run()
     app.button(key="eval_run").click().run()
@@ -170,11 +170,14 @@ def test_a_heat_map_row_is_traced_through_the_tree(app):
     pick.set_value(row).run()
     app.button(key="inspect_trace_it").click().run()
     assert not app.exception
-    assert app.radio(key="trace_mode").value == "row" and app.number_input(key="trace_row").value == row + 1
     path = tuple(int(tree.node_ids[k]) for k in dict.fromkeys(tree.decision_paths(encoded[row:row + 1])[0]))
     (view,) = tree_views(app)
     assert tuple(view["path"]) == path and path[0] == 0 and 2 in path
     assert view["trace"]["node"] == path[-1]
+    # The Trace tab, opened later, shows the row traced (its controls keep their state while closed).
+    open_tab(app, "explore_tab", "Trace an example")
+    assert app.radio(key="trace_mode").value == "row" and app.number_input(key="trace_row").value == row + 1
+    assert tuple(tree_views(app)[0]["path"]) == path
 
 
 def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
@@ -194,7 +197,7 @@ def test_predicted_ties_reach_the_drawing_and_the_evaluation(app):
     for leaf in tied_leaves:
         assert all(line in dot for line in ranking_lines(model.tree_, leaf))
     assert app.query_params.get("ties") == "1" and app.query_params.get("tie_tol") == "0.5"
-    open_tab(app, "study_tab", "Evaluation")
+    open_tab(app, "explore_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(4).run()
     app.button(key="eval_run").click().run()
@@ -215,7 +218,7 @@ def test_knn_k_reaches_the_evaluation_with_95_percent_intervals_and_a_paired_tab
     from rankviz.experiments.statistics import paired_comparison, t_interval
 
     app.selectbox(key="dataset").set_value("metalearning").run()
-    open_tab(app, "study_tab", "Evaluation")
+    open_tab(app, "explore_tab", "Evaluation")
     app.radio(key="eval_protocol").set_value("kfold").run()
     app.number_input(key="eval_folds").set_value(5).run()
     app.selectbox(key="eval_knn_k").set_value(k).run()

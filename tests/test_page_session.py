@@ -157,14 +157,14 @@ def test_an_upload_survives_other_pages_until_it_is_forgotten(app_path):
 
 def test_an_evaluation_is_still_current_after_a_round_of_the_pages(app_path):
     at = open_page(app_path, timeout=120, data="toy")
-    open_tab(at, "study_tab", "Evaluation")
+    open_tab(at, "explore_tab", "Evaluation")
     at.radio(key="eval_protocol").set_value("kfold").run()
     at.number_input(key="eval_folds").set_value(4).run()
     at.button(key="eval_run").click().run()
     assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]
     go(at, MPBOOST)
     go(at, RANKING)
-    open_tab(at, "study_tab", "Evaluation")
+    open_tab(at, "explore_tab", "Evaluation")
     assert at.radio(key="eval_protocol").value == "kfold" and at.number_input(key="eval_folds").value == 4
     assert [c.key for c in at.get("plotly_chart") if c.key == "eval_bars"]  # drawn: not stale
 

@@ -84,6 +84,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
         result = _run(dataset, data_key, settings, key, cv, repetitions, seed, knn_k, facts)
         if result is not None:
             state[f"{key}_result"] = (request, facts, result)
+            st.rerun()  # the whole page: the row beside the γ slider reads the new curves too
     elif take_stopped(f"{key}_loo"):
         result = _kept_folds(key)
         if result is None:
@@ -93,6 +94,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
         else:
             state[f"{key}_result"] = (state[f"{key}_running"]["request"], state[f"{key}_running"]["facts"],
                                       result)
+            st.rerun()
     stored = state.get(f"{key}_result")
     if stored is None:
         st.info("Press the button to see held-out CS, WRC and LRA for every γ at once, "
@@ -109,7 +111,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
                    f"({counted(attrs['n_examples'], 'held-out example')}).", icon=":material/pause_circle:")
     st.plotly_chart(gamma_curves_figure(curves, baselines, measures=CURVE_MEASURES), key=f"{key}_curves")
     st.caption(_timing_note(curves))
-    _best_gamma_buttons(curves, baselines, key, slider_key, settings.gamma)
+    _best_gamma_buttons(curves, baselines, key, slider_key)
     # The file is made in the run (not on click), so it belongs to this session: see
     # rankviz.ui.export_panel._buttons for why files made on click can arrive cancelled.
     st.download_button("Download the curves (CSV)", _curves_csv(done_request, curves),
@@ -264,24 +266,45 @@ def _with_baselines(curves: pd.DataFrame, scores: pd.DataFrame) -> tuple[pd.Data
 
 
 def _best_gamma_buttons(curves: pd.DataFrame, baselines: dict[str, dict[str, float]], key: str,
-                        slider_key: str, gamma_now: float) -> None:
-    """A "Set γ" button per measure, and a table: the best γ, the tree there and at ``gamma_now``, the baselines."""
+                        slider_key: str) -> None:
+    """A "Set γ" button per measure, and a table: the best γ, the tree there, the baselines."""
     rows, cols = [], st.columns(len(CURVE_MEASURES))
-    # The curves are on the slider's grid; the nearest row is the current γ's (NaN off the grid).
-    at_now = curves.reindex([gamma_now], method="nearest", tolerance=1e-9)
-    now = f"tree at γ = {gamma_now:.3f}"
+    clicked = False
     for col, measure in zip(cols, CURVE_MEASURES):
         gamma, score = best_gamma(curves, measure)
-        rows.append({"measure": measure, "best γ": gamma, "tree": score, now: at_now[measure].iloc[0],
+        rows.append({"measure": measure, "best γ": gamma, "tree": score,
                      **{method: values[measure] for method, values in baselines.items()}})
-        col.button(f"Set γ = {gamma:.3f} (best {measure})", key=f"{key}_best_{measure}",
-                   on_click=_set_state, args=(slider_key, gamma),
-                   width="stretch", icon=":material/tune:",
-                   help=f"Held-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
-                        "γ reaching the best value, i.e. the simplest such tree).")
+        clicked |= col.button(f"Set γ = {gamma:.3f} (best {measure})", key=f"{key}_best_{measure}",
+                              on_click=_set_state, args=(slider_key, gamma),
+                              width="stretch", icon=":material/tune:",
+                              help=f"Held-out {measure} {score:.3f} at γ = {gamma:.3f} (the smallest "
+                                   "γ reaching the best value, i.e. the simplest such tree).")
+    if clicked:
+        st.rerun()  # the whole page: the slider and the tree are outside this panel's fragment
     st.dataframe(pd.DataFrame(rows).set_index("measure").style.format(
-        {"best γ": "{:.3f}", "tree": "{:z.3f}", now: "{:z.3f}", **{m: "{:z.3f}" for m in baselines}},
-        na_rep="–"))
+        {"best γ": "{:.3f}", "tree": "{:z.3f}", **{m: "{:z.3f}" for m in baselines}}, na_rep="–"))
+
+
+def held_out_note(gamma: float, data_key: str, growth: tuple, key: str = "gamma") -> str:
+    """The computed γ curves at ``gamma`` in words, for the row beside the slider; "" if none apply.
+
+    The curves apply while the data and the growth settings are those they
+    were computed for (the protocol is named, so a later change of protocol
+    does not hide them).
+    """
+    stored = st.session_state.get(f"{key}_result")
+    if stored is None:
+        return ""
+    (done_key, done_growth, cv, repetitions, seed, _), _, (curves, _) = stored
+    if (done_key, done_growth) != (data_key, growth):
+        return ""
+    # The curves are on the slider's grid; γ off the grid has no row (NaN).
+    at = curves.reindex([gamma], method="nearest", tolerance=1e-9)
+    if at[list(CURVE_MEASURES)].isna().all(axis=None):
+        return ""
+    values = ", ".join(f"{measure} {at[measure].iloc[0]:z.3f}" for measure in CURVE_MEASURES)
+    partial = ", partial" if curves.attrs.get("partial") else ""
+    return f"held-out {values} ({describe_protocol(cv, repetitions, seed)}{partial})"
 
 
 def _set_state(state_key: str, value: object) -> None:

@@ -95,7 +95,7 @@ def inspector_panel(dataset: RankingDataset, data_key: str, tree: Tree, settings
         state[INSPECTED_KEY] = 0
     titles = _node_titles(tree, (data_key, settings))
     chosen_id = st.selectbox(
-        "Node", ids, key=INSPECTED_KEY, format_func=titles.__getitem__,
+        "Node", ids, key=INSPECTED_KEY, format_func=titles.__getitem__, persist_state="page",
         help="Node ids are written in the tree above (#id). They stay the same while γ moves.")
     node = ids.index(chosen_id)
     tree_key = (data_key, settings)
@@ -312,10 +312,14 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
                + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
                + ("The tree's split is shaded." if chosen is not None else ""))
     # Made in the run, once per (tree, node): a file made on click can arrive cancelled when
-    # other sessions run (rankviz.ui.export_panel._buttons).
-    st.download_button("Download all candidates (CSV)", _candidates_csv(tree_key, inspection.node, inspection),
-                       file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
-                       key=f"{key}_csv", on_click="ignore", icon=":material/download:")
+    # other sessions run (rankviz.ui.export_panel._buttons). In a popover, because the browser
+    # fetches a drawn download button's whole file each time its address changes (every node and
+    # γ here, ~40 ms of the server's event loop to compress it), and a closed popover draws nothing.
+    with st.popover("Download", icon=":material/download:"):
+        st.download_button(f"All {counted(len(inspection.candidates), 'candidate')} (CSV)",
+                           _candidates_csv(tree_key, inspection.node, inspection),
+                           file_name=f"node_{inspection.node}_candidates.csv", mime="text/csv",
+                           key=f"{key}_csv", on_click="ignore", icon=":material/download:")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

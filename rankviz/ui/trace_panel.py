@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
     from ..tree.structure import Tree
 
-__all__ = ["follow_row", "trace_controls", "trace_from_state"]
+__all__ = ["follow_row", "holds_typed_values", "trace_controls", "trace_from_state"]
 
 _MODES = {"none": "nothing", "row": "a training row", "typed": "feature values I type"}
 
@@ -30,6 +30,15 @@ def follow_row(row: int, key: str = "trace") -> None:
     """Trace training row ``row`` (0-based), e.g. from a row of the node heat map (a callback)."""
     st.session_state[f"{key}_mode"] = "row"
     st.session_state[f"{key}_row"] = int(row) + 1
+
+
+def holds_typed_values(key: str = "trace") -> bool:
+    """Whether the controls trace typed feature values: then they must be drawn even in a closed tab.
+
+    The typed values live in a data editor, and Streamlit forgets an editor's
+    edits in a run that does not draw it (the other controls keep their state).
+    """
+    return st.session_state.get(f"{key}_mode") == "typed"
 
 
 def trace_from_state(dataset: RankingDataset, data_key: str, tree: Tree, key: str = "trace") -> Trace | None:
@@ -85,9 +94,11 @@ def trace_controls(dataset: RankingDataset, data_key: str, tree: Tree, trace: Tr
     mode_key, row_key = f"{key}_mode", f"{key}_row"
     state.setdefault(mode_key, "none")
     cols = st.columns([2, 1], vertical_alignment="bottom")
-    mode = cols[0].radio("Follow", list(_MODES), format_func=_MODES.get, horizontal=True, key=mode_key)
+    # Kept while the tab is closed (the tree still draws the traced path then).
+    mode = cols[0].radio("Follow", list(_MODES), format_func=_MODES.get, horizontal=True, key=mode_key,
+                         persist_state="page")
     row = int(cols[1].number_input(
-        f"Training row (1 to {dataset.n_samples})", 1, dataset.n_samples, 1, key=row_key,
+        f"Training row (1 to {dataset.n_samples})", 1, dataset.n_samples, 1, key=row_key, persist_state="page",
         help="Rows are numbered as in the data table and the node heat map.")) - 1
     if mode == "none":
         st.caption("Choose a training row, or type feature values, to light up its path in the tree.")

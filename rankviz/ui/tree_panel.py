@@ -162,18 +162,20 @@ def gamma_slider(container: DeltaGenerator, key: str = "tree",
         width=width, help=GAMMA_HELP if label_visibility == "visible" else None))
 
 
-def gamma_row(path: GammaPath, key: str = "tree") -> float:
+def gamma_row(path: GammaPath, key: str = "tree", also: Callable[[float], str] | None = None) -> float:
     """γ in one row above a tree: label, slider and what the tree at γ is; returns γ.
 
     About half the height of a labelled slider. Beside it, the leaf count and
     the slider's γ range over which the tree stays the same, so a reader sees
-    where the next change is without a chart (the γ path tab draws the whole
-    curve).
+    where the next change is without a chart (the γ path section draws the
+    whole curve); ``also(γ)``, if given, adds to that note (e.g. the held-out
+    scores at γ, :func:`rankviz.ui.gamma_panel.held_out_note`).
     """
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.markdown("**γ (stopping parameter)**", width="content", help=GAMMA_HELP)
     gamma = gamma_slider(row, key, label_visibility="collapsed", width=420)
-    row.markdown(gamma_note(path, gamma), width="stretch")
+    note, extra = gamma_note(path, gamma), also(gamma) if also is not None else ""
+    row.markdown(f"{note}; {extra}" if extra else note, width="stretch")
     return gamma
 
 

@@ -40,6 +40,8 @@ class RunLog:
 
         self._message = ForwardMsg
         self.runs: list[str] = []
+        #: ``(element type, label)`` of every element the server sent, in order.
+        self.elements: list[tuple[str, str]] = []
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
@@ -50,6 +52,9 @@ class RunLog:
             msg.ParseFromString(payload)
         except Exception:  # noqa: BLE001 — not a ForwardMsg (none expected)
             return
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            kind = msg.delta.new_element.WhichOneof("type")
+            self.elements.append((kind, getattr(getattr(msg.delta.new_element, kind), "label", "")))
         if msg.WhichOneof("type") == "script_finished":
             status = msg.script_finished
             if status == self._message.FINISHED_SUCCESSFULLY:

@@ -3,9 +3,9 @@
 Headless Chromium drives ``rankviz app``; :class:`streamlit_page.RunLog`
 reads the runs from the page's websocket (``script_finished``: a full run of
 the page or a fragment run). Clicking a node on Ranking trees must update the
-Node inspector through fragment runs only, leaving the γ path, the evaluation
-and the data picker alone; a γ step reruns what follows γ (the tree, its
-inspector and the open γ tab), not the page; folding a tree on Side by side
+Node inspector through fragment runs only, leaving the γ path and the data
+picker alone; a γ step reruns what follows γ (the tree and its open tab: the
+inspector, a trace or the evaluation), not the page nor the γ path; folding a tree on Side by side
 reruns that tree only.
 """
 
@@ -74,6 +74,18 @@ def only_fragments_ran(page: Page, log: RunLog, pages_before: int, fragments_bef
     assert log.count("fragment") > fragments_before
 
 
+def files_fetched(page: Page) -> list[str]:
+    """The media files (download buttons' data) the page fetches from now on.
+
+    Streamlit's browser side fetches a drawn download button's whole file each
+    time its address changes; for a file remade on every click or γ step that
+    is a download per interaction, which the page avoids.
+    """
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url) if "/media/" in request.url else None)
+    return fetched
+
+
 def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, page: Page):
     tree = library_tree()
     log = RunLog(page)
@@ -82,6 +94,7 @@ def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, p
     wait_until_idle(page, timeout=LOAD_TIMEOUT)
     assert log.count("page") >= 1
     combobox = page.get_by_role("combobox", name="Node")
+    fetched = files_fetched(page)
     assert len(visible_nodes(page, [int(i) for i in tree.node_ids[1:]])) >= 2
     for target in visible_nodes(page, [int(i) for i in tree.node_ids[1:]])[:3]:
         position = int(np.flatnonzero(tree.node_ids == target)[0])
@@ -95,9 +108,10 @@ def test_a_node_click_reruns_the_tree_and_its_inspector_only(streamlit_server, p
         selected = page.locator(f"{VIEW} .rv-svg g.node.rv-selected")
         expect(selected).to_have_count(1)
         expect(selected).to_have_attribute("data-node-id", str(target))
-    # The γ path and the evaluation are still on the page, untouched.
-    expect(page.get_by_role("tab", name="γ path")).to_be_visible()
+    # The γ path is still on the page, untouched; the browser fetched no file for a click.
+    expect(page.get_by_role("heading", name="γ path")).to_be_visible()
     expect(page.get_by_role("tab", name="Evaluation")).to_be_visible()
+    assert not fetched, f"a click fetched {fetched}"
 
 
 def gamma_note(path, gamma):
@@ -125,13 +139,19 @@ def test_a_gamma_step_reruns_what_follows_gamma_not_the_page(streamlit_server, p
     nodes = page.locator(f"{VIEW} .rv-svg g.node[data-node-id]")
     expect(nodes).to_have_count(int(counts[k]))
     expect(page.get_by_text(gamma_note(path, before))).to_be_visible()
-    pages_before, fragments_before = log.count("page"), log.count("fragment")
+    pages_before, fragments_before, sent_before = log.count("page"), log.count("fragment"), len(log.elements)
+    fetched = files_fetched(page)
     page.get_by_role("slider", name="γ (stopping parameter)").focus()
     page.keyboard.press("ArrowRight")
     expect(nodes).to_have_count(int(counts[k + 1]))
     expect(page.get_by_text(gamma_note(path, after))).to_be_visible()  # the row beside the slider follows
     only_fragments_ran(page, log, pages_before, fragments_before, "a γ step")
     assert f"{gamma_param}={after:.3f}" in page.url  # the link follows γ
+    # What follows γ was sent again (the slider, the inspector's node menu), the γ path was not.
+    sent = log.elements[sent_before:]
+    assert ("slider", "γ (stopping parameter)") in sent and ("selectbox", "Node") in sent
+    assert not [label for _, label in sent if label.startswith(("Compute the γ curves", "Protocol"))], sent
+    assert not fetched, f"a γ step fetched {fetched}"
 
 
 def test_after_an_upload_of_thousands_of_rows_the_gamma_curves_start_on_k_fold(streamlit_server, page: Page,
@@ -148,13 +168,11 @@ def test_after_an_upload_of_thousands_of_rows_the_gamma_curves_start_on_k_fold(s
     page.goto(f"{streamlit_server}/?{dataset_url_field().param}={SAMPLE}", timeout=LOAD_TIMEOUT)
     expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-ready", "1", timeout=LOAD_TIMEOUT)
     wait_until_idle(page, timeout=LOAD_TIMEOUT)
-    page.get_by_role("tab", name="γ path").click()
     expect(page.get_by_role("radio", name="Leave-one-out")).to_be_checked()
     page.get_by_role("combobox", name="Data set").click()
     page.get_by_role("option", name="Upload your own file…").click()
     page.locator('[data-testid="stSidebar"] input[type="file"]').set_input_files(str(upload))
     expect(page.get_by_text("Data: many_rows.csv", exact=False).first).to_be_visible(timeout=LOAD_TIMEOUT)
     wait_until_idle(page, timeout=LOAD_TIMEOUT)
-    page.get_by_role("tab", name="γ path").click()
     expect(page.get_by_role("radio", name="k-fold", exact=True)).to_be_checked()
     expect(page.get_by_role("button", name=re.compile(r"Compute the γ curves \(10 growths\)"))).to_be_visible()

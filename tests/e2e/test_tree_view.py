@@ -443,6 +443,15 @@ def test_traced_row_lights_up_its_path_and_leaf(streamlit_server, page: Page):
     assert sorted(lit_edges) == sorted(into)
     assert len(lit_edges) == len(path) - 1 >= 4
     expect(page.locator(f"{VIEW} .rv-card")).to_contain_text(f"Row {row + 1} → leaf #{leaf}")
+    # Another tab: the trace controls are not drawn, and the path stays lit; back, they are as they were.
+    wait_until_idle(page)
+    page.get_by_role("tab", name="Node inspector").click()
+    expect(page.get_by_role("combobox", name="Node")).to_be_visible()
+    expect(rows).to_have_count(0)
+    expect(page.locator(f"{SVG} g.node.rv-path")).to_have_count(len(path))
+    page.get_by_role("tab", name="Trace an example").click()
+    expect(rows).to_have_value(str(row + 1))
+    expect(page.get_by_text(re.compile(r"^Path: #0 →"))).to_contain_text(" → ".join(f"#{i}" for i in path))
 
 
 def test_nodes_stay_put_while_the_player_steps(streamlit_server, page: Page):

@@ -6,9 +6,9 @@ import streamlit as st
 
 from rankviz.ui.data_picker import data_table, dataset_picker, dataset_url_field, picked_tree_defaults
 from rankviz.ui.evaluation_panel import evaluation_panel
-from rankviz.ui.gamma_panel import gamma_panel
+from rankviz.ui.gamma_panel import gamma_panel, held_out_note
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
-from rankviz.ui.trace_panel import follow_row, trace_controls, trace_from_state
+from rankviz.ui.trace_panel import follow_row, holds_typed_values, trace_controls, trace_from_state
 from rankviz.ui.tree_panel import (TreeSettings, criterion_subtitle, fit_gamma_path, gamma_row, growth_player,
                                    tree_settings, tree_url_fields)
 from rankviz.tree import Tree
@@ -48,34 +48,42 @@ def inspect(node_id: int) -> None:
 
 @st.fragment
 def explore(tree: Tree, settings: TreeSettings) -> None:
-    """The tree with what follows its selected node and traced example: a click reruns only this."""
+    """The tree and what reads the tree at this γ: a click or a tab reruns only this."""
     trace = trace_from_state(dataset, data_key, tree)
     growth_player(tree, settings, data_key, selected_key=INSPECTED_KEY, on_select=inspect, trace=trace,
                   label="Click a node to open it in the Node inspector below; hover a node for its details. "
                         "Trace an example: the tab below.",
                   basename=export_basename(dataset.name, settings.criterion, settings.gamma))
-    tab_inspect, tab_trace = st.tabs(["Node inspector", "Trace an example"])
-    with tab_inspect:
-        inspector_panel(dataset, data_key, tree, settings, on_trace=follow_row)
-    with tab_trace:
-        trace_controls(dataset, data_key, tree, trace)
+    # Only the open tab is computed and drawn: a γ step or a click waits for what the reader sees.
+    tab_inspect, tab_trace, tab_eval = st.tabs(["Node inspector", "Trace an example", "Evaluation"],
+                                               key="explore_tab", on_change="rerun")
+    if tab_inspect.open:
+        with tab_inspect:
+            inspector_panel(dataset, data_key, tree, settings, on_trace=follow_row)
+    if tab_trace.open or holds_typed_values():
+        with tab_trace:
+            trace_controls(dataset, data_key, tree, trace)
+    if tab_eval.open:
+        with tab_eval:
+            evaluation_panel(dataset, data_key, {"Ranking tree": settings})
 
 
 @st.fragment
 def study() -> None:
-    """γ and all that follows it: a γ step reruns this, not the data picker or the data table."""
-    at_gamma = replace(settings, gamma=gamma_row(path))
+    """γ and the tree at γ: a γ step reruns this, not the data picker, the γ path or the data table."""
+    gamma = gamma_row(path, also=lambda gamma: held_out_note(gamma, data_key, settings.growth))
+    at_gamma = replace(settings, gamma=gamma)
     publish_to_url(url_fields)
     explore(path.tree_at(at_gamma.gamma), at_gamma)
-    # Only the open tab is computed and drawn: a γ step waits for what the reader sees.
-    tab_gamma, tab_eval = st.tabs(["γ path", "Evaluation"], key="study_tab", on_change="rerun")
-    if tab_gamma.open:
-        with tab_gamma:
-            gamma_panel(dataset, data_key, at_gamma, path)
-    if tab_eval.open:
-        with tab_eval:
-            evaluation_panel(dataset, data_key, {"Ranking tree": at_gamma})
+
+
+@st.fragment
+def tune() -> None:
+    """The γ path: all of γ at once, so a γ step leaves it as it is (its own controls rerun only it)."""
+    st.subheader("γ path", anchor=False)
+    gamma_panel(dataset, data_key, settings, path)
 
 
 study()
+tune()
 data_table(dataset)

@@ -449,6 +449,17 @@ def _cases():
     yield Case("bench_text_feature.txt", B, lines(*with_row(bench(), 3, "abc,0,3,1,2")),
                "text in a feature: the format is numbers only",
                error=("line 4", "column 1 (feature x1)", "'abc' is not a number", "expected a number"))
+    yield Case("bench_fullwidth_digit.txt", B, lines(*with_row(bench(), 3, "0.3,1,２,1,3")),
+               "a full-width digit in a rank: named, with its line and column (it looks like 2)",
+               error=("line 4", "column 3 (rank of 'label_1')", "'２' is not a number", "U+FF12 FULLWIDTH DIGIT TWO"))
+    yield Case("bench_nbsp.txt", B, lines(*with_row(bench(), 2, "0.2,\u00a00,1,2,3")),
+               "a no-break space before a feature value: named, with its line and column",
+               error=("line 3", "column 2 (feature x2)", "U+00A0 NO-BREAK SPACE"))
+    yield Case("bench_fullwidth_header.txt", B, lines("８,2,3", *bench()[1:]),
+               "a full-width digit in the header: named",
+               error=("line 1", "U+FF18 FULLWIDTH DIGIT EIGHT", "expected three positive whole numbers"))
+    yield Case("bench_header_trailing_sep.txt", B, lines(bench()[0] + ",", *bench()[1:]),
+               "a separator ending the header (150,4,3,): ignored", check=check_bench_base)
     yield Case("bench_missing_feature.txt", B,
                lines(*with_row(with_row(bench(), 3, ",1,1,3,2"), 6, "0.7,,3,2,1")),
                "empty feature cells: NaN, counted", check=check_bench_missing)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import RankingTree, load_sample
@@ -36,6 +37,20 @@ def test_benchmark_files_are_told_from_csv():
     assert sniff_label_ranking_format(b"3,1,2\n1,2\n").format == "csv"  # 2 fields, not 1 + 2 + ... = 3
     assert sniff_label_ranking_format(b"16,1,2\n0.5,1,2\n0.1,2,1\n").format == "benchmark"
     assert sniff_label_ranking_format(b"").format == "csv"
+
+
+@pytest.mark.parametrize("content", [
+    b"3,2,3\n1,2,,2,1\n3,4,2,1,3\n5,6,1,2,3\n",  # a missing label on the first record: still d + L fields
+    b"+3,+2,+2\n1,2,1,2\n3,4,2,1\n5,6,1,2\n",  # signs, as the loader allows
+    b"3; 2; 2\n1;2;1;2\n3;4;2;1\n5;6;1;2\n",  # the separator of line 1, with blanks
+    b"3\t2\t2\n1\t2\t1\t2\n3\t4\t2\t1\n5\t6\t1\t2\n",
+    "3;2;2\n1;2;1;2\n3;4;2;1\n5;6;1;2\n".encode("utf-16"),
+    # a first record longer than the 64 KiB the sniffer reads at first
+    ("3,20000,2\n" + "".join(",".join(["0.123456"] * 20000 + ["1", "2"]) + "\n" for _ in range(3))).encode(),
+])
+def test_the_sniffer_tells_every_benchmark_file_the_loader_reads(content):
+    assert sniff_label_ranking_format(content).format == "benchmark"
+    assert load_benchmark(io.BytesIO(content)).n_samples == 3  # and the loader reads it
 
 
 def test_svmlight_is_told_from_csv():

@@ -24,11 +24,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .reading import sniff_separator
+
 __all__ = ["FormatGuess", "sniff_label_ranking_format", "sniff_query_format"]
 
 # Enough lines to see a header and a few records, whatever the file's size.
 _HEAD_BYTES = 64 * 1024
-_HEADER = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,?\s*$")
 _SVMLIGHT = re.compile(r"^\s*[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?\s+(?:qid:\S+\s+)?\d+:\S")
 
 
@@ -51,18 +52,42 @@ class FormatGuess:
 
 
 def _head_lines(content: bytes, limit: int = 6) -> list[str]:
-    text = content[:_HEAD_BYTES].decode("utf-8", "replace").lstrip("\ufeff")
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return lines[:limit]
+    """The first ``limit`` lines with content (no ``#`` comments), whole: a line is never cut.
+
+    The first 64 KiB usually hold them; a wider line (a record of thousands
+    of features) makes the head grow, up to the whole file, which is in
+    memory anyway. UTF-16 is told by its byte order mark.
+    """
+    encoding = "utf-16" if content.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8"
+    size = _HEAD_BYTES
+    while True:
+        whole = size >= len(content)
+        text = content[:size].decode(encoding, "replace").lstrip("\ufeff")
+        lines = text.splitlines()
+        if not whole and lines:
+            lines.pop()  # the line the cut falls in
+        kept = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+        if whole or len(kept) >= min(limit, 2):  # a header and a record at least
+            return kept[:limit]
+        size *= 4
+
+
+def _fields(line: str, sep: str) -> list[str]:
+    """The cells of ``line``, empty ones included, without blanks or quotes around them."""
+    return [field.strip().strip('"').strip() for field in line.split(sep)]
 
 
 def sniff_label_ranking_format(content: bytes) -> FormatGuess:
     """``"benchmark"`` when the first line is ``n,d,L`` and the next lines have ``d + L`` fields.
 
+    The separator (``,``, ``;`` or a tab) is that of the first line, as
+    :func:`rankviz.load_benchmark` reads it; an empty cell (a missing
+    label or feature) counts as a field.
+
     Parameters
     ----------
     content : bytes
-        The file's bytes (only the first 64 KiB are read).
+        The file's bytes (the first lines only are read; UTF-8 or UTF-16).
 
     Returns
     -------
@@ -72,12 +97,16 @@ def sniff_label_ranking_format(content: bytes) -> FormatGuess:
     lines = _head_lines(content)
     if not lines:
         return FormatGuess("csv")
-    match = _HEADER.match(lines[0])
-    if match is None:
+    sep = sniff_separator(lines[0])
+    header = _fields(lines[0], sep)
+    if len(header) == 4 and header[-1] == "":
+        header.pop()  # a separator ending the header, as load_benchmark allows
+    # Unicode digits too (\d): the loader then names a full-width digit rather than a CSV loader a column.
+    if len(header) != 3 or not all(re.fullmatch(r"\+?\d+", field) for field in header):
         return FormatGuess("csv")
-    n, d, n_labels = (int(g) for g in match.groups())
+    n, d, n_labels = (int(field) for field in header)
     records = lines[1:]
-    widths = {len([f for f in re.split(r"[,;\t]", line.strip()) if f.strip() != ""]) for line in records}
+    widths = {len(line.split(sep)) for line in records}
     if records and widths == {d + n_labels}:
         return FormatGuess("benchmark", f"first line {n},{d},{n_labels} (n,d,L) and {d + n_labels} fields "
                                         "on each of the next lines")

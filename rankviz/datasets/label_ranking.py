@@ -49,8 +49,8 @@ from .rank_conventions import RankConvention, rank_convention
 from .reading import (
     MISSING_MARKERS, PANDAS_PARSES_EXACTLY, SEPARATOR_NAMES, as_name_list, check_columns,
     check_finite_features, check_unique, convert_features, count_missing_features, file_stem,
-    is_supported_feature, missing_mask, parse_csv_header, read_records, read_text, sniff_separator,
-    split_lines, to_float,
+    is_supported_feature, missing_mask, non_ascii_hint, parse_csv_header, parse_number, read_records, read_text,
+    sniff_separator, split_lines, to_float,
 )
 
 __all__ = ["RankingDataset", "TARGET_KINDS", "load_benchmark", "load_csv"]
@@ -261,15 +261,21 @@ class RankingDataset:
 # --------------------------------------------------------------------------- #
 
 
+_ASCII_BLANKS = " \t\r\n"
+
+
 def _parse_benchmark_header(line, source, sep=","):
-    fields = [f.strip().strip('"') for f in line.split(sep)]
+    fields = [f.strip(_ASCII_BLANKS).strip('"') for f in line.split(sep)]
+    if len(fields) == 4 and fields[-1] == "":
+        fields.pop()  # "150,4,3,": a separator ending the line, as some writers leave it
     expected = "expected three positive whole numbers n_samples,n_features,n_labels (e.g. 150,4,3)"
     if len(fields) != 3:
         raise data_error(f"the header {show_text(line.strip())} has {len(fields)} fields; {expected}", source, line=1)
     values = []
     for field in fields:
-        if not re.fullmatch(r"\+?\d+", field) or int(field) <= 0:
-            raise data_error(f"the header {show_text(line.strip())} has {show_text(field)}; {expected}", source, line=1)
+        if not re.fullmatch(r"\+?[0-9]+", field) or int(field) <= 0:
+            raise data_error(f"the header {show_text(line.strip())} has {show_text(field)}"
+                             f"{non_ascii_hint(field)}; {expected}", source, line=1)
         values.append(int(field))
     n, d, L = values
     if n < 2:
@@ -291,14 +297,14 @@ def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
     """
     for k, line in enumerate(lines):
         for j, cell in enumerate(line.split(sep)):
-            text = cell.strip().strip('"').strip()
+            # ASCII blanks only: the fast parse reads neither a no-break space nor a full-width digit.
+            text = cell.strip(_ASCII_BLANKS).strip('"').strip(_ASCII_BLANKS)
             if text == "":
                 continue
-            try:
-                if np.isnan(float(text)):
-                    raise ValueError(cell)
-            except ValueError:
-                hint = " (leave the cell empty for a missing value)" if text in MISSING_MARKERS else ""
+            number = parse_number(text)
+            if number is None or np.isnan(number):
+                hint = (" (leave the cell empty for a missing value)" if text in MISSING_MARKERS
+                        else non_ascii_hint(text))
                 return data_error(
                     f"{show_text(text)} is not a number; expected a number in every cell{hint}", source,
                     line=first_line + k, column=_benchmark_column_label(j, d, label_names),

@@ -43,6 +43,7 @@ import csv
 import io
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -58,7 +59,7 @@ __all__ = [
     "SEPARATOR_NAMES",
     "TEXT_ENCODINGS", "check_upload_size", "detect_encoding", "encoding_name", "read_text", "split_lines", "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
-    "check_unique", "missing_mask", "convert_features", "parse_number", "to_float",
+    "check_unique", "missing_mask", "convert_features", "non_ascii_hint", "parse_number", "to_float",
     "is_supported_feature", "check_finite_features", "count_missing_features",
     "describe_missing_features",
 ]
@@ -608,6 +609,20 @@ def parse_number(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+def non_ascii_hint(text: str) -> str:
+    """A note on the first character of ``text`` that is not ASCII, for a message; "" if there is none.
+
+    Such a character often looks like what a number allows: ``"２"`` (a
+    full-width digit) like ``2``, a no-break space like a space. Naming it
+    tells the reader why a number that looks right was not read.
+    """
+    odd = next((char for char in text if not char.isascii()), None)
+    if odd is None:
+        return ""
+    name = unicodedata.name(odd, "a character with no name")
+    return f" (it holds U+{ord(odd):04X} {name}; write numbers with the digits 0-9, '.', '-', 'e' and plain spaces)"
+
 
 def to_float(tokens: Iterable[str | None]) -> np.ndarray:
     """Texts to floats, NaN where a text is not a number (or is None).

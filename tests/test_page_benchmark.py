@@ -17,6 +17,8 @@ from apptest_pages import ok, open_page
 from rankviz.datasets.samples import load_sample
 from rankviz.experiments.grid import MEASURES, Protocol, finished_cells, resolve_methods, run_grid
 from rankviz.experiments.report import build_report, summary_table
+from rankviz.safe_csv import safe_csv
+from rankviz.ui import benchmark_panel
 from rankviz.ui.benchmark_panel import (BenchmarkChoice, benchmark_methods, cells_text, report_html_bytes,
                                         report_markdown_zip, results_parquet, run_benchmark)
 
@@ -86,8 +88,21 @@ def test_a_small_grid_shows_the_librarys_table_ranks_and_downloads(app):
         tests = next(m.value for m in app.markdown if m.value.startswith("- Average ranks"))
         assert "With 2 methods there is no Friedman test" in tests
         assert app.get("image"), "the critical-difference diagram"
-    labels = [b.proto.label for b in app.get("download_button")]
-    assert labels == ["Results (CSV)", "Results (Parquet)", "Report (HTML)", "Report (Markdown, ZIP)"]
+    # One download in a popover, of the format chosen, made in the run (not on click: see chosen_download).
+    labels = []
+    for fmt in ("csv", "parquet", "html", "md"):
+        app.session_state["bench_export_format"] = fmt
+        app.run()
+        ok(app)
+        labels += [b.proto.label for b in app.get("download_button")]
+    assert labels == ["Download results (CSV)", "Download results (Parquet)", "Download report (HTML)",
+                      "Download report (Markdown, ZIP)"]
+    table = expected  # the page's table equals the library's (checked above)
+    files = {fmt: benchmark_panel._results_file(table, fmt) for fmt in ("csv", "parquet", "html", "md")}
+    assert files["csv"].decode() == safe_csv(table)
+    pd.testing.assert_frame_equal(pd.read_parquet(io.BytesIO(files["parquet"])), table.reset_index(drop=True))
+    assert files["html"].lstrip().lower().startswith(b"<!doctype html")
+    assert zipfile.ZipFile(io.BytesIO(files["md"])).testzip() is None
     # The run is finished: the button says so and cannot start it again.
     assert any("All finished" in m.value for m in app.markdown)
 

@@ -100,7 +100,7 @@ def test_every_csv_download_goes_through_safe_csv():
         if ".csv" in source or "text/csv" in source or "CSV" in source:
             data = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "data")
             csv_calls.append((name, ast.unparse(data)))
-    assert len(csv_calls) >= 11
+    assert len(csv_calls) >= 10  # the Benchmark page's CSV goes through chosen_download: tested there
     # Written at once, when pressed (a callable: Streamlit's deferred download), or by a
     # function of the app's whose every return is a safe_csv (a cached file, say).
     writers = csv_writers()

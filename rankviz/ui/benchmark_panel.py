@@ -48,6 +48,7 @@ from ..safe_csv import safe_csv
 from ..viz.figures.critical_difference import figure_bytes
 from .data_picker import UPLOAD, DATASET_KEY, dataset_picker
 from .evaluation_panel import knn_k_input, knn_name
+from .export_panel import chosen_download
 from .long_run import background, error_text, short_hash
 from .text import counted, md_escape
 
@@ -231,6 +232,14 @@ def report_html_bytes(table: pd.DataFrame) -> bytes:
 def report_markdown_zip(table: pd.DataFrame) -> bytes:
     """The Markdown report with its diagrams in one ZIP file (:func:`rankviz.experiments.report.report_archive`)."""
     return report_archive(build_report(table), "benchmark_report")
+
+
+@st.cache_data(show_spinner="Writing the file…", max_entries=8)
+def _results_file(table: pd.DataFrame, fmt: str) -> bytes:
+    """The results or the report as the bytes of format ``fmt``, once per table (hashed by its content)."""
+    writers = {"csv": lambda: safe_csv(table).encode("utf-8"), "parquet": lambda: results_parquet(table),
+               "html": lambda: report_html_bytes(table), "md": lambda: report_markdown_zip(table)}
+    return writers[fmt]()
 
 
 # -- widgets --------------------------------------------------------------------------
@@ -467,18 +476,11 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
         st.image(view["png"], caption=f"Critical-difference diagram of {md_escape(measure)}: methods joined "
                                       "by a bar do not differ significantly (Nemenyi, α = 0.05).",
                  width=760)
-    cols = st.columns(4)
-    cols[0].download_button("Results (CSV)", safe_csv(table).encode("utf-8"), file_name="benchmark_results.csv",
-                            mime="text/csv", key=f"{KEY}_csv", icon=":material/download:", width="stretch",
-                            on_click="ignore")
-    cols[1].download_button("Results (Parquet)", lambda: results_parquet(table), file_name="benchmark_results.parquet",
-                            mime="application/vnd.apache.parquet", key=f"{KEY}_parquet",
-                            icon=":material/download:", width="stretch", on_click="ignore")
-    reportable = "problem" not in view
-    cols[2].download_button("Report (HTML)", lambda: report_html_bytes(table), file_name="benchmark_report.html",
-                            mime="text/html", key=f"{KEY}_html", icon=":material/download:", width="stretch",
-                            on_click="ignore", disabled=not reportable)
-    cols[3].download_button("Report (Markdown, ZIP)", lambda: report_markdown_zip(table),
-                            file_name="benchmark_report.zip", mime="application/zip", key=f"{KEY}_md",
-                            icon=":material/download:", width="stretch", on_click="ignore",
-                            disabled=not reportable)
+    formats = {"csv": ("results (CSV)", "benchmark_results.csv", "text/csv"),
+               "parquet": ("results (Parquet)", "benchmark_results.parquet", "application/vnd.apache.parquet")}
+    if "problem" not in view:  # a report needs what the tests need
+        formats.update({"html": ("report (HTML)", "benchmark_report.html", "text/html"),
+                        "md": ("report (Markdown, ZIP)", "benchmark_report.zip", "application/zip")})
+    # In a popover: the chosen file is made in the run (see chosen_download) and fetched on click only.
+    with st.popover("Download results and report", icon=":material/download:"):
+        chosen_download(formats, lambda fmt: _results_file(table, fmt), key=f"{KEY}_export")

@@ -13,7 +13,7 @@ its title and file name. The HTML file is the explorable view itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ from .text import md_escape
 if TYPE_CHECKING:
     from ..tree.structure import Tree
 
-__all__ = ["ScreenView", "drawing_export", "tree_export"]
+__all__ = ["ScreenView", "chosen_download", "drawing_export", "tree_export"]
 
 _DIRECTIONS = {"TB": "Top-down", "LR": "Left to right"}
 _BUTTONS = {"svg": "SVG", "png": "PNG", "pdf": "PDF", "html": "HTML", "dot": "DOT", "txt": "Rules"}
@@ -99,30 +99,52 @@ def _size_caption(inches: tuple[float, float], unit: str, dpi: int) -> bool:
     return True
 
 
-def _buttons(make: Callable[[str], bytes], basename: str, key: str, formats: tuple[str, ...],
-             png_ok: bool) -> None:
-    """A choice of format and one download button holding that file.
+def chosen_download(formats: Mapping[str, tuple[str, str, str]], make: Callable[[str], bytes], key: str,
+                    errors: tuple[type[Exception], ...] = (ValueError,)) -> None:
+    """A choice of format and one download button holding that file, made in the run.
 
     The file is made when the format is chosen, not when the button is
     clicked: a file made on click (a ``data=`` callable) is stored unowned,
     and Streamlit sweeps unowned files after other sessions' runs, so with
     several sessions busy the download often arrived cancelled (5 of 12
     clicks with 7 other sessions moving γ). A file made in the run belongs to
-    the session until its next run.
+    the session until its next run. Put it in a popover where the file
+    changes often: the browser fetches a drawn button's file whenever it
+    changes, and a closed popover draws nothing.
+
+    Parameters
+    ----------
+    formats : mapping of str to (label, file name, MIME type)
+        The formats on offer, the first chosen at first.
+    make : callable
+        ``make(format)`` returns the file's bytes (cache it: it runs in
+        every run of the caller).
+    key : str
+        Prefix of the widget keys.
+    errors : tuple of exception types, default=(ValueError,)
+        Errors of ``make`` shown as a message instead of the button.
     """
-    offered = [fmt for fmt in formats if fmt != "png" or png_ok]
+    offered = list(formats)
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-    fmt = row.segmented_control("Format", offered, format_func=_BUTTONS.__getitem__, default=offered[0],
-                                key=f"{key}_format", required=True)
+    fmt = row.segmented_control("Format", offered, format_func=lambda code: formats[code][0],
+                                default=offered[0], key=f"{key}_format", required=True)
     fmt = fmt if fmt in offered else offered[0]
-    mime, extension = FIGURE_FORMATS[fmt]
+    label, file_name, mime = formats[fmt]
     try:
         data = make(fmt)
-    except (RenderError, ValueError) as error:
-        st.error(f"The {_BUTTONS[fmt]} file cannot be made: {md_escape(str(error))}")
+    except errors as error:
+        st.error(f"The {label} file cannot be made: {md_escape(str(error))}")
         return
-    row.download_button(f"Download {_BUTTONS[fmt]}", data=data, file_name=f"{basename}{extension}", mime=mime,
+    row.download_button(f"Download {label}", data=data, file_name=file_name, mime=mime,
                         key=f"{key}_download", on_click="ignore", icon=":material/download:", type="primary")
+
+
+def _buttons(make: Callable[[str], bytes], basename: str, key: str, formats: tuple[str, ...],
+             png_ok: bool) -> None:
+    """The tree's formats (PNG only when ``png_ok``) through :func:`chosen_download`."""
+    offered = {fmt: (_BUTTONS[fmt], f"{basename}{FIGURE_FORMATS[fmt][1]}", FIGURE_FORMATS[fmt][0])
+               for fmt in formats if fmt != "png" or png_ok}
+    chosen_download(offered, make, key, errors=(RenderError, ValueError))
 
 
 def _with_fallback(make: Callable[[str], bytes]) -> Callable[[str], bytes]:

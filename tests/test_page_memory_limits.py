@@ -3,19 +3,23 @@
 Issue 35 §1: a 147 KB benchmark file of 10,000 labels put a MemoryError
 traceback on the Ranking impurity vs Gini page (its criteria keep labels x
 levels numbers per row), and a query CSV of 5 queries x 15,000 documents
-one on the MPBoost page (MPBoost keeps every pair of a query). Both are now
+one on the MPBoost page (MPBoost kept every pair of a query). The first is
 refused by the library's memory budget before anything large is allocated,
 with the message the library gives; the app's budget is a share of the
-library's (``rankviz.ui.session_memory``).
+library's (``rankviz.ui.session_memory``). MPBoost no longer needs the pairs
+of its largest queries when they do not fit: its memory is then linear in
+their documents.
 """
 
 import io
+import re
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from rankviz import MPBoost, OrdinalTree, RankingTree, config_context, load_benchmark
+from rankviz.ltr.mpboost import count_preference_pairs, misordered_share, misordering_loss, preference_pairs
 from rankviz.exceptions import MemoryLimitError
 from rankviz.ui.upload import upload_digest
 
@@ -97,18 +101,69 @@ def test_ranking_impurity_vs_gini_shows_the_limit_for_10000_labels(app_path):
     assert "over the memory limit of" in shown and "10,000 labels" in shown, shown
 
 
-def test_mpboost_page_shows_the_limit_for_15000_documents_per_query(app_path):
+def test_mpboost_page_fits_15000_documents_per_query_without_their_pairs(app_path):
+    """562 million pairs would take 57 GiB; the fit walks those queries per document instead."""
     at = page(app_path, "mpboost", mpb_rounds=10)
     at.selectbox(key="ltr_dataset").set_value("__upload__").run()
     at.file_uploader(key="ltr_upload_file").set_value(("long.csv", long_queries(), "text/csv")).run()
     assert not at.exception, [e.value for e in at.exception]
-    shown = " ".join(e.value for e in at.error)
-    assert "MPBoost keeps every pair of documents of one query" in shown, shown
-    assert "over the memory limit of" in shown
+    assert not at.error, [e.value for e in at.error]
+    shown = " ".join(c.value for c in at.caption) + " ".join(m.value for m in at.markdown)
+    # the page fits the training split: its pairs are counted, not built
+    assert re.search(r"[\d,]{9,} training pairs", shown), shown
 
 
-def test_mpboost_refuses_one_query_of_20000_documents_in_the_library():
+def test_mpboost_fits_one_query_of_20000_documents_in_linear_memory():
+    """A query of 20,000 documents (160 million pairs, 16 GiB as pairs): the fit builds none of them."""
     rng = np.random.default_rng(0)
-    message = library_message(lambda: MPBoost().fit(rng.random((20_000, 3)), rng.integers(0, 5, 20_000),
-                                                    qid=np.zeros(20_000)))
-    assert "the largest query has 20,000 documents" in message and "expected at most" in message
+    X, y, qid = rng.random((20_000, 3)), rng.integers(0, 5, 20_000), np.zeros(20_000)
+    with config_context(max_memory="300 MB"):
+        model = MPBoost(n_rounds=5).fit(X, y, qid=qid)
+        assert model.n_pairs_ == count_preference_pairs(y, qid) > 10**8
+        assert model._pairs is None  # not built
+        with pytest.raises(MemoryLimitError):  # built only if asked for, and if they fit
+            model.pairs_
+    peak = peak_of(lambda: MPBoost(n_rounds=5).fit(X, y, qid=qid), max_memory="300 MB")
+    assert peak < 100 * 2**20, peak  # a few arrays of documents x grades, not 16 GiB of pairs
+
+
+def peak_of(fit, max_memory):
+    """The peak of NumPy's allocations during ``fit`` (tracemalloc follows them), in bytes."""
+    import tracemalloc
+
+    with config_context(max_memory=max_memory):
+        tracemalloc.start()
+        try:
+            fit()
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+def test_without_the_walked_pairs_the_fit_is_the_same():
+    """A budget too small for every pair changes how the sums are made, not the stumps."""
+    rng = np.random.default_rng(3)
+    qid = np.r_[np.zeros(1_500), rng.integers(1, 60, 500)]  # one large query, many small ones
+    X, y = rng.random((2_000, 4)), rng.integers(0, 4, 2_000).astype(float)
+    full = MPBoost(n_rounds=15).fit(X, y, qid=qid)
+    with config_context(max_memory="40 MB"):  # under the ~100 MB of the 0.9 million pairs
+        lean = MPBoost(n_rounds=15).fit(X, y, qid=qid)
+    assert full._pairs is not None and lean._pairs is None
+    np.testing.assert_array_equal(lean.feature_, full.feature_)
+    np.testing.assert_array_equal(lean.threshold_, full.threshold_)
+    np.testing.assert_allclose(lean.value_, full.value_, rtol=1e-9)
+    np.testing.assert_allclose(lean.normalizer_, full.normalizer_, rtol=1e-9)
+    np.testing.assert_array_equal(lean.pairs_[0], full.pairs_[0])  # built on demand: the same pairs
+    np.testing.assert_allclose(lean.distance_, full.distance_)
+
+
+def test_misordered_share_counts_per_grade_what_the_pairs_count():
+    rng = np.random.default_rng(4)
+    for trial in range(200):
+        n = int(rng.integers(2, 80))
+        qid = rng.integers(0, int(rng.integers(1, 6)), n)
+        y = rng.integers(0, int(rng.integers(1, 5)), n).astype(float)
+        scores = rng.integers(0, 4, n).astype(float) if trial % 2 else rng.normal(size=n)  # ties, or none
+        expected = misordering_loss(scores, *preference_pairs(y, qid))
+        got = misordered_share(scores, y, qid)
+        assert (np.isnan(expected) and np.isnan(got)) or got == pytest.approx(expected, abs=1e-12)

@@ -39,12 +39,14 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input, check_features, check_query_data
+from ..jit import compile_mode
 from ..memory import check_memory, max_memory
 from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
-from .stump_search import FeatureBins, PairLayout, StumpSearch
+from .stump_search import FeatureBins, PairLayout, StumpSearch, query_pair_counts, walked_queries
 
-__all__ = ["MPBoost", "count_preference_pairs", "preference_pairs", "misordering_loss", "query_codes"]
+__all__ = ["MPBoost", "count_preference_pairs", "preference_pairs", "misordered_share", "misordering_loss",
+           "query_codes"]
 
 
 def query_codes(qid: ArrayLike) -> np.ndarray:
@@ -138,19 +140,38 @@ def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, 
     return np.concatenate(firsts), np.concatenate(seconds)
 
 
-def _check_fit_memory(relevance: np.ndarray, qid: np.ndarray, n_features: int) -> None:
-    """Refuse a fit whose pairs and features would exceed ``max_memory``, before building them."""
-    n_pairs = count_preference_pairs(relevance, qid)
-    need = PAIR_PEAK_BYTES * n_pairs + FEATURES_PEAK_BYTES * relevance.size * n_features
-    if need <= max_memory():
-        return
-    largest_query = int(np.bincount(query_codes(qid)).max())
-    room = max(max_memory() - FEATURES_PEAK_BYTES * relevance.size * n_features, 0) // PAIR_PEAK_BYTES
-    check_memory(need, f"MPBoost keeps every pair of documents of one query with different grades: "
-                       f"{n_pairs:,} pairs (the largest query has {largest_query:,} documents) and "
-                       f"{relevance.size:,} documents of {n_features:,} features",
+#: Peak memory per document and grade of a fit that does not build the pairs of its
+#: largest queries (the per-grade factors and sums of each round).
+DOCUMENT_GRADE_BYTES = 48
+
+
+def _fit_plan(relevance: np.ndarray, codes: np.ndarray, grades: np.ndarray, n_features: int) -> bool:
+    """Whether the fit leaves out the pairs of the walked queries; refuse what fits neither way.
+
+    Every pair is built when they fit in ``max_memory``. Otherwise the
+    largest queries, those the search walks per document
+    (:func:`rankviz.ltr.stump_search.walked_queries`), keep no pairs: the
+    memory is then linear in their documents (it needs the compiled search).
+    """
+    n_pairs = count_preference_pairs(relevance, codes)
+    features = FEATURES_PEAK_BYTES * relevance.size * n_features
+    if PAIR_PEAK_BYTES * n_pairs + features <= max_memory():
+        return False
+    walked = walked_queries(grades, codes)
+    kept_pairs = int(query_pair_counts(grades, codes)[~walked].sum())
+    n_grades = int(grades.max()) + 1 if grades.size else 1
+    need = PAIR_PEAK_BYTES * kept_pairs + features + DOCUMENT_GRADE_BYTES * relevance.size * n_grades
+    if walked.any() and compile_mode() != "never" and need <= max_memory():
+        return True
+    largest_query = int(np.bincount(codes).max())
+    room = max(max_memory() - features, 0) // PAIR_PEAK_BYTES
+    check_memory(PAIR_PEAK_BYTES * n_pairs + features,
+                 f"MPBoost keeps every pair of documents of one query with different grades: "
+                 f"{n_pairs:,} pairs (the largest query has {largest_query:,} documents) and "
+                 f"{relevance.size:,} documents of {n_features:,} features",
                  largest=f"at most {room:,} pairs, e.g. one query of at most {int(np.sqrt(2 * room)):,} documents "
                          "of distinct grades")
+    return False  # pragma: no cover - check_memory raised
 
 
 def count_preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> int:
@@ -200,6 +221,47 @@ def misordering_loss(scores: ArrayLike, first: np.ndarray | Sequence[int],
     if len(first) == 0:
         return np.nan
     return float(np.mean(scores[first] <= scores[second]))
+
+
+def misordered_share(scores: ArrayLike, relevance: ArrayLike, qid: ArrayLike) -> float:
+    """:func:`misordering_loss` of all the pairs of ``relevance`` and ``qid``, with no pair built.
+
+    A pair ``(i, j)``, ``r_i > r_j``, is misordered when ``F(x_i) <=
+    F(x_j)``. With the documents of each query sorted by decreasing score,
+    ``i``'s misordered partners are the documents of lower grade up to the
+    last one scoring as high as ``i``: one count per grade, read off
+    running counts. ``O(n log n + n x grades)`` time, linear memory.
+
+    Parameters
+    ----------
+    scores, relevance : array-like of shape (n_documents,)
+    qid : array-like of shape (n_documents,)
+
+    Returns
+    -------
+    float
+        In ``[0, 1]``; NaN when there is no pair.
+    """
+    scores = np.asarray(scores, dtype=float)
+    codes = query_codes(qid)
+    grades = np.unique(np.asarray(relevance, dtype=float), return_inverse=True)[1].ravel()
+    n_pairs = count_preference_pairs(relevance, codes)
+    if n_pairs == 0:
+        return np.nan
+    order = np.lexsort((-scores, codes))
+    sorted_codes, sorted_scores, sorted_grades = codes[order], scores[order], grades[order]
+    # the last position of each document's tie group (same query, same score), and its query's first
+    new_group = np.r_[True, (np.diff(sorted_codes) != 0) | (np.diff(sorted_scores) != 0)]
+    group_end = np.r_[np.flatnonzero(new_group)[1:], order.size] - 1
+    ends = group_end[np.cumsum(new_group) - 1]
+    new_query = np.r_[True, np.diff(sorted_codes) != 0]
+    starts = np.flatnonzero(new_query)[np.cumsum(new_query) - 1]
+    misordered = 0
+    for h in range(int(grades.max())):
+        running = np.r_[0, np.cumsum(sorted_grades == h)]  # running[k]: documents of grade h before position k
+        higher = sorted_grades > h
+        misordered += int(np.sum(running[ends[higher] + 1] - running[starts[higher]]))
+    return misordered / n_pairs
 
 
 class MPBoost(QueryRankerMixin, BaseEstimator):
@@ -252,7 +314,10 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         Document pairs with different grades in the training data.
     pairs_ : tuple of two ndarrays of int
         The training pairs ``(first, second)``, ``first`` the more relevant
-        (see :func:`preference_pairs`).
+        (see :func:`preference_pairs`). When every pair would not fit in
+        ``max_memory`` (:func:`rankviz.set_config`), the fit builds none for
+        its largest queries (its memory is then linear in their documents)
+        and this is built on first access, if it fits.
     distance_ : ndarray of shape (``n_pairs_``,)
         The directed distance of each pair.
     n_features_in_ : int
@@ -395,23 +460,36 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         if X.shape[0] == 1:
             raise ValueError("MPBoost needs at least two documents of one query with different grades; "
                              "got 1 sample.")
-        _check_fit_memory(y, qid, X.shape[1])
-        first, second = preference_pairs(y, qid)
-        if first.size == 0:
+        codes = query_codes(qid)
+        values, grades = np.unique(y, return_inverse=True)
+        grades = grades.ravel()
+        n_pairs = count_preference_pairs(y, codes)
+        if n_pairs == 0:
             raise ValueError(
                 "No two documents of one query have different grades, so there is no "
                 "preference to learn; expected at least one query with two documents of different grades "
                 "(a query with a single document adds no pair)."
             )
+        without_walked = _fit_plan(y, codes, grades, X.shape[1])
+        if without_walked:  # the pairs of the other queries only; a table of distances per grade
+            kept = np.flatnonzero(~walked_queries(grades, codes)[codes])
+            first, second = (kept[side] for side in preference_pairs(y[kept], codes[kept]))
+            g, h = np.tril_indices(values.size, k=-1)
+            table = np.zeros((values.size, values.size))
+            table[g, h] = directed_distance(values[g], values[h], ddf, parameter)
+        else:
+            first, second = preference_pairs(y, codes)
+            table = None
         distance = directed_distance(y[first], y[second], ddf, parameter)
         bins = FeatureBins(X, self.max_bins)
-        grades = np.unique(y, return_inverse=True)[1].ravel()
-        layout = PairLayout(first, second, distance, bins, grades=grades, queries=query_codes(qid))
+        layout = PairLayout(first, second, distance, bins, grades=grades, queries=codes, distance_table=table)
         search = StumpSearch(layout, n_jobs=self.n_jobs)
 
-        self.n_pairs_: int = int(first.size)
-        self.pairs_: tuple[np.ndarray, np.ndarray] = (first, second)
-        self.distance_ = distance
+        self.n_pairs_: int = n_pairs
+        # Kept for pairs_ and distance_, built on demand when the fit left pairs out.
+        self._training = (y, codes, ddf, parameter)
+        self._pairs = None if without_walked else (first, second)
+        self._distance = None if without_walked else distance
         self._reset_stumps()
         # The weight of a pair after any number of rounds is
         # exp(-dist (F_i - F_j)) / (product of the normalisers) with F the
@@ -439,6 +517,31 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             self._append_stump(feature, bins.thresholds[feature][bin_], value, gain_share,
                                np.exp(log_normalizer))
             yield self.n_rounds_
+
+    @property
+    def pairs_(self) -> tuple[np.ndarray, np.ndarray]:
+        """The training pairs ``(first, second)``, ``first`` the more relevant (:func:`preference_pairs`).
+
+        A fit whose pairs would not fit in ``max_memory`` builds none for its
+        largest queries; they are then built here, on first access, if they
+        fit (else :class:`rankviz.exceptions.MemoryLimitError`).
+        """
+        check_is_fitted(self, "feature_")
+        if self._pairs is None:
+            relevance, codes, _, _ = self._training
+            check_memory(PAIR_PEAK_BYTES * self.n_pairs_,
+                         f"MPBoost's training pairs (pairs_): {self.n_pairs_:,} pairs")
+            self._pairs = preference_pairs(relevance, codes)
+        return self._pairs
+
+    @property
+    def distance_(self) -> np.ndarray:
+        """The directed distance of each training pair, in the order of :attr:`pairs_`."""
+        if self._distance is None:
+            first, second = self.pairs_
+            relevance, _, ddf, parameter = self._training
+            self._distance = directed_distance(relevance[first], relevance[second], ddf, parameter)
+        return self._distance
 
     def _reset_stumps(self):
         self.feature_ = np.empty(0, dtype=np.intp)

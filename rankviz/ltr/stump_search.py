@@ -69,10 +69,11 @@ from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
 from ..binning import FeatureBins
-from ..jit import LazyKernels
+from ..jit import LazyKernels, compile_mode
 from . import stump_numpy
 
-__all__ = ["ENGINES", "FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "stump_sums", "warm_up"]
+__all__ = ["ENGINES", "FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "factored_split_sums",
+           "query_pair_counts", "stump_sums", "walked_queries", "warm_up"]
 
 #: The compiled kernels (:mod:`rankviz.ltr.stump_sweep`), imported with Numba when a fit first needs them,
 #: not with rankviz. A fit that finds them not built searches with NumPy (:mod:`rankviz.ltr.stump_numpy`)
@@ -124,6 +125,54 @@ class RoundWeights(NamedTuple):
     total: float
 
 
+def query_pair_counts(grades: np.ndarray, queries: np.ndarray, n_queries: int | None = None,
+                      n_grades: int | None = None) -> np.ndarray:
+    """Pairs of different grades per query: ``(n_q^2 - sum_g c_g^2) / 2`` for ``c_g`` documents of grade ``g``.
+
+    ``grades`` and ``queries`` are codes ``0..G-1`` and ``0..Q-1``.
+    """
+    n_queries = int(queries.max()) + 1 if n_queries is None and queries.size else (n_queries or 1)
+    n_grades = int(grades.max()) + 1 if n_grades is None and grades.size else (n_grades or 1)
+    per_grade = np.bincount(queries * n_grades + grades,
+                            minlength=n_queries * n_grades).reshape(n_queries, n_grades).astype(np.int64)
+    return (per_grade.sum(axis=1) ** 2 - (per_grade ** 2).sum(axis=1)) // 2
+
+
+def walked_queries(grades: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """Which queries the search walks in each feature's order rather than visiting their pairs (bool per query).
+
+    Those with more than ``_PAIRS_PER_DOCUMENT_GRADE`` pairs per document and
+    grade; their pairs need not be built (:class:`PairLayout`).
+    """
+    n_queries = int(queries.max()) + 1 if queries.size else 1
+    n_grades = int(grades.max()) + 1 if grades.size else 1
+    sizes = np.bincount(queries, minlength=n_queries)
+    return query_pair_counts(grades, queries, n_queries, n_grades) > _PAIRS_PER_DOCUMENT_GRADE * sizes * n_grades
+
+
+def factored_split_sums(above: np.ndarray, grades: np.ndarray, queries: np.ndarray, distance_table: np.ndarray,
+                        factors: np.ndarray) -> tuple[float, float]:
+    """``S1`` and ``S2`` of a stump from per-document factors, with no pair built: ``O(documents x grades)``.
+
+    A pair ``(i, j)`` of grades ``g > h`` weighs ``factors[i, h] *
+    factors[j, g]`` (:class:`RoundWeights`), so the weight of the pairs
+    of a query with ``i`` on side ``s`` and ``j`` on side ``t`` of the
+    threshold is ``F[q, s, g, h] * F[q, t, h, g]``, where ``F[q, s, g, h]``
+    sums ``factors[m, h]`` over the documents ``m`` of grade ``g`` on side
+    ``s``. ``S1`` takes the pairs split forwards (``i`` above) less those
+    split backwards, times their distance; ``S2`` both.
+    """
+    n_grades = distance_table.shape[0]
+    n_queries = int(queries.max()) + 1 if queries.size else 1
+    key = (queries * 2 + above) * n_grades + grades
+    sums = np.stack([np.bincount(key, factors[:, h], minlength=n_queries * 2 * n_grades)
+                     for h in range(n_grades)], axis=-1).reshape(n_queries, 2, n_grades, n_grades)
+    g, h = np.tril_indices(n_grades, k=-1)
+    forward = sums[:, 1, g, h] * sums[:, 0, h, g]
+    backward = sums[:, 0, g, h] * sums[:, 1, h, g]
+    return float(np.sum(distance_table[g, h] * (forward - backward))), float(np.sum(forward + backward))
+
+
 class PairLayout:
     """Preference pairs and the fixed structures the search reuses each round.
 
@@ -148,17 +197,25 @@ class PairLayout:
         or "auto": the kernels when they are built, else NumPy while they
         build in the background (:meth:`rankviz.jit.LazyKernels.request`).
         Chosen once, here, so that a fit does not change engines midway.
+    distance_table : ndarray of shape (n_grades, n_grades), optional
+        ``dist`` of grades ``g > h`` at ``[g, h]``. Given, the pairs need
+        only be those of the queries visited pair by pair (not
+        :func:`walked_queries`): memory linear in the documents however
+        large a query is. Such a layout needs the compiled kernels (the
+        NumPy engine visits every pair) and has no :meth:`pair_weights`.
 
     Raises
     ------
     ValueError
         If a pair joins two queries, the pairs are not every two documents
-        of one query with different grades, or two pairs with the same
-        grades have different distances.
+        of one query (of those visited pair by pair, with ``distance_table``)
+        with different grades, or two pairs with the same grades have
+        different distances.
     """
 
     def __init__(self, first: ArrayLike, second: ArrayLike, distance: ArrayLike, bins: FeatureBins,
-                 *, grades: ArrayLike, queries: ArrayLike, engine: str = "auto") -> None:
+                 *, grades: ArrayLike, queries: ArrayLike, engine: str = "auto",
+                 distance_table: ArrayLike | None = None) -> None:
         if engine not in ENGINES:
             raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
         self.first = np.asarray(first, dtype=np.intp)
@@ -174,11 +231,21 @@ class PairLayout:
         self.n_queries = int(self.queries.max()) + 1 if n_documents else 1
         if np.any(self.queries[self.first] != self.queries[self.second]):
             raise ValueError("every pair must join two documents of one query.")
+        self.pair_counts = query_pair_counts(self.grades, self.queries, self.n_queries, self.n_grades)
+        self.walked = walked_queries(self.grades, self.queries)
+        #: whether every pair is held (else those of the walked queries are not)
+        self.complete = distance_table is None or not self.walked.any()
         self._check_pairs_complete()
         # distance_table[g, h]: the distance of a pair of grades g > h
-        self.distance_table = np.zeros((self.n_grades, self.n_grades))
         pair_grades = (self.grades[self.first], self.grades[self.second])
-        self.distance_table[pair_grades] = self.distance
+        if distance_table is None:
+            self.distance_table = np.zeros((self.n_grades, self.n_grades))
+            self.distance_table[pair_grades] = self.distance
+        else:
+            self.distance_table = np.array(distance_table, dtype=float)
+            if self.distance_table.shape != (self.n_grades, self.n_grades):
+                raise ValueError(f"distance_table must be {self.n_grades} x {self.n_grades} (one row and column "
+                                 f"per grade); got {self.distance_table.shape}.")
         if not np.allclose(self.distance_table[pair_grades], self.distance, rtol=1e-12, atol=0.0):
             raise ValueError("the distance of a pair must depend on its two grades only.")
         # Each feature's documents in the order of their bin codes (stable:
@@ -190,18 +257,22 @@ class PairLayout:
         self.small_queries, self.local_order, self.large_starts = self._query_layout()
         #: whether the compiled kernels serve this layout's fit
         self.compiled = engine == "compiled" or (engine == "auto" and KERNELS.request())
+        if not self.compiled and not self.complete:
+            if engine == "numpy" or compile_mode() == "never":
+                raise ValueError("without the pairs of its largest queries the search needs the compiled "
+                                 "kernels (the NumPy engine visits every pair); compiling is off.")
+            self.compiled = True  # the kernels are built now, in this thread (about 12 s of CPU once)
 
     def _check_pairs_complete(self):
         """Raise unless the pairs are every two documents of one query with different grades, more relevant first."""
-        per_grade = np.bincount(self.queries * self.n_grades + self.grades,
-                                minlength=self.n_queries * self.n_grades).reshape(self.n_queries, self.n_grades)
-        expected = (per_grade.sum(axis=1) ** 2 - (per_grade ** 2).sum(axis=1)) // 2
+        expected = self.pair_counts if self.complete else np.where(self.walked, 0, self.pair_counts)
         found = np.bincount(self.queries[self.first], minlength=self.n_queries)
         keys = self.first * max(self.n_documents, 1) + self.second
         if (np.any(self.grades[self.first] <= self.grades[self.second]) or not np.array_equal(found, expected)
                 or np.unique(keys).size != keys.size):
-            raise ValueError("the pairs must be every two documents of one query with different grades, once "
-                             "each and the more relevant first (as preference_pairs gives them).")
+            held = "" if self.complete else " (of the queries visited pair by pair: not walked_queries)"
+            raise ValueError(f"the pairs must be every two documents of one query{held} with different grades, "
+                             "once each and the more relevant first (as preference_pairs gives them).")
 
     def _query_layout(self):
         """How the kernels reach each query (see :mod:`rankviz.ltr.stump_sweep`).
@@ -218,8 +289,7 @@ class PairLayout:
           each query's in feature ``k``'s order, and where each query starts.
         """
         sizes = np.bincount(self.queries, minlength=self.n_queries)
-        pairs = np.bincount(self.queries[self.first], minlength=self.n_queries)
-        large = pairs > _PAIRS_PER_DOCUMENT_GRADE * sizes * self.n_grades
+        pairs, large = self.pair_counts, self.walked
         by_query = np.argsort(self.queries, kind="stable")
         small_docs = by_query[~large[self.queries[by_query]]]
         small_starts = np.r_[0, np.cumsum(sizes[~large])]
@@ -249,6 +319,8 @@ class PairLayout:
         The definition, pair by pair; the fit holds the same weights per
         document (:meth:`round_weights`).
         """
+        if not self.complete:
+            raise ValueError("this layout does not hold the pairs of its walked queries: no weight per pair.")
         log_weights = -self.distance * (scores[self.first] - scores[self.second])
         top = float(log_weights.max()) if log_weights.size else 0.0
         return np.exp(log_weights - top), top
@@ -284,15 +356,17 @@ class PairLayout:
         return RoundWeights(factors, weight, p, float(scale), float(total))
 
     def split_sums(self, weights: RoundWeights, above: np.ndarray) -> tuple[float, float]:
-        """``S1`` and ``S2`` of a stump, pair by pair, with the weights of ``weights``.
+        """``S1`` and ``S2`` of a stump with the weights of ``weights``: pair by pair, or per grade (incomplete layout).
 
         ``above`` (bool, one per document) marks the documents above the
         stump's threshold, ``bins.codes[:, feature] > bin``. As
         :func:`stump_sums`.
         """
+        above = np.asarray(above, dtype=bool)
+        if not self.complete:
+            return factored_split_sums(above, self.grades, self.queries, self.distance_table, weights.factors)
         kernels = KERNELS.load() if self.compiled else stump_numpy
-        return kernels.split_sums(np.asarray(above, dtype=bool), self.first, self.second, self.distance,
-                                  self.grades, weights.factors)
+        return kernels.split_sums(above, self.first, self.second, self.distance, self.grades, weights.factors)
 
 
 class StumpSearch:

@@ -714,6 +714,12 @@ def _cases():
                "600 short lines, one with feature 100000: a dense table of 447 MiB, refused (13 KB file)",
                error=("line 4", "the feature index 100000", "600 documents x 100,000 features",
                       "over the limit of 400 MiB", "expected feature indices up to 87,381"))
+    near_cap = [f"{k % 3} qid:{k // 20} 1:0.5" for k in range(600)] + ["1 qid:99 87000:1"]
+    yield Case("svm_near_cap.txt", V, lines(*near_cap),
+               "9 KB making a 399 MiB table (just under the 400 MiB cap): refused, as more than 256 cells "
+               "per value written",
+               error=("line 601", "the feature index 87000", "601 documents x 87,000 features",
+                      "over 256 cells per value", "expected feature indices up to 13,957"))
     sparse = svm_lines()
     sparse[0] = sparse[0].replace(" 2:1", "")
     sparse[4] = sparse[4].replace(" 1:0.2", "")

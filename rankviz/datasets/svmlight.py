@@ -22,7 +22,8 @@ from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, parse_query_ids
 from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
 
-__all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "MAX_FEATURE_INDEX", "MAX_DENSE_BYTES"]
+__all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "CELLS_PER_VALUE", "MAX_FEATURE_INDEX",
+           "MAX_DENSE_BYTES", "SMALL_DENSE_BYTES"]
 
 #: Largest feature index :func:`load_svmlight` accepts. Features are stored
 #: densely (LETOR sets have tens to a few thousand), so a stray huge index
@@ -42,6 +43,13 @@ MAX_GROUP_SIZE = 10**9
 #: a sparse matrix first, so a refused file costs memory in proportion to
 #: its size.
 MAX_DENSE_BYTES = 8 * MAX_UPLOAD_BYTES
+#: Below :data:`MAX_DENSE_BYTES`, the dense table may hold at most this many cells per value
+#: the file writes (a density of 1/256: LETOR sets run from all values written to about a
+#: quarter), or :data:`SMALL_DENSE_BYTES`, whichever is more: memory in proportion to the
+#: file, so that 10 KB of ``1 qid:1 50000:1`` lines cannot ask for 400 MB.
+CELLS_PER_VALUE = 256
+#: A dense table this small is built whatever the file's size.
+SMALL_DENSE_BYTES = 64 * 2**20
 
 _LINE_EXAMPLE = "'2 qid:10 1:0.5 2:0.13' (relevance, query id, then index:value features)"
 
@@ -241,7 +249,8 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         ``D`` features named ``f1..fD``, ``D`` the largest index seen; query
         ids as int64 when every id is a whole number, else as strings. The
         lines are parsed into a sparse matrix, made dense only when it holds
-        at most :data:`MAX_DENSE_BYTES`.
+        at most :data:`MAX_DENSE_BYTES`, and at most :data:`CELLS_PER_VALUE`
+        cells per value written (or :data:`SMALL_DENSE_BYTES`).
 
     Raises
     ------
@@ -352,6 +361,15 @@ def _dense_features(doc_of, indices, values, n, n_features, line_numbers, source
             f"{n_features:,} features ({dense_bytes / 2**30:.1f} GiB as 8-byte numbers), over the limit of "
             f"{MAX_DENSE_BYTES / 2**20:,.0f} MiB (rankviz.datasets.svmlight.MAX_DENSE_BYTES); expected feature "
             f"indices up to {most:,} for {n:,} documents",
+            source, line=line_numbers[doc_of[widest]])
+    allowed = max(SMALL_DENSE_BYTES, 8 * CELLS_PER_VALUE * len(values))
+    if dense_bytes > allowed:
+        widest = int(np.argmax(indices))
+        raise data_error(
+            f"the feature index {n_features} makes the features a dense table of {n:,} documents x "
+            f"{n_features:,} features ({dense_bytes / 2**20:,.0f} MiB as 8-byte numbers) from {len(values):,} "
+            f"values written: over {CELLS_PER_VALUE} cells per value (rankviz.datasets.svmlight.CELLS_PER_VALUE); "
+            f"expected feature indices up to {allowed // (8 * n):,} for these {n:,} documents",
             source, line=line_numbers[doc_of[widest]])
     matrix = sparse.csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
     return matrix.toarray()

@@ -5,6 +5,7 @@ The estimators follow scikit-learn's conventions (``fit`` / ``predict`` /
 
 * :class:`RankingTree` -- ranking trees of Rebelo, Soares & Costa (2008) and
   the label ranking trees of Cheng, Hühn & Hüllermeier (2009);
+  :class:`RankingTreeCV` chooses its leaf size and γ by cross-validation;
 * :class:`OrdinalTree` -- the ranking-impurity trees of Xia, Zhang & Wang;
 * :class:`IBLR`, :class:`KNNRanker`, :class:`DefaultRanker`,
   :class:`ConstraintClassifier` -- label rankers to compare with;
@@ -34,12 +35,14 @@ from .ltr.synthetic import make_ltr_dataset
 from .ordinal.baselines import OrdinalDefault, OrdinalKNN
 from .tree.ordinal_tree import OrdinalTree
 from .tree.ranking_tree import RankingTree
+from .tree.ranking_tree_cv import RankingTreeCV
 from .utils import show_versions
 
 __version__ = "0.1.0"
 
 __all__ = ["ConstraintClassifier", "DataError", "DefaultRanker", "IBLR", "KNNRanker", "MPBoost", "MemoryLimitError",
            "OrdinalDefault", "OrdinalKNN", "OrdinalTree", "QueryDataset", "RankingDataset", "RankingTree",
+           "RankingTreeCV",
            "compare_methods", "config_context", "cross_validate", "default_max_memory", "delete_labels",
            "get_config", "load_benchmark", "load_csv", "load_ltr_sample", "load_query_csv", "load_sample",
            "load_svmlight", "make_ltr_dataset", "set_config", "show_versions", "summarize"]

@@ -49,7 +49,7 @@ from sklearn.model_selection import GroupKFold, KFold, cross_val_score
 from sklearn.utils import get_tags
 
 from rankviz import (IBLR, ConstraintClassifier, DefaultRanker, KNNRanker, MPBoost, OrdinalDefault, OrdinalKNN,
-                     OrdinalTree, RankingTree)
+                     OrdinalTree, RankingTree, RankingTreeCV)
 from rankviz.label_ranking.metrics import kendall_tau
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
 from rankviz.ltr.metrics import mean_ndcg
@@ -58,7 +58,7 @@ from rankviz.utils.estimator_checks import checked_estimators, parametrize_with_
 
 from reference import random_problem
 
-LABEL_RANKERS = (RankingTree, DefaultRanker, KNNRanker, IBLR, ConstraintClassifier)
+LABEL_RANKERS = (RankingTree, RankingTreeCV, DefaultRanker, KNNRanker, IBLR, ConstraintClassifier)
 ORDINAL_ESTIMATORS = (OrdinalTree, OrdinalDefault, OrdinalKNN)
 QUERY_RANKERS = (MPBoost, RandomOrder, BestSingleFeature, KNNRelevance)
 ALL_ESTIMATORS = LABEL_RANKERS + ORDINAL_ESTIMATORS + QUERY_RANKERS
@@ -72,7 +72,8 @@ PERMUTATIONS = np.array(list(itertools.permutations([1.0, 2.0, 3.0])))
 # Each label ranker and ordinal estimator with its default settings, adapted to the checks'
 # target, and a second time on continuous features; a few other settings once.
 CHECKED = checked_estimators([
-    RankingTree(), DefaultRanker(), KNNRanker(n_neighbors=3), IBLR(), ConstraintClassifier(),
+    RankingTree(), RankingTreeCV(leaf_grid=(1, 2), cv=2), DefaultRanker(), KNNRanker(n_neighbors=3), IBLR(),
+    ConstraintClassifier(),
     OrdinalTree(), OrdinalDefault(), OrdinalKNN(n_neighbors=3),
     MPBoost(n_rounds=20), RandomOrder(), BestSingleFeature(), KNNRelevance(),
 ]) + checked_estimators([RankingTree(criterion="mallows"), IBLR(n_neighbors="auto"),
@@ -183,6 +184,7 @@ UNFITTED_CALLS = {
     RankingTree: {"apply": lambda m: m.apply(X3), "predict": lambda m: m.predict(X3),
                   "predict_at": lambda m: m.predict_at(X3, [0.9]), "gamma_path": lambda m: m.gamma_path(),
                   "score": lambda m: m.score(X3, Y3)},
+    RankingTreeCV: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, Y3)},
     DefaultRanker: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, Y3)},
     KNNRanker: {"kneighbors": lambda m: m.kneighbors(X3), "predict": lambda m: m.predict(X3),
                 "score": lambda m: m.score(X3, Y3)},
@@ -207,6 +209,7 @@ UNFITTED_CALLS = {
     MPBoost: {"predict": lambda m: m.predict(X3), "staged_predict": lambda m: m.staged_predict(X3),
               "staged_scores": lambda m: m.staged_scores(X3), "truncated": lambda m: m.truncated(1),
               "loss_bound_": lambda m: m.loss_bound_, "stumps_frame": lambda m: m.stumps_frame(),
+              "pairs_": lambda m: m.pairs_, "distance_": lambda m: m.distance_,
               "score": lambda m: m.score(X3, [1, 0], qid=QID)},
     RandomOrder: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, [1, 0], qid=QID)},
     BestSingleFeature: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, [1, 0], qid=QID)},

@@ -537,6 +537,7 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
     @property
     def distance_(self) -> np.ndarray:
         """The directed distance of each training pair, in the order of :attr:`pairs_`."""
+        check_is_fitted(self, "feature_")
         if self._distance is None:
             first, second = self.pairs_
             relevance, _, ddf, parameter = self._training

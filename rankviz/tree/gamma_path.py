@@ -95,6 +95,23 @@ class GammaPath:
         finite = self._sorted[np.isfinite(self._sorted)]
         self.breakpoints = np.unique(finite[finite < self.gamma_max])
 
+    def distinct_gammas(self) -> np.ndarray:
+        """Return one γ per distinct tree of the path, in increasing order (the smallest tree first).
+
+        The first breakpoint (the tree before any breakpoint's splits; left
+        out when it is 0, as γ must be positive), the midpoint between each
+        two breakpoints, and ``gamma_max`` (the whole tree). Scoring these
+        scores every tree the path holds (:class:`rankviz.RankingTreeCV`).
+
+        Returns
+        -------
+        ndarray of float
+            Increasing; as many values as the path has distinct trees.
+        """
+        b = self.breakpoints
+        smallest = b[:1][b[:1] > 0]
+        return np.r_[smallest, (b[:-1] + b[1:]) / 2, self.gamma_max]
+
     def expanded(self, gamma: float) -> np.ndarray:
         """Return the mask of the nodes split in the tree for ``gamma``.
 

@@ -1,0 +1,287 @@
+"""A ranking tree whose leaf size and γ are chosen by inner cross-validation.
+
+Rebelo, Soares & Costa (2008) grow ranking trees with a minimum leaf size and
+the stopping parameter γ of their rule (6); Cheng, Hühn & Hüllermeier (2009)
+tune their trees on the training data. :class:`RankingTreeCV` does both in
+the manner of scikit-learn's ``LassoCV``: per leaf size, one maximal tree per
+fold gives every γ at once (its γ path, :meth:`RankingTree.predict_at`), so
+the γ grid costs no regrowth; the leaf-size grid extends itself while its
+largest value wins.
+
+References
+----------
+.. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation of
+       ranking trees on some metalearning problems", Proceedings of the 2nd
+       Planning to Learn Workshop (PlanLearn) at ICML/COLT/UAI 2008, 2008.
+.. [2] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", Proceedings of the 26th
+       International Conference on Machine Learning (ICML), pp. 161-168, 2009.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any, Self
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.stats import rankdata
+from sklearn.base import BaseEstimator
+from sklearn.model_selection import KFold, check_cv
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_feature_input
+from ..label_ranking.base import LabelRankerMixin
+from ..label_ranking.metrics import cs, kendall_tau, lra, tau_x, wrc
+from .criteria import Criterion
+from .ranking_tree import RankingTree
+
+__all__ = ["RankingTreeCV"]
+
+#: The measures ``scoring`` may name (higher is better for each).
+MEASURES: dict[str, Callable[[ArrayLike, ArrayLike], Any]] = {
+    "kendall_tau": kendall_tau, "tau_x": tau_x, "cs": cs, "wrc": wrc, "lra": lra}
+# Scores closer than this are ties, won by the simpler tree.
+_TIE = 1e-12
+
+
+class RankingTreeCV(LabelRankerMixin, BaseEstimator):
+    """Ranking tree with ``min_samples_leaf`` and γ chosen by cross-validation.
+
+    For each leaf size of the grid and each training fold one maximal tree
+    (``gamma=inf``) is grown; every γ that gives a distinct tree on the full
+    data's γ path is read off it without regrowth. The best pair has the
+    highest mean score over the folds; ties go to the simpler tree (the
+    larger leaf size, then the smaller γ). While the largest leaf size of the
+    grid wins, the grid grows (1.5 and 2 times it, up to a tenth of the
+    rows): a search capped by its grid would pick the cap. The tree is then
+    grown on all the data with the chosen pair.
+
+    Parameters
+    ----------
+    criterion : str or Criterion, default="mean_spearman"
+        As :class:`RankingTree` (every criterion; incomplete rankings too).
+    leaf_grid : sequence of int, default=(1, 2, 3, 5, 8)
+        Minimum leaf sizes to try first.
+    extend_grid : bool, default=True
+        Grow the leaf-size grid while its largest value wins.
+    cv : int or cross-validation splitter, default=5
+        Inner folds; an int means shuffled ``KFold`` seeded by
+        ``random_state`` (leave-one-out when there are fewer rows).
+    scoring : str or callable, default="kendall_tau"
+        ``"kendall_tau"``, ``"tau_x"`` (for partial rankings), ``"cs"``,
+        ``"wrc"`` or ``"lra"``, or a function ``measure(Y_true, Y_pred)``
+        giving one value per row (or their mean); higher is better. Rows
+        whose value is NaN (fewer than two labels ranked) are left out.
+    max_depth : int, optional
+        As :class:`RankingTree`, fixed.
+    tie_tolerance : float, optional
+        As :class:`RankingTree`, fixed.
+    max_bins : int, optional
+        As :class:`RankingTree`, fixed.
+    random_state : int, default=0
+        Seeds the shuffle of the folds when ``cv`` is an int.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        ``{"min_samples_leaf": ..., "gamma": ...}`` chosen.
+    best_score_ : float
+        Their mean score over the folds.
+    best_estimator_ : RankingTree
+        The tree grown on all the data with ``best_params_``.
+    cv_results_ : dict of ndarray
+        One entry per (leaf size, γ) tried, as in scikit-learn's search
+        estimators: ``params``, ``param_min_samples_leaf``, ``param_gamma``,
+        ``split{k}_test_score``, ``mean_test_score``, ``std_test_score``,
+        ``rank_test_score`` and ``n_leaves`` (of the tree on all the data).
+    leaf_grid_ : list of int
+        The leaf sizes tried, the extensions included.
+    tree_ : Tree
+        The structure of ``best_estimator_``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+
+    See Also
+    --------
+    RankingTree : The tree with fixed settings; its ``gamma_path``.
+    sklearn.model_selection.GridSearchCV : The same search, regrowing each γ.
+
+    References
+    ----------
+    .. [1] C. Rebelo, C. Soares and J. Pinto da Costa, "Empirical evaluation
+           of ranking trees on some metalearning problems", PlanLearn at
+           ICML/COLT/UAI 2008, 2008.
+    .. [2] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+           instance-based learning for label ranking", ICML 2009, pp. 161-168.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTreeCV, load_sample
+    >>> data = load_sample("metalearning")
+    >>> model = RankingTreeCV(leaf_grid=(5, 10, 20), cv=3).fit(data.X, data.Y)
+    >>> sorted(model.best_params_)
+    ['gamma', 'min_samples_leaf']
+    >>> model.best_estimator_.min_samples_leaf == model.best_params_["min_samples_leaf"]
+    True
+    """
+
+    def __init__(self, criterion: str | Criterion = "mean_spearman", leaf_grid: Sequence[int] = (1, 2, 3, 5, 8),
+                 extend_grid: bool = True, cv: Any = 5, scoring: str | Callable[..., Any] = "kendall_tau",
+                 max_depth: int | None = None, tie_tolerance: float | None = None, max_bins: int | None = None,
+                 random_state: int = 0) -> None:
+        self.criterion = criterion
+        self.leaf_grid = leaf_grid
+        self.extend_grid = extend_grid
+        self.cv = cv
+        self.scoring = scoring
+        self.max_depth = max_depth
+        self.tie_tolerance = tie_tolerance
+        self.max_bins = max_bins
+        self.random_state = random_state
+
+    def fit(self, X: Any, Y: ArrayLike, label_names: Sequence[str] | None = None) -> Self:
+        """Choose the leaf size and γ by cross-validation, then grow the tree on all of ``X`` and ``Y``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Features, as for :meth:`RankingTree.fit`.
+        Y : array-like of shape (n_samples, n_labels)
+            Rank positions (1 = first, equal = tied, NaN = missing label).
+        label_names : sequence of str, optional
+            Names of the labels.
+
+        Returns
+        -------
+        self : RankingTreeCV
+            Fitted.
+
+        Raises
+        ------
+        ValueError
+            For a leaf size below 1, an unknown ``scoring``, too few rows
+            for the folds, or what :meth:`RankingTree.fit` refuses.
+        """
+        measure = self._measure()
+        grid = sorted({int(leaf) for leaf in self.leaf_grid})
+        if not grid or any(not isinstance(leaf, numbers.Integral) or leaf < 1 for leaf in self.leaf_grid):
+            raise ValueError(f"leaf_grid must hold whole numbers >= 1; got {self.leaf_grid!r}.")
+        # X as every estimator checks it (and names this one); Y as the tree on all the data checks it
+        X = check_feature_input(self, X, Y, reset=True)
+        first = self._tree(grid[0], np.inf).fit(X, Y, label_names)
+        Y = np.asarray(Y, dtype=float)
+        n = len(Y)
+        if isinstance(self.cv, numbers.Integral):
+            if self.cv < 2 or n < 2:
+                raise ValueError(f"cross-validation needs cv >= 2 folds and at least 2 samples; got cv={self.cv!r} "
+                                 f"and {n} sample{'' if n == 1 else 's'}.")
+            # fewer rows than folds: one row per fold (leave-one-out)
+            splitter = KFold(min(int(self.cv), n), shuffle=True, random_state=self.random_state)
+        else:
+            splitter = check_cv(self.cv)
+        folds = list(splitter.split(np.zeros((n, 1))))
+        searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]] = {}
+
+        def search(leaves: Sequence[int]) -> None:
+            for leaf in leaves:
+                full = first if leaf == grid[0] else self._tree(leaf, np.inf).fit(X, Y, label_names)
+                gammas = full.gamma_path().distinct_gammas()
+                scores = np.empty((len(folds), len(gammas)))
+                for k, (train, test) in enumerate(folds):
+                    inner = self._tree(leaf, np.inf).fit(_rows(X, train), Y[train], label_names)
+                    predicted = inner.predict_at(_rows(X, test), gammas)
+                    scores[k] = [_mean(measure(Y[test], predicted[:, g])) for g in range(len(gammas))]
+                searched[leaf] = (gammas, scores, full)
+
+        search(grid)
+        leaf, gamma, score = self._best(searched)
+        cap = max(n // 10, 1)
+        while self.extend_grid and leaf == max(searched) and max(searched) < cap:
+            top = max(searched)
+            search(sorted({min(int(np.ceil(top * 1.5)), cap), min(2 * top, cap)} - set(searched)))
+            leaf, gamma, score = self._best(searched)
+        self.leaf_grid_ = sorted(searched)
+        self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma}
+        self.best_score_ = score
+        self.cv_results_ = _results(searched)
+        self.best_estimator_ = self._tree(leaf, gamma).fit(X, Y, label_names)
+        self.tree_ = self.best_estimator_.tree_
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        """Predict rank positions with :attr:`best_estimator_`.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Features with the columns of ``fit``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_labels)
+            Rank positions, 1 = first.
+        """
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(check_feature_input(self, X, reset=False))
+
+    def _tree(self, leaf: int, gamma: float) -> RankingTree:
+        return RankingTree(criterion=self.criterion, gamma=gamma, min_samples_leaf=leaf, max_depth=self.max_depth,
+                           tie_tolerance=self.tie_tolerance, max_bins=self.max_bins)
+
+    def _measure(self) -> Callable[[ArrayLike, ArrayLike], Any]:
+        if callable(self.scoring):
+            return self.scoring
+        if self.scoring not in MEASURES:
+            raise ValueError(f"scoring must be one of {', '.join(MEASURES)} or a function "
+                             f"measure(Y_true, Y_pred); got {self.scoring!r}.")
+        return MEASURES[self.scoring]
+
+    @staticmethod
+    def _best(searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]]) -> tuple[int, float, float]:
+        """The (leaf, γ, score) of the highest mean score; ties to the larger leaf, then the smaller γ."""
+        chosen: tuple[int, float, float] | None = None
+        for leaf in sorted(searched, reverse=True):
+            gammas, scores, _ = searched[leaf]
+            means = np.nanmean(scores, axis=0)
+            g = int(np.nanargmax(means)) if np.isfinite(means).any() else 0  # first maximum: the smallest γ
+            if chosen is None or means[g] > chosen[2] + _TIE:
+                chosen = (leaf, float(gammas[g]), float(means[g]))
+        assert chosen is not None  # the grid is never empty
+        return chosen
+
+
+def _rows(X: Any, index: np.ndarray) -> Any:
+    return X.iloc[index] if isinstance(X, pd.DataFrame) else np.asarray(X)[index] if not hasattr(X, "tocsr") \
+        else X[index]
+
+
+def _mean(values: Any) -> float:
+    """Mean of a measure's per-row values, NaN rows left out (NaN if none is finite)."""
+    values = np.atleast_1d(np.asarray(values, dtype=float))
+    finite = values[np.isfinite(values)]
+    return float(finite.mean()) if finite.size else float("nan")
+
+
+def _results(searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]]) -> dict[str, np.ndarray]:
+    """``cv_results_``: one entry per (leaf size, γ), in the order of the leaf sizes and then of γ."""
+    leaves, gammas, splits, n_leaves = [], [], [], []
+    for leaf in sorted(searched):
+        path_gammas, scores, full = searched[leaf]
+        path = full.gamma_path()
+        leaves += [leaf] * len(path_gammas)
+        gammas += list(path_gammas)
+        splits.append(scores)
+        n_leaves += [int(path.n_leaves(g)) for g in path_gammas]
+    split = np.concatenate(splits, axis=1)
+    mean = np.nanmean(split, axis=0)
+    results = {"params": np.array([{"min_samples_leaf": leaf, "gamma": gamma} for leaf, gamma in zip(leaves, gammas)],
+                                  dtype=object),
+               "param_min_samples_leaf": np.array(leaves), "param_gamma": np.array(gammas),
+               **{f"split{k}_test_score": split[k] for k in range(split.shape[0])},
+               "mean_test_score": mean, "std_test_score": np.nanstd(split, axis=0),
+               "rank_test_score": rankdata(-np.nan_to_num(mean, nan=-np.inf), method="min").astype(np.int32),
+               "n_leaves": np.array(n_leaves)}
+    return results

@@ -166,7 +166,7 @@ def test_a_dask_local_cluster_gives_the_serial_table(serial_table):
 # --------------------------------------------------------------------------- #
 # stopping and resuming
 # --------------------------------------------------------------------------- #
-KILL_ARGS = ["--datasets", "iris_nb", "--methods", "lrt", "knn", "default", "--cv", "loo", "--backend", "serial"]
+KILL_ARGS = ["--datasets", "iris_nb", "--methods", "rt", "knn", "default", "--cv", "loo", "--backend", "serial"]
 KILL_CELLS = 150 * 3
 
 

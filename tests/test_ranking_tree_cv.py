@@ -80,3 +80,12 @@ def test_bad_settings_are_named(params, message):
     data = load_sample("toy")
     with pytest.raises(ValueError, match=message):
         RankingTreeCV(**params).fit(data.X, data.Y)
+
+
+def test_the_command_lines_lrt_is_the_tuned_tree():
+    from rankviz.experiments.grid import resolve_methods, run_grid, Protocol
+
+    lrt = resolve_methods(["lrt"])["LRT"]
+    assert isinstance(lrt, RankingTreeCV) and lrt.criterion == "mallows"
+    table = run_grid({"LRT": lrt}, {"toy": load_sample("toy")}, Protocol(n_splits=2), backend="serial")
+    assert table["params"].str.contains("min_samples_leaf").all() and table["params"].str.contains("gamma").all()

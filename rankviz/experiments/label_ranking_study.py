@@ -42,7 +42,7 @@ __all__ = ["MEASURE_ORDER", "column_ranks", "label_ranking_methods", "method_sum
 MEASURE_ORDER = ("Kendall tau", "CS", "WRC", "LRA")
 
 
-def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = None,
+def label_ranking_methods(lrt: BaseEstimator | None = None, iblr: IBLR | None = None,
                           cc: ConstraintClassifier | None = None,
                           tie_tolerance: float | None = None) -> dict[str, BaseEstimator]:
     """The methods compared by Cheng, Hühn & Hüllermeier (2009) plus this project's two baselines.
@@ -50,8 +50,9 @@ def label_ranking_methods(lrt: RankingTree | None = None, iblr: IBLR | None = No
     Parameters
     ----------
     lrt, iblr, cc : estimators, optional
-        Configured ``RankingTree(criterion="mallows")``, ``IBLR`` and
-        ``ConstraintClassifier``; defaults when None.
+        Configured ``RankingTree(criterion="mallows")`` (or a tuned
+        :class:`rankviz.RankingTreeCV`, as the command line's ``lrt``),
+        ``IBLR`` and ``ConstraintClassifier``; defaults when None.
     tie_tolerance : float or None, default=None
         The tie tolerance of the default LRT and IBLR and of the two
         baselines (see :class:`rankviz.RankingTree`); None predicts strict

@@ -45,6 +45,7 @@ from ..experiments.report import (build_report, describe_tests, report_archive, 
                                   wins_ties_losses)
 from ..label_ranking.neighbourhood_size import DEFAULT_K_GRID
 from ..safe_csv import safe_csv
+from ..tree.ranking_tree import RankingTree
 from ..viz.figures.critical_difference import figure_bytes
 from .data_picker import UPLOAD, DATASET_KEY, dataset_picker
 from .evaluation_panel import knn_k_input, knn_name
@@ -121,7 +122,9 @@ def benchmark_methods(names: Sequence[str], *, knn_k: int | str = 1, iblr_k: int
     Returns
     -------
     dict of str -> estimator
-        Unfitted copies of :func:`rankviz.experiments.grid.standard_methods`.
+        Unfitted copies of :func:`rankviz.experiments.grid.standard_methods`,
+        but the LRT: the unpruned tree of the catalog's criterion with
+        ``lrt_leaf`` (the catalog's is tuned by inner cross-validation).
     """
     catalog = standard_methods()
     methods = {}
@@ -131,7 +134,10 @@ def benchmark_methods(names: Sequence[str], *, knn_k: int | str = 1, iblr_k: int
         if name == "KNN":
             methods[knn_name(knn_k)] = clone(catalog["KNN (k=1)"]).set_params(n_neighbors=knn_k)
         elif name == "LRT":
-            methods[name] = clone(catalog[name]).set_params(min_samples_leaf=int(lrt_leaf))
+            # The page's LRT is the unpruned tree with its leaf size: the catalog's (the command
+            # line's) chooses leaf size and γ by inner CV, about 30 growths per cell.
+            methods[name] = RankingTree(criterion=catalog[name].criterion, gamma=np.inf,
+                                        min_samples_leaf=int(lrt_leaf))
         elif name == "IBLR":
             methods[name] = clone(catalog[name]).set_params(n_neighbors=iblr_k)
         else:

@@ -27,6 +27,7 @@ from ...datasets.formats import sniff_label_ranking_format
 from ...datasets.label_ranking import RankingDataset, load_benchmark
 from ...datasets.samples import list_samples, load_sample
 from ...tree.ranking_tree import RankingTree
+from ...tree.ranking_tree_cv import RankingTreeCV
 from ..label_ranking_study import label_ranking_methods
 
 __all__ = ["METHOD_ALIASES", "resolve_datasets", "resolve_methods", "standard_methods"]
@@ -42,11 +43,15 @@ def standard_methods() -> dict[str, BaseEstimator]:
     Returns
     -------
     dict of str -> estimator
-        ``LRT``, ``IBLR``, ``CC``, ``KNN (k=1)``, ``Default``
+        ``LRT`` (the label ranking tree of Cheng, Hühn & Hüllermeier
+        (2009) with its leaf size and γ chosen by inner cross-validation,
+        :class:`rankviz.RankingTreeCV`), ``IBLR``, ``CC``, ``KNN (k=1)``,
+        ``Default``
         (:func:`~rankviz.experiments.label_ranking_study.label_ranking_methods`)
-        and ``RankingTree`` (the mean-Spearman ranking tree).
+        and ``RankingTree`` (the mean-Spearman ranking tree, untuned).
     """
-    return {**label_ranking_methods(), "RankingTree": RankingTree(criterion="mean_spearman")}
+    return {**label_ranking_methods(lrt=RankingTreeCV(criterion="mallows")),
+            "RankingTree": RankingTree(criterion="mean_spearman")}
 
 
 def resolve_methods(names: Sequence[str]) -> dict[str, BaseEstimator]:

@@ -487,9 +487,9 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
 
         self.n_pairs_: int = n_pairs
         # Kept for pairs_ and distance_, built on demand when the fit left pairs out.
-        self._training = (y, codes, ddf, parameter)
-        self._pairs = None if without_walked else (first, second)
-        self._distance = None if without_walked else distance
+        self._training: tuple[np.ndarray, np.ndarray, str, float | None] = (y, codes, ddf, parameter)
+        self._pairs: tuple[np.ndarray, np.ndarray] | None = None if without_walked else (first, second)
+        self._distance: np.ndarray | None = None if without_walked else distance
         self._reset_stumps()
         # The weight of a pair after any number of rounds is
         # exp(-dist (F_i - F_j)) / (product of the normalisers) with F the

@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.metrics import make_scorer
 
-from .label_ranking.metrics import cs, kendall_tau, lra, tau_x, wrc
+from .label_ranking.metrics import MEASURES_BY_NAME
 from .ltr.metrics import mean_ndcg
 from .ordinal.levels import mean_rank_loss
 
@@ -53,9 +53,7 @@ __all__ = ["get_scorer", "get_scorer_names"]
 
 # Label ranking measures: one value per example, averaged (rows with fewer than two
 # labels ranked by both give NaN and are left out, as the estimators' score does).
-_LABEL_RANKING: dict[str, Callable[[ArrayLike, ArrayLike], Any]] = {
-    "kendall_tau": kendall_tau, "cs": cs, "wrc": wrc, "lra": lra, "tau_x": tau_x,
-}
+_LABEL_RANKING = MEASURES_BY_NAME
 _NDCG = re.compile(r"ndcg@([1-9]\d{0,3})$")
 
 

@@ -74,7 +74,7 @@ def test_incomplete_and_partial_rankings_any_criterion_and_a_measure_of_ones_own
 @pytest.mark.parametrize("params, message", [
     ({"leaf_grid": (0, 2)}, "leaf_grid must hold whole numbers >= 1"),
     ({"leaf_grid": ()}, "leaf_grid must hold whole numbers >= 1"),
-    ({"scoring": "accuracy"}, "scoring must be one of kendall_tau, tau_x"),
+    ({"scoring": "accuracy"}, "scoring must be one of kendall_tau, cs, wrc, lra, tau_x"),
 ])
 def test_bad_settings_are_named(params, message):
     data = load_sample("toy")

@@ -259,7 +259,8 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         number, a missing or empty ``qid:``, a malformed feature token
         (``abc``, ``3:abc``, ``3:``, ``0:1.5``, a repeated or decreasing
         index, a non-finite value), no feature on any line, or features whose dense form would exceed
-        :data:`MAX_DENSE_BYTES` (the line with the largest index is named). The message names the file, the line and the
+        :data:`MAX_DENSE_BYTES` or :data:`CELLS_PER_VALUE` cells per value written (the line with the
+        largest index is named). The message names the file, the line and the
         token, e.g. ``"train.txt, line 7: the feature index 2 in '2:0.1'
         comes after '5:0.3'; expected feature indices in increasing order"``.
         The first faulty line of the file is reported.
@@ -353,23 +354,21 @@ def _dense_features(doc_of, indices, values, n, n_features, line_numbers, source
     index, and the size the dense form would take.
     """
     dense_bytes = n * n_features * 8
-    if dense_bytes > MAX_DENSE_BYTES:
+    in_proportion = max(SMALL_DENSE_BYTES, 8 * CELLS_PER_VALUE * len(values))
+    if dense_bytes > min(MAX_DENSE_BYTES, in_proportion):
+        if dense_bytes > MAX_DENSE_BYTES:
+            allowed = MAX_DENSE_BYTES
+            limit = (f"over the limit of {MAX_DENSE_BYTES / 2**20:,.0f} MiB "
+                     "(rankviz.datasets.svmlight.MAX_DENSE_BYTES)")
+        else:
+            allowed = in_proportion
+            limit = (f"from {len(values):,} values written: over {CELLS_PER_VALUE} cells per value "
+                     "(rankviz.datasets.svmlight.CELLS_PER_VALUE)")
         widest = int(np.argmax(indices))
-        most = MAX_DENSE_BYTES // (8 * n)
         raise data_error(
             f"the feature index {n_features} makes the features a dense table of {n:,} documents x "
-            f"{n_features:,} features ({dense_bytes / 2**30:.1f} GiB as 8-byte numbers), over the limit of "
-            f"{MAX_DENSE_BYTES / 2**20:,.0f} MiB (rankviz.datasets.svmlight.MAX_DENSE_BYTES); expected feature "
-            f"indices up to {most:,} for {n:,} documents",
-            source, line=line_numbers[doc_of[widest]])
-    allowed = max(SMALL_DENSE_BYTES, 8 * CELLS_PER_VALUE * len(values))
-    if dense_bytes > allowed:
-        widest = int(np.argmax(indices))
-        raise data_error(
-            f"the feature index {n_features} makes the features a dense table of {n:,} documents x "
-            f"{n_features:,} features ({dense_bytes / 2**20:,.0f} MiB as 8-byte numbers) from {len(values):,} "
-            f"values written: over {CELLS_PER_VALUE} cells per value (rankviz.datasets.svmlight.CELLS_PER_VALUE); "
-            f"expected feature indices up to {allowed // (8 * n):,} for these {n:,} documents",
+            f"{n_features:,} features ({dense_bytes / 2**20:,.0f} MiB as 8-byte numbers), {limit}; expected "
+            f"feature indices up to {allowed // (8 * n):,} for {n:,} documents",
             source, line=line_numbers[doc_of[widest]])
     matrix = sparse.csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
     return matrix.toarray()

@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
-__all__ = ["cs", "wrc", "lra", "kendall_tau", "tau_x"]
+__all__ = ["MEASURES_BY_NAME", "cs", "wrc", "lra", "kendall_tau", "tau_x"]
 
 
 def _as_rank_pair(y_true, y_pred):
@@ -457,3 +457,8 @@ def tau_x(y_true: ArrayLike, y_pred: ArrayLike) -> float | np.ndarray:
     y_true, y_pred, is_1d = _as_rank_pair(y_true, y_pred)
     scores = _tau_x(y_true, y_pred)
     return float(scores[0]) if is_1d else scores
+
+
+#: The measures by the names scorers and searches take (``rankviz.metrics.get_scorer``,
+#: :class:`rankviz.RankingTreeCV`); each gives one value per row, higher is better.
+MEASURES_BY_NAME = {"kendall_tau": kendall_tau, "cs": cs, "wrc": wrc, "lra": lra, "tau_x": tau_x}

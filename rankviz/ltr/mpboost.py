@@ -145,7 +145,8 @@ def preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> tuple[np.ndarray, 
 DOCUMENT_GRADE_BYTES = 48
 
 
-def _fit_plan(relevance: np.ndarray, codes: np.ndarray, grades: np.ndarray, n_features: int) -> bool:
+def _fit_plan(pair_counts: np.ndarray, walked: np.ndarray, sizes: np.ndarray, n_grades: int,
+              n_features: int) -> bool:
     """Whether the fit leaves out the pairs of the walked queries; refuse what fits neither way.
 
     Every pair is built when they fit in ``max_memory``. Otherwise the
@@ -153,22 +154,19 @@ def _fit_plan(relevance: np.ndarray, codes: np.ndarray, grades: np.ndarray, n_fe
     (:func:`rankviz.ltr.stump_search.walked_queries`), keep no pairs: the
     memory is then linear in their documents (it needs the compiled search).
     """
-    n_pairs = count_preference_pairs(relevance, codes)
-    features = FEATURES_PEAK_BYTES * relevance.size * n_features
+    n_pairs, n_documents = int(pair_counts.sum()), int(sizes.sum())
+    features = FEATURES_PEAK_BYTES * n_documents * n_features
     if PAIR_PEAK_BYTES * n_pairs + features <= max_memory():
         return False
-    walked = walked_queries(grades, codes)
-    kept_pairs = int(query_pair_counts(grades, codes)[~walked].sum())
-    n_grades = int(grades.max()) + 1 if grades.size else 1
-    need = PAIR_PEAK_BYTES * kept_pairs + features + DOCUMENT_GRADE_BYTES * relevance.size * n_grades
+    kept_pairs = int(pair_counts[~walked].sum())
+    need = PAIR_PEAK_BYTES * kept_pairs + features + DOCUMENT_GRADE_BYTES * n_documents * n_grades
     if walked.any() and compile_mode() != "never" and need <= max_memory():
         return True
-    largest_query = int(np.bincount(codes).max())
     room = max(max_memory() - features, 0) // PAIR_PEAK_BYTES
     check_memory(PAIR_PEAK_BYTES * n_pairs + features,
                  f"MPBoost keeps every pair of documents of one query with different grades: "
-                 f"{n_pairs:,} pairs (the largest query has {largest_query:,} documents) and "
-                 f"{relevance.size:,} documents of {n_features:,} features",
+                 f"{n_pairs:,} pairs (the largest query has {int(sizes.max()):,} documents) and "
+                 f"{n_documents:,} documents of {n_features:,} features",
                  largest=f"at most {room:,} pairs, e.g. one query of at most {int(np.sqrt(2 * room)):,} documents "
                          "of distinct grades")
     return False  # pragma: no cover - check_memory raised
@@ -193,9 +191,7 @@ def count_preference_pairs(relevance: ArrayLike, qid: ArrayLike) -> int:
     """
     codes = query_codes(qid)
     grades = np.unique(np.asarray(relevance, dtype=float), return_inverse=True)[1].ravel()
-    sizes = np.bincount(codes).astype(np.int64)
-    same = np.bincount(codes * (grades.max() + 1 if grades.size else 1) + grades).astype(np.int64)
-    return int((np.sum(sizes * sizes) - np.sum(same * same)) // 2)
+    return int(query_pair_counts(grades, codes).sum())
 
 
 def misordering_loss(scores: ArrayLike, first: np.ndarray | Sequence[int],
@@ -245,7 +241,7 @@ def misordered_share(scores: ArrayLike, relevance: ArrayLike, qid: ArrayLike) ->
     scores = np.asarray(scores, dtype=float)
     codes = query_codes(qid)
     grades = np.unique(np.asarray(relevance, dtype=float), return_inverse=True)[1].ravel()
-    n_pairs = count_preference_pairs(relevance, codes)
+    n_pairs = int(query_pair_counts(grades, codes).sum())
     if n_pairs == 0:
         return np.nan
     order = np.lexsort((-scores, codes))
@@ -463,16 +459,19 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         codes = query_codes(qid)
         values, grades = np.unique(y, return_inverse=True)
         grades = grades.ravel()
-        n_pairs = count_preference_pairs(y, codes)
+        sizes = np.bincount(codes)
+        pair_counts = query_pair_counts(grades, codes, sizes.size, values.size)
+        n_pairs = int(pair_counts.sum())
         if n_pairs == 0:
             raise ValueError(
                 "No two documents of one query have different grades, so there is no "
                 "preference to learn; expected at least one query with two documents of different grades "
                 "(a query with a single document adds no pair)."
             )
-        without_walked = _fit_plan(y, codes, grades, X.shape[1])
+        walked = walked_queries(pair_counts, sizes, values.size)
+        without_walked = _fit_plan(pair_counts, walked, sizes, values.size, X.shape[1])
         if without_walked:  # the pairs of the other queries only; a table of distances per grade
-            kept = np.flatnonzero(~walked_queries(grades, codes)[codes])
+            kept = np.flatnonzero(~walked[codes])
             first, second = (kept[side] for side in preference_pairs(y[kept], codes[kept]))
             g, h = np.tril_indices(values.size, k=-1)
             table = np.zeros((values.size, values.size))

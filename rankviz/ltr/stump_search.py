@@ -138,16 +138,14 @@ def query_pair_counts(grades: np.ndarray, queries: np.ndarray, n_queries: int | 
     return (per_grade.sum(axis=1) ** 2 - (per_grade ** 2).sum(axis=1)) // 2
 
 
-def walked_queries(grades: np.ndarray, queries: np.ndarray) -> np.ndarray:
+def walked_queries(pair_counts: np.ndarray, sizes: np.ndarray, n_grades: int) -> np.ndarray:
     """Which queries the search walks in each feature's order rather than visiting their pairs (bool per query).
 
     Those with more than ``_PAIRS_PER_DOCUMENT_GRADE`` pairs per document and
-    grade; their pairs need not be built (:class:`PairLayout`).
+    grade, from their pairs (:func:`query_pair_counts`) and documents; their
+    pairs need not be built (:class:`PairLayout`).
     """
-    n_queries = int(queries.max()) + 1 if queries.size else 1
-    n_grades = int(grades.max()) + 1 if grades.size else 1
-    sizes = np.bincount(queries, minlength=n_queries)
-    return query_pair_counts(grades, queries, n_queries, n_grades) > _PAIRS_PER_DOCUMENT_GRADE * sizes * n_grades
+    return pair_counts > _PAIRS_PER_DOCUMENT_GRADE * sizes * n_grades
 
 
 def factored_split_sums(above: np.ndarray, grades: np.ndarray, queries: np.ndarray, distance_table: np.ndarray,
@@ -232,7 +230,8 @@ class PairLayout:
         if np.any(self.queries[self.first] != self.queries[self.second]):
             raise ValueError("every pair must join two documents of one query.")
         self.pair_counts = query_pair_counts(self.grades, self.queries, self.n_queries, self.n_grades)
-        self.walked = walked_queries(self.grades, self.queries)
+        self.sizes = np.bincount(self.queries, minlength=self.n_queries)
+        self.walked = walked_queries(self.pair_counts, self.sizes, self.n_grades)
         #: whether every pair is held (else those of the walked queries are not)
         self.complete = distance_table is None or not self.walked.any()
         self._check_pairs_complete()
@@ -288,8 +287,7 @@ class PairLayout:
         * ``local_order[k]``: the large queries' documents, query by query,
           each query's in feature ``k``'s order, and where each query starts.
         """
-        sizes = np.bincount(self.queries, minlength=self.n_queries)
-        pairs, large = self.pair_counts, self.walked
+        sizes, pairs, large = self.sizes, self.pair_counts, self.walked
         by_query = np.argsort(self.queries, kind="stable")
         small_docs = by_query[~large[self.queries[by_query]]]
         small_starts = np.r_[0, np.cumsum(sizes[~large])]

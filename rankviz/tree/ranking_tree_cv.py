@@ -34,15 +34,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.metrics import cs, kendall_tau, lra, tau_x, wrc
+from ..label_ranking.metrics import MEASURES_BY_NAME
 from .criteria import Criterion
 from .ranking_tree import RankingTree
 
 __all__ = ["RankingTreeCV"]
 
-#: The measures ``scoring`` may name (higher is better for each).
-MEASURES: dict[str, Callable[[ArrayLike, ArrayLike], Any]] = {
-    "kendall_tau": kendall_tau, "tau_x": tau_x, "cs": cs, "wrc": wrc, "lra": lra}
 # Scores closer than this are ties, won by the simpler tree.
 _TIE = 1e-12
 
@@ -71,10 +68,11 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         Inner folds; an int means shuffled ``KFold`` seeded by
         ``random_state`` (leave-one-out when there are fewer rows).
     scoring : str or callable, default="kendall_tau"
-        ``"kendall_tau"``, ``"tau_x"`` (for partial rankings), ``"cs"``,
-        ``"wrc"`` or ``"lra"``, or a function ``measure(Y_true, Y_pred)``
-        giving one value per row (or their mean); higher is better. Rows
-        whose value is NaN (fewer than two labels ranked) are left out.
+        ``"kendall_tau"``, ``"cs"``, ``"wrc"``, ``"lra"`` or ``"tau_x"``
+        (for partial rankings), or a function ``measure(Y_true, Y_pred)``
+        giving one value per row; higher is better. A fold's score is the
+        mean over its rows, NaN values (fewer than two labels ranked) left
+        out.
     max_depth : int, optional
         As :class:`RankingTree`, fixed.
     tie_tolerance : float, optional
@@ -173,7 +171,8 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         X = check_feature_input(self, X, Y, reset=True)
         first = self._tree(grid[0], np.inf).fit(X, Y, label_names)
         Y = np.asarray(Y, dtype=float)
-        n = len(Y)
+        n, n_labels = Y.shape
+        rows = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)  # .iloc for the folds
         if isinstance(self.cv, numbers.Integral):
             if self.cv < 2 or n < 2:
                 raise ValueError(f"cross-validation needs cv >= 2 folds and at least 2 samples; got cv={self.cv!r} "
@@ -191,9 +190,12 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
                 gammas = full.gamma_path().distinct_gammas()
                 scores = np.empty((len(folds), len(gammas)))
                 for k, (train, test) in enumerate(folds):
-                    inner = self._tree(leaf, np.inf).fit(_rows(X, train), Y[train], label_names)
-                    predicted = inner.predict_at(_rows(X, test), gammas)
-                    scores[k] = [_mean(measure(Y[test], predicted[:, g])) for g in range(len(gammas))]
+                    inner = self._tree(leaf, np.inf).fit(rows.iloc[train], Y[train], label_names)
+                    predicted = inner.predict_at(rows.iloc[test], gammas)  # (rows, γ, labels)
+                    # every γ in one call of the measure: row by row, then the mean over the rows per γ
+                    values = np.asarray(measure(np.repeat(Y[test], len(gammas), axis=0),
+                                                predicted.reshape(-1, n_labels)), dtype=float)
+                    scores[k] = _finite_mean(values.reshape(len(test), len(gammas)))
                 searched[leaf] = (gammas, scores, full)
 
         search(grid)
@@ -234,10 +236,10 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
     def _measure(self) -> Callable[[ArrayLike, ArrayLike], Any]:
         if callable(self.scoring):
             return self.scoring
-        if self.scoring not in MEASURES:
-            raise ValueError(f"scoring must be one of {', '.join(MEASURES)} or a function "
+        if self.scoring not in MEASURES_BY_NAME:
+            raise ValueError(f"scoring must be one of {', '.join(MEASURES_BY_NAME)} or a function "
                              f"measure(Y_true, Y_pred); got {self.scoring!r}.")
-        return MEASURES[self.scoring]
+        return MEASURES_BY_NAME[self.scoring]
 
     @staticmethod
     def _best(searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]]) -> tuple[int, float, float]:
@@ -245,7 +247,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         chosen: tuple[int, float, float] | None = None
         for leaf in sorted(searched, reverse=True):
             gammas, scores, _ = searched[leaf]
-            means = np.nanmean(scores, axis=0)
+            means = _finite_mean(scores)
             g = int(np.nanargmax(means)) if np.isfinite(means).any() else 0  # first maximum: the smallest γ
             if chosen is None or means[g] > chosen[2] + _TIE:
                 chosen = (leaf, float(gammas[g]), float(means[g]))
@@ -253,16 +255,12 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         return chosen
 
 
-def _rows(X: Any, index: np.ndarray) -> Any:
-    return X.iloc[index] if isinstance(X, pd.DataFrame) else np.asarray(X)[index] if not hasattr(X, "tocsr") \
-        else X[index]
-
-
-def _mean(values: Any) -> float:
-    """Mean of a measure's per-row values, NaN rows left out (NaN if none is finite)."""
-    values = np.atleast_1d(np.asarray(values, dtype=float))
-    finite = values[np.isfinite(values)]
-    return float(finite.mean()) if finite.size else float("nan")
+def _finite_mean(values: np.ndarray) -> np.ndarray:
+    """Column means of the finite values; NaN for a column with none (no warning)."""
+    finite = np.isfinite(values)
+    counts = finite.sum(axis=0)
+    totals = np.where(finite, values, 0.0).sum(axis=0)
+    return np.divide(totals, counts, out=np.full(counts.shape, np.nan), where=counts > 0)
 
 
 def _results(searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]]) -> dict[str, np.ndarray]:
@@ -276,12 +274,12 @@ def _results(searched: dict[int, tuple[np.ndarray, np.ndarray, RankingTree]]) ->
         splits.append(scores)
         n_leaves += [int(path.n_leaves(g)) for g in path_gammas]
     split = np.concatenate(splits, axis=1)
-    mean = np.nanmean(split, axis=0)
+    mean = _finite_mean(split)
     results = {"params": np.array([{"min_samples_leaf": leaf, "gamma": gamma} for leaf, gamma in zip(leaves, gammas)],
                                   dtype=object),
                "param_min_samples_leaf": np.array(leaves), "param_gamma": np.array(gammas),
                **{f"split{k}_test_score": split[k] for k in range(split.shape[0])},
-               "mean_test_score": mean, "std_test_score": np.nanstd(split, axis=0),
+               "mean_test_score": mean, "std_test_score": np.sqrt(_finite_mean((split - mean) ** 2)),
                "rank_test_score": rankdata(-np.nan_to_num(mean, nan=-np.inf), method="min").astype(np.int32),
                "n_leaves": np.array(n_leaves)}
     return results

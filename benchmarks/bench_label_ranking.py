@@ -1,35 +1,29 @@
-"""Label ranking trees (LRT) and IBLR of Cheng, Hühn & Hüllermeier (2009) on the KEBI benchmark sets, against their Table 2.
+"""Label ranking trees (LRT) and IBLR of Cheng, Hühn & Hüllermeier (2009) on any label-ranking benchmark file, against their Table 2.
 
-(a) Accuracy. On each file of the benchmark folder (--data), r repetitions of
-    a shuffled 10-fold cross-validation (5 repetitions as in Cheng et al., §6.2;
-    1 for files above 10,000 rows). Kendall tau of every held-out row
-    (:func:`rankviz.label_ranking.metrics.kendall_tau`), averaged over the rows of all folds
-    and repetitions; ± is the standard deviation of the per-repetition means
-    (when r > 1). Settings are chosen on the training folds only:
+(a) Accuracy. On each data set (--datasets: public set names such as iris or
+    fetch:iris, read from the data home --data or downloaded once; samples;
+    paths of benchmark-format files; default every complete-ranking set of
+    rankviz.datasets.available_label_ranking_sets that the data home has or
+    can download), r repetitions of a shuffled 10-fold cross-validation (5 as
+    in Cheng et al., §6.2; 1 for files above 10,000 rows). Kendall tau of
+    every held-out row (:func:`rankviz.label_ranking.metrics.kendall_tau`),
+    averaged over the rows of all folds and repetitions; ± is the standard
+    deviation of the per-repetition means (when r > 1). Settings are chosen
+    on the training folds only:
 
-    * LRT, ``RankingTree(criterion="mallows")``: ``min_samples_leaf`` from a
-      small grid (1, 2, 3, 5, 8; up to 89 for files above 10,000 rows, whose
-      inner CV otherwise always takes 8, the grid's top) and γ by inner
-      5-fold CV on the training part, maximising
-      the mean Kendall tau. For each leaf size one maximal tree
-      (``gamma=np.inf``) is grown on the whole training part; its γ path
-      gives the candidate γ values, one per distinct tree on the path (the
-      smallest breakpoint, the midpoints between consecutive breakpoints,
-      and ∞). Every inner fold grows one maximal tree per leaf size and reads
-      its predictions at all candidates from it (``predict_at``). The winning
-      (leaf size, γ) is then cut from the maximal tree of the training part,
-      so the tree that predicts the test fold is grown once.
+    * LRT: :class:`rankviz.RankingTreeCV` with the Mallows criterion: the
+      leaf size from a grid that extends itself while its largest value wins,
+      and γ read off the γ path of each inner fold's maximal tree, by inner
+      5-fold CV on Kendall tau.
     * IBLR: ``IBLR(n_neighbors="auto")``, its own inner 5-fold CV over k.
 
     Cheng et al.'s own LRT (§5.1) has no pruning: it stops only at pure nodes and
     at nodes with fewer than 2|Y| label occurrences, i.e. the maximal tree with
-    ``min_samples_leaf=1`` and γ = ∞. Its score is printed too (column
-    "unpruned"); it costs nothing extra, being the γ = ∞ end of the leaf-1 path.
-    The columns "reached" compare the rounded mean with the published value.
-    The published LRT is that unpruned tree ("we have not yet implemented a
-    post-pruning step", §5.1), so "unpruned reached" is the like-for-like
-    comparison; "LRT reached" asks whether tuning beats it. The last lines
-    count the files within 0.005 of the published value.
+    ``min_samples_leaf=1`` and γ = ∞ (column "unpruned"). The published LRT is
+    that tree ("we have not yet implemented a post-pruning step", §5.1), so
+    "unpruned" against "published" is the like-for-like comparison. Files with
+    a value in Table 2 (16 of the 21 public sets) are compared with it; the last
+    lines count the files within 0.005 of the published value.
 (b) Speed. Fit time of the LRT on calhousing (20,640 rows, 4 labels) against
     scikit-learn's DecisionTreeRegressor (Cython, multi-output squared error)
     on the same rank matrix, in the same run: the maximal tree (γ = ∞, leaf
@@ -43,12 +37,13 @@ cell with its own seed; --results FILE keeps finished cells, so a stopped run
 resumes. --compare-workers then runs the same grid on 2 local processes and
 on a 2-worker Dask LocalCluster, printing wall times, speed-ups and whether
 each table equals the first run's; --report writes the report (Table 2
-layout, Friedman/Nemenyi, critical-difference diagram).
+layout, Friedman/Nemenyi, critical-difference diagram) and --table the
+per-file table as Markdown (both into docs/benchmarks/ for the documentation).
 
 Run: .venv/bin/python benchmarks/bench_label_ranking.py [--data DIR] [--quick]
-     [--datasets iris wine] [--repetitions 5] [--seed 0] [--jobs N]
+     [--datasets iris fetch:wine path/to/file.csv] [--repetitions 5] [--seed 0] [--jobs N]
      [--backend serial|processes|dask] [--scheduler ADDRESS] [--results FILE] [--compare-workers]
-     [--report PATH.md]
+     [--report PATH.md] [--table PATH.md]
 Prints numbers only; nothing here asserts on accuracy or timing.
 """
 
@@ -56,130 +51,43 @@ import argparse
 import json
 import time
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator
 from sklearn.tree import DecisionTreeRegressor
 
 import rankviz.tree.ranking_tree as ranking_tree
-from rankviz import IBLR, RankingTree
+from rankviz import IBLR, RankingTree, RankingTreeCV
 from rankviz.cli import ProgressBar
-from rankviz.experiments.grid import Protocol, run_grid
-from rankviz.model_selection import fold_indices
-from common import add_data_option, load_label_ranking, median_time  # benchmarks/common.py, beside this script
+from rankviz.datasets import available_label_ranking_sets
+from rankviz.experiments.grid import Protocol, resolve_datasets, run_grid
+from common import add_data_option, data_home_of, load_label_ranking, median_time  # benchmarks/common.py
 
 #: Cheng, Hühn & Hüllermeier (2009), Table 2, complete rankings: (LRT, IBLR) Kendall tau.
 PUBLISHED = {
-    "iris": (0.947, 0.966), "wine": (0.882, 0.949), "glass": (0.883, 0.865),
-    "housing": (0.797, 0.745), "vehicle": (0.827, 0.862), "authorship": (0.882, 0.936),
-    "stock": (0.895, 0.927), "calhousing": (0.324, 0.351),
+    "authorship": (0.882, 0.936), "bodyfat": (0.117, 0.248), "calhousing": (0.324, 0.351),
+    "cpu-small": (0.447, 0.506), "elevators": (0.760, 0.733), "fried": (0.890, 0.935),
+    "glass": (0.883, 0.865), "housing": (0.797, 0.745), "iris": (0.947, 0.966),
+    "pendigits": (0.935, 0.944), "segment": (0.949, 0.959), "stock": (0.895, 0.927),
+    "vehicle": (0.827, 0.862), "vowel": (0.794, 0.900), "wine": (0.882, 0.949),
+    "wisconsin": (0.343, 0.506),
 }
 SMALL = ["iris", "wine", "glass", "housing"]
 LEAF_GRID = (1, 2, 3, 5, 8)
-#: Files above LARGE rows: their inner CV picks the top of LEAF_GRID in every fold, so larger leaves too.
-LARGE_LEAF_GRID = (1, 2, 3, 5, 8, 13, 21, 34, 55, 89)
 OUTER_FOLDS = 10
 INNER_FOLDS = 5
-LARGE = 10_000  # files above this many rows get one repetition and LARGE_LEAF_GRID
+LARGE = 10_000  # files above this many rows get one repetition
 
 
-def tau_complete(y_true, predicted):
-    """Kendall tau of complete rankings against predictions at several γ, shape (n, n_gammas).
+class ReportingTreeCV(RankingTreeCV):
+    """RankingTreeCV whose ``best_params_`` also records the tree's leaves and the largest leaf size tried."""
 
-    ``y_true`` (n, L) and ``predicted`` (n, G, L) hold permutations (no ties,
-    no missing labels), so tau-b is ``mean over pairs of sign * sign``; the
-    same number as :func:`rankviz.label_ranking.metrics.kendall_tau`, without building an
-    (n * G, L, L) tensor in the inner loop.
-    """
-    a, b = np.triu_indices(y_true.shape[1], k=1)
-    true_sign = np.sign(y_true[:, a] - y_true[:, b])[:, None, :]
-    pred_sign = np.sign(predicted[:, :, a] - predicted[:, :, b])
-    return (true_sign * pred_sign).mean(axis=2)
-
-
-def gamma_candidates(model):
-    """One γ per distinct tree on the γ path of a maximal tree, smallest (root only) first."""
-    breakpoints = model.gamma_path().breakpoints
-    if len(breakpoints) == 0:
-        return np.array([np.inf])
-    return np.r_[breakpoints[0], (breakpoints[:-1] + breakpoints[1:]) / 2, np.inf]
-
-
-def select_lrt(X, Y, leaf_grid, seed, max_depth=None):
-    """LRT settings by inner CV on (X, Y); returns the chosen (leaf, γ), its tree and info.
-
-    Ties go to the simplest model: the largest leaf size, then the smallest γ.
-    When the largest leaf size wins, the grid extends itself (1.5 and 2 times
-    it, again while the largest wins, up to a tenth of the rows): a search
-    capped by its grid picks the cap. γ needs no such care: its candidates
-    are every distinct tree of the γ path, ∞ (the maximal tree) included.
-    """
-    n = len(Y)
-    folds = fold_indices(n, INNER_FOLDS, seed)
-    full, candidates, tau_sum = {}, {}, {}
-
-    def score(leaves):
-        for leaf in leaves:
-            full[leaf] = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
-                                     max_depth=max_depth).fit(X, Y)
-            candidates[leaf] = gamma_candidates(full[leaf])
-            tau_sum[leaf] = np.zeros(len(candidates[leaf]))
-        for test in folds:
-            train = np.setdiff1d(np.arange(n), test, assume_unique=True)
-            for leaf in leaves:
-                inner = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=leaf,
-                                    max_depth=max_depth).fit(X.iloc[train], Y[train])
-                predicted = inner.predict_at(X.iloc[test], candidates[leaf])
-                tau_sum[leaf] += tau_complete(Y[test], predicted).sum(axis=0)
-
-    def best():
-        chosen = None
-        for leaf in sorted(full, reverse=True):
-            scores = tau_sum[leaf] / n
-            g = int(np.argmax(scores))  # first maximum: the smallest γ
-            if chosen is None or scores[g] > chosen[2] + 1e-12:
-                chosen = (leaf, float(candidates[leaf][g]), float(scores[g]))
-        return chosen
-
-    score(sorted(set(leaf_grid)))
-    chosen = best()
-    while chosen[0] == max(full) and max(full) < n // 10:
-        top = max(full)
-        score(sorted({min(int(np.ceil(top * 1.5)), n // 10), min(2 * top, n // 10)} - set(full)))
-        chosen = best()
-    leaf, gamma, _ = chosen
-    model = full[leaf]
-    return leaf, gamma, model, {"leaves": int(model.gamma_path().n_leaves(gamma)), "full": full,
-                                "leaf_grid": sorted(full)}
-
-
-class TunedLRT(BaseEstimator):
-    """The LRT with (leaf size, γ) chosen by :func:`select_lrt` on the training rows: one grid method.
-
-    ``random_state`` seeds the inner folds; the grid sets it to each cell's
-    seed. ``best_params_`` (leaf size, γ, leaves) goes into the table's
-    ``params`` column.
-    """
-
-    def __init__(self, leaf_grid=LEAF_GRID, max_depth=None, random_state=0):
-        self.leaf_grid = leaf_grid
-        self.max_depth = max_depth
-        self.random_state = random_state
-
-    def fit(self, X, Y):
-        Y = np.asarray(Y, dtype=float)
-        if np.isnan(Y).any():
-            raise ValueError("this benchmark scores complete rankings only (tau_complete)")
-        leaf, gamma, self.model_, info = select_lrt(X, Y, tuple(self.leaf_grid), seed=self.random_state,
-                                                    max_depth=self.max_depth)
-        self.gamma_ = gamma
-        self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma, "leaves": info["leaves"],
-                             "largest_leaf_tried": info["leaf_grid"][-1]}
+    def fit(self, X, Y, label_names=None):
+        super().fit(X, Y, label_names)
+        self.best_params_ = {**self.best_params_, "leaves": int(self.tree_.n_leaves),
+                             "largest_leaf_tried": int(self.leaf_grid_[-1])}
         return self
-
-    def predict(self, X):
-        return self.model_.predict_at(X, [self.gamma_])[:, 0]
 
 
 class ReportingIBLR(IBLR):
@@ -193,24 +101,45 @@ class ReportingIBLR(IBLR):
 
 def grid_methods(leaf_grid, max_depth, run_iblr=True):
     """The methods of the comparison: the tuned LRT, Cheng et al.'s unpruned LRT (§5.1) and IBLR."""
-    methods = {"lrt": TunedLRT(leaf_grid=tuple(leaf_grid), max_depth=max_depth),
+    methods = {"lrt": ReportingTreeCV(criterion="mallows", leaf_grid=tuple(leaf_grid), cv=INNER_FOLDS,
+                                      max_depth=max_depth),
                "unpruned": RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=max_depth)}
     if run_iblr:
         methods["iblr"] = ReportingIBLR(n_neighbors="auto")
     return methods
 
 
-def run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution):
-    """The tidy table of the comparison: small files with ``repetitions``, large ones with 1 and the large grid."""
+def load_datasets(data, specs):
+    """The data sets to compare: ``specs`` (names, ``fetch:``/``sample:`` names, files), or every public
+    complete-ranking set the data home has or can download (the others are named and skipped)."""
+    home = data_home_of(data)
+    if specs:
+        return resolve_datasets(specs, data_home=home)
+    datasets, missing = {}, []
+    for name in available_label_ranking_sets("complete"):
+        dataset = load_label_ranking(data, name, required=False)
+        if dataset is None:
+            missing.append(name)
+        else:
+            datasets[name] = dataset
+    if missing:
+        print(f"(not in the data home {home} and not downloadable here, skipped: {', '.join(missing)})\n")
+    if not datasets:
+        raise SystemExit(f"no label-ranking benchmark file in {home} and none could be downloaded")
+    return datasets
+
+
+def run_accuracy_grid(datasets, repetitions, seed, leaf_grid, max_depth, execution):
+    """The tidy table of the comparison: small files with ``repetitions``, large ones with 1."""
     small = {name: d for name, d in datasets.items() if len(d.Y) <= LARGE}
     large = {name: d for name, d in datasets.items() if len(d.Y) > LARGE}
     tables = []
-    for group, reps, grid in [(small, repetitions, leaf_grid), (large, 1, large_leaf_grid)]:
+    for group, reps in [(small, repetitions), (large, 1)]:
         if not group:
             continue
         kind = "kfold" if reps == 1 else "repeated_kfold"
         protocol = Protocol(kind, n_splits=OUTER_FOLDS, n_repeats=reps, seed=seed)
-        tables.append(run_grid(grid_methods(grid, max_depth), group, protocol, measures=["Kendall tau"],
+        tables.append(run_grid(grid_methods(leaf_grid, max_depth), group, protocol, measures=["Kendall tau"],
                                progress=ProgressBar(), **execution))
     return pd.concat(tables, ignore_index=True)
 
@@ -234,6 +163,8 @@ def mean_std(cells):
 
 
 def reached(cells, published):
+    if published is None:
+        return "–"
     difference = round(row_weighted(cells)[0], 3) - published
     return f"{'yes' if difference >= -1e-9 else 'no'} ({difference:+.3f})"
 
@@ -259,40 +190,54 @@ def settings_summary(lrt_cells, iblr_cells):
     return text
 
 
-def accuracy(data, names, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution):
+def published_text(value):
+    return "–" if value is None else f"{value:.3f}"
+
+
+def accuracy(data, specs, repetitions, seed, leaf_grid, max_depth, execution, table_path=None):
     print(f"(a) Kendall tau, {OUTER_FOLDS}-fold CV × repetitions (1 above {LARGE:,} rows); "
-          f"± = sd over repetitions; LRT leaf size from {list(leaf_grid)} ({list(large_leaf_grid)} above "
-          f"{LARGE:,} rows) and γ from its γ path by "
-          f"inner {INNER_FOLDS}-fold CV; IBLR k by its own inner CV; unpruned = LRT leaf 1, γ = ∞ "
-          "(the §5.1 tree of Cheng et al.); every (file, method, repetition, fold) one cell of "
-          "rankviz.experiments.grid" + (f"; max_depth {max_depth}" if max_depth is not None else "") + "\n")
-    datasets = {name: load_label_ranking(data, name) for name in names}
+          f"± = sd over repetitions; LRT = RankingTreeCV(criterion='mallows'), leaf size from "
+          f"{list(leaf_grid)} (extended while its largest wins) and γ from its γ path by inner {INNER_FOLDS}-fold "
+          "CV; IBLR k by its own inner CV; unpruned = LRT leaf 1, γ = ∞ (the §5.1 tree of Cheng et al.); "
+          "every (file, method, repetition, fold) one cell of rankviz.experiments.grid"
+          + (f"; max_depth {max_depth}" if max_depth is not None else "") + "\n")
+    datasets = load_datasets(data, specs)
     total = time.perf_counter()
-    table = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution)
+    table = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, max_depth, execution)
     wall = time.perf_counter() - total
-    print("| dataset | rows | reps | LRT ours | LRT published | LRT reached | LRT unpruned | unpruned reached "
-          "| IBLR ours | IBLR published | IBLR reached | settings chosen (per outer fold: leaf counts, γ and k "
-          "median (range), median leaves) | time LRT / IBLR [s] |")
-    print("|---|---:|---:|---:|---:|---|---:|---|---:|---:|---|---|---:|")
-    within = Counter()
-    for name in names:
+    lines = ["| dataset | rows | reps | LRT ours | LRT published | LRT reached | LRT unpruned | unpruned reached "
+             "| IBLR ours | IBLR published | IBLR reached | settings chosen (per outer fold: leaf counts, γ and k "
+             "median (range), median leaves) | time LRT / IBLR [s] |",
+             "|---|---:|---:|---:|---:|---|---:|---|---:|---:|---|---|---:|"]
+    print("\n".join(lines))
+    within, compared = Counter(), 0
+    for name in datasets:
         cells = {method: group for method, group in table[table.dataset == name].groupby("method")}
         n = len(datasets[name].Y)
-        lrt_pub, iblr_pub = PUBLISHED[name]
+        lrt_pub, iblr_pub = PUBLISHED.get(name, (None, None))
         seconds = {m: (c["fit_seconds"] + c["predict_seconds"]).sum() for m, c in cells.items()}
-        print(f"| {name} | {n:,} | {cells['lrt']['repetition'].nunique()} | {mean_std(cells['lrt'])} | "
-              f"{lrt_pub:.3f} | {reached(cells['lrt'], lrt_pub)} | {mean_std(cells['unpruned'])} | "
-              f"{reached(cells['unpruned'], lrt_pub)} | "
-              f"{mean_std(cells['iblr'])} | {iblr_pub:.3f} | {reached(cells['iblr'], iblr_pub)} | "
-              f"{settings_summary(cells['lrt'], cells['iblr'])} | "
-              f"{seconds['lrt']:.1f} / {seconds['iblr']:.1f} |", flush=True)
-        for method, published in (("lrt", lrt_pub), ("unpruned", lrt_pub), ("iblr", iblr_pub)):
-            within[method] += row_weighted(cells[method])[0] >= published - 0.005
-    print("\nwithin 0.005 of the published value (or above): "
-          + ", ".join(f"{label} {within[m]} of {len(names)}"
-                      for m, label in (("lrt", "tuned LRT"), ("unpruned", "unpruned LRT (§5.1)"), ("iblr", "IBLR"))))
+        line = (f"| {name} | {n:,} | {cells['lrt']['repetition'].nunique()} | {mean_std(cells['lrt'])} | "
+                f"{published_text(lrt_pub)} | {reached(cells['lrt'], lrt_pub)} | {mean_std(cells['unpruned'])} | "
+                f"{reached(cells['unpruned'], lrt_pub)} | "
+                f"{mean_std(cells['iblr'])} | {published_text(iblr_pub)} | {reached(cells['iblr'], iblr_pub)} | "
+                f"{settings_summary(cells['lrt'], cells['iblr'])} | "
+                f"{seconds['lrt']:.1f} / {seconds['iblr']:.1f} |")
+        print(line, flush=True)
+        lines.append(line)
+        if lrt_pub is not None:
+            compared += 1
+            for method, published in (("lrt", lrt_pub), ("unpruned", lrt_pub), ("iblr", iblr_pub)):
+                within[method] += row_weighted(cells[method])[0] >= published - 0.005
+    summary = ("within 0.005 of the published value (or above), of the "
+               f"{compared} files with one: "
+               + ", ".join(f"{label} {within[m]}"
+                           for m, label in (("lrt", "tuned LRT"), ("unpruned", "unpruned LRT (§5.1)"), ("iblr", "IBLR"))))
+    print("\n" + summary)
     where = execution["backend"] + (f", {execution['n_jobs']} jobs" if execution["backend"] == "processes" else "")
     print(f"\n(accuracy part: wall time {wall:.1f} s on {where})\n")
+    if table_path is not None:
+        Path(table_path).write_text("\n".join(lines + ["", summary, ""]), encoding="utf-8")
+        print(f"(table written to {table_path})\n")
     return datasets, table, wall
 
 
@@ -313,7 +258,7 @@ def comparable(table):
     return table[SAME_IN_EVERY_RUN].sort_values(SAME_IN_EVERY_RUN[:5]).reset_index(drop=True)
 
 
-def compare_workers(datasets, table, repetitions, seed, leaf_grid, large_leaf_grid, max_depth):
+def compare_workers(datasets, table, repetitions, seed, leaf_grid, max_depth):
     """Wall time of the same accuracy grid on 2 local worker processes and on a 2-worker LocalCluster.
 
     ``table`` is the first run's result (usually serial); each run's table
@@ -331,7 +276,7 @@ def compare_workers(datasets, table, repetitions, seed, leaf_grid, large_leaf_gr
             execution = {"backend": "processes", "n_jobs": 2, "scheduler": None, "results": None}
         try:
             start = time.perf_counter()
-            other = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, large_leaf_grid, max_depth, execution)
+            other = run_accuracy_grid(datasets, repetitions, seed, leaf_grid, max_depth, execution)
             times[label] = time.perf_counter() - start
         finally:
             if client is not None:
@@ -412,8 +357,10 @@ def speed(data, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", choices=list(PUBLISHED), default=None,
-                        help="files to evaluate (default all, or the four small ones with --quick)")
+    parser.add_argument("--datasets", nargs="+", default=None, metavar="SPEC",
+                        help="data sets: public set names (iris, fetch:iris), sample:NAME or benchmark-format "
+                             "files (default every complete-ranking set the data home has or can download, or "
+                             "the four small ones with --quick)")
     parser.add_argument("--repetitions", type=int, default=None,
                         help="repetitions of 10-fold CV (default 5, or 1 with --quick)")
     parser.add_argument("--quick", action="store_true",
@@ -421,9 +368,6 @@ def main():
     parser.add_argument("--seed", type=int, default=0, help="seed of the fold shuffles")
     parser.add_argument("--leaf-grid", type=int, nargs="+", default=list(LEAF_GRID),
                         help=f"LRT min_samples_leaf candidates (default {' '.join(map(str, LEAF_GRID))})")
-    parser.add_argument("--large-leaf-grid", type=int, nargs="+", default=list(LARGE_LEAF_GRID),
-                        help=f"the same for files above {LARGE:,} rows "
-                             f"(default {' '.join(map(str, LARGE_LEAF_GRID))})")
     parser.add_argument("--max-depth", type=int, default=None, help="LRT depth limit (default none)")
     parser.add_argument("--repeats", type=int, default=None,
                         help="timing repeats (default 5, or 3 with --quick)")
@@ -442,17 +386,20 @@ def main():
     parser.add_argument("--report", default=None, metavar="PATH",
                         help="write the report of the table (rankviz.experiments.report: Markdown .md with "
                              "critical-difference diagrams beside it, or .html)")
+    parser.add_argument("--table", default=None, metavar="PATH",
+                        help="write the per-file table with the published values as Markdown (e.g. "
+                             "docs/benchmarks/table2_accuracy.md)")
     add_data_option(parser)
     args = parser.parse_args()
     execution = {"backend": args.backend or ("dask" if args.scheduler else "processes"), "n_jobs": args.jobs,
                  "scheduler": args.scheduler, "results": args.results}
-    names = args.datasets or (SMALL if args.quick else list(PUBLISHED))
+    specs = args.datasets or (SMALL if args.quick else None)
     repetitions = args.repetitions or (1 if args.quick else 5)
     repeats = args.repeats or (3 if args.quick else 5)
     start = time.perf_counter()
     if not args.skip_accuracy:
-        datasets, table, wall = accuracy(args.data, names, repetitions, args.seed, tuple(args.leaf_grid),
-                                         tuple(args.large_leaf_grid), args.max_depth, execution)
+        datasets, table, wall = accuracy(args.data, specs, repetitions, args.seed, tuple(args.leaf_grid),
+                                         args.max_depth, execution, table_path=args.table)
         if args.report:
             from rankviz.experiments.report import write_report
 
@@ -460,7 +407,7 @@ def main():
             print(f"(report of the table written to {args.report})\n")
         if args.compare_workers:
             times = compare_workers(datasets, table, repetitions, args.seed, tuple(args.leaf_grid),
-                                    tuple(args.large_leaf_grid), args.max_depth)
+                                    args.max_depth)
             print(f"\n(the first run, {execution['backend']}: {wall:.1f} s; speed-up against it: "
                   + ", ".join(f"{label.split(' (')[0].split(',')[0]} {wall / t:.2f}x" for label, t in times.items())
                   + ")\n")

@@ -26,6 +26,7 @@ PUBLIC_MODULES = [
     "rankviz",
     "rankviz.datasets",
     "rankviz.tree",
+    "rankviz.ensemble",
     "rankviz.label_ranking",
     "rankviz.ordinal",
     "rankviz.ltr",

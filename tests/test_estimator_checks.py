@@ -49,7 +49,7 @@ from sklearn.model_selection import GroupKFold, KFold, cross_val_score
 from sklearn.utils import get_tags
 
 from rankviz import (IBLR, ConstraintClassifier, DefaultRanker, KNNRanker, MPBoost, OrdinalDefault, OrdinalKNN,
-                     OrdinalTree, RankingTree, RankingTreeCV)
+                     OrdinalTree, RankingForest, RankingTree, RankingTreeCV)
 from rankviz.label_ranking.metrics import kendall_tau
 from rankviz.ltr.baselines import BestSingleFeature, KNNRelevance, RandomOrder
 from rankviz.ltr.metrics import mean_ndcg
@@ -58,7 +58,7 @@ from rankviz.utils.estimator_checks import checked_estimators, parametrize_with_
 
 from reference import random_problem
 
-LABEL_RANKERS = (RankingTree, RankingTreeCV, DefaultRanker, KNNRanker, IBLR, ConstraintClassifier)
+LABEL_RANKERS = (RankingTree, RankingTreeCV, RankingForest, DefaultRanker, KNNRanker, IBLR, ConstraintClassifier)
 ORDINAL_ESTIMATORS = (OrdinalTree, OrdinalDefault, OrdinalKNN)
 QUERY_RANKERS = (MPBoost, RandomOrder, BestSingleFeature, KNNRelevance)
 ALL_ESTIMATORS = LABEL_RANKERS + ORDINAL_ESTIMATORS + QUERY_RANKERS
@@ -72,7 +72,8 @@ PERMUTATIONS = np.array(list(itertools.permutations([1.0, 2.0, 3.0])))
 # Each label ranker and ordinal estimator with its default settings, adapted to the checks'
 # target, and a second time on continuous features; a few other settings once.
 CHECKED = checked_estimators([
-    RankingTree(), RankingTreeCV(leaf_grid=(1, 2), cv=2), DefaultRanker(), KNNRanker(n_neighbors=3), IBLR(),
+    RankingTree(), RankingTreeCV(leaf_grid=(1, 2), cv=2), RankingForest(n_estimators=5, random_state=0),
+    DefaultRanker(), KNNRanker(n_neighbors=3), IBLR(),
     ConstraintClassifier(),
     OrdinalTree(), OrdinalDefault(), OrdinalKNN(n_neighbors=3),
     MPBoost(n_rounds=20), RandomOrder(), BestSingleFeature(), KNNRelevance(),
@@ -185,6 +186,8 @@ UNFITTED_CALLS = {
                   "predict_at": lambda m: m.predict_at(X3, [0.9]), "gamma_path": lambda m: m.gamma_path(),
                   "score": lambda m: m.score(X3, Y3)},
     RankingTreeCV: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, Y3)},
+    RankingForest: {"predict": lambda m: m.predict(X3), "predict_mean_positions": lambda m: m.predict_mean_positions(X3),
+                    "score": lambda m: m.score(X3, Y3)},
     DefaultRanker: {"predict": lambda m: m.predict(X3), "score": lambda m: m.score(X3, Y3)},
     KNNRanker: {"kneighbors": lambda m: m.kneighbors(X3), "predict": lambda m: m.predict(X3),
                 "score": lambda m: m.score(X3, Y3)},

@@ -5,7 +5,8 @@
 :mod:`~rankviz.label_ranking.mallows` (the Mallows model and the EM of
 Cheng, Hühn & Hüllermeier 2009), the label rankers :class:`IBLR`,
 :class:`ConstraintClassifier`, :class:`KNNRanker` and
-:class:`DefaultRanker`, and :func:`delete_labels` (incomplete rankings).
+:class:`DefaultRanker`, :func:`delete_labels` (incomplete rankings) and
+:func:`permutation_importance` (each feature's importance per label).
 The label ranking tree is :class:`rankviz.RankingTree`.
 """
 
@@ -13,8 +14,9 @@ from .baselines import DefaultRanker, KNNRanker
 from .constraint_classification import ConstraintClassifier
 from .iblr import IBLR
 from .incomplete import delete_labels
+from .inspection import label_agreement, permutation_importance
 from .mallows import fit_mallows, fit_mallows_groups
 from .metrics import cs, kendall_tau, lra, tau_x, wrc
 
 __all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "cs", "delete_labels", "fit_mallows",
-           "fit_mallows_groups", "kendall_tau", "lra", "tau_x", "wrc"]
+           "fit_mallows_groups", "kendall_tau", "label_agreement", "lra", "permutation_importance", "tau_x", "wrc"]

@@ -486,7 +486,8 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 
 
 # -- the grower ------------------------------------------------------------------------------------
-@njit(cache=True)
+# nogil: the trees of a forest grow in threads (rankviz.ensemble.RankingForest).
+@njit(cache=True, nogil=True)
 def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing: np.ndarray, order: np.ndarray,
          stats: np.ndarray, row_levels: np.ndarray, row_codes: np.ndarray, kind: int,
          ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray, bounds: tuple,

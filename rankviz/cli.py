@@ -94,7 +94,7 @@ def _parser() -> argparse.ArgumentParser:
                             "file, or a bare sample or public set name")
     bench.add_argument("--methods", nargs="+", default=["lrt", "iblr", "cc", "knn", "default"], metavar="METHOD",
                        help="lrt (leaf size and γ by inner CV), iblr, cc, knn, default, rt (the untuned "
-                            "mean-Spearman tree); default: all but rt")
+                            "mean-Spearman tree), forest (RankingForest, 100 trees); default: all but rt and forest")
     split = bench.add_mutually_exclusive_group()
     split.add_argument("--cv", default="10", metavar="K",
                        help="folds of the cross-validation, or 'loo' for leave-one-out (default 10)")

@@ -130,9 +130,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
     --------
     >>> from rankviz import RankingForest, load_sample
     >>> data = load_sample("metalearning")
-    >>> forest = RankingForest(n_estimators=20, oob_score=True, random_state=0).fit(data.X, data.Y)
+    >>> forest = RankingForest(n_estimators=40, oob_score=True, random_state=0).fit(data.X, data.Y)
     >>> len(forest.estimators_), forest.predict(data.X[:1]).shape
-    (20, (1, 5))
+    (40, (1, 10))
     >>> bool(-1 <= forest.oob_score_ <= 1)
     True
     """

@@ -14,9 +14,9 @@ from .baselines import DefaultRanker, KNNRanker
 from .constraint_classification import ConstraintClassifier
 from .iblr import IBLR
 from .incomplete import delete_labels
-from .inspection import label_agreement, permutation_importance
+from .inspection import held_out_importance, label_agreement, permutation_importance
 from .mallows import fit_mallows, fit_mallows_groups
 from .metrics import cs, kendall_tau, lra, tau_x, wrc
 
 __all__ = ["ConstraintClassifier", "DefaultRanker", "IBLR", "KNNRanker", "cs", "delete_labels", "fit_mallows",
-           "fit_mallows_groups", "kendall_tau", "label_agreement", "lra", "permutation_importance", "tau_x", "wrc"]
+           "fit_mallows_groups", "held_out_importance", "kendall_tau", "label_agreement", "lra", "permutation_importance", "tau_x", "wrc"]

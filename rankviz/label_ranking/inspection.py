@@ -18,11 +18,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from sklearn.base import clone
+from sklearn.model_selection import train_test_split
 from sklearn.utils import Bunch, check_random_state
 
 from .._validation import check_rankings
 
-__all__ = ["label_agreement", "permutation_importance"]
+__all__ = ["held_out_importance", "label_agreement", "permutation_importance"]
 
 # Rows per block of the (rows, labels, labels) sign tables: at most this many cells at once.
 _BLOCK_CELLS = 1 << 22
@@ -161,3 +163,62 @@ def permutation_importance(estimator: Any, X: Any, Y: ArrayLike, *, n_repeats: i
     return Bunch(importances=drops, importances_mean=drops.mean(axis=2), importances_std=drops.std(axis=2),
                  overall_mean=overall.mean(axis=1), overall_std=overall.std(axis=1),
                  label_agreement=base_labels, score=base_score, feature_names=names)
+
+
+def held_out_importance(estimator: Any, X: Any, Y: ArrayLike, *, test_size: float = 0.25, n_repeats: int = 5,
+                        random_state: Any = None) -> Bunch:
+    """Fit a copy of ``estimator`` on part of the rows and measure :func:`permutation_importance` on the rest.
+
+    Parameters
+    ----------
+    estimator : label ranker
+        Unfitted or fitted; a clone is fitted.
+    X : DataFrame or array-like of shape (n_samples, n_features)
+        Features.
+    Y : array-like of shape (n_samples, n_labels)
+        Rank positions.
+    test_size : float, default=0.25
+        Share of the rows held out (at least one row on each side).
+    n_repeats : int, default=5
+        Shuffles per feature.
+    random_state : int, RandomState or None, default=None
+        Seeds the split, the shuffles and the clone (when it takes a ``random_state``).
+
+    Returns
+    -------
+    Bunch
+        As :func:`permutation_importance`, with ``n_train`` and ``n_test``.
+
+    Raises
+    ------
+    ValueError
+        If ``test_size`` is not in (0, 1), or as :func:`permutation_importance`.
+
+    See Also
+    --------
+    permutation_importance : On rows of one's own choosing.
+
+    Examples
+    --------
+    >>> from rankviz import RankingTree, load_sample
+    >>> from rankviz.label_ranking import held_out_importance
+    >>> data = load_sample("metalearning")
+    >>> result = held_out_importance(RankingTree(), data.X, data.Y, n_repeats=2, random_state=0)
+    >>> result.n_train, result.n_test
+    (114, 39)
+    """
+    if not (isinstance(test_size, float) and 0 < test_size < 1):
+        raise ValueError(f"test_size must be a fraction in (0, 1); got {test_size!r}.")
+    rng = check_random_state(random_state)
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    Y = check_rankings(Y, n_rows=len(frame))
+    train, test = train_test_split(np.arange(len(frame)), test_size=test_size, random_state=rng)
+    model = clone(estimator)
+    if "random_state" in model.get_params():
+        model.set_params(random_state=rng.randint(np.iinfo(np.int32).max))
+    # the rows as the estimator was given them: a DataFrame stays one (its column names), an array an array
+    rows = (lambda index: X.iloc[index]) if isinstance(X, pd.DataFrame) else (lambda index: frame.to_numpy()[index])
+    model.fit(rows(train), Y[train])
+    result = permutation_importance(model, rows(test), Y[test], n_repeats=n_repeats, random_state=rng)
+    result.update(n_train=len(train), n_test=len(test))
+    return result

@@ -14,8 +14,8 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 import streamlit as st
@@ -32,7 +32,19 @@ from .text import counted, md_escape
 
 if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
-    from .tree_panel import TreeSettings
+
+
+class MethodSettings(Protocol):
+    """A method's settings as the panel takes them: :class:`rankviz.ui.tree_panel.TreeSettings`, or
+    others (the forest page's) that also say their facts (``facts(prefix)``) for the note on stale results."""
+
+    @property
+    def tie_tolerance(self) -> float | None: ...
+
+    def estimator(self) -> BaseEstimator: ...
+
+    def describe(self) -> str: ...
+
 
 # Past this many examples leave-one-out means that many fits: k-fold is offered first.
 LOO_LIMIT = 500
@@ -71,7 +83,7 @@ def default_protocol(n: int, loo_rows: int) -> str:
     return "loo" if n <= loo_rows else "kfold"
 
 
-def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, TreeSettings],
+def evaluation_panel(dataset: RankingDataset, data_key: str, trees: Mapping[str, MethodSettings],
                      key: str = "eval") -> pd.DataFrame | None:
     """Cross-validation controls, a progress bar, charts, a table and a CSV download.
 
@@ -83,8 +95,8 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: dict[str, Tr
         Identifies ``dataset``. Results computed for other data, trees or
         protocol are not drawn; a note says what changed and offers to run
         the evaluation again (:mod:`rankviz.ui.stale`).
-    trees : dict of str -> TreeSettings
-        The ranking trees to evaluate, by the name shown in the charts; KNN
+    trees : dict of str -> TreeSettings or MethodSettings
+        The ranking trees (or other methods) to evaluate, by the name shown in the charts; KNN
         (k chosen here, 1 by default) and the default ranking are always added.
     key : str, default="eval"
         Prefix of the widget and session-state keys.
@@ -234,12 +246,12 @@ def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, meas
     return table
 
 
-def baseline_rankers(trees: Iterable[TreeSettings], n_neighbors: int | str = 1) -> dict[str, BaseEstimator]:
+def baseline_rankers(trees: Iterable[MethodSettings], n_neighbors: int | str = 1) -> dict[str, BaseEstimator]:
     """KNN and the default ranking, predicting ties as the trees do (strictly if they differ).
 
     Parameters
     ----------
-    trees : iterable of TreeSettings
+    trees : iterable of TreeSettings or MethodSettings
         Their common tie tolerance, if any, is the baselines'.
     n_neighbors : int or "auto", default=1
         KNN's k (1: the baseline of Rebelo et al.); "auto" chooses it by
@@ -256,12 +268,15 @@ def baseline_rankers(trees: Iterable[TreeSettings], n_neighbors: int | str = 1) 
             "Default ranking": DefaultRanker(tie_tolerance=ties)}
 
 
-def _facts(dataset: RankingDataset, trees: dict[str, TreeSettings], cv: int | str, seed: int,
+def _facts(dataset: RankingDataset, trees: Mapping[str, MethodSettings], cv: int | str, seed: int,
            knn_k: int | str = 1) -> dict[str, str]:
     """What the results depend on, in words, for the note on results of earlier settings."""
     facts = {"data set": dataset.name,
              "protocol": "leave-one-out" if cv == "loo" else f"{cv}-fold cross-validation, seed {seed}",
              "KNN neighbours": str(knn_k)}
     for name, tree in trees.items():
-        facts.update(settings_facts(tree, prefix=f"{name} " if len(trees) > 1 else ""))
+        prefix = f"{name} " if len(trees) > 1 else ""
+        # a tree's settings, or another method's (the forest page's) that say their facts themselves
+        said = getattr(tree, "facts", None)
+        facts.update(said(prefix) if said is not None else settings_facts(tree, prefix=prefix))  # type: ignore[arg-type]
     return facts

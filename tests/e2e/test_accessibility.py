@@ -44,6 +44,7 @@ PAGES = [
     ("side_by_side", "Side by side", 2),
     ("impurity_vs_gini", "Ranking impurity vs Gini", 2),
     ("mallows_trees", "Mallows label ranking trees", 1),
+    ("ranking_forest", "Ranking forest", 1),
     ("mpboost", "MPBoost: boosting for ranking", 1),
     ("benchmark", "Benchmark", 0),
 ]

@@ -30,6 +30,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 pytest.importorskip("playwright")
@@ -519,6 +520,39 @@ def test_mallows_trees_page(streamlit_server, browser):
         wait_until_idle(page)
         page.mouse.move(700, 30)
         full_height_screenshot(page, ARTIFACTS / "mallows_trees_compare.png")
+    finally:
+        context.close()
+
+
+def test_ranking_forest_page(streamlit_server, browser):
+    """The forest page: its first tree drawn node for node, another tree on request, the importance heatmap."""
+    from rankviz import RankingForest
+    from rankviz.ui.forest_panel import DEFAULT_TREES
+
+    dataset = load_sample("iris_nb")
+    forest = RankingForest(n_estimators=DEFAULT_TREES, min_samples_leaf=1, oob_score=True, random_state=0).fit(
+        dataset.X, pd.DataFrame(dataset.Y, columns=list(dataset.label_names)))
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        page.goto(f"{streamlit_server}/ranking_forest?data=iris_nb", timeout=LOAD_TIMEOUT)
+        expect(page.get_by_role("heading", name="Ranking forest")).to_be_visible(timeout=LOAD_TIMEOUT)
+        wait_for_tree_nodes(page, forest.estimators_[0].tree_.node_count, timeout=LOAD_TIMEOUT)
+        expect(page.get_by_text(f"{forest.oob_score_:.3f}", exact=True)).to_be_visible()
+        number = page.locator(".st-key-forest_tree input")
+        number.fill("4")
+        number.press("Enter")
+        wait_for_tree_nodes(page, forest.estimators_[3].tree_.node_count)
+        expect(page.get_by_text("Tree 4:")).to_be_visible()
+        page.get_by_role("button", name="Compute the importance per label").click()
+        chart = page.locator(".st-key-forest_importance_chart")
+        expect(chart.locator(".main-svg").first).to_be_visible(timeout=120_000)
+        for label in dataset.label_names:
+            expect(chart.locator(".xtick text", has_text=label).first).to_be_attached()
+        expect(chart).to_contain_text("Permutation importance per label on")
+        wait_until_idle(page)
+        full_height_screenshot(page, ARTIFACTS / "ranking_forest.png")
     finally:
         context.close()
 

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.e2e
 
 LOAD_TIMEOUT = 180_000
 #: (URL path, tree views on the page): every page of the app that draws a tree.
-PAGES = [("", 1), ("side_by_side", 2), ("impurity_vs_gini", 2), ("mallows_trees", 1), ("mpboost", 1)]
+PAGES = [("", 1), ("side_by_side", 2), ("impurity_vs_gini", 2), ("mallows_trees", 1), ("ranking_forest", 1),
+         ("mpboost", 1)]
 SIZES = [(1440, 900), (1280, 720)]
 
 # Measures the first tree view of the page (the first in document order).

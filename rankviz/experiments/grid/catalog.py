@@ -26,6 +26,7 @@ from ...datasets.fetchers import available_label_ranking_sets, fetch_label_ranki
 from ...datasets.formats import sniff_label_ranking_format
 from ...datasets.label_ranking import RankingDataset, load_benchmark
 from ...datasets.samples import list_samples, load_sample
+from ...ensemble.forest import RankingForest
 from ...tree.ranking_tree import RankingTree
 from ...tree.ranking_tree_cv import RankingTreeCV
 from ..label_ranking_study import label_ranking_methods
@@ -34,7 +35,7 @@ __all__ = ["METHOD_ALIASES", "resolve_datasets", "resolve_methods", "standard_me
 
 #: Short names of the standard methods (case does not matter).
 METHOD_ALIASES = {"lrt": "LRT", "iblr": "IBLR", "cc": "CC", "knn": "KNN (k=1)", "default": "Default",
-                  "rt": "RankingTree"}
+                  "rt": "RankingTree", "forest": "RankingForest"}
 
 
 def standard_methods() -> dict[str, BaseEstimator]:
@@ -48,10 +49,11 @@ def standard_methods() -> dict[str, BaseEstimator]:
         :class:`rankviz.RankingTreeCV`), ``IBLR``, ``CC``, ``KNN (k=1)``,
         ``Default``
         (:func:`~rankviz.experiments.label_ranking_study.label_ranking_methods`)
-        and ``RankingTree`` (the mean-Spearman ranking tree, untuned).
+        , ``RankingTree`` (the mean-Spearman ranking tree, untuned) and
+        ``RankingForest`` (100 bagged mean-Spearman trees, :class:`rankviz.RankingForest`).
     """
     return {**label_ranking_methods(lrt=RankingTreeCV(criterion="mallows")),
-            "RankingTree": RankingTree(criterion="mean_spearman")}
+            "RankingTree": RankingTree(criterion="mean_spearman"), "RankingForest": RankingForest()}
 
 
 def resolve_methods(names: Sequence[str]) -> dict[str, BaseEstimator]:

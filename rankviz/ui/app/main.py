@@ -19,6 +19,7 @@ st.navigation([
     st.Page("app_pages/side_by_side.py", title="Side by side", icon=":material/compare:"),
     st.Page("app_pages/impurity_vs_gini.py", title="Ranking impurity vs Gini", icon=":material/stacked_bar_chart:"),
     st.Page("app_pages/mallows_trees.py", title="Mallows label ranking trees", icon=":material/park:"),
+    st.Page("app_pages/ranking_forest.py", title="Ranking forest", icon=":material/forest:"),
     st.Page("app_pages/mpboost.py", title="MPBoost", icon=":material/trending_up:"),
     st.Page("app_pages/benchmark.py", title="Benchmark", icon=":material/leaderboard:"),
 ]).run()

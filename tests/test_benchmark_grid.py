@@ -30,12 +30,15 @@ import pytest
 
 from rankviz import DefaultRanker, KNNRanker, RankingTree, compare_methods, delete_labels, load_sample
 from rankviz.cli import ProgressBar, main
-from rankviz.experiments.grid import (COLUMNS, HIGHER_IS_BETTER, MEASURES, Protocol, read_results, rank_loss,
+from rankviz.experiments.grid import (COLUMNS, HIGHER_IS_BETTER, MEASURES, Protocol, default_measures, read_results, rank_loss,
                                       run_grid)
-from rankviz.label_ranking.metrics import kendall_tau
+from rankviz.label_ranking.metrics import kendall_tau, tau_x
 
 REPO = Path(__file__).resolve().parents[1]
 TIMES = ["fit_seconds", "predict_seconds"]
+
+#: The measures a grid computes by default on data without ties (τx only where there are ties).
+STRICT_MEASURES = default_measures([])
 
 
 def small_methods():
@@ -65,9 +68,9 @@ def test_the_schema_is_exact_and_cells_score_what_cross_validation_scores(serial
     assert tuple(table.columns) == COLUMNS
     assert table.dtypes[["repetition", "fold", "n_train", "n_test", "seed"]].map(str).eq("int64").all()
     assert table.dtypes[["value", "missing_rate"]].map(str).eq("float64").all()
-    assert len(table) == 2 * 3 * 2 * 3 * len(MEASURES)  # data sets × methods × repetitions × folds × measures
+    assert len(table) == 2 * 3 * 2 * 3 * len(STRICT_MEASURES)  # data sets × methods × repetitions × folds × measures
     assert set(table["params"]) == {"{}"} and (table["rankviz_version"] != "").all()
-    assert table.groupby("cell").size().eq(len(MEASURES)).all()
+    assert table.groupby("cell").size().eq(len(STRICT_MEASURES)).all()
     iris = load_sample("iris_nb")
     assert (table.loc[table.dataset == "iris_nb", ["n_train", "n_test"]].sum(axis=1) == iris.n_samples).all()
 
@@ -94,6 +97,21 @@ def test_a_cell_with_missing_labels_is_computed_by_hand():
     # Without deletions the cell differs: the labels were deleted (from training only).
     complete = KNNRanker(n_neighbors=5).fit(dataset.X.iloc[train], Y[train]).predict(dataset.X.iloc[test])
     assert not np.array_equal(predicted, complete)
+
+
+def test_data_with_ties_is_also_scored_with_tau_x_by_default():
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame({"x": rng.random(40)})
+    Y = np.where((X["x"] < 0.5).to_numpy()[:, None], [1.0, 2.0, 2.0, 3.0], [2.0, 1.0, 3.0, 3.0])  # dense ranks, ties
+    protocol = Protocol("kfold", n_splits=4, seed=1)
+    table = run_grid({"default": DefaultRanker()}, {"ties": (X, Y)}, protocol, backend="serial")
+    assert set(table["measure"]) == set(MEASURES)  # τx too
+    _, fold, train, test = list(protocol.splits(len(Y)))[1]
+    predicted = DefaultRanker().fit(X.iloc[train], Y[train]).predict(X.iloc[test])
+    row = table[(table.fold == fold) & (table.measure == "τx")].iloc[0]
+    assert row["value"] == pytest.approx(np.mean(tau_x(Y[test], predicted)), abs=1e-12)
+    # strict rankings: no τx (it equals Kendall tau there)
+    assert "τx" not in default_measures([np.argsort(rng.random((5, 4)), axis=1) + 1.0])
 
 
 def test_inner_cv_tuning_records_the_settings_it_chose():
@@ -180,21 +198,21 @@ def test_a_killed_run_keeps_its_finished_cells_and_resumes_to_the_same_table(tmp
     process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while rows_in(results) < 5 * len(MEASURES) and process.poll() is None and time.monotonic() < deadline:
+        while rows_in(results) < 5 * len(STRICT_MEASURES) and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.005)
         os.kill(process.pid, signal.SIGKILL)
     finally:
         process.wait()
     assert process.returncode == -signal.SIGKILL  # killed, not finished
-    partial = read_results(results, MEASURES)
+    partial = read_results(results, STRICT_MEASURES)
     written = results.read_text(encoding="utf-8")
     kept_lines = written[:written.rfind("\n") + 1]  # a line cut by the kill is dropped on resuming
     assert 5 <= partial["cell"].nunique() < KILL_CELLS
-    assert partial.groupby("cell").size().eq(len(MEASURES)).all()
+    assert partial.groupby("cell").size().eq(len(STRICT_MEASURES)).all()
 
     finished = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert finished.returncode == 0, finished.stderr
-    resumed = read_results(results, MEASURES)
+    resumed = read_results(results, STRICT_MEASURES)
     assert resumed["cell"].nunique() == KILL_CELLS
     # the cells of the first run were kept as written, not run again: the file only grew after them
     assert results.read_text(encoding="utf-8").startswith(kept_lines)
@@ -211,7 +229,7 @@ def test_a_cut_off_csv_line_is_dropped_and_the_cell_run_again(tmp_path, serial_t
     run_grid(small_methods(), {"toy": load_sample("toy")}, protocol, results=results, backend="serial")
     data = results.read_bytes()
     results.write_bytes(data[: len(data) - 40])  # the last cell loses its last line and part of another
-    damaged = read_results(results, MEASURES)
+    damaged = read_results(results, STRICT_MEASURES)
     assert damaged["cell"].nunique() == 3 * 2 * 3 - 1
     table = run_grid(small_methods(), small_datasets(), protocol, results=results, backend="serial")
     pd.testing.assert_frame_equal(without_times(table), without_times(serial_table))
@@ -234,7 +252,7 @@ def test_a_parquet_run_resumes_without_rerunning_finished_cells(tmp_path, serial
 # the command line
 # --------------------------------------------------------------------------- #
 @pytest.mark.parametrize("args, named", [
-    (["--datasets", "toy", "--methods", "knn", "forest"], "'forest'"),
+    (["--datasets", "toy", "--methods", "knn", "jungle"], "'jungle'"),
     (["--datasets", "toy", "no_such_data", "--methods", "knn"], "'no_such_data'"),
     (["--datasets", "toy", "--cv", "ten"], "'ten'"),
     (["--datasets", "toy", "--cv", "loo", "--repetitions", "3"], "leave-one-out"),

@@ -18,7 +18,7 @@ def test_the_entry_and_its_pages_are_in_the_package():
     assert entry.is_file() and entry.parent.name == "app" and "rankviz" in entry.parts
     pages = {p.name for p in (entry.parent / "app_pages").glob("*.py")} - {"__init__.py"}
     assert pages == {"ranking_trees.py", "side_by_side.py", "impurity_vs_gini.py", "mallows_trees.py",
-                     "mpboost.py", "benchmark.py"}
+                     "ranking_forest.py", "mpboost.py", "benchmark.py"}
     # Every page is listed in the navigation, and no pages/ folder sits beside the entry.
     source = entry.read_text(encoding="utf-8")
     assert all(f'"app_pages/{name}"' in source for name in pages)

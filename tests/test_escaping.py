@@ -261,7 +261,7 @@ def assert_page_escapes(at, names):
 
 
 @pytest.mark.parametrize("page", ["app_pages/ranking_trees.py", "app_pages/side_by_side.py",
-                                  "app_pages/mallows_trees.py"])
+                                  "app_pages/mallows_trees.py", "app_pages/ranking_forest.py"])
 def test_ranking_pages_escape_uploaded_names(app_path, page):
     content, labels = ranking_csv()
     at = AppTest.from_file(app_path, default_timeout=180)
@@ -274,6 +274,10 @@ def test_ranking_pages_escape_uploaded_names(app_path, page):
     assert html.escape(NASTY, quote=True) in dots
     if page != "app_pages/side_by_side.py":
         assert any(md_escape(f"file{NASTY}") in text for text in texts)  # the data expander
+    if page == "app_pages/ranking_forest.py":  # the importance heatmap names features and labels
+        at.button(key="forest_importance_run").click().run()
+        spec = next(c for c in at.get("plotly_chart") if c.key == "forest_importance_chart").proto.spec
+        assert all(name not in spec for name in (NASTY, BREAKOUT)) and "x&lt;y&gt;" in spec
     if page == "app_pages/ranking_trees.py":
         status = next(t for t in texts if t.startswith("Step "))
         assert md_escape(NASTY) in status or md_escape(MARKDOWN) in status
@@ -435,6 +439,7 @@ BIDI_NAME = "x\u202egpj.exe"
 
 def bidi_figures():
     """Every figure that takes a user's name, built with a name holding U+202E (and a tag)."""
+    from rankviz.viz.figures.forest import importance_heatmap
     from rankviz.viz.figures.ordinal import level_count_chart
     from rankviz.viz.figures.ranking_trees import rank_heatmap, threshold_curve
 
@@ -450,6 +455,7 @@ def bidi_figures():
     for feature in (BIDI_NAME, 0):
         yield f"threshold_curve({feature!r})", threshold_curve(table, feature, chosen_threshold=1.5,
                                                                similarity_parent=0.2, gamma=0.98)
+    yield "importance_heatmap", importance_heatmap(np.array([[0.1, 0.2], [0.0, -0.1]]), names, names[::-1])
 
 
 def test_plotly_figures_show_bidi_controls_in_user_names():
@@ -463,7 +469,7 @@ def test_plotly_figures_show_bidi_controls_in_user_names():
         assert "x\\\\u202egpj.exe" in dumped, what  # shown as its escape, one backslash in the figure
         assert "<b>" not in dumped.replace("<b>bold", ""), what  # tags in names are escaped too
         checked += 1
-    assert checked == 4
+    assert checked == 5
 
 
 def test_the_text_export_writes_bidi_controls_and_line_breaks_visibly():

@@ -197,6 +197,7 @@ def summary_shows(at, ds):
 LR_PAGES = {
     "ranking_trees": (family("label ranking") + [OVERSIZE], expander_shows),
     "mallows_trees": (LR_SAMPLE + [OVERSIZE], expander_shows),
+    "ranking_forest": (LR_SAMPLE + [OVERSIZE], expander_shows),
     "side_by_side": (LR_SAMPLE + [OVERSIZE], root_shows),
     "impurity_vs_gini": (LR_SAMPLE[:6] + [OVERSIZE], summary_shows),
 }

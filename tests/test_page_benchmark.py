@@ -15,7 +15,7 @@ import pytest
 from apptest_pages import ok, open_page
 
 from rankviz.datasets.samples import load_sample
-from rankviz.experiments.grid import MEASURES, Protocol, finished_cells, resolve_methods, run_grid
+from rankviz.experiments.grid import MEASURES, Protocol, default_measures, finished_cells, resolve_methods, run_grid
 from rankviz.experiments.report import build_report, summary_table
 from rankviz.safe_csv import safe_csv
 from rankviz.ui import benchmark_panel
@@ -179,13 +179,13 @@ def test_the_downloads_hold_the_results_and_the_report():
     back = pd.read_parquet(io.BytesIO(results_parquet(results)))
     pd.testing.assert_frame_equal(back, results)
     html = report_html_bytes(results).decode("utf-8")
-    assert html.startswith("<!DOCTYPE html>") and html.count("<figure><svg") == len(MEASURES)  # inlined
+    assert html.startswith("<!DOCTYPE html>") and html.count("<figure><svg") == len(default_measures([]))  # inlined
     assert "KNN (k=1)" in html and "Wilcoxon" in html
     with zipfile.ZipFile(io.BytesIO(report_markdown_zip(results))) as archive:
         names = set(archive.namelist())
     assert "benchmark_report.md" in names
-    assert sum(name.endswith(".png") for name in names) == len(MEASURES)
-    assert sum(name.endswith(".svg") for name in names) == len(MEASURES)
+    assert sum(name.endswith(".png") for name in names) == len(default_measures([]))
+    assert sum(name.endswith(".svg") for name in names) == len(default_measures([]))
 
 
 def test_an_uploaded_file_joins_the_grid_under_its_name(app):

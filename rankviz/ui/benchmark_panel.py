@@ -40,7 +40,7 @@ from sklearn.base import BaseEstimator, clone
 
 from ..datasets.label_ranking import RankingDataset
 from ..datasets.samples import list_samples, load_sample, sample_info
-from ..experiments.grid import MEASURES, Protocol, read_results, run_grid, standard_methods
+from ..experiments.grid import MEASURES, Protocol, default_measures, read_results, run_grid, standard_methods
 from ..experiments.report import (build_report, describe_tests, report_archive, report_html, summary_table,
                                   wins_ties_losses)
 from ..label_ranking.neighbourhood_size import DEFAULT_K_GRID
@@ -100,10 +100,15 @@ class BenchmarkChoice:
     workers: int
 
     @property
+    def measures(self) -> tuple[str, ...]:
+        """The measures of the grid: all, τx only where a data set has ties (``default_measures``)."""
+        return default_measures(dataset.Y for dataset in self.datasets.values())
+
+    @property
     def signature(self) -> tuple:
         """Everything the results depend on (not the workers)."""
         return (self.data_keys, tuple((name, repr(method)) for name, method in self.methods.items()),
-                repr(self.protocol), tuple(MEASURES))
+                repr(self.protocol), self.measures)
 
 
 def benchmark_methods(names: Sequence[str], *, knn_k: int | str = 1, iblr_k: int | str = "auto",
@@ -208,19 +213,19 @@ def run_benchmark(choice: BenchmarkChoice, path: str | os.PathLike,
     if choice.workers > 1:
         try:
             return run_grid(choice.methods, choice.datasets, choice.protocol, backend="processes",
-                            n_jobs=choice.workers, results=path, progress=report), ""
+                            n_jobs=choice.workers, results=path, progress=report, measures=choice.measures), ""
         except (OSError, RuntimeError, ImportError) as error:  # no worker processes here: run them in this one
             before.clear()
             note = f"Worker processes failed ({error_text(error)}); the cells ran one after the other instead."
             return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", results=path,
-                            progress=report), note
+                            progress=report, measures=choice.measures), note
     return run_grid(choice.methods, choice.datasets, choice.protocol, backend="serial", results=path,
-                    progress=report), ""
+                    progress=report, measures=choice.measures), ""
 
 
-def benchmark_results(path: str | os.PathLike) -> pd.DataFrame:
-    """The finished cells of a results file (every measure present), or an empty table."""
-    return read_results(path, tuple(MEASURES))
+def benchmark_results(path: str | os.PathLike, measures: Sequence[str] = tuple(MEASURES)) -> pd.DataFrame:
+    """The finished cells of a results file (every one of ``measures`` present), or an empty table."""
+    return read_results(path, tuple(measures))
 
 
 def results_parquet(table: pd.DataFrame) -> bytes:
@@ -366,7 +371,7 @@ def benchmark_run(choice: BenchmarkChoice) -> tuple[pd.DataFrame, int] | None:
         st.warning(f"This protocol does not fit the data: {md_escape(error)}")
         return None
     path = results_path(_session(), choice.signature)
-    table = benchmark_results(path)
+    table = benchmark_results(path, choice.measures)
     done = table["cell"].nunique()
     cols = st.columns([1, 3], vertical_alignment="center")
     label = "Continue the benchmark" if 0 < done < total else "Run benchmark"
@@ -392,7 +397,7 @@ def benchmark_run(choice: BenchmarkChoice) -> tuple[pd.DataFrame, int] | None:
             state.pop(f"{KEY}_requested", None)
             state[f"{KEY}_note"] = value[1]
             st.rerun()  # the button and the count above now say it is finished
-        table = benchmark_results(path)
+        table = benchmark_results(path, choice.measures)
     if state.get(f"{KEY}_note"):
         st.caption(md_escape(state[f"{KEY}_note"]))
     return table, total
@@ -441,7 +446,8 @@ def benchmark_report(table: pd.DataFrame, total: int) -> None:
     if done < total:
         st.warning(f"Partial results: {done} of {counted(total, 'cell')} finished. Press **Continue the "
                    "benchmark** to run the rest.", icon=":material/hourglass_bottom:")
-    measure = st.columns([1, 2])[0].selectbox("Measure", list(MEASURES), key=f"{KEY}_measure", persist_state="session",
+    measured = [m for m in MEASURES if m in set(table["measure"])]
+    measure = st.columns([1, 2])[0].selectbox("Measure", measured, key=f"{KEY}_measure", persist_state="session",
                            help="Every measure but the rank loss is better when higher.")
     view = _measure_view(table, measure)
     summary = view["summary"]

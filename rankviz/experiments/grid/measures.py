@@ -3,8 +3,10 @@
 Every measure takes true and predicted rank positions of shape ``(n, L)``
 (lower = preferred, NaN = missing label) and returns one value per row; a
 cell's value is the mean over its test rows, NaN rows skipped. Kendall tau,
-CS, WRC and LRA are those of :mod:`rankviz.label_ranking.metrics` (higher is
-better); the rank loss is an error (lower is better). NDCG@k is not offered:
+CS, WRC, LRA and Emond & Mason's τx (the measure of partial rankings, computed
+by default only for data with ties: :func:`default_measures`) are those of
+:mod:`rankviz.label_ranking.metrics` (higher is better); the rank loss is an
+error (lower is better). NDCG@k is not offered:
 it needs graded relevances, which a label ranking does not have.
 
 References
@@ -14,18 +16,22 @@ References
        pp. 1897-1916, 2008 (the rank loss of label rankings).
 .. [2] C. Rebelo, C. Soares and J. Costa, "Empirical evaluation of ranking
        trees on some metalearning problems", 2008 (CS, WRC, LRA).
+.. [3] E. J. Emond and D. W. Mason, "A new rank correlation coefficient with
+       application to the consensus ranking problem", Journal of
+       Multi-Criteria Decision Analysis 11(1), pp. 17-28, 2002 (τx).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...label_ranking.metrics import tau_x
 from ..cross_validation import MEASURES as CROSS_VALIDATION_MEASURES
 
-__all__ = ["HIGHER_IS_BETTER", "MEASURES", "rank_loss"]
+__all__ = ["HIGHER_IS_BETTER", "MEASURES", "TIES_MEASURE", "default_measures", "rank_loss"]
 
 
 def rank_loss(y_true: ArrayLike, y_pred: ArrayLike) -> np.ndarray:
@@ -82,8 +88,36 @@ MEASURES: dict[str, Callable[[ArrayLike, ArrayLike], float | np.ndarray]] = {
     "WRC": CROSS_VALIDATION_MEASURES["WRC"],
     "LRA": CROSS_VALIDATION_MEASURES["LRA"],
     "rank loss": rank_loss,
+    "τx": tau_x,
 }
+#: The measure of partial rankings, computed by default where the data has ties.
+TIES_MEASURE = "τx"
 
 #: Whether a larger value of each measure is better (all but the rank loss, an error rate).
 HIGHER_IS_BETTER: dict[str, bool] = {"Kendall tau": True, "CS": True, "WRC": True, "LRA": True,
-                                     "rank loss": False}
+                                     "rank loss": False, "τx": True}
+
+
+def default_measures(rank_matrices: Iterable[ArrayLike]) -> tuple[str, ...]:
+    """Every measure of :data:`MEASURES`, τx only when some row of some rank matrix ties two labels.
+
+    For strict rankings τx equals Kendall's tau, so it is left out where
+    no data set has ties.
+
+    Parameters
+    ----------
+    rank_matrices : iterable of array-like of shape (n, L)
+        The data sets' rank positions (NaN = missing label).
+
+    Returns
+    -------
+    tuple of str
+        Names of :data:`MEASURES`, in its order.
+    """
+    ties = any(_has_ties(np.asarray(Y, dtype=float)) for Y in rank_matrices)
+    return tuple(name for name in MEASURES if name != TIES_MEASURE or ties)
+
+
+def _has_ties(Y: np.ndarray) -> bool:
+    ordered = np.sort(Y, axis=1)
+    return bool((ordered[:, 1:] == ordered[:, :-1]).any())  # NaN never equals NaN: missing labels tie nothing

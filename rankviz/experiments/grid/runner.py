@@ -22,7 +22,7 @@ import pandas as pd
 from ...datasets.label_ranking import RankingDataset
 from .cells import Cell, CellTask, run_cell
 from .execution import WORKER_TIMEOUT, run_tasks
-from .measures import MEASURES
+from .measures import MEASURES, default_measures
 from .protocol import Protocol
 from .store import ResultStore, finished_cells, read_results, tidy
 
@@ -72,7 +72,7 @@ def grid_cells(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol
 
 
 def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: Protocol | None = None, *,
-             measures: Sequence[str] = tuple(MEASURES), results: str | os.PathLike | None = None,
+             measures: Sequence[str] | None = None, results: str | os.PathLike | None = None,
              backend: str = "processes", n_jobs: int = -1, scheduler: Any = None,
              progress: Progress | None = None, inner_folds: int = 5,
              worker_timeout: float = WORKER_TIMEOUT) -> pd.DataFrame:
@@ -97,9 +97,11 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
         positions (lower = preferred, NaN = missing label).
     protocol : Protocol, optional
         The outer splits, missing-label rate and seed; 10-fold by default.
-    measures : sequence of str, default=all of :data:`MEASURES`
+    measures : sequence of str, optional
         Names of :data:`rankviz.experiments.grid.measures.MEASURES`; each
-        cell gets one row per measure, the mean over its test rows.
+        cell gets one row per measure, the mean over its test rows. By
+        default all of them, τx only when a data set has ties
+        (:func:`rankviz.experiments.grid.measures.default_measures`).
     results : str or os.PathLike, optional
         A ``.csv`` file or ``.parquet`` directory. Each cell is written to
         it when it finishes; cells already there are skipped, so running
@@ -165,6 +167,8 @@ def run_grid(methods: Mapping[str, Any], datasets: Mapping[str, Any], protocol: 
     Name: value, dtype: float64
     """
     protocol = protocol if protocol is not None else Protocol()
+    if measures is None:
+        measures = default_measures(_data(dataset)[1] for dataset in datasets.values())
     unknown = [m for m in measures if m not in MEASURES]
     if unknown:
         raise ValueError(f"unknown measure {unknown[0]!r}; known: {', '.join(MEASURES)}")

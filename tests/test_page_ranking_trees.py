@@ -256,3 +256,33 @@ def test_knn_k_reaches_the_evaluation_with_95_percent_intervals_and_a_paired_tab
     assert paired["difference"].iloc[1] == pytest.approx(
         paired_comparison(tree.to_numpy(), other.to_numpy()).mean_difference)
     assert any(b.label == "Download the paired comparison (CSV)" for b in app.get("download_button"))
+
+
+def test_leaf_size_and_gamma_are_tuned_together_as_rankingtreecv_does(app):
+    import pandas as pd
+
+    from rankviz import RankingTreeCV
+    from rankviz.ui.tree_panel import GAMMA_GRID
+    from rankviz.ui.tuning_panel import LEAF_GRID
+
+    app.selectbox(key="tune_cv_scoring").set_value("cs").run()
+    app.number_input(key="tune_cv_folds").set_value(4).run()
+    app.button(key="tune_cv_run").click().run()
+    assert not app.exception and not app.error
+    dataset = load_sample("metalearning")
+    search = RankingTreeCV(leaf_grid=sorted({*LEAF_GRID, DEFAULT_MIN_LEAF}), cv=4, scoring="cs", random_state=0).fit(
+        dataset.X, pd.DataFrame(dataset.Y, columns=list(dataset.label_names)))
+    leaf = search.best_params_["min_samples_leaf"]
+    best = next(m.value for m in app.markdown if m.value.startswith("**Best"))
+    assert f"at least {leaf} examples per leaf" in best and f"mean held-out CS {search.best_score_:.3f}" in best
+    table = next(d.value for d in app.dataframe if "mean CS" in d.value.columns)
+    assert table["mean CS"].iloc[0] == pytest.approx(search.best_score_)
+    # the button sets the sidebar and the slider to the slider's best γ for that leaf size
+    scores = search.score_at(GAMMA_GRID)
+    gamma = float(GAMMA_GRID[int(np.nanargmax(scores))])
+    app.button(key="tune_cv_use").click().run()
+    assert not app.exception
+    assert app.number_input(key="tree_min_leaf").value == leaf
+    assert app.session_state["tree_gamma"] == pytest.approx(gamma)
+    expected = RankingTree(min_samples_leaf=leaf, gamma=gamma).fit(dataset.X, dataset.rankings).tree_
+    assert leaves_text(expected.n_leaves) in status_line(app)

@@ -89,3 +89,19 @@ def test_the_command_lines_lrt_is_the_tuned_tree():
     assert isinstance(lrt, RankingTreeCV) and lrt.criterion == "mallows"
     table = run_grid({"LRT": lrt}, {"toy": load_sample("toy")}, Protocol(n_splits=2), backend="serial")
     assert table["params"].str.contains("min_samples_leaf").all() and table["params"].str.contains("gamma").all()
+
+
+def test_score_at_reads_the_score_of_the_tree_each_gamma_gives():
+    data = load_sample("metalearning")
+    search = RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3).fit(data.X, data.Y)
+    results = search.cv_results_
+    at_leaf = results["param_min_samples_leaf"] == search.best_params_["min_samples_leaf"]
+    tried, means = results["param_gamma"][at_leaf], results["mean_test_score"][at_leaf]
+    # the tried γ themselves, and values just beside them that give the same trees
+    np.testing.assert_array_equal(search.score_at(tried), means)
+    path = search.gamma_path_
+    for gamma, mean in zip(tried, means):
+        inside = np.linspace(gamma - 1e-3, min(gamma + 1e-3, 2.0), 41)
+        same = path.same_tree(gamma, inside)
+        np.testing.assert_array_equal(search.score_at(inside[same]), mean)
+    assert search.best_score_ == search.score_at([search.best_params_["gamma"]])[0]

@@ -112,6 +112,41 @@ class GammaPath:
         smallest = b[:1][b[:1] > 0]
         return np.r_[smallest, (b[:-1] + b[1:]) / 2, self.gamma_max]
 
+    def same_tree(self, gamma: float, candidates: ArrayLike) -> np.ndarray:
+        """Return which ``candidates`` give the tree that ``gamma`` gives.
+
+        Two values give the same tree when the same breakpoints lie below
+        them (a node is split for every γ above its breakpoint). A γ that a
+        search chose off the path (:meth:`distinct_gammas`) can so be shown
+        with a value of a slider's grid.
+
+        Parameters
+        ----------
+        gamma : float
+            A γ up to ``gamma_max``.
+        candidates : array-like of float
+            Values of γ to compare (above ``gamma_max`` they count as
+            ``gamma_max``).
+
+        Returns
+        -------
+        ndarray of bool
+            One per candidate.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from rankviz import RankingTree, load_sample
+        >>> data = load_sample("toy")
+        >>> path = RankingTree(gamma=np.inf, min_samples_leaf=3).fit(data.X, data.Y).gamma_path()
+        >>> path.same_tree(np.inf, [0.9, 1.0, 1.5]).tolist()
+        [False, True, True]
+        """
+        self._check(gamma)
+        candidates = np.minimum(np.asarray(candidates, dtype=float), self.gamma_max)
+        below = np.searchsorted(self.breakpoints, candidates, side="left")
+        return below == np.searchsorted(self.breakpoints, gamma, side="left")
+
     def expanded(self, gamma: float) -> np.ndarray:
         """Return the mask of the nodes split in the tree for ``gamma``.
 

@@ -97,6 +97,10 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         ``rank_test_score`` and ``n_leaves`` (of the tree on all the data).
     leaf_grid_ : list of int
         The leaf sizes tried, the extensions included.
+    gamma_path_ : GammaPath
+        The γ path of the maximal tree on all the data at the chosen leaf
+        size: every γ of the search, and which γ give the chosen tree
+        (:meth:`GammaPath.same_tree`).
     tree_ : Tree
         The structure of ``best_estimator_``.
     n_features_in_ : int
@@ -206,6 +210,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
             search(sorted({min(int(np.ceil(top * 1.5)), cap), min(2 * top, cap)} - set(searched)))
             leaf, gamma, score = self._best(searched)
         self.leaf_grid_ = sorted(searched)
+        self.gamma_path_ = searched[leaf][2].gamma_path()
         self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma}
         self.best_score_ = score
         self.cv_results_ = _results(searched)
@@ -228,6 +233,41 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         """
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.predict(check_feature_input(self, X, reset=False))
+
+    def score_at(self, gammas: ArrayLike) -> np.ndarray:
+        """Mean cross-validated score of the tree each γ gives at the chosen leaf size.
+
+        Every γ gives one of the trees of :attr:`gamma_path_` whose scores the
+        search computed; this reads them off, e.g. for the values of a slider.
+
+        Parameters
+        ----------
+        gammas : array-like of float
+            Values of γ (> 0).
+
+        Returns
+        -------
+        ndarray of float
+            One mean score per γ (NaN where the folds scored no row).
+
+        Examples
+        --------
+        >>> from rankviz import RankingTreeCV, load_sample
+        >>> data = load_sample("metalearning")
+        >>> search = RankingTreeCV(leaf_grid=(5, 10), cv=3).fit(data.X, data.Y)
+        >>> bool(search.score_at([search.best_params_["gamma"]])[0] == search.best_score_)
+        True
+        """
+        check_is_fitted(self, "gamma_path_")
+        leaf = self.best_params_["min_samples_leaf"]
+        at_leaf = self.cv_results_["param_min_samples_leaf"] == leaf
+        tried = self.cv_results_["param_gamma"][at_leaf]
+        means = self.cv_results_["mean_test_score"][at_leaf]
+        breakpoints = self.gamma_path_.breakpoints
+        # the tree a γ gives is fixed by how many breakpoints lie below it
+        position = {int(k): float(m) for k, m in zip(np.searchsorted(breakpoints, tried, side="left"), means)}
+        below = np.searchsorted(breakpoints, np.asarray(gammas, dtype=float), side="left")
+        return np.array([position.get(int(k), np.nan) for k in below])
 
     def _tree(self, leaf: int, gamma: float) -> RankingTree:
         return RankingTree(criterion=self.criterion, gamma=gamma, min_samples_leaf=leaf, max_depth=self.max_depth,

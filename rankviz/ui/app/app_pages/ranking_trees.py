@@ -9,6 +9,7 @@ from rankviz.ui.evaluation_panel import evaluation_panel
 from rankviz.ui.gamma_panel import gamma_panel, held_out_note
 from rankviz.ui.inspector_panel import INSPECTED_KEY, inspector_panel
 from rankviz.ui.trace_panel import follow_row, holds_typed_values, trace_controls, trace_from_state
+from rankviz.ui.tuning_panel import leaf_and_gamma_panel
 from rankviz.ui.tree_panel import (TreeSettings, criterion_subtitle, fit_gamma_path, gamma_row, growth_player,
                                    tree_settings, tree_url_fields)
 from rankviz.tree import Tree
@@ -82,6 +83,8 @@ def tune() -> None:
     """The γ path: all of γ at once, so a γ step leaves it as it is (its own controls rerun only it)."""
     st.subheader("γ path", anchor=False)
     gamma_panel(dataset, data_key, settings, path)
+    st.subheader("Leaf size and γ together", anchor=False)
+    leaf_and_gamma_panel(dataset, data_key, settings)
 
 
 study()

@@ -19,6 +19,8 @@ from .._validation import check_feature_input, check_growth_params, check_rankin
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
+from ..label_ranking.bucket_order import DEFAULT_BETA, has_ties
+from .bucket_nodes import node_bucket_orders
 from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
 from .mallows_nodes import node_models
@@ -69,6 +71,20 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         ``criterion="mallows"`` the mean Borda position its centre is
         sorted by (a label a leaf borrows from an ancestor ties with none).
         It changes the leaves' rankings, never the splits.
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        What ranking a node predicts. ``"aggregate"``: the criterion's own
+        (the mean-rank rule; the Mallows centre for ``criterion="mallows"``),
+        strict or tied by ``tie_tolerance``. ``"bucket_order"``: the bucket
+        order of the partial label ranking trees of Alfaro, Aledo & Gámez
+        (2021), which ties labels by their rankings' pair orders (the pivot
+        algorithm BPA-LIA-MP2 with tie threshold ``beta``,
+        :func:`rankviz.label_ranking.bucket_order.bucket_order`).
+        ``"auto"``: the bucket order when the training rankings have ties and
+        no ``tie_tolerance`` is given, the aggregate otherwise; so rankings
+        with ties are predicted with ties by default.
+    beta : float, default=0.25
+        The tie threshold of the bucket order, in [0, 0.5] (0.25 as Alfaro et
+        al.); larger values tie more.
     max_bins : int or None, default=None
         None: every threshold between two distinct values is tried, as the
         papers do. An int >= 2: a numeric attribute with more distinct
@@ -101,6 +117,9 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         else ``label_1..label_L``.
     n_labels_ : int
         Number of labels (columns of the training ``Y``).
+    consensus_ : str
+        ``"bucket_order"`` or ``"aggregate"``: what the nodes predict (the
+        choice of ``consensus="auto"``).
 
     See Also
     --------
@@ -118,6 +137,9 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
        instance-based learning for label ranking", Proceedings of the 26th
        International Conference on Machine Learning (ICML 2009),
        pp. 161-168, 2009.
+    .. [3] J. C. Alfaro, J. A. Aledo and J. A. Gámez, "Learning decision trees
+       for the partial label ranking problem", International Journal of
+       Intelligent Systems 36(2), pp. 890-918, 2021.
 
     Examples
     --------
@@ -144,12 +166,15 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", gamma: float = 0.995,
                  min_samples_leaf: int = 2, max_depth: int | None = None,
-                 tie_tolerance: float | None = None, max_bins: int | None = None) -> None:
+                 tie_tolerance: float | None = None, consensus: str = "auto", beta: float = DEFAULT_BETA,
+                 max_bins: int | None = None) -> None:
         self.criterion = criterion
         self.gamma = gamma
         self.min_samples_leaf = min_samples_leaf
         self.max_depth = max_depth
         self.tie_tolerance = tie_tolerance
+        self.consensus = consensus
+        self.beta = beta
         self.max_bins = max_bins
 
     def fit(self, X: Any, Y: ArrayLike, label_names: Sequence[str] | None = None) -> Self:
@@ -238,7 +263,12 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
         else:
             mean_position = self.tree_.mean_rank
-        if self.tie_tolerance is not None:
+        self.consensus_ = ("bucket_order" if self.consensus == "bucket_order" or (
+            self.consensus == "auto" and self.tie_tolerance is None and has_ties(Y)) else "aggregate")
+        if self.consensus_ == "bucket_order":
+            # Partial label ranking trees (Alfaro, Aledo & Gámez 2021) predict each node's bucket order.
+            self.tree_ = replace(self.tree_, ranking=node_bucket_orders(self.tree_, Y, leaf_of_row, self.beta))
+        elif self.tie_tolerance is not None:
             self.tree_ = replace(self.tree_, ranking=tie_close_labels(self.tree_.ranking, mean_position,
                                                                       self.tie_tolerance))
         self.n_labels_ = Y.shape[1]
@@ -350,6 +380,11 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
     def _check_params(self) -> None:
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
         check_tie_tolerance(self.tie_tolerance)
+        if self.consensus not in ("auto", "aggregate", "bucket_order"):
+            raise ValueError(f"consensus must be 'auto', 'aggregate' or 'bucket_order'; got {self.consensus!r}")
+        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= self.beta <= 0.5:
+            raise ValueError(f"beta must be a number in [0, 0.5]; got {self.beta!r}")
         if self.max_bins is not None and not (isinstance(self.max_bins, (int, np.integer))
                                               and not isinstance(self.max_bins, bool) and self.max_bins >= 2):
             raise ValueError(f"max_bins must be None or an integer >= 2, got {self.max_bins!r}")

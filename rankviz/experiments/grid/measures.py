@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ...label_ranking.bucket_order import has_ties
 from ...label_ranking.metrics import tau_x
 from ..cross_validation import MEASURES as CROSS_VALIDATION_MEASURES
 
@@ -114,10 +115,5 @@ def default_measures(rank_matrices: Iterable[ArrayLike]) -> tuple[str, ...]:
     tuple of str
         Names of :data:`MEASURES`, in its order.
     """
-    ties = any(_has_ties(np.asarray(Y, dtype=float)) for Y in rank_matrices)
+    ties = any(has_ties(Y) for Y in rank_matrices)
     return tuple(name for name in MEASURES if name != TIES_MEASURE or ties)
-
-
-def _has_ties(Y: np.ndarray) -> bool:
-    ordered = np.sort(Y, axis=1)
-    return bool((ordered[:, 1:] == ordered[:, :-1]).any())  # NaN never equals NaN: missing labels tie nothing

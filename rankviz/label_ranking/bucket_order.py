@@ -1,0 +1,225 @@
+"""The consensus of rankings with ties: a bucket order by the pivot algorithm of Alfaro, Aledo & Gámez.
+
+A *bucket order* ranks the labels with ties (``a > b = c > d``: the buckets
+``{a}, {b, c}, {d}``). The partial label ranking trees and nearest neighbours
+of Alfaro, Aledo & Gámez (2021) predict the bucket order that the bucket pivot
+algorithm with the least indecision assumption, multiple pivots and two
+stages ("BPA-LIA-MP2", Aledo, Gámez & Rosete 2017) builds from the rankings:
+
+1. The *precedence* of every pair: the (weighted) share of the rankings that
+   put ``i`` before ``j``, a tie counting one half (``P[i, j]``; a pair no
+   ranking holds both labels of counts ½).
+2. Each label's *indecision* (the DANI index): the mean distance of its row of
+   ``P`` from the "utopian" row that rounds each entry to 0, ½ or 1 (below
+   0.25, from 0.25 to 0.75, above 0.75).
+3. The label of least indecision is the pivot of a central bucket. Every other
+   label goes before it when the central labels' mean precedence over it is
+   below ``0.5 - beta``, into it up to ``0.5 + beta`` (both ends included;
+   the bucket grows as labels join it), after it otherwise; then the labels
+   put before and after are placed once more against the grown bucket. The
+   labels before and after are ordered the same way, recursively.
+
+References
+----------
+.. [1] J. C. Alfaro, J. A. Aledo and J. A. Gámez, "Learning decision trees for
+       the partial label ranking problem", International Journal of
+       Intelligent Systems 36(2), pp. 890-918, 2021.
+.. [2] J. A. Aledo, J. A. Gámez and A. Rosete, "Utopia in the solution of the
+       Bucket Order Problem", Decision Support Systems 97, pp. 69-80, 2017.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["DEFAULT_BETA", "bucket_order", "bucket_order_from_counts", "has_ties", "precedence_counts"]
+
+#: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
+DEFAULT_BETA = 0.25
+# Rows per block of the (rows, labels, labels) comparison tables: at most this many cells at once.
+_BLOCK_CELLS = 1 << 22
+# Added to every count of a pair, as the reference implementation does: a pair no ranking holds
+# both labels of has precedence 1/2, and exact thresholds are met the same way.
+_EPSILON = float(np.finfo(float).eps)
+
+
+def has_ties(Y: ArrayLike) -> bool:
+    """Whether some ranking ties two of its labels (a missing label ties nothing).
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rankings, n_labels)
+        Rank positions, NaN = missing.
+
+    Returns
+    -------
+    bool
+        True if two labels share a position in some row.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.bucket_order import has_ties
+    >>> has_ties([[1, 2, 3], [1, 2, 2]]), has_ties([[1, 2, float("nan")]])
+    (True, False)
+    """
+    ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
+    return bool((ordered[:, 1:] == ordered[:, :-1]).any())  # NaN never equals NaN
+
+
+def precedence_counts(Y: ArrayLike, weights: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Count, for every pair of labels, the (weighted) rankings that order it and that tie it.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rankings, n_labels)
+        Rank positions (lower = preferred, equal = tied, NaN = missing).
+    weights : array-like of shape (n_rankings,), optional
+        Non-negative weight of each ranking; 1 each by default.
+
+    Returns
+    -------
+    before : ndarray of shape (n_labels, n_labels)
+        ``before[i, j]``: the weight of the rankings that put ``i`` strictly before ``j``.
+    tied : ndarray of shape (n_labels, n_labels)
+        ``tied[i, j]``: the weight of the rankings that tie ``i`` and ``j`` (symmetric).
+        A ranking that lacks ``i`` or ``j`` adds to neither.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.bucket_order import precedence_counts
+    >>> before, tied = precedence_counts([[1, 2, 2], [2, 1, 3]])
+    >>> before.tolist()
+    [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [0.0, 0.0, 0.0]]
+    >>> tied[1, 2], tied[2, 1]
+    (np.float64(1.0), np.float64(1.0))
+    """
+    Y = np.atleast_2d(np.asarray(Y, dtype=float))
+    n, n_labels = Y.shape
+    w = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
+    before = np.zeros((n_labels, n_labels))
+    tied = np.zeros((n_labels, n_labels))
+    block = max(1, _BLOCK_CELLS // max(1, n_labels * n_labels))
+    for start in range(0, n, block):
+        rows = Y[start:start + block]
+        difference = rows[:, :, None] - rows[:, None, :]  # NaN where a label is missing
+        weight = w[start:start + block]
+        before += np.einsum("r,rij->ij", weight, (difference < 0).astype(float))
+        tied += np.einsum("r,rij->ij", weight, (difference == 0).astype(float))
+    np.fill_diagonal(tied, 0.0)
+    return before, tied
+
+
+def bucket_order_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = DEFAULT_BETA) -> np.ndarray:
+    """The bucket order of the pivot algorithm (BPA-LIA-MP2) from precedence counts.
+
+    Parameters
+    ----------
+    before, tied : array-like of shape (n_labels, n_labels)
+        As :func:`precedence_counts` returns them.
+    beta : float, default=0.25
+        The tie threshold in [0, 0.5]: a label joins a bucket while the
+        bucket's mean precedence over it lies in ``[0.5 - beta, 0.5 + beta]``.
+
+    Returns
+    -------
+    ndarray of shape (n_labels,)
+        Rank positions, tied labels sharing the average of the positions they
+        fill (``a > b = c`` is ``1, 2.5, 2.5``).
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a number in [0, 0.5].
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
+            or not 0.0 <= beta <= 0.5:
+        raise ValueError(f"beta must be a number in [0, 0.5]; got {beta!r}.")
+    before = np.asarray(before, dtype=float)
+    tied = np.asarray(tied, dtype=float)
+    n_labels = before.shape[0]
+    if n_labels == 0:
+        return np.empty(0)
+    # the precedence of i over j, a tie counting one half: computed for i <= j, the rest its complement, so
+    # that P[j, i] = 1 - P[i, j] holds to the bit (ties at β = 0 hang on it)
+    a, t, b = before + _EPSILON, tied + _EPSILON, before.T + _EPSILON
+    upper = np.triu((a + 0.5 * t) / (a + t + b))
+    precedence = upper + np.tril(1.0 - upper.T, k=-1)
+    # the utopian matrix rounds each upper entry and mirrors it (0.25 and 0.75 round to 1/2)
+    rounded = np.where(upper > 0.75, 1.0, np.where(upper < 0.25, 0.0, 0.5))
+    utopia = np.triu(rounded) + np.tril(1.0 - rounded.T, k=-1)
+    off_diagonal = ~np.eye(n_labels, dtype=bool)
+    indecision = np.where(off_diagonal, np.abs(precedence - utopia), 0.0).sum(axis=1) / max(1, n_labels - 1)
+    low, high = 0.5 - beta, 0.5 + beta
+
+    def place(items: list[int], central: list[int], left: list[int], right: list[int]) -> None:
+        for item in items:
+            mean = precedence[central, item].mean()  # how much the central labels are preferred to it
+            (left if mean < low else central if mean <= high else right).append(item)
+
+    def build(items: list[int]) -> list[list[int]]:
+        # Labels, not rows: a loop over at most n_labels buckets.
+        if not items:
+            return []
+        pivot = min(items, key=lambda label: indecision[label])  # the first of least indecision
+        central: list[int] = [pivot]
+        left: list[int] = []
+        right: list[int] = []
+        place([item for item in items if item != pivot], central, left, right)
+        again = left + right  # the second stage: placed anew against the grown central bucket
+        left, right = [], []
+        place(again, central, left, right)
+        return build(left) + [central] + build(right)
+
+    positions = np.empty(n_labels)
+    filled = 0
+    for bucket in build(list(range(n_labels))):
+        positions[bucket] = filled + (len(bucket) + 1) / 2
+        filled += len(bucket)
+    return positions
+
+
+def bucket_order(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float = DEFAULT_BETA) -> np.ndarray:
+    """The consensus bucket order of rankings with ties (BPA-LIA-MP2 of Alfaro, Aledo & Gámez 2021).
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rankings, n_labels)
+        Rank positions (lower = preferred, equal = tied, NaN = missing).
+    weights : array-like of shape (n_rankings,), optional
+        Non-negative weight of each ranking.
+    beta : float, default=0.25
+        The tie threshold (see :func:`bucket_order_from_counts`).
+
+    Returns
+    -------
+    ndarray of shape (n_labels,)
+        Rank positions, tied labels sharing the average of their positions.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a number in [0, 0.5].
+
+    See Also
+    --------
+    rankviz.label_ranking.aggregation.rank_by_mean : The mean-rank rule (strict, or ties by a tolerance).
+    rankviz.label_ranking.mallows.borda_center : The Borda count.
+
+    References
+    ----------
+    .. [1] J. C. Alfaro, J. A. Aledo and J. A. Gámez, "Learning decision trees
+           for the partial label ranking problem", International Journal of
+           Intelligent Systems 36(2), pp. 890-918, 2021.
+
+    Examples
+    --------
+    Four rankings of the labels a, b, c, d: b is first in all, a and d are
+    tied or close, c is last or tied with d.
+
+    >>> from rankviz.label_ranking.bucket_order import bucket_order
+    >>> bucket_order([[2, 1, 3, 3], [2, 1, 3, 3], [2, 1, 3, 2], [2, 1, 2, 1]])
+    array([2.5, 1. , 4. , 2.5])
+    """
+    before, tied = precedence_counts(Y, weights)
+    return bucket_order_from_counts(before, tied, beta)

@@ -1,0 +1,84 @@
+"""The bucket order of Alfaro, Aledo & Gámez (BPA-LIA-MP2): worked examples, invariants, and the trees that predict it."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankviz import RankingTree
+from rankviz.label_ranking.bucket_order import bucket_order, bucket_order_from_counts, has_ties, precedence_counts
+from rankviz.label_ranking.metrics import tau_x
+
+
+# Worked by hand (precedence matrix, indecision, pivots and both stages), and confirmed with the
+# reference implementation of Alfaro et al. (scikit-lr), which gives the dense buckets in the comments.
+def test_four_rankings_of_four_labels():
+    Y = [[2, 1, 3, 3], [2, 1, 3, 3], [2, 1, 3, 2], [2, 1, 2, 1]]
+    # pivot b (least indecision); then a with d (precedence 0.625), c after them: b | a d | c, dense [2, 1, 3, 2]
+    np.testing.assert_array_equal(bucket_order(Y), [2.5, 1.0, 4.0, 2.5])
+
+
+def test_the_second_stage_and_beta():
+    Y = [[1, 1, 2, 3], [1, 2, 2, 1], [1, 1, 2, 2], [1, 2, 3, 4], [1, 2, 2, 1]]
+    # pivot c, d joins it; b (0.2 against c) goes before in the first stage and joins the grown bucket
+    # in the second (mean 0.3 >= 0.25): a | b c d, dense [1, 2, 2, 2] ...
+    np.testing.assert_array_equal(bucket_order(Y), [1.0, 3.0, 3.0, 3.0])
+    # ... but with beta = 0.1 (ties in [0.4, 0.6]) b stays before: a | b | c d, dense [1, 2, 3, 3]
+    np.testing.assert_array_equal(bucket_order(Y, beta=0.1), [1.0, 2.0, 3.5, 3.5])
+
+
+def test_weights_count_as_repeated_rankings():
+    Y = np.array([[1, 2, 2], [1, 1, 2], [2, 1, 3]])
+    # w = (2, 1, 1): precedence of a over b 0.625 (a tie), c after both: dense [1, 1, 2]
+    np.testing.assert_array_equal(bucket_order(Y, [2, 1, 1]), [1.5, 1.5, 3.0])
+    np.testing.assert_array_equal(bucket_order(Y, [2, 1, 1]), bucket_order(Y[[0, 0, 1, 2]]))
+
+
+@pytest.mark.parametrize("n_labels", [2, 3, 4, 5])
+def test_identical_rankings_are_their_own_consensus(n_labels):
+    for ranking in itertools.permutations(range(1, n_labels + 1)):
+        np.testing.assert_array_equal(bucket_order([ranking] * 3), ranking)
+    tied = np.r_[1.0, np.full(n_labels - 1, 2.0)]  # a > everything else, tied
+    np.testing.assert_array_equal(bucket_order([tied, tied]), np.r_[1.0, np.full(n_labels - 1, (n_labels + 2) / 2)])
+
+
+def test_beta_one_half_ties_everything_and_the_counts_are_the_rankings_pair_orders():
+    rng = np.random.default_rng(0)
+    Y = np.argsort(rng.random((6, 5)), axis=1) + 1.0
+    Y[0, 1] = Y[0, 2]  # a tie
+    Y[1, 4] = np.nan  # a missing label: in no count
+    np.testing.assert_array_equal(bucket_order(Y, beta=0.5), np.full(5, 3.0))
+    before, tied = precedence_counts(Y)
+    for i, j in itertools.permutations(range(5), 2):
+        held = ~np.isnan(Y[:, i]) & ~np.isnan(Y[:, j])
+        assert before[i, j] == np.sum(held & (Y[:, i] < Y[:, j]))
+        assert tied[i, j] == np.sum(held & (Y[:, i] == Y[:, j]))
+    with pytest.raises(ValueError, match="beta"):
+        bucket_order_from_counts(before, tied, beta=0.6)
+    assert has_ties(Y) and not has_ties(np.argsort(rng.random((4, 5)), axis=1))
+
+
+def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"x": rng.random(60), "z": rng.random(60)})
+    dense = np.array([[1, 2, 2, 3], [2, 1, 1, 2], [1, 1, 2, 3], [3, 2, 1, 1]], dtype=float)
+    Y = dense[(X["x"] * 2).astype(int) * 2 + (X["z"] > 0.5)]
+    noisy = rng.random(60) < 0.2
+    Y[noisy] = dense[rng.integers(0, 4, noisy.sum())]  # some rows of another box
+    tree = RankingTree(min_samples_leaf=4).fit(X, Y)
+    assert tree.consensus_ == "bucket_order"
+    paths = tree.tree_.decision_paths(tree.encoder_.transform(X))
+    for node in range(tree.tree_.node_count):
+        rows = (paths == node).any(axis=1)
+        np.testing.assert_array_equal(tree.tree_.ranking[node], bucket_order(Y[rows]))
+    # predictions tie labels, and score as τx does
+    predicted = tree.predict(X)
+    assert has_ties(predicted) and np.mean(tau_x(Y, predicted)) > 0.8
+    # the criterion's aggregate when asked, or with a tie tolerance; and on strict rankings by default
+    assert RankingTree(min_samples_leaf=4, consensus="aggregate").fit(X, Y).consensus_ == "aggregate"
+    assert RankingTree(min_samples_leaf=4, tie_tolerance=0.1).fit(X, Y).consensus_ == "aggregate"
+    strict = np.argsort(rng.random((60, 4)), axis=1) + 1.0
+    assert RankingTree().fit(X, strict).consensus_ == "aggregate"
+    with pytest.raises(ValueError, match="consensus"):
+        RankingTree(consensus="borda").fit(X, Y)

@@ -82,3 +82,12 @@ def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():
     assert RankingTree().fit(X, strict).consensus_ == "aggregate"
     with pytest.raises(ValueError, match="consensus"):
         RankingTree(consensus="borda").fit(X, Y)
+
+
+def test_a_few_equal_scores_do_not_make_partial_rankings():
+    from rankviz import load_sample
+    from rankviz.label_ranking.bucket_order import is_partial
+
+    data = load_sample("metalearning")  # equal accuracies tie labels in 9 of its 153 rankings
+    assert has_ties(data.Y) and not is_partial(data.Y)
+    assert RankingTree().fit(data.X, data.Y).consensus_ == "aggregate"

@@ -103,7 +103,7 @@ def test_nodes_of_tied_rankings_hold_the_criterions_model():
     """Ties leave pairs unordered: the nodes' models come from the criterion's summed statistics."""
     X, Y = random_problem(5, n=120, n_labels=5, ties=True)
     assert (Y != np.round(Y)).any()
-    model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2).fit(X, Y)
+    model = RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=2, consensus="aggregate").fit(X, Y)
     tree = model.tree_
     paths = tree.decision_paths(model.encoder_.transform(X))
     criterion = Mallows()

@@ -38,6 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_feature_input, check_growth_params, check_n_jobs, check_rankings
 from ..label_ranking.aggregation import check_tie_tolerance, rank_by_mean
 from ..label_ranking.base import LabelRankerMixin
+from ..label_ranking.bucket_order import is_partial
 from ..label_ranking.metrics import kendall_tau
 from ..tree import Criterion, RankingTree, get_criterion
 
@@ -52,7 +53,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
     ``max_features`` features drawn without replacement, both from its own
     seed. A prediction ranks the labels by their mean position over the
     trees' predictions; with ``tie_tolerance`` labels whose mean positions
-    differ by at most that much are tied.
+    differ by at most that much are tied. On partial rankings
+    (:func:`rankviz.label_ranking.bucket_order.is_partial`) every tree's
+    nodes predict bucket orders.
 
     Parameters
     ----------
@@ -193,7 +196,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         self.estimators_samples_ = [rows for rows, _ in draws]
         self.estimators_features_ = [features for _, features in draws]
         ranked = pd.DataFrame(Y, columns=pd.Index(self.label_names_))
-        self.estimators_ = self._parallel(joblib.delayed(_grow)(self._tree(), frame, ranked, rows, features)
+        # what the trees' nodes predict, decided once on all the rows (a bootstrap sample may tie more or less)
+        consensus = "bucket_order" if is_partial(Y) else "aggregate"
+        self.estimators_ = self._parallel(joblib.delayed(_grow)(self._tree(consensus), frame, ranked, rows, features)
                                           for rows, features in draws)
         if self.oob_score:
             self._score_out_of_bag(frame, Y)
@@ -267,9 +272,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         finite = np.isfinite(tau)
         self.oob_score_ = float(tau[finite].mean()) if finite.any() else float("nan")
 
-    def _tree(self) -> RankingTree:
+    def _tree(self, consensus: str) -> RankingTree:
         return RankingTree(criterion=self.criterion, gamma=self.gamma, min_samples_leaf=self.min_samples_leaf,
-                           max_depth=self.max_depth)
+                           max_depth=self.max_depth, consensus=consensus)
 
     def _parallel(self, calls: Any) -> list[Any]:
         # Threads: the compiled growth releases the GIL, and the trees need not be pickled.

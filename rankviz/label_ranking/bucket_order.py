@@ -33,10 +33,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["DEFAULT_BETA", "bucket_order", "bucket_order_from_counts", "has_ties", "precedence_counts"]
+__all__ = ["DEFAULT_BETA", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts", "has_ties",
+           "is_partial", "precedence_counts"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
+#: Rankings are partial rankings (ties are part of the target) when at least this share of them tie
+#: labels: the partial-ranking benchmark files tie labels in 32-100 % of their rows, while complete
+#: rankings of scores (the metalearning sample: equal accuracies) tie a few rows (6 %).
+PARTIAL_SHARE = 0.1
 # Rows per block of the (rows, labels, labels) comparison tables: at most this many cells at once.
 _BLOCK_CELLS = 1 << 22
 # Added to every count of a pair, as the reference implementation does: a pair no ranking holds
@@ -65,6 +70,30 @@ def has_ties(Y: ArrayLike) -> bool:
     """
     ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
     return bool((ordered[:, 1:] == ordered[:, :-1]).any())  # NaN never equals NaN
+
+
+def is_partial(Y: ArrayLike) -> bool:
+    """Whether rankings are partial rankings: at least :data:`PARTIAL_SHARE` of them tie two labels.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rankings, n_labels)
+        Rank positions, NaN = missing.
+
+    Returns
+    -------
+    bool
+        True when ties are part of the target, not a few equal scores.
+
+    Examples
+    --------
+    >>> from rankviz.label_ranking.bucket_order import is_partial
+    >>> is_partial([[1, 2, 2], [1, 2, 3]]), is_partial([[1, 2, 2]] + [[1, 2, 3]] * 19)
+    (True, False)
+    """
+    ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
+    tying = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    return bool(len(tying) and tying.mean() >= PARTIAL_SHARE)
 
 
 def precedence_counts(Y: ArrayLike, weights: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -169,6 +169,9 @@ def held_out_importance(estimator: Any, X: Any, Y: ArrayLike, *, test_size: floa
                         random_state: Any = None) -> Bunch:
     """Fit a copy of ``estimator`` on part of the rows and measure :func:`permutation_importance` on the rest.
 
+    Importance measured on the rows a model was fitted on shows what it
+    memorised; on held-out rows, what it relies on to generalise.
+
     Parameters
     ----------
     estimator : label ranker

@@ -19,7 +19,7 @@ from .._validation import check_feature_input, check_growth_params, check_rankin
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.bucket_order import DEFAULT_BETA, has_ties
+from ..label_ranking.bucket_order import DEFAULT_BETA, is_partial
 from .bucket_nodes import node_bucket_orders
 from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
@@ -79,9 +79,12 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         (2021), which ties labels by their rankings' pair orders (the pivot
         algorithm BPA-LIA-MP2 with tie threshold ``beta``,
         :func:`rankviz.label_ranking.bucket_order.bucket_order`).
-        ``"auto"``: the bucket order when the training rankings have ties and
-        no ``tie_tolerance`` is given, the aggregate otherwise; so rankings
-        with ties are predicted with ties by default.
+        ``"auto"``: the bucket order when the training rankings are partial
+        rankings (at least a tenth of them tie labels,
+        :func:`rankviz.label_ranking.bucket_order.is_partial`) and no
+        ``tie_tolerance`` is given, the aggregate otherwise; so partial
+        rankings are predicted with ties by default, while a few equal scores
+        in complete rankings change nothing.
     beta : float, default=0.25
         The tie threshold of the bucket order, in [0, 0.5] (0.25 as Alfaro et
         al.); larger values tie more.
@@ -264,7 +267,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         else:
             mean_position = self.tree_.mean_rank
         self.consensus_ = ("bucket_order" if self.consensus == "bucket_order" or (
-            self.consensus == "auto" and self.tie_tolerance is None and has_ties(Y)) else "aggregate")
+            self.consensus == "auto" and self.tie_tolerance is None and is_partial(Y)) else "aggregate")
         if self.consensus_ == "bucket_order":
             # Partial label ranking trees (Alfaro, Aledo & Gámez 2021) predict each node's bucket order.
             self.tree_ = replace(self.tree_, ranking=node_bucket_orders(self.tree_, Y, leaf_of_row, self.beta))

@@ -45,7 +45,7 @@ def leaf_and_gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeS
     """
     n = dataset.n_samples
     cols = st.columns([2, 1, 1])
-    scoring = cols[0].selectbox("Maximise", list(SCORINGS), format_func=SCORINGS.get, key=f"{key}_scoring",
+    scoring = cols[0].selectbox("Maximise", list(SCORINGS), format_func=SCORINGS.__getitem__, key=f"{key}_scoring",
                                 persist_state="session",
                                 help="The mean held-out value over the inner folds. Kendall tau is the measure of "
                                      "Cheng, Hühn & Hüllermeier (2009); τx scores predicted ties as Emond & Mason.")

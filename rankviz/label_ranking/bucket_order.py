@@ -68,8 +68,7 @@ def has_ties(Y: ArrayLike) -> bool:
     >>> has_ties([[1, 2, 3], [1, 2, 2]]), has_ties([[1, 2, float("nan")]])
     (True, False)
     """
-    ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
-    return bool((ordered[:, 1:] == ordered[:, :-1]).any())  # NaN never equals NaN
+    return bool(_tying_rows(Y).any())
 
 
 def is_partial(Y: ArrayLike) -> bool:
@@ -91,9 +90,14 @@ def is_partial(Y: ArrayLike) -> bool:
     >>> is_partial([[1, 2, 2], [1, 2, 3]]), is_partial([[1, 2, 2]] + [[1, 2, 3]] * 19)
     (True, False)
     """
-    ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
-    tying = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    tying = _tying_rows(Y)
     return bool(len(tying) and tying.mean() >= PARTIAL_SHARE)
+
+
+def _tying_rows(Y: ArrayLike) -> np.ndarray:
+    """Which rows tie two labels (sorted, two equal neighbours; NaN never equals NaN)."""
+    ordered = np.sort(np.atleast_2d(np.asarray(Y, dtype=float)), axis=1)
+    return (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
 
 
 def precedence_counts(Y: ArrayLike, weights: ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -91,3 +91,52 @@ def test_a_few_equal_scores_do_not_make_partial_rankings():
     data = load_sample("metalearning")  # equal accuracies tie labels in 9 of its 153 rankings
     assert has_ties(data.Y) and not is_partial(data.Y)
     assert RankingTree().fit(data.X, data.Y).consensus_ == "aggregate"
+
+
+# -- the pairwise entropy criterion of Alfaro et al. (2021) ---------------------------------------------
+def pair_entropy_by_definition(Y):
+    """Mean over label pairs of the entropy (bits) of (before, tied, after), counted row by row."""
+    entropies = []
+    for i, j in itertools.combinations(range(Y.shape[1]), 2):
+        relations = [np.sign(y[i] - y[j]) for y in Y if not (np.isnan(y[i]) or np.isnan(y[j]))]
+        shares = [relations.count(r) / len(relations) for r in (-1, 0, 1)] if relations else []
+        entropies.append(-sum(p * np.log2(p) for p in shares if p >= 1e-5))
+    return np.mean(entropies)
+
+
+def test_pairwise_entropy_of_the_worked_node_and_against_its_definition():
+    from rankviz.tree import get_criterion
+
+    criterion = get_criterion("pairwise_entropy")
+    Y = np.array([[1, 2, 2], [1, 1, 2], [2, 1, 3]], dtype=float)
+    stats = criterion.row_statistics(Y)
+    # (a, b): before, tied, after once each (log2 3); (a, c) always before; (b, c) 2 before, 1 tied
+    assert float(criterion.impurity(3, stats.sum(axis=0))) == pytest.approx((np.log2(3) + 0 + 0.918296) / 3, abs=1e-6)
+    assert float(criterion.impurity(4, stats[[0, 0, 1, 2]].sum(axis=0))) == pytest.approx(2.5 / 3)  # weights (2, 1, 1)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        Y = rng.integers(1, 4, (rng.integers(1, 9), 4)).astype(float)
+        Y[rng.random(Y.shape) < 0.1] = np.nan
+        stats = criterion.row_statistics(Y)
+        assert float(criterion.impurity(len(Y), stats.sum(axis=0))) == pytest.approx(pair_entropy_by_definition(Y))
+
+
+def test_the_pairwise_entropy_tree_splits_where_a_brute_force_search_does():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"u": rng.integers(0, 12, 40).astype(float), "v": rng.random(40)})
+    Y = rng.integers(1, 4, (40, 4)).astype(float)
+    Y[X["u"] > 6] = [1, 1, 2, 3]  # a box of agreeing rankings to find
+    tree = RankingTree(criterion="pairwise_entropy", gamma=np.inf, min_samples_leaf=3).fit(X, Y).tree_
+    best = None
+    for f, column in enumerate(X.columns):
+        values = np.unique(X[column])
+        for low, high in zip(values[:-1], values[1:]):
+            left = (X[column] <= (low + high) / 2).to_numpy()
+            if min(left.sum(), (~left).sum()) < 3:
+                continue
+            weighted = (left.sum() * pair_entropy_by_definition(Y[left])
+                        + (~left).sum() * pair_entropy_by_definition(Y[~left])) / len(Y)
+            if best is None or weighted < best[0] - 1e-12:
+                best = (weighted, f, (low + high) / 2)
+    assert (tree.feature[0], tree.threshold[0]) == (best[1], pytest.approx(best[2]))
+    assert 1 - tree.split_score[0] == pytest.approx(best[0] / np.log2(3))

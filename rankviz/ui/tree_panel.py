@@ -128,9 +128,11 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
              "Wang 2006, Definition 2), split by the unweighted gain of eq. (1). Gini impurity: the Gini "
              "impurity of each label's position, weighted gain (Xia et al., Definition 1). Mallows spread θ: "
              "the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). "
+             "Pairwise entropy: the mean over label pairs of the entropy of before / tied / after, the criterion "
+             "of the partial label ranking trees of Alfaro, Aledo & Gámez (2021), for rankings with ties. "
              "Rule (6) judges every criterion by its similarity: for the two impurities, "
              "1 − impurity / its maximum. Links and the Python API use the short names (mean_spearman, "
-             "ranking_impurity, gini, mallows).")
+             "ranking_impurity, gini, mallows, pairwise_entropy).")
     gamma = gamma_slider(container, key) if gamma_control else st.session_state[f"{key}_gamma"]
     min_leaf, depth = limit_inputs(
         container, key, "The library's default is 2 (the similarity of a single example, a mean over no "

@@ -6,10 +6,11 @@ from .base import Criterion
 from .gini import Gini
 from .mallows import Mallows
 from .mean_spearman import MeanSpearman
+from .pairwise_entropy import PairwiseEntropy
 from .ranking_impurity import RankingImpurity
 
 #: Every criterion the library has, by name. New criteria register here.
-CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows)}
+CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows, PairwiseEntropy)}
 
 
 def get_criterion(criterion: str | Criterion) -> Criterion:
@@ -18,7 +19,8 @@ def get_criterion(criterion: str | Criterion) -> Criterion:
     The names are the keys of :data:`CRITERIA`: ``"mean_spearman"`` (Rebelo,
     Soares & Costa 2008), ``"mallows"`` (Cheng, Hühn & Hüllermeier 2009),
     ``"ranking_impurity"`` and ``"gini"`` (Xia, Zhang & Wang 2006, ordinal
-    targets).
+    targets) and ``"pairwise_entropy"`` (Alfaro, Aledo & Gámez 2021, rankings
+    with ties).
 
     Parameters
     ----------
@@ -59,4 +61,5 @@ def get_criterion(criterion: str | Criterion) -> Criterion:
         ) from None
 
 
-__all__ = ["CRITERIA", "Criterion", "Gini", "Mallows", "MeanSpearman", "RankingImpurity", "get_criterion"]
+__all__ = ["CRITERIA", "Criterion", "Gini", "Mallows", "MeanSpearman", "PairwiseEntropy", "RankingImpurity",
+           "get_criterion"]

@@ -140,3 +140,16 @@ def test_the_pairwise_entropy_tree_splits_where_a_brute_force_search_does():
                 best = (weighted, f, (low + high) / 2)
     assert (tree.feature[0], tree.threshold[0]) == (best[1], pytest.approx(best[2]))
     assert 1 - tree.split_score[0] == pytest.approx(best[0] / np.log2(3))
+
+
+def test_the_node_inspector_shows_the_nodes_bucket_order():
+    from rankviz.tree import inspect_node
+    from rankviz.viz.figures.ranking_trees import rank_heatmap
+
+    X = pd.DataFrame({"x": np.arange(20.0)})
+    Y = np.array([[1, 2, 2]] * 10 + [[2, 1, 1]] * 10, dtype=float)
+    model = RankingTree(min_samples_leaf=5).fit(X, Y)
+    inspection = inspect_node(model.tree_, model.encoder_.transform(X), Y, 1)
+    np.testing.assert_array_equal(inspection.ranking, [1.0, 2.5, 2.5])  # a > b = c, as the tree predicts
+    figure = rank_heatmap(Y[inspection.rows], model.label_names_, inspection.ranking, inspection.mean_rank)
+    assert "2.00 → 2.5" in str(figure.data[1].text)

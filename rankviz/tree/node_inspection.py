@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ..label_ranking.aggregation import mean_ranks, rank_by_mean
+from ..label_ranking.aggregation import mean_ranks
 from ..label_ranking.metrics import cs
 from .builder import PURE_SIMILARITY
 from .criteria import Criterion, get_criterion
@@ -236,7 +236,9 @@ class NodeInspection:
     mean_rank : ndarray (n_labels,)
         Mean position of each label over the node's rankings.
     ranking : ndarray (n_labels,)
-        The node's prediction by the mean-rank rule (Rebelo et al., Table 3).
+        The node's prediction, as the tree holds it: by the mean-rank rule
+        (Rebelo et al., Table 3), tied within the tree's tolerance, the
+        Mallows centre, or the bucket order of rankings with ties.
     chosen : int or None
         Row of ``candidates`` holding the tree's best split of the node
         (``split_feature``/``split_threshold``); None if the tree kept none.
@@ -315,8 +317,8 @@ def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
 
     The node's training rows are found again by passing the training data
     down the tree; every binary test of every attribute is scored on them
-    (:func:`candidate_splits`), and the node's similarity, mean ranks and
-    mean-rank ranking are recomputed, so a student can see why the tree's
+    (:func:`candidate_splits`), and the node's similarity and mean ranks are
+    recomputed (its ranking is the tree's), so a student can see why the tree's
     split won and why rule (6) of Rebelo, Soares & Costa (2008) did or did
     not make it.
 
@@ -384,7 +386,9 @@ def inspect_node(tree: Tree, X_encoded: ArrayLike, Y: ArrayLike, node: int, *,
     return NodeInspection(
         node=int(node), rows=rows, n_samples=len(rows),
         similarity=float(criterion.node_similarity(len(rows), node_sum)),
-        candidates=candidates, mean_rank=mean_rank, ranking=rank_by_mean(mean_rank),
+        # the node's own prediction: the mean-rank rule, tied by a tolerance, or the bucket order of rankings
+        # with ties (Alfaro et al. 2021), whichever the tree predicts
+        candidates=candidates, mean_rank=mean_rank, ranking=np.asarray(tree.ranking[node], dtype=float),
         chosen=chosen, gamma=gamma, min_samples_leaf=int(min_samples_leaf),
         can_split=bool(criterion.can_split(len(rows), node_sum)),
     )

@@ -246,8 +246,8 @@ def rank_heatmap(Y_node: ArrayLike, label_names: Sequence[str], ranking: ArrayLi
         extra["customdata"] = [[user_text(g)] * n_labels for g in groups]
         where = " (leaf %{customdata})"
     means = mean_rank[order]
-    text = [f"{m:.2f} → {int(p)}" if np.isfinite(m) else f"– → {int(p)}"
-            for m, p in zip(means, ranking[order])]
+    # a tied label's position is the average of those its tie fills (2.5): written as it is
+    text = [f"{m:.2f} → {p:g}" if np.isfinite(m) else f"– → {p:g}" for m, p in zip(means, ranking[order])]
     total = n if n_examples is None else int(n_examples)
     title = (f"Rankings of the {total} example{'s' if total != 1 else ''} in the node" if n >= total
              else f"Rankings of {n} of the {total:,} examples in the node (evenly spaced)")

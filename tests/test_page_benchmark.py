@@ -140,6 +140,8 @@ def test_the_methods_are_the_catalogs_with_the_pages_settings():
     assert methods["LRT"].min_samples_leaf == 7 and methods["IBLR"].n_neighbors == 3
     assert methods["KNN (k=5)"].n_neighbors == 5
     assert list(benchmark_methods(["KNN", "Default"])) == list(resolve_methods(["knn", "default"]))
+    forest = benchmark_methods(["RankingForest"])["RankingForest"]
+    assert forest.get_params() == resolve_methods(["forest"])["RankingForest"].get_params()
 
 
 def test_cells_text_counts_every_protocol():

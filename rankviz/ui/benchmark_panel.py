@@ -59,7 +59,7 @@ __all__ = ["BenchmarkChoice", "METHOD_NAMES", "benchmark_choice", "benchmark_met
            "run_benchmark"]
 
 #: The methods offered, as the grid's catalog names them (KNN gets its k in its name).
-METHOD_NAMES = ("LRT", "IBLR", "CC", "KNN", "Default", "RankingTree")
+METHOD_NAMES = ("LRT", "IBLR", "CC", "KNN", "Default", "RankingTree", "RankingForest")
 METHOD_HELP = {
     "LRT": "label ranking tree of Cheng et al. (Mallows model, no pruning)",
     "IBLR": "instance-based label ranking, Mallows aggregation of the k nearest neighbours",
@@ -67,6 +67,7 @@ METHOD_HELP = {
     "KNN": "the k nearest training examples' mean ranking",
     "Default": "the mean ranking of all training rankings",
     "RankingTree": "the ranking tree of Rebelo et al. (mean Spearman criterion)",
+    "RankingForest": "100 mean-Spearman trees on bootstrap samples, voting by the Borda count",
 }
 PROTOCOLS = {"kfold": "k-fold", "repeated_kfold": "Repeated k-fold", "loo": "Leave-one-out",
              "holdout": "Hold-out"}

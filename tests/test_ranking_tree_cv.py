@@ -74,7 +74,7 @@ def test_incomplete_and_partial_rankings_any_criterion_and_a_measure_of_ones_own
 @pytest.mark.parametrize("params, message", [
     ({"leaf_grid": (0, 2)}, "leaf_grid must hold whole numbers >= 1"),
     ({"leaf_grid": ()}, "leaf_grid must hold whole numbers >= 1"),
-    ({"scoring": "accuracy"}, "scoring must be one of kendall_tau, cs, wrc, lra, tau_x"),
+    ({"scoring": "accuracy"}, "scoring must be 'auto', one of kendall_tau, cs, wrc, lra, tau_x"),
 ])
 def test_bad_settings_are_named(params, message):
     data = load_sample("toy")
@@ -105,3 +105,20 @@ def test_score_at_reads_the_score_of_the_tree_each_gamma_gives():
         same = path.same_tree(gamma, inside)
         np.testing.assert_array_equal(search.score_at(inside[same]), mean)
     assert search.best_score_ == search.score_at([search.best_params_["gamma"]])[0]
+
+
+def test_auto_scoring_is_tau_x_on_partial_rankings_and_kendall_tau_otherwise():
+    from rankviz.label_ranking.metrics import kendall_tau, tau_x
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.random(60)})
+    Y = np.where((X["x"] < 0.5).to_numpy()[:, None], [1.0, 2.0, 2.0], [2.0, 1.0, 1.0])
+    Y[::7] = [3.0, 2.0, 1.0]
+    def search(**params):
+        return RankingTreeCV(leaf_grid=(2, 5), extend_grid=False, cv=3, **params).fit(X, Y).best_score_
+
+    # the trees predict ties here, where τx and Kendall's tau-b differ: auto is τx
+    assert search() == search(scoring=tau_x) != search(scoring=kendall_tau)
+    strict = np.argsort(rng.random((60, 3)), axis=1) + 1.0
+    assert (RankingTreeCV(leaf_grid=(2,), extend_grid=False, cv=3).fit(X, strict).best_score_
+            == RankingTreeCV(leaf_grid=(2,), extend_grid=False, cv=3, scoring="kendall_tau").fit(X, strict).best_score_)

@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input
 from ..label_ranking.base import LabelRankerMixin
+from ..label_ranking.bucket_order import is_partial
 from ..label_ranking.metrics import MEASURES_BY_NAME
 from .criteria import Criterion
 from .ranking_tree import RankingTree
@@ -67,10 +68,12 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
     cv : int or cross-validation splitter, default=5
         Inner folds; an int means shuffled ``KFold`` seeded by
         ``random_state`` (leave-one-out when there are fewer rows).
-    scoring : str or callable, default="kendall_tau"
+    scoring : str or callable, default="auto"
         ``"kendall_tau"``, ``"cs"``, ``"wrc"``, ``"lra"`` or ``"tau_x"``
         (for partial rankings), or a function ``measure(Y_true, Y_pred)``
-        giving one value per row; higher is better. A fold's score is the
+        giving one value per row; higher is better. ``"auto"``: τx for
+        partial rankings (:func:`rankviz.label_ranking.bucket_order.is_partial`),
+        Kendall tau otherwise (equal for strict rankings). A fold's score is the
         mean over its rows, NaN values (fewer than two labels ranked) left
         out.
     max_depth : int, optional
@@ -131,7 +134,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
     """
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", leaf_grid: Sequence[int] = (1, 2, 3, 5, 8),
-                 extend_grid: bool = True, cv: Any = 5, scoring: str | Callable[..., Any] = "kendall_tau",
+                 extend_grid: bool = True, cv: Any = 5, scoring: str | Callable[..., Any] = "auto",
                  max_depth: int | None = None, tie_tolerance: float | None = None, max_bins: int | None = None,
                  random_state: int = 0) -> None:
         self.criterion = criterion
@@ -167,7 +170,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
             For a leaf size below 1, an unknown ``scoring``, too few rows
             for the folds, or what :meth:`RankingTree.fit` refuses.
         """
-        measure = self._measure()
+        measure = self._measure(Y)
         grid = sorted({int(leaf) for leaf in self.leaf_grid})
         if not grid or any(not isinstance(leaf, numbers.Integral) or leaf < 1 for leaf in self.leaf_grid):
             raise ValueError(f"leaf_grid must hold whole numbers >= 1; got {self.leaf_grid!r}.")
@@ -273,11 +276,13 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         return RankingTree(criterion=self.criterion, gamma=gamma, min_samples_leaf=leaf, max_depth=self.max_depth,
                            tie_tolerance=self.tie_tolerance, max_bins=self.max_bins)
 
-    def _measure(self) -> Callable[[ArrayLike, ArrayLike], Any]:
+    def _measure(self, Y: ArrayLike) -> Callable[[ArrayLike, ArrayLike], Any]:
         if callable(self.scoring):
             return self.scoring
+        if self.scoring == "auto":
+            return MEASURES_BY_NAME["tau_x" if is_partial(np.asarray(Y, dtype=float)) else "kendall_tau"]
         if self.scoring not in MEASURES_BY_NAME:
-            raise ValueError(f"scoring must be one of {', '.join(MEASURES_BY_NAME)} or a function "
+            raise ValueError(f"scoring must be 'auto', one of {', '.join(MEASURES_BY_NAME)} or a function "
                              f"measure(Y_true, Y_pred); got {self.scoring!r}.")
         return MEASURES_BY_NAME[self.scoring]
 

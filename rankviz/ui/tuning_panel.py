@@ -8,10 +8,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ..label_ranking.bucket_order import is_partial
 from ..label_ranking.metrics import MEASURES_BY_NAME
 from ..safe_csv import safe_csv
 from ..tree.ranking_tree_cv import RankingTreeCV
-from .defaults import user_set
+from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
@@ -44,9 +45,11 @@ def leaf_and_gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeS
         Prefix of the tree settings' keys (``{tree_key}_min_leaf``, ``{tree_key}_gamma``) the button sets.
     """
     n = dataset.n_samples
+    # τx for partial rankings (RankingTreeCV's "auto"), Kendall tau otherwise, until the reader picks
+    seed_defaults({f"{key}_scoring": "tau_x" if is_partial(dataset.Y) else "kendall_tau"})
     cols = st.columns([2, 1, 1])
     scoring = cols[0].selectbox("Maximise", list(SCORINGS), format_func=SCORINGS.__getitem__, key=f"{key}_scoring",
-                                persist_state="session",
+                                persist_state="session", on_change=user_set, args=(f"{key}_scoring",),
                                 help="The mean held-out value over the inner folds. Kendall tau is the measure of "
                                      "Cheng, Hühn & Hüllermeier (2009); τx scores predicted ties as Emond & Mason.")
     folds = int(cols[1].number_input("Folds", 2, max(2, min(n, 20)), min(5, n), key=f"{key}_folds",

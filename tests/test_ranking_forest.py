@@ -9,7 +9,7 @@ import pytest
 from rankviz import RankingForest, RankingTree, load_sample
 from rankviz.label_ranking import label_agreement, permutation_importance
 from rankviz.label_ranking.aggregation import rank_by_mean
-from rankviz.label_ranking.metrics import kendall_tau
+from rankviz.label_ranking.metrics import kendall_tau, tau_x
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +162,27 @@ def test_permutation_importance_refuses_a_bad_repeat_count():
     tree = RankingTree().fit(toy.X, toy.Y)
     with pytest.raises(ValueError, match="n_repeats"):
         permutation_importance(tree, toy.X, toy.Y, n_repeats=0)
+
+
+@pytest.mark.filterwarnings("ignore:.*no out-of-bag prediction")
+def test_on_partial_rankings_the_trees_vote_by_their_bucket_order():
+    from rankviz.label_ranking.bucket_order import bucket_order
+
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"x": rng.random(80), "z": rng.random(80)})
+    dense = np.array([[1, 2, 2, 3], [2, 1, 1, 2], [1, 1, 2, 3], [3, 2, 1, 1]], dtype=float)
+    Y = dense[(X["x"] * 2).astype(int) * 2 + (X["z"] > 0.5)]
+    forest = RankingForest(n_estimators=9, oob_score=True, random_state=0, min_samples_leaf=3).fit(X, Y)
+    assert forest.consensus_ == "bucket_order"
+    assert all(tree.consensus_ == "bucket_order" for tree in forest.estimators_)
+    rows = X.iloc[:12]
+    votes = [tree.predict(rows.iloc[:, features]) for tree, features in
+             zip(forest.estimators_, forest.estimators_features_)]
+    expected = np.stack([bucket_order(np.stack([v[i] for v in votes])) for i in range(len(rows))])
+    np.testing.assert_array_equal(forest.predict(rows), expected)
+    # out of bag: the vote of the trees that did not draw the row
+    i = int(np.flatnonzero(~np.isnan(forest.oob_prediction_[:, 0]))[0])
+    held_out = [tree.predict(X.iloc[[i], features])[0] for tree, rows_, features in
+                zip(forest.estimators_, forest.estimators_samples_, forest.estimators_features_) if i not in rows_]
+    np.testing.assert_array_equal(forest.oob_prediction_[i], bucket_order(np.stack(held_out)))
+    assert np.mean(tau_x(Y, forest.predict(X))) > 0.9  # ties predicted as the data has them

@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_feature_input, check_growth_params, check_n_jobs, check_rankings
 from ..label_ranking.aggregation import check_tie_tolerance, rank_by_mean
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.bucket_order import is_partial
+from ..label_ranking.bucket_order import DEFAULT_BETA, bucket_orders, is_partial
 from ..label_ranking.metrics import kendall_tau
 from ..tree import Criterion, RankingTree, get_criterion
 
@@ -84,6 +84,16 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         >= 0: neighbouring labels whose mean positions differ by at most this
         much are tied and share the average of their positions
         (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        ``"aggregate"``: the trees' nodes predict their criterion's ranking and
+        the forest the Borda count of the trees. ``"bucket_order"``: the
+        nodes and the forest predict the bucket order of Alfaro, Aledo &
+        Gámez (2021) of their rankings, the forest's of the trees' predictions
+        (:func:`rankviz.label_ranking.bucket_order.bucket_orders`), which ties
+        labels. ``"auto"``: the bucket order on partial rankings without a
+        ``tie_tolerance``, as :class:`rankviz.RankingTree`.
+    beta : float, default=0.25
+        The tie threshold of the bucket orders, in [0, 0.5].
     n_jobs : int or None, default=None
         Trees grown and predicting in parallel (threads): None for 1, -1 for
         every CPU. The result does not depend on it.
@@ -105,6 +115,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
     oob_prediction_ : ndarray of shape (n_samples, n_labels)
         The out-of-bag prediction of each training row; NaN for a row every
         tree drew (only with ``oob_score``).
+    consensus_ : str
+        ``"bucket_order"`` or ``"aggregate"``, the choice of ``consensus="auto"``.
     label_names_ : list of str
         The columns of a DataFrame ``Y``, else ``label_1..label_L``.
     feature_names_ : list of str
@@ -143,7 +155,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
     def __init__(self, n_estimators: int = 100, criterion: str | Criterion = "mean_spearman", gamma: float = np.inf,
                  min_samples_leaf: int = 1, max_depth: int | None = None, max_features: int | float | str | None = None,
                  bootstrap: bool = True, oob_score: bool = False, tie_tolerance: float | None = None,
-                 n_jobs: int | None = None, random_state: Any = None) -> None:
+                 consensus: str = "auto", beta: float = DEFAULT_BETA, n_jobs: int | None = None,
+                 random_state: Any = None) -> None:
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.gamma = gamma
@@ -153,6 +166,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         self.bootstrap = bootstrap
         self.oob_score = oob_score
         self.tie_tolerance = tie_tolerance
+        self.consensus = consensus
+        self.beta = beta
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -196,16 +211,17 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         self.estimators_samples_ = [rows for rows, _ in draws]
         self.estimators_features_ = [features for _, features in draws]
         ranked = pd.DataFrame(Y, columns=pd.Index(self.label_names_))
-        # what the trees' nodes predict, decided once on all the rows (a bootstrap sample may tie more or less)
-        consensus = "bucket_order" if is_partial(Y) else "aggregate"
-        self.estimators_ = self._parallel(joblib.delayed(_grow)(self._tree(consensus), frame, ranked, rows, features)
+        # what the nodes and the vote predict, decided once on all the rows (a bootstrap sample ties more or less)
+        self.consensus_ = ("bucket_order" if self.consensus == "bucket_order" or (
+            self.consensus == "auto" and self.tie_tolerance is None and is_partial(Y)) else "aggregate")
+        self.estimators_ = self._parallel(joblib.delayed(_grow)(self._tree(), frame, ranked, rows, features)
                                           for rows, features in draws)
         if self.oob_score:
             self._score_out_of_bag(frame, Y)
         return self
 
     def predict(self, X: Any) -> np.ndarray:
-        """Predict rank positions: the ranking of the trees' mean positions.
+        """Predict rank positions: the ranking of the trees' mean positions (or their bucket order).
 
         Parameters
         ----------
@@ -216,7 +232,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_labels)
             A permutation of ``1..n_labels`` per row (1 = first); with
-            ``tie_tolerance``, tied labels share the average of their positions.
+            ``tie_tolerance`` or bucket orders, tied labels share the average
+            of their positions.
 
         Raises
         ------
@@ -225,7 +242,7 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
-        return rank_by_mean(self.predict_mean_positions(X), self.tie_tolerance)
+        return self._vote(self._tree_predictions(X))
 
     def predict_mean_positions(self, X: Any) -> np.ndarray:
         """Mean rank position of every label over the trees' predictions (their Borda scores).
@@ -247,34 +264,46 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
+        return self._tree_predictions(X).mean(axis=0)
+
+    def _tree_predictions(self, X: Any) -> np.ndarray:
+        """Every tree's predictions, shape (n_estimators, n_samples, n_labels)."""
         check_is_fitted(self, "estimators_")
         frame = _named_frame(check_feature_input(self, X, reset=False), self.feature_names_)
+        return self._predictions_of(frame)
+
+    def _predictions_of(self, frame: pd.DataFrame) -> np.ndarray:
         predictions = self._parallel(joblib.delayed(_predict)(tree, frame, features)
                                      for tree, features in zip(self.estimators_, self.estimators_features_))
-        return np.mean(predictions, axis=0) if predictions else np.empty((len(frame), self.n_labels_))
+        return np.stack(predictions)
+
+    def _vote(self, predictions: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """The forest's rankings from the trees' (trees x rows x labels), each tree weighted per row."""
+        if self.consensus_ == "bucket_order":
+            return bucket_orders(np.swapaxes(predictions, 0, 1), weights, beta=self.beta)
+        tree_weights = np.ones(predictions.shape[:2]) if weights is None else weights.T
+        mean = np.einsum("tr,trl->rl", tree_weights, predictions) / tree_weights.sum(axis=0)[:, None]
+        return rank_by_mean(mean, self.tie_tolerance)
 
     def _score_out_of_bag(self, frame: pd.DataFrame, Y: np.ndarray) -> None:
         n = len(frame)
-        position_sum = np.zeros(Y.shape)
-        votes = np.zeros(n)
-        for tree, rows, features in zip(self.estimators_, self.estimators_samples_, self.estimators_features_):
-            unseen = np.flatnonzero(np.bincount(rows, minlength=n) == 0)
-            if len(unseen):
-                position_sum[unseen] += _predict(tree, frame.iloc[unseen], features)
-                votes[unseen] += 1
-        scored = votes > 0
+        # weight 1 for the trees that did not draw the row
+        unseen = np.stack([np.bincount(rows, minlength=n) == 0 for rows in self.estimators_samples_], axis=1)
+        scored = unseen.any(axis=1)
         if not scored.all():
             warnings.warn(f"{n - int(scored.sum())} of {n} rows were drawn by every tree and have no out-of-bag "
                           "prediction; more trees give every row one.", UserWarning, stacklevel=3)
         self.oob_prediction_ = np.full(Y.shape, np.nan)
-        self.oob_prediction_[scored] = rank_by_mean(position_sum[scored] / votes[scored, None], self.tie_tolerance)
+        if scored.any():
+            predictions = self._predictions_of(frame.iloc[np.flatnonzero(scored)])
+            self.oob_prediction_[scored] = self._vote(predictions, unseen[scored].astype(float))
         tau = np.atleast_1d(kendall_tau(Y[scored], self.oob_prediction_[scored])) if scored.any() else np.array([])
         finite = np.isfinite(tau)
         self.oob_score_ = float(tau[finite].mean()) if finite.any() else float("nan")
 
-    def _tree(self, consensus: str) -> RankingTree:
+    def _tree(self) -> RankingTree:
         return RankingTree(criterion=self.criterion, gamma=self.gamma, min_samples_leaf=self.min_samples_leaf,
-                           max_depth=self.max_depth, consensus=consensus)
+                           max_depth=self.max_depth, consensus=self.consensus_, beta=self.beta)
 
     def _parallel(self, calls: Any) -> list[Any]:
         # Threads: the compiled growth releases the GIL, and the trees need not be pickled.
@@ -303,6 +332,10 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
         check_tie_tolerance(self.tie_tolerance)
         check_n_jobs(self.n_jobs)
+        if self.consensus not in ("auto", "aggregate", "bucket_order"):
+            raise ValueError(f"consensus must be 'auto', 'aggregate' or 'bucket_order'; got {self.consensus!r}.")
+        if isinstance(self.beta, bool) or not isinstance(self.beta, numbers.Real) or not 0.0 <= self.beta <= 0.5:
+            raise ValueError(f"beta must be a number in [0, 0.5]; got {self.beta!r}.")
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score needs bootstrap=True: without it every tree sees every row.")
 

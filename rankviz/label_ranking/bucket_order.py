@@ -30,11 +30,15 @@ References
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["DEFAULT_BETA", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts", "has_ties",
-           "is_partial", "precedence_counts"]
+from ..jit import LazyKernels
+
+__all__ = ["DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts", "bucket_orders",
+           "has_ties", "is_partial", "precedence_counts", "warm_up"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
@@ -42,6 +46,25 @@ DEFAULT_BETA = 0.25
 #: labels: the partial-ranking benchmark files tie labels in 32-100 % of their rows, while complete
 #: rankings of scores (the metalearning sample: equal accuracies) tie a few rows (6 %).
 PARTIAL_SHARE = 0.1
+
+
+def _import_kernels() -> ModuleType:
+    from . import bucket_kernels
+    return bucket_kernels
+
+
+#: The compiled bucket orders of many sets (:mod:`rankviz.label_ranking.bucket_kernels`), built on first use;
+#: until then :func:`bucket_orders` orders one set at a time in Python (:mod:`rankviz.jit`).
+KERNELS = LazyKernels("bucket orders", "rankviz.label_ranking.bucket_kernels", load=_import_kernels,
+                      warm_up=lambda: warm_up())  # defined below
+
+
+def warm_up() -> None:
+    """Compile the bucket-order kernel (or load it from Numba's cache): ``rankviz warm-up`` and the background build."""
+    precedence, indecision = _precedence_and_indecision(np.zeros((1, 2, 2)), np.ones((1, 2, 2)))
+    KERNELS.load().bucket_positions(precedence, indecision, DEFAULT_BETA, np.empty((1, 2)))
+
+
 # Rows per block of the (rows, labels, labels) comparison tables: at most this many cells at once.
 _BLOCK_CELLS = 1 << 22
 # Added to every count of a pair, as the reference implementation does: a pair no ranking holds
@@ -165,29 +188,22 @@ def bucket_order_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = D
     ValueError
         If ``beta`` is not a number in [0, 0.5].
     """
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
-            or not 0.0 <= beta <= 0.5:
-        raise ValueError(f"beta must be a number in [0, 0.5]; got {beta!r}.")
-    before = np.asarray(before, dtype=float)
-    tied = np.asarray(tied, dtype=float)
-    n_labels = before.shape[0]
-    if n_labels == 0:
-        return np.empty(0)
-    # the precedence of i over j, a tie counting one half: computed for i <= j, the rest its complement, so
-    # that P[j, i] = 1 - P[i, j] holds to the bit (ties at β = 0 hang on it)
-    a, t, b = before + _EPSILON, tied + _EPSILON, before.T + _EPSILON
-    upper = np.triu((a + 0.5 * t) / (a + t + b))
-    precedence = upper + np.tril(1.0 - upper.T, k=-1)
-    # the utopian matrix rounds each upper entry and mirrors it (0.25 and 0.75 round to 1/2)
-    rounded = np.where(upper > 0.75, 1.0, np.where(upper < 0.25, 0.0, 0.5))
-    utopia = np.triu(rounded) + np.tril(1.0 - rounded.T, k=-1)
-    off_diagonal = ~np.eye(n_labels, dtype=bool)
-    indecision = np.where(off_diagonal, np.abs(precedence - utopia), 0.0).sum(axis=1) / max(1, n_labels - 1)
+    _check_beta(beta)
+    precedence, indecision = _precedence_and_indecision(np.asarray(before, dtype=float),
+                                                        np.asarray(tied, dtype=float))
+    return _bucket_positions(precedence, indecision, float(beta))
+
+
+def _bucket_positions(precedence: np.ndarray, indecision: np.ndarray, beta: float) -> np.ndarray:
+    """The bucket order of one set as average positions (the compiled kernel does many at once)."""
+    n_labels = precedence.shape[0]
     low, high = 0.5 - beta, 0.5 + beta
 
     def place(items: list[int], central: list[int], left: list[int], right: list[int]) -> None:
         for item in items:
-            mean = precedence[central, item].mean()  # how much the central labels are preferred to it
+            # how much the central labels are preferred to it: summed in the bucket's order, one by one,
+            # as the reference and the compiled kernel (rankviz.label_ranking.bucket_kernels) do
+            mean = sum(float(precedence[c, item]) for c in central) / len(central)
             (left if mean < low else central if mean <= high else right).append(item)
 
     def build(items: list[int]) -> list[list[int]]:
@@ -210,6 +226,87 @@ def bucket_order_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = D
         positions[bucket] = filled + (len(bucket) + 1) / 2
         filled += len(bucket)
     return positions
+
+
+def _precedence_and_indecision(before: np.ndarray, tied: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The precedence matrices and the labels' indecision (DANI) of one or many sets (leading axes)."""
+    n_labels = before.shape[-1]
+    # the precedence of i over j, a tie counting one half: computed for i <= j, the rest its complement, so
+    # that P[j, i] = 1 - P[i, j] holds to the bit (ties at β = 0 hang on it)
+    a, t = before + _EPSILON, tied + _EPSILON
+    b = np.swapaxes(before, -1, -2) + _EPSILON
+    upper = np.triu((a + 0.5 * t) / (a + t + b))
+    precedence = upper + np.tril(1.0 - np.swapaxes(upper, -1, -2), k=-1)
+    # the utopian matrix rounds each upper entry and mirrors it (0.25 and 0.75 round to 1/2)
+    rounded = np.where(upper > 0.75, 1.0, np.where(upper < 0.25, 0.0, 0.5))
+    utopia = np.triu(rounded) + np.tril(1.0 - np.swapaxes(rounded, -1, -2), k=-1)
+    off_diagonal = ~np.eye(n_labels, dtype=bool)
+    # summed left to right (cumsum), as the reference does: labels of equal indecision in exact arithmetic
+    # must stay equal, or the first of them is not the pivot (a pairwise sum differs in the last bit)
+    distance = np.where(off_diagonal, np.abs(precedence - utopia), 0.0)
+    indecision = np.cumsum(distance, axis=-1)[..., -1] / max(1, n_labels - 1)
+    return precedence, indecision
+
+
+def _check_beta(beta: object) -> None:
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) \
+            or not 0.0 <= beta <= 0.5:
+        raise ValueError(f"beta must be a number in [0, 0.5]; got {beta!r}.")
+
+
+def bucket_orders(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float = DEFAULT_BETA) -> np.ndarray:
+    """The bucket order of each of many sets of rankings, in one call (compiled when it is built).
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_sets, n_rankings, n_labels)
+        Each set's rankings: a query's neighbours, a row's votes of the trees.
+    weights : array-like of shape (n_sets, n_rankings), optional
+        Non-negative weight of each ranking of each set.
+    beta : float, default=0.25
+        The tie threshold (see :func:`bucket_order_from_counts`).
+
+    Returns
+    -------
+    ndarray of shape (n_sets, n_labels)
+        Each set's bucket order as rank positions (ties share their average position), equal to
+        :func:`bucket_order` of the set.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a number in [0, 0.5], or ``Y`` is not 3-D.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rankviz.label_ranking.bucket_order import bucket_orders
+    >>> bucket_orders(np.array([[[1, 2, 2], [1, 2, 3]], [[3, 2, 1], [3, 2, 1]]]))
+    array([[1. , 2.5, 2.5],
+           [3. , 2. , 1. ]])
+    """
+    _check_beta(beta)
+    Y = np.asarray(Y, dtype=float)
+    if Y.ndim != 3:
+        raise ValueError(f"Y must hold sets of rankings, shape (n_sets, n_rankings, n_labels); got {Y.shape}")
+    n_sets, n_rankings, n_labels = Y.shape
+    w = np.ones((n_sets, n_rankings)) if weights is None else np.asarray(weights, dtype=float)
+    out = np.empty((n_sets, n_labels))
+    # sets in blocks: the comparison tables hold n_rankings x labels x labels numbers per set
+    block = max(1, _BLOCK_CELLS // max(1, n_rankings * n_labels * n_labels))
+    for start in range(0, n_sets, block):
+        rows = Y[start:start + block]
+        difference = rows[:, :, :, None] - rows[:, :, None, :]  # NaN where a label is missing: no count
+        weight = w[start:start + block]
+        before = np.einsum("sr,srij->sij", weight, (difference < 0).astype(float))
+        tied = np.einsum("sr,srij->sij", weight, (difference == 0).astype(float))
+        precedence, indecision = _precedence_and_indecision(before, tied)
+        if KERNELS.request():
+            KERNELS.load().bucket_positions(precedence, indecision, float(beta), out[start:start + block])
+        else:  # while the compiled code builds: the same algorithm, a set at a time
+            for k in range(len(rows)):
+                out[start + k] = _bucket_positions(precedence[k], indecision[k], float(beta))
+    return out
 
 
 def bucket_order(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float = DEFAULT_BETA) -> np.ndarray:

@@ -1,0 +1,105 @@
+"""The bucket orders of many sets of rankings at once, in compiled code (Numba).
+
+One call orders the labels of every set: a neighbourhood per query row, or the
+trees' votes per row of a forest. The algorithm is that of
+:mod:`rankviz.label_ranking.bucket_order` (BPA-LIA-MP2 of Alfaro, Aledo &
+Gámez 2021), written without recursion: a set's labels sit in one array, and
+ordering a segment of it writes the segment back as its labels before the
+pivot's bucket, the bucket, and its labels after; the bucket's positions are
+then final, and the two sides are segments still to order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..numba_cache import configure as configure_numba_cache
+
+configure_numba_cache()  # before Numba's first import: it reads its cache folder then (rankviz.numba_cache)
+
+import numba  # noqa: E402 -- after the cache folder is set
+
+__all__ = ["bucket_positions"]
+
+
+@numba.njit(cache=True, nogil=True)
+def _place(precedence: np.ndarray, items: np.ndarray, n_items: int, central: np.ndarray, n_central: int,
+           left: np.ndarray, right: np.ndarray, low: float, high: float) -> tuple:
+    """Put each item before (left), into or after (right) the central bucket; returns the three counts."""
+    n_left = n_right = 0
+    for k in range(n_items):
+        item = items[k]
+        total = 0.0
+        for c in range(n_central):  # in the bucket's order: the same sum as the reference's
+            total += precedence[central[c], item]
+        mean = total / n_central
+        if mean < low:
+            left[n_left] = item
+            n_left += 1
+        elif mean <= high:
+            central[n_central] = item
+            n_central += 1
+        else:
+            right[n_right] = item
+            n_right += 1
+    return n_left, n_central, n_right
+
+
+@numba.njit(cache=True, nogil=True)
+def bucket_positions(precedence: np.ndarray, indecision: np.ndarray, beta: float, out: np.ndarray) -> None:
+    """Fill ``out`` (sets x labels) with each set's bucket order as average positions.
+
+    ``precedence`` (sets x labels x labels) and ``indecision`` (sets x labels)
+    are those of :func:`rankviz.label_ranking.bucket_order.bucket_order_from_counts`.
+    """
+    n_sets, n_labels = indecision.shape
+    low, high = 0.5 - beta, 0.5 + beta
+    order = np.empty(n_labels, dtype=np.int64)
+    segments = np.empty((2 * n_labels + 2, 2), dtype=np.int64)  # each order pushes two sides: at most 2 per level
+    central = np.empty(n_labels, dtype=np.int64)
+    left = np.empty(n_labels, dtype=np.int64)
+    right = np.empty(n_labels, dtype=np.int64)
+    others = np.empty(n_labels, dtype=np.int64)
+    again = np.empty(n_labels, dtype=np.int64)
+    for s in range(n_sets):
+        p = precedence[s]
+        d = indecision[s]
+        for label in range(n_labels):
+            order[label] = label
+        segments[0, 0], segments[0, 1] = 0, n_labels
+        n_segments = 1
+        while n_segments:
+            n_segments -= 1
+            start, stop = segments[n_segments, 0], segments[n_segments, 1]
+            if stop <= start:
+                continue
+            pivot_at = start  # the first of least indecision, in the segment's order
+            for k in range(start + 1, stop):
+                if d[order[k]] < d[order[pivot_at]]:
+                    pivot_at = k
+            central[0] = order[pivot_at]
+            n_others = 0
+            for k in range(start, stop):
+                if k != pivot_at:
+                    others[n_others] = order[k]
+                    n_others += 1
+            n_left, n_central, n_right = _place(p, others, n_others, central, 1, left, right, low, high)
+            # the second stage: the labels put before, then those put after, against the grown bucket
+            for k in range(n_left):
+                again[k] = left[k]
+            for k in range(n_right):
+                again[n_left + k] = right[k]
+            n_left, n_central, n_right = _place(p, again, n_left + n_right, central, n_central, left, right,
+                                                low, high)
+            for k in range(n_left):
+                order[start + k] = left[k]
+            bucket = start + n_left
+            for k in range(n_central):
+                order[bucket + k] = central[k]
+                out[s, central[k]] = bucket + (n_central + 1) / 2.0
+            for k in range(n_right):
+                order[bucket + n_central + k] = right[k]
+            # the side after first on the stack, so the side before is ordered first (either order is right)
+            segments[n_segments, 0], segments[n_segments, 1] = bucket + n_central, stop
+            segments[n_segments + 1, 0], segments[n_segments + 1, 1] = start, bucket
+            n_segments += 2

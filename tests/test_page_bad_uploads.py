@@ -215,7 +215,9 @@ def open_page(app_path, page, **state):
 @pytest.mark.parametrize("page", list(LR_PAGES))
 def test_label_ranking_pages_take_every_upload(app_path, page):
     names, shows = LR_PAGES[page]
-    at = open_page(app_path, page, **({"ivg_kind": "ranking"} if page == "impurity_vs_gini" else {}))
+    # the impurity page on its ranking data; the forest with few trees (the uploads, not the forest, are tested)
+    state = {"impurity_vs_gini": {"ivg_kind": "ranking"}, "ranking_forest": {"forest_trees": 5}}.get(page, {})
+    at = open_page(app_path, page, **state)
     sample = at.selectbox(key="dataset").value
     before = trees(at)
     assert before and not errors(at)

@@ -170,14 +170,15 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
             For a leaf size below 1, an unknown ``scoring``, too few rows
             for the folds, or what :meth:`RankingTree.fit` refuses.
         """
-        measure = self._measure(Y)
+        self._measure(None)  # an unknown scoring is named before anything grows
         grid = sorted({int(leaf) for leaf in self.leaf_grid})
         if not grid or any(not isinstance(leaf, numbers.Integral) or leaf < 1 for leaf in self.leaf_grid):
             raise ValueError(f"leaf_grid must hold whole numbers >= 1; got {self.leaf_grid!r}.")
         # X as every estimator checks it (and names this one); Y as the tree on all the data checks it
         X = check_feature_input(self, X, Y, reset=True)
         first = self._tree(grid[0], np.inf).fit(X, Y, label_names)
-        Y = np.asarray(Y, dtype=float)
+        Y = np.asarray(Y, dtype=float)  # checked by the fit above
+        measure = self._measure(Y)
         n, n_labels = Y.shape
         rows = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)  # .iloc for the folds
         if isinstance(self.cv, numbers.Integral):
@@ -276,11 +277,12 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         return RankingTree(criterion=self.criterion, gamma=gamma, min_samples_leaf=leaf, max_depth=self.max_depth,
                            tie_tolerance=self.tie_tolerance, max_bins=self.max_bins)
 
-    def _measure(self, Y: ArrayLike) -> Callable[[ArrayLike, ArrayLike], Any]:
+    def _measure(self, Y: np.ndarray | None) -> Callable[[ArrayLike, ArrayLike], Any]:
+        """The measure of ``scoring`` for the rankings ``Y`` (None: only check the name)."""
         if callable(self.scoring):
             return self.scoring
         if self.scoring == "auto":
-            return MEASURES_BY_NAME["tau_x" if is_partial(np.asarray(Y, dtype=float)) else "kendall_tau"]
+            return MEASURES_BY_NAME["tau_x" if Y is not None and is_partial(Y) else "kendall_tau"]
         if self.scoring not in MEASURES_BY_NAME:
             raise ValueError(f"scoring must be 'auto', one of {', '.join(MEASURES_BY_NAME)} or a function "
                              f"measure(Y_true, Y_pred); got {self.scoring!r}.")

@@ -38,7 +38,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_feature_input, check_growth_params, check_n_jobs, check_rankings
 from ..label_ranking.aggregation import check_tie_tolerance, rank_by_mean
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.bucket_order import DEFAULT_BETA, bucket_orders, is_partial
+from ..label_ranking.bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
 from ..label_ranking.metrics import kendall_tau
 from ..tree import Criterion, RankingTree, get_criterion
 
@@ -212,8 +212,7 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         self.estimators_features_ = [features for _, features in draws]
         ranked = pd.DataFrame(Y, columns=pd.Index(self.label_names_))
         # what the nodes and the vote predict, decided once on all the rows (a bootstrap sample ties more or less)
-        self.consensus_ = ("bucket_order" if self.consensus == "bucket_order" or (
-            self.consensus == "auto" and self.tie_tolerance is None and is_partial(Y)) else "aggregate")
+        self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         self.estimators_ = self._parallel(joblib.delayed(_grow)(self._tree(), frame, ranked, rows, features)
                                           for rows, features in draws)
         if self.oob_score:
@@ -332,10 +331,7 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
         check_tie_tolerance(self.tie_tolerance)
         check_n_jobs(self.n_jobs)
-        if self.consensus not in ("auto", "aggregate", "bucket_order"):
-            raise ValueError(f"consensus must be 'auto', 'aggregate' or 'bucket_order'; got {self.consensus!r}.")
-        if isinstance(self.beta, bool) or not isinstance(self.beta, numbers.Real) or not 0.0 <= self.beta <= 0.5:
-            raise ValueError(f"beta must be a number in [0, 0.5]; got {self.beta!r}.")
+        check_consensus(self.consensus, self.beta)
         if self.oob_score and not self.bootstrap:
             raise ValueError("oob_score needs bootstrap=True: without it every tree sees every row.")
 

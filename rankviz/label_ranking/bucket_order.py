@@ -37,8 +37,9 @@ from numpy.typing import ArrayLike
 
 from ..jit import LazyKernels
 
-__all__ = ["DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts", "bucket_orders",
-           "has_ties", "is_partial", "precedence_counts", "warm_up"]
+__all__ = ["CONSENSUS_CHOICES", "DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts",
+           "bucket_orders", "bucket_orders_from_counts", "check_consensus", "chosen_consensus", "has_ties",
+           "is_partial", "precedence_counts", "warm_up"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
@@ -46,6 +47,8 @@ DEFAULT_BETA = 0.25
 #: labels: the partial-ranking benchmark files tie labels in 32-100 % of their rows, while complete
 #: rankings of scores (the metalearning sample: equal accuracies) tie a few rows (6 %).
 PARTIAL_SHARE = 0.1
+#: What a ranker's ``consensus`` parameter takes (:class:`rankviz.RankingTree`, :class:`rankviz.RankingForest`).
+CONSENSUS_CHOICES = ("auto", "aggregate", "bucket_order")
 
 
 def _import_kernels() -> ModuleType:
@@ -156,13 +159,20 @@ def precedence_counts(Y: ArrayLike, weights: ArrayLike | None = None) -> tuple[n
     before = np.zeros((n_labels, n_labels))
     tied = np.zeros((n_labels, n_labels))
     block = max(1, _BLOCK_CELLS // max(1, n_labels * n_labels))
-    for start in range(0, n, block):
-        rows = Y[start:start + block]
-        difference = rows[:, :, None] - rows[:, None, :]  # NaN where a label is missing
-        weight = w[start:start + block]
-        before += np.einsum("r,rij->ij", weight, (difference < 0).astype(float))
-        tied += np.einsum("r,rij->ij", weight, (difference == 0).astype(float))
-    np.fill_diagonal(tied, 0.0)
+    for start in range(0, n, block):  # rows in blocks: a (rows, labels, labels) table each
+        counted = _pair_counts(Y[start:start + block], w[start:start + block])
+        before += counted[0]
+        tied += counted[1]
+    return before, tied
+
+
+def _pair_counts(rows: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted counts of the rankings ``rows`` (..., rankings, labels) that order and that tie each pair."""
+    difference = rows[..., :, :, None] - rows[..., :, None, :]  # NaN where a label is missing: in no count
+    before = np.einsum("...r,...rij->...ij", weight, (difference < 0).astype(float))
+    tied = np.einsum("...r,...rij->...ij", weight, (difference == 0).astype(float))
+    diagonal = np.arange(rows.shape[-1])
+    tied[..., diagonal, diagonal] = 0.0  # a label is not tied with itself
     return before, tied
 
 
@@ -254,6 +264,51 @@ def _check_beta(beta: object) -> None:
         raise ValueError(f"beta must be a number in [0, 0.5]; got {beta!r}.")
 
 
+def check_consensus(consensus: object, beta: object) -> None:
+    """Raise ``ValueError`` unless ``consensus`` is one of :data:`CONSENSUS_CHOICES` and ``beta`` is in [0, 0.5].
+
+    Parameters
+    ----------
+    consensus : object
+        A ranker's ``consensus`` parameter.
+    beta : object
+        Its ``beta`` parameter.
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter and what it takes.
+    """
+    if consensus not in CONSENSUS_CHOICES:
+        raise ValueError(f"consensus must be 'auto', 'aggregate' or 'bucket_order'; got {consensus!r}.")
+    _check_beta(beta)
+
+
+def chosen_consensus(consensus: str, tie_tolerance: float | None, Y: ArrayLike) -> str:
+    """What a ranker with ``consensus`` predicts on training rankings ``Y``: "bucket_order" or "aggregate".
+
+    ``"auto"`` is the bucket order on partial rankings (:func:`is_partial`) when no
+    ``tie_tolerance`` asks for ties of the aggregate.
+
+    Parameters
+    ----------
+    consensus : {"auto", "aggregate", "bucket_order"}
+        The ranker's parameter.
+    tie_tolerance : float or None
+        The ranker's tie tolerance.
+    Y : array-like of shape (n_rankings, n_labels)
+        The training rank positions.
+
+    Returns
+    -------
+    str
+        ``"bucket_order"`` or ``"aggregate"``.
+    """
+    if consensus == "auto":
+        return "bucket_order" if tie_tolerance is None and is_partial(Y) else "aggregate"
+    return consensus
+
+
 def bucket_orders(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float = DEFAULT_BETA) -> np.ndarray:
     """The bucket order of each of many sets of rankings, in one call (compiled when it is built).
 
@@ -295,16 +350,43 @@ def bucket_orders(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float
     # sets in blocks: the comparison tables hold n_rankings x labels x labels numbers per set
     block = max(1, _BLOCK_CELLS // max(1, n_rankings * n_labels * n_labels))
     for start in range(0, n_sets, block):
-        rows = Y[start:start + block]
-        difference = rows[:, :, :, None] - rows[:, :, None, :]  # NaN where a label is missing: no count
-        weight = w[start:start + block]
-        before = np.einsum("sr,srij->sij", weight, (difference < 0).astype(float))
-        tied = np.einsum("sr,srij->sij", weight, (difference == 0).astype(float))
-        precedence, indecision = _precedence_and_indecision(before, tied)
+        before, tied = _pair_counts(Y[start:start + block], w[start:start + block])
+        out[start:start + block] = bucket_orders_from_counts(before, tied, beta)
+    return out
+
+
+def bucket_orders_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = DEFAULT_BETA) -> np.ndarray:
+    """The bucket orders of many sets from their precedence counts, in one call (compiled when it is built).
+
+    Parameters
+    ----------
+    before, tied : array-like of shape (n_sets, n_labels, n_labels)
+        Each set's counts, as :func:`precedence_counts` returns them for one set.
+    beta : float, default=0.25
+        The tie threshold (see :func:`bucket_order_from_counts`).
+
+    Returns
+    -------
+    ndarray of shape (n_sets, n_labels)
+        Each set's bucket order as rank positions, equal to :func:`bucket_order_from_counts` of the set.
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a number in [0, 0.5].
+    """
+    _check_beta(beta)
+    before = np.asarray(before, dtype=float)
+    tied = np.asarray(tied, dtype=float)
+    n_sets, n_labels = before.shape[:2]
+    out = np.empty((n_sets, n_labels))
+    block = max(1, _BLOCK_CELLS // max(1, n_labels * n_labels))  # the precedence tables, a block of sets at a time
+    for start in range(0, n_sets, block):
+        precedence, indecision = _precedence_and_indecision(before[start:start + block], tied[start:start + block])
         if KERNELS.request():
             KERNELS.load().bucket_positions(precedence, indecision, float(beta), out[start:start + block])
         else:  # while the compiled code builds: the same algorithm, a set at a time
-            for k in range(len(rows)):
+            for k in range(len(precedence)):
                 out[start + k] = _bucket_positions(precedence[k], indecision[k], float(beta))
     return out
 

@@ -2,17 +2,17 @@
 
 Every node gets the consensus of its training rankings that the partial label
 ranking trees of Alfaro et al. predict: the bucket order of the pivot
-algorithm BPA-LIA-MP2 (:func:`rankviz.label_ranking.bucket_order.bucket_order_from_counts`),
-from the node's counts of the rankings that order and that tie each pair of
-labels. The counts are summed over each leaf's rows and then up the tree, so
-the rows are visited once.
+algorithm BPA-LIA-MP2 (:func:`rankviz.label_ranking.bucket_order.bucket_orders_from_counts`, all
+nodes in one compiled call), from the node's counts of the rankings that
+order and that tie each pair of labels. The counts are summed over each
+leaf's rows and then up the tree, so the rows are visited once.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..label_ranking.bucket_order import bucket_order_from_counts
+from ..label_ranking.bucket_order import bucket_orders_from_counts
 from ..memory import check_memory
 from .builder import subtree_sums
 from .structure import Tree
@@ -47,18 +47,16 @@ def node_bucket_orders(tree: Tree, Y: np.ndarray, leaf_of_row: np.ndarray, beta:
     n, n_labels = Y.shape
     first, second = np.triu_indices(n_labels, k=1)
     n_pairs = len(first)
-    check_memory(8 * 3 * n_pairs * (n + tree.node_count),
+    # 3 counts per pair for every row and node, then each node's two (labels x labels) count tables
+    check_memory(8 * (3 * n_pairs * (n + tree.node_count) + 2 * n_labels * n_labels * tree.node_count),
                  f"the bucket orders of {tree.node_count:,} nodes count 3 numbers per pair of labels "
                  f"({n_pairs:,} pairs) for every row and node")
     difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: in no count
     relations = np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
-    counts = subtree_sums(leaf_of_row, relations, tree.children_left, tree.children_right, tree.depth)
-    orders = np.empty((tree.node_count, n_labels))
-    before = np.zeros((n_labels, n_labels))
-    tied = np.zeros((n_labels, n_labels))
-    for node in range(tree.node_count):  # nodes, not rows: each is one consensus of a few labels
-        ahead, tie, behind = np.split(counts[node], 3)
-        before[first, second], before[second, first] = ahead, behind
-        tied[first, second] = tied[second, first] = tie
-        orders[node] = bucket_order_from_counts(before, tied, beta)
-    return orders
+    ahead, tie, behind = np.split(subtree_sums(leaf_of_row, relations, tree.children_left, tree.children_right,
+                                               tree.depth), 3, axis=1)
+    before = np.zeros((tree.node_count, n_labels, n_labels))
+    tied = np.zeros((tree.node_count, n_labels, n_labels))
+    before[:, first, second], before[:, second, first] = ahead, behind
+    tied[:, first, second] = tied[:, second, first] = tie
+    return bucket_orders_from_counts(before, tied, beta)

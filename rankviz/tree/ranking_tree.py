@@ -19,7 +19,7 @@ from .._validation import check_feature_input, check_growth_params, check_rankin
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.bucket_order import DEFAULT_BETA, is_partial
+from ..label_ranking.bucket_order import DEFAULT_BETA, check_consensus, chosen_consensus
 from .bucket_nodes import node_bucket_orders
 from .display import TreeDisplayMixin
 from .gamma_path import GammaPath
@@ -266,8 +266,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
         else:
             mean_position = self.tree_.mean_rank
-        self.consensus_ = ("bucket_order" if self.consensus == "bucket_order" or (
-            self.consensus == "auto" and self.tie_tolerance is None and is_partial(Y)) else "aggregate")
+        self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         if self.consensus_ == "bucket_order":
             # Partial label ranking trees (Alfaro, Aledo & Gámez 2021) predict each node's bucket order.
             self.tree_ = replace(self.tree_, ranking=node_bucket_orders(self.tree_, Y, leaf_of_row, self.beta))
@@ -383,11 +382,7 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
     def _check_params(self) -> None:
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
         check_tie_tolerance(self.tie_tolerance)
-        if self.consensus not in ("auto", "aggregate", "bucket_order"):
-            raise ValueError(f"consensus must be 'auto', 'aggregate' or 'bucket_order'; got {self.consensus!r}")
-        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float, np.integer, np.floating)) \
-                or not 0.0 <= self.beta <= 0.5:
-            raise ValueError(f"beta must be a number in [0, 0.5]; got {self.beta!r}")
+        check_consensus(self.consensus, self.beta)
         if self.max_bins is not None and not (isinstance(self.max_bins, (int, np.integer))
                                               and not isinstance(self.max_bins, bool) and self.max_bins >= 2):
             raise ValueError(f"max_bins must be None or an integer >= 2, got {self.max_bins!r}")

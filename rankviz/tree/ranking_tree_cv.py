@@ -34,7 +34,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_feature_input
 from ..label_ranking.base import LabelRankerMixin
-from ..label_ranking.bucket_order import is_partial
+from ..label_ranking.bucket_order import DEFAULT_BETA, is_partial
 from ..label_ranking.metrics import MEASURES_BY_NAME
 from .criteria import Criterion
 from .ranking_tree import RankingTree
@@ -79,6 +79,10 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
     max_depth : int, optional
         As :class:`RankingTree`, fixed.
     tie_tolerance : float, optional
+        As :class:`RankingTree`, fixed.
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        As :class:`RankingTree`, fixed.
+    beta : float, default=0.25
         As :class:`RankingTree`, fixed.
     max_bins : int, optional
         As :class:`RankingTree`, fixed.
@@ -135,8 +139,8 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", leaf_grid: Sequence[int] = (1, 2, 3, 5, 8),
                  extend_grid: bool = True, cv: Any = 5, scoring: str | Callable[..., Any] = "auto",
-                 max_depth: int | None = None, tie_tolerance: float | None = None, max_bins: int | None = None,
-                 random_state: int = 0) -> None:
+                 max_depth: int | None = None, tie_tolerance: float | None = None, consensus: str = "auto",
+                 beta: float = DEFAULT_BETA, max_bins: int | None = None, random_state: int = 0) -> None:
         self.criterion = criterion
         self.leaf_grid = leaf_grid
         self.extend_grid = extend_grid
@@ -144,6 +148,8 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         self.scoring = scoring
         self.max_depth = max_depth
         self.tie_tolerance = tie_tolerance
+        self.consensus = consensus
+        self.beta = beta
         self.max_bins = max_bins
         self.random_state = random_state
 
@@ -267,15 +273,16 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         at_leaf = self.cv_results_["param_min_samples_leaf"] == leaf
         tried = self.cv_results_["param_gamma"][at_leaf]
         means = self.cv_results_["mean_test_score"][at_leaf]
-        breakpoints = self.gamma_path_.breakpoints
-        # the tree a γ gives is fixed by how many breakpoints lie below it
-        position = {int(k): float(m) for k, m in zip(np.searchsorted(breakpoints, tried, side="left"), means)}
-        below = np.searchsorted(breakpoints, np.asarray(gammas, dtype=float), side="left")
-        return np.array([position.get(int(k), np.nan) for k in below])
+        gammas = np.asarray(gammas, dtype=float)
+        scores = np.full(gammas.shape, np.nan)
+        for gamma, mean in zip(tried, means):  # one per distinct tree of the path, not per γ asked
+            scores[self.gamma_path_.same_tree(gamma, gammas)] = mean
+        return scores
 
     def _tree(self, leaf: int, gamma: float) -> RankingTree:
         return RankingTree(criterion=self.criterion, gamma=gamma, min_samples_leaf=leaf, max_depth=self.max_depth,
-                           tie_tolerance=self.tie_tolerance, max_bins=self.max_bins)
+                           tie_tolerance=self.tie_tolerance, consensus=self.consensus, beta=self.beta,
+                           max_bins=self.max_bins)
 
     def _measure(self, Y: np.ndarray | None) -> Callable[[ArrayLike, ArrayLike], Any]:
         """The measure of ``scoring`` for the rankings ``Y`` (None: only check the name)."""

@@ -193,12 +193,12 @@ def tree_of_forest(forest: RankingForest, dataset: RankingDataset, data_key: str
                  basename=f"{export_basename(dataset.name, settings.criterion)}_forest_tree{number}")
 
 
-def importance_panel(forest_settings_: ForestSettings, dataset: RankingDataset, data_key: str,
+def importance_panel(settings: ForestSettings, dataset: RankingDataset, data_key: str,
                      key: str = f"{KEY}_importance") -> None:
     """Permutation importance per label, on held-out rows, on request; the heatmap and a CSV."""
     n_repeats = 5
-    request = (data_key, forest_settings_)
-    facts = {"data set": dataset.name, **forest_settings_.facts()}
+    request = (data_key, settings)
+    facts = {"data set": dataset.name, **settings.facts()}
     st.caption("A quarter of the examples is held out; a forest with these settings is grown on the rest, and "
                f"each feature's column of the held-out quarter is shuffled {n_repeats} times. The drop of each "
                "label's Kendall tau (over the pairs of that label with the others) is the feature's importance "
@@ -206,8 +206,8 @@ def importance_panel(forest_settings_: ForestSettings, dataset: RankingDataset, 
     if st.button("Compute the importance per label", key=f"{key}_run", type="primary",
                  icon=":material/insights:") or rerun_requested(key):
         def compute(progress: object) -> object:
-            return held_out_importance(forest_settings_.estimator().set_params(oob_score=False), dataset.X,
-                                       dataset.Y, n_repeats=n_repeats, random_state=forest_settings_.seed)
+            return held_out_importance(settings.estimator().set_params(oob_score=False), dataset.X,
+                                       dataset.Y, n_repeats=n_repeats, random_state=settings.seed)
 
         result = background(compute, key=f"{key}_{short_hash(request)}", signature=request, cancel=False,
                             label="Shuffling each feature")

@@ -274,7 +274,7 @@ def test_leaf_size_and_gamma_are_tuned_together_as_rankingtreecv_does(app):
         dataset.X, pd.DataFrame(dataset.Y, columns=list(dataset.label_names)))
     leaf = search.best_params_["min_samples_leaf"]
     best = next(m.value for m in app.markdown if m.value.startswith("**Best"))
-    assert f"at least {leaf} examples per leaf" in best and f"mean held-out CS {search.best_score_:.3f}" in best
+    assert f"at least {leaf} example{'' if leaf == 1 else 's'} per leaf" in best and f"mean held-out CS {search.best_score_:.3f}" in best
     table = next(d.value for d in app.dataframe if "mean CS" in d.value.columns)
     assert table["mean CS"].iloc[0] == pytest.approx(search.best_score_)
     # the button sets the sidebar and the slider to the slider's best γ for that leaf size

@@ -95,7 +95,7 @@ def _show_search(search: RankingTreeCV, measure: str, key: str, tree_key: str) -
     n_leaves = search.tree_.n_leaves
     shown = "∞" if np.isinf(gamma) else f"{gamma:.4f}"
     n_folds = sum(name.startswith("split") for name in search.cv_results_)
-    st.markdown(f"**Best: at least {counted(leaf, 'example')} per leaf and γ = {shown}** (a tree of "
+    st.markdown(f"**Best: at least {counted(int(leaf), 'example')} per leaf and γ = {shown}** (a tree of "
                 f"{counted(n_leaves, 'leaf', 'leaves')}): mean held-out {measure} {search.best_score_:.3f} over "
                 f"{counted(n_folds, 'fold')}; leaf sizes tried: {', '.join(map(str, search.leaf_grid_))}.")
     # The slider's values give the path's trees too: the best of them (the search's own γ may lie between

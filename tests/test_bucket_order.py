@@ -121,12 +121,70 @@ def test_pairwise_entropy_of_the_worked_node_and_against_its_definition():
         assert float(criterion.impurity(len(Y), stats.sum(axis=0))) == pytest.approx(pair_entropy_by_definition(Y))
 
 
-def test_the_pairwise_entropy_tree_splits_where_a_brute_force_search_does():
+def pair_costs_by_definition(Y, reversal):
+    """Mean over rankings and label pairs of the cost against the set's bucket order, row by row.
+
+    A relation other than the consensus' costs 1, an order against the reverse order ``reversal`` (1 for
+    the disagreements, 2 for the distance of pair-order matrices); pairs a ranking lacks cost nothing.
+    """
+    consensus = bucket_order(Y)
+    costs = []
+    for i, j in itertools.combinations(range(Y.shape[1]), 2):
+        wanted = np.sign(consensus[i] - consensus[j])
+        held = [np.sign(y[i] - y[j]) for y in Y if not (np.isnan(y[i]) or np.isnan(y[j]))]
+        paid = [0 if r == wanted else reversal if r == -wanted else 1 for r in held]
+        costs.append(np.mean(paid) if paid else 0.0)
+    return np.mean(costs) if reversal == 1 else np.sum(costs)
+
+
+#: Each criterion of Alfaro et al. by its definition, and its impurity's maximum on 4 labels.
+PARTIAL_CRITERIA = {
+    "pairwise_entropy": (pair_entropy_by_definition, np.log2(3)),
+    "pairwise_disagreements": (lambda Y: pair_costs_by_definition(Y, 1), 1.0),
+    "pairwise_distance": (lambda Y: pair_costs_by_definition(Y, 2), 12.0),
+}
+
+
+def test_the_consensus_criteria_of_the_worked_nodes_and_against_their_definition():
+    from rankviz.tree import get_criterion
+
+    # the worked node of three rankings (consensus a ~ b > c) and the same weighted (2, 1, 1)
+    Y = np.array([[1, 2, 2], [1, 1, 2], [2, 1, 3]], dtype=float)
+    for name, plain, weighted in [("pairwise_disagreements", 1 / 3, 5 / 12), ("pairwise_distance", 1.0, 1.25)]:
+        criterion = get_criterion(name)
+        stats = criterion.row_statistics(Y)
+        assert float(criterion.impurity(3, stats.sum(axis=0))) == pytest.approx(plain)
+        assert float(criterion.impurity(4, stats[[0, 0, 1, 2]].sum(axis=0))) == pytest.approx(weighted)
+    # the worked split of four rankings on x = 0..3: the gains of the three thresholds
+    Y = np.array([[1, 2, 2], [1, 1, 2], [2, 1, 3], [3, 2, 1]], dtype=float)
+    for name, gains in [("pairwise_disagreements", [1 / 6, 1 / 6, 7 / 12]), ("pairwise_distance", [0.5, 0.5, 1.75]),
+                        ("pairwise_entropy", [0.581704, 0.603759, 0.644611])]:
+        criterion = get_criterion(name)
+        stats = criterion.row_statistics(Y)
+        left = np.cumsum(stats, axis=0)[:3]
+        sizes = np.arange(1, 4)
+        gain = (criterion.impurity(4, stats.sum(axis=0)) - sizes / 4 * criterion.impurity(sizes, left)
+                - (4 - sizes) / 4 * criterion.impurity(4 - sizes, stats.sum(axis=0) - left))
+        np.testing.assert_allclose(gain, gains, atol=1e-6)
+    rng = np.random.default_rng(5)
+    for name in ("pairwise_disagreements", "pairwise_distance"):
+        criterion = get_criterion(name)
+        definition = PARTIAL_CRITERIA[name][0]
+        for _ in range(40):
+            Y = rng.integers(1, 4, (rng.integers(1, 9), 4)).astype(float)
+            Y[rng.random(Y.shape) < 0.1] = np.nan
+            stats = criterion.row_statistics(Y)
+            assert float(criterion.impurity(len(Y), stats.sum(axis=0))) == pytest.approx(definition(Y))
+
+
+@pytest.mark.parametrize("name", sorted(PARTIAL_CRITERIA))
+def test_the_partial_ranking_trees_split_where_a_brute_force_search_does(name):
+    definition, worst = PARTIAL_CRITERIA[name]
     rng = np.random.default_rng(4)
     X = pd.DataFrame({"u": rng.integers(0, 12, 40).astype(float), "v": rng.random(40)})
     Y = rng.integers(1, 4, (40, 4)).astype(float)
     Y[X["u"] > 6] = [1, 1, 2, 3]  # a box of agreeing rankings to find
-    tree = RankingTree(criterion="pairwise_entropy", gamma=np.inf, min_samples_leaf=3).fit(X, Y).tree_
+    tree = RankingTree(criterion=name, gamma=np.inf, min_samples_leaf=3).fit(X, Y).tree_
     best = None
     for f, column in enumerate(X.columns):
         values = np.unique(X[column])
@@ -134,12 +192,11 @@ def test_the_pairwise_entropy_tree_splits_where_a_brute_force_search_does():
             left = (X[column] <= (low + high) / 2).to_numpy()
             if min(left.sum(), (~left).sum()) < 3:
                 continue
-            weighted = (left.sum() * pair_entropy_by_definition(Y[left])
-                        + (~left).sum() * pair_entropy_by_definition(Y[~left])) / len(Y)
+            weighted = (left.sum() * definition(Y[left]) + (~left).sum() * definition(Y[~left])) / len(Y)
             if best is None or weighted < best[0] - 1e-12:
                 best = (weighted, f, (low + high) / 2)
     assert (tree.feature[0], tree.threshold[0]) == (best[1], pytest.approx(best[2]))
-    assert 1 - tree.split_score[0] == pytest.approx(best[0] / np.log2(3))
+    assert 1 - tree.split_score[0] == pytest.approx(best[0] / worst)
 
 
 def test_the_node_inspector_shows_the_nodes_bucket_order():

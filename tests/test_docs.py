@@ -20,7 +20,7 @@ pytest.importorskip("sphinx_gallery")
 pytestmark = pytest.mark.xdist_group("docs")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory):
     """The site built as ``make docs`` builds it, from a copy of its sources, into a temporary folder.
 

@@ -178,11 +178,12 @@ def test_the_user_guide_has_the_examples_a_reader_expects():
 # --------------------------------------------------------------------------- #
 # the wheel, in a fresh environment
 # --------------------------------------------------------------------------- #
-# The three tests of one fresh install run on one pytest-xdist worker, so it is built once.
+# The three tests of one fresh install run on one pytest-xdist worker, so it is built once (a session
+# fixture: the worker may run tests of other modules between them, which would end a module fixture).
 _ONE_INSTALL = pytest.mark.xdist_group("fresh_install")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh_install(tmp_path_factory):
     """A wheel of the checkout, installed with its dependencies into a new virtual environment."""
     root = tmp_path_factory.mktemp("wheel")
@@ -320,7 +321,7 @@ def test_every_public_function_has_type_hints():
     assert missing == []
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def fresh_app_install(fresh_install, tmp_path_factory):
     """The same wheel with its ``app`` extra, in a new virtual environment of its own."""
     _, wheel = fresh_install

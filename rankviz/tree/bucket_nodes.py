@@ -15,6 +15,7 @@ import numpy as np
 from ..label_ranking.bucket_order import bucket_orders_from_counts
 from ..memory import check_memory
 from .builder import subtree_sums
+from .criteria.pair_relations import counts_as_tables, pair_relations
 from .structure import Tree
 
 __all__ = ["node_bucket_orders"]
@@ -45,18 +46,10 @@ def node_bucket_orders(tree: Tree, Y: np.ndarray, leaf_of_row: np.ndarray, beta:
         If the pair counts of the rows or of the nodes would exceed ``max_memory``.
     """
     n, n_labels = Y.shape
-    first, second = np.triu_indices(n_labels, k=1)
-    n_pairs = len(first)
+    n_pairs = n_labels * (n_labels - 1) // 2
     # 3 counts per pair for every row and node, then each node's two (labels x labels) count tables
     check_memory(8 * (3 * n_pairs * (n + tree.node_count) + 2 * n_labels * n_labels * tree.node_count),
                  f"the bucket orders of {tree.node_count:,} nodes count 3 numbers per pair of labels "
                  f"({n_pairs:,} pairs) for every row and node")
-    difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: in no count
-    relations = np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
-    ahead, tie, behind = np.split(subtree_sums(leaf_of_row, relations, tree.children_left, tree.children_right,
-                                               tree.depth), 3, axis=1)
-    before = np.zeros((tree.node_count, n_labels, n_labels))
-    tied = np.zeros((tree.node_count, n_labels, n_labels))
-    before[:, first, second], before[:, second, first] = ahead, behind
-    tied[:, first, second] = tied[:, second, first] = tie
-    return bucket_orders_from_counts(before, tied, beta)
+    sums = subtree_sums(leaf_of_row, pair_relations(Y), tree.children_left, tree.children_right, tree.depth)
+    return bucket_orders_from_counts(*counts_as_tables(sums, n_labels), beta)

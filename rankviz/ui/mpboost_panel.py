@@ -278,8 +278,13 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
     cols[0].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play", type="primary",
                    icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
                    help="Replay the ensemble growing, round by round.")
-    state[round_key] = state[shown_key]
-    cols[1].slider("Show the ensemble after round", 1, n, key=round_key, on_change=slide, disabled=playing)
+    # While playing, a disabled slider of another key stands in: the timer's reruns carry the values the
+    # browser holds, and one sent just as a play ends would otherwise "move" the real slider back to the
+    # round the play started from.
+    shown_at = round_key if not playing else f"{round_key}_playing"
+    state[shown_at] = state[shown_key]
+    cols[1].slider("Show the ensemble after round", 1, n, key=shown_at, on_change=None if playing else slide,
+                   disabled=playing)
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def animated() -> None:

@@ -129,10 +129,13 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
              "impurity of each label's position, weighted gain (Xia et al., Definition 1). Mallows spread θ: "
              "the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). "
              "Pairwise entropy: the mean over label pairs of the entropy of before / tied / after, the criterion "
-             "of the partial label ranking trees of Alfaro, Aledo & Gámez (2021), for rankings with ties. "
+             "of the partial label ranking trees of Alfaro, Aledo & Gámez (2021), for rankings with ties; "
+             "Disagreements and Distance to the bucket order, their other two: the share of rankings that "
+             "order a pair otherwise than the set's bucket order, and the distance of their pair-order "
+             "matrices from it (a tie against an order costs 1, a reversal 2). "
              "Rule (6) judges every criterion by its similarity: for the two impurities, "
              "1 − impurity / its maximum. Links and the Python API use the short names (mean_spearman, "
-             "ranking_impurity, gini, mallows, pairwise_entropy).")
+             "ranking_impurity, gini, mallows, pairwise_entropy, pairwise_disagreements, pairwise_distance).")
     gamma = gamma_slider(container, key) if gamma_control else st.session_state[f"{key}_gamma"]
     min_leaf, depth = limit_inputs(
         container, key, "The library's default is 2 (the similarity of a single example, a mean over no "
@@ -415,11 +418,14 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
                help="Grow the next depth level" if level else "Make the next split")
     row.button("End", on_click=go, args=(n_steps,), key=f"{key}_last", icon=":material/last_page:",
                help="The fully grown tree")
-    # The scrub slider shows the step the other controls set; dragging it jumps there.
-    state[scrub_key] = stop_index(state[step_key])
+    # The scrub slider shows the step the other controls set; dragging it jumps there. While playing it
+    # has another key: the timer's reruns carry the values the browser holds, and one sent just as a play
+    # ends would otherwise drag the slider back to where the play started.
+    scrubbed = scrub_key if not playing else f"{scrub_key}_playing"
+    state[scrubbed] = stop_index(state[step_key])
     row.slider(
-        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrub_key, width="stretch",
-        disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrub_key], len(stops) - 1)]),
+        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrubbed, width="stretch",
+        disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrubbed], len(stops) - 1)]),
         help="Drag to any step of the growth: the tree up to that depth level." if level else
              "Drag to any step of the growth: the tree after that many splits (in the growth order).")
     speed = row.select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed", width=110)

@@ -6,11 +6,13 @@ from .base import Criterion
 from .gini import Gini
 from .mallows import Mallows
 from .mean_spearman import MeanSpearman
+from .pairwise_consensus import PairwiseDisagreements, PairwiseDistance
 from .pairwise_entropy import PairwiseEntropy
 from .ranking_impurity import RankingImpurity
 
 #: Every criterion the library has, by name. New criteria register here.
-CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows, PairwiseEntropy)}
+CRITERIA = {c.name: c for c in (MeanSpearman, RankingImpurity, Gini, Mallows, PairwiseEntropy,
+                                PairwiseDisagreements, PairwiseDistance)}
 
 
 def get_criterion(criterion: str | Criterion) -> Criterion:
@@ -19,8 +21,8 @@ def get_criterion(criterion: str | Criterion) -> Criterion:
     The names are the keys of :data:`CRITERIA`: ``"mean_spearman"`` (Rebelo,
     Soares & Costa 2008), ``"mallows"`` (Cheng, Hühn & Hüllermeier 2009),
     ``"ranking_impurity"`` and ``"gini"`` (Xia, Zhang & Wang 2006, ordinal
-    targets) and ``"pairwise_entropy"`` (Alfaro, Aledo & Gámez 2021, rankings
-    with ties).
+    targets), and ``"pairwise_entropy"``, ``"pairwise_disagreements"`` and
+    ``"pairwise_distance"`` (Alfaro, Aledo & Gámez 2021, rankings with ties).
 
     Parameters
     ----------
@@ -61,5 +63,6 @@ def get_criterion(criterion: str | Criterion) -> Criterion:
         ) from None
 
 
-__all__ = ["CRITERIA", "Criterion", "Gini", "Mallows", "MeanSpearman", "PairwiseEntropy", "RankingImpurity",
+__all__ = ["CRITERIA", "Criterion", "Gini", "Mallows", "MeanSpearman", "PairwiseDisagreements", "PairwiseDistance",
+           "PairwiseEntropy", "RankingImpurity",
            "get_criterion"]

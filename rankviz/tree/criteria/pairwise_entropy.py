@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .base import Criterion
+from .pair_relations import pair_relations
 
 #: Shares below this count as none (the reference implementation's cut, which keeps log2 finite).
 _SMALLEST_SHARE = 1e-5
@@ -74,9 +75,7 @@ class PairwiseEntropy(Criterion):
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         self.n_labels_ = Y.shape[1]
-        first, second = np.triu_indices(self.n_labels_, k=1)
-        difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: no relation
-        return np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
+        return pair_relations(Y)
 
     def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """Mean over the label pairs of the entropy (bits) of the three relations, of sets with these sums.

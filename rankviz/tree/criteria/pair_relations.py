@@ -1,0 +1,65 @@
+"""How each ranking orders each pair of labels: the statistics of the criteria for rankings with ties.
+
+A ranking with ties puts a pair of labels ``i < j`` in one of three
+relations: ``i`` before ``j``, tied, ``j`` before ``i`` (none if it lacks
+either label). Per row, one indicator per relation and pair; summed over a
+set they are the set's precedence counts, all the partial label ranking
+criteria of Alfaro, Aledo & Gámez (2021) need.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["counts_as_tables", "pair_relations"]
+
+
+def pair_relations(Y: ArrayLike) -> np.ndarray:
+    """Indicators of the three relations of every pair of labels, per ranking.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_rows, n_labels)
+        Rank positions (lower = preferred, equal = tied, NaN = missing).
+
+    Returns
+    -------
+    ndarray of float, shape (n_rows, 3 * n_pairs)
+        The pairs ``i < j`` in :func:`numpy.triu_indices` order, three
+        blocks: before, tied, after (all 0 where a label is missing).
+
+    Examples
+    --------
+    >>> pair_relations([[1, 2, 2]]).tolist()  # pairs (a, b), (a, c), (b, c)
+    [[1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]]
+    """
+    Y = np.asarray(Y, dtype=float)
+    first, second = np.triu_indices(Y.shape[1], k=1)
+    difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: no relation
+    return np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
+
+
+def counts_as_tables(sums: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (before, tied) tables of :func:`rankviz.label_ranking.bucket_order.precedence_counts` from summed relations.
+
+    Parameters
+    ----------
+    sums : ndarray of shape (n_sets, 3 * n_pairs)
+        Summed :func:`pair_relations` of each set.
+    n_labels : int
+        Labels of the rankings.
+
+    Returns
+    -------
+    before, tied : ndarray of shape (n_sets, n_labels, n_labels)
+        ``before[s, i, j]``: the weight of the rankings of set ``s`` that put
+        ``i`` before ``j``; ``tied`` symmetric.
+    """
+    first, second = np.triu_indices(n_labels, k=1)
+    ahead, tie, behind = np.split(sums, 3, axis=-1)
+    before = np.zeros((len(sums), n_labels, n_labels))
+    tied = np.zeros((len(sums), n_labels, n_labels))
+    before[:, first, second], before[:, second, first] = ahead, behind
+    tied[:, first, second] = tied[:, second, first] = tie
+    return before, tied

@@ -62,6 +62,22 @@ def pytest_configure(config: pytest.Config) -> None:
         manifest_scanner.scan_component_manifests = functools.cache(scan)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Refuse to run grouped tests that ``--dist loadgroup`` would not keep together.
+
+    pytest-xdist marks a group by a suffix of the test ids; pytest 9.2 ignores
+    it (pytest-dev/pytest-xdist#1386), and then every worker builds the docs,
+    installs the wheel and starts an app server and a Chromium of its own.
+    """
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"--dist loadgroup did not group {len(lost)} tests (e.g. {lost[0]}): this pytest "
+                                "and pytest-xdist lose the groups; install the versions of requirements.txt")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist turns the groups into suffixes of the test ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Put the browser tests on one pytest-xdist worker (``make test``: ``-n 2 --dist loadgroup``).
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from rankviz import RankingTree
-from rankviz.label_ranking.bucket_order import bucket_order, bucket_order_from_counts, has_ties, precedence_counts
+from rankviz.label_ranking.bucket_order import bucket_order, bucket_order_from_counts, has_ties, is_partial, precedence_counts
 from rankviz.label_ranking.metrics import tau_x
 
 
@@ -86,7 +86,6 @@ def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():
 
 def test_a_few_equal_scores_do_not_make_partial_rankings():
     from rankviz import load_sample
-    from rankviz.label_ranking.bucket_order import is_partial
 
     data = load_sample("metalearning")  # equal accuracies tie labels in 9 of its 153 rankings
     assert has_ties(data.Y) and not is_partial(data.Y)
@@ -210,3 +209,58 @@ def test_the_node_inspector_shows_the_nodes_bucket_order():
     np.testing.assert_array_equal(inspection.ranking, [1.0, 2.5, 2.5])  # a > b = c, as the tree predicts
     figure = rank_heatmap(Y[inspection.rows], model.label_names_, inspection.ranking, inspection.mean_rank)
     assert "2.00 → 2.5" in str(figure.data[1].text)
+
+
+# -- neighbours and the default ranking on rankings with ties -------------------------------------------
+def tied_problem(seed, n=60, n_labels=4):
+    """Features and dense rankings with ties (most rows tie some labels): partial rankings."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 3))
+    Y = np.column_stack([np.ceil(3 * X[:, 0] + rng.random(n)), np.full(n, 2.0),
+                         np.ceil(3 * (1 - X[:, 0]) + rng.random(n))] + [rng.integers(1, 4, n)] * (n_labels - 3))
+    return X, Y.astype(float)
+
+
+def test_the_neighbour_rankers_predict_their_neighbours_bucket_order():
+    from rankviz import IBLR, DefaultRanker, KNNRanker
+    from rankviz.label_ranking.iblr import dudani_weights
+
+    X, Y = tied_problem(7)
+    assert is_partial(Y)
+    knn = KNNRanker(n_neighbors=5).fit(X, Y)
+    assert knn.consensus_ == "bucket_order"
+    neighbours = knn.kneighbors(X[:10])
+    expected = [bucket_order(Y[rows]) for rows in neighbours]
+    np.testing.assert_array_equal(knn.predict(X[:10]), expected)
+    iblr = IBLR(n_neighbors=6).fit(X, Y)
+    assert iblr.consensus_ == "bucket_order"
+    rows, distances = iblr.kneighbors(X[:10], return_distance=True)
+    weights = dudani_weights(distances)
+    expected = [bucket_order(Y[r], w) for r, w in zip(rows, weights)]
+    np.testing.assert_array_equal(iblr.predict(X[:10]), expected)
+    np.testing.assert_array_equal(DefaultRanker().fit(X, Y).predict(X[:2]), [bucket_order(Y)] * 2)
+    # asked for the aggregate, or given a tolerance: the rankers of before
+    assert not (KNNRanker(n_neighbors=5, consensus="aggregate").fit(X, Y).predict(X) % 1).any()
+    assert IBLR(n_neighbors=6, tie_tolerance=0.2).fit(X, Y).consensus_ == "aggregate"
+    with pytest.raises(ValueError, match="consensus"):
+        KNNRanker(consensus="borda").fit(X, Y)
+    with pytest.raises(ValueError, match="beta"):
+        IBLR(beta=0.7).fit(X, Y)
+
+
+def test_on_partial_rankings_the_neighbourhood_size_is_chosen_by_tau_x():
+    from rankviz import KNNRanker
+    from rankviz.model_selection import fold_indices
+    from rankviz.neighbours import NeighbourIndex
+
+    X, Y = tied_problem(8)
+    model = KNNRanker(n_neighbors="auto", k_grid=[1, 4, 9], inner_folds=3).fit(X, Y)
+    folds = fold_indices(len(Y), 3, 0)
+    for k, score in model.cv_scores_.items():
+        values = []
+        for test in folds:  # the mean τx of the held-out rows' bucket orders, row by row
+            train = np.setdiff1d(np.arange(len(Y)), test)
+            neighbours = NeighbourIndex(X[train], k).kneighbors(X[test])
+            values += [tau_x(Y[row], bucket_order(Y[train][near])) for row, near in zip(test, neighbours)]
+        assert score == pytest.approx(np.mean(values))
+    assert model.n_neighbors_ == max(model.cv_scores_, key=lambda k: (model.cv_scores_[k], -k))

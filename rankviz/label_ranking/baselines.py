@@ -23,6 +23,8 @@ from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
+from .bucket_order import DEFAULT_BETA, bucket_order, bucket_orders, check_consensus, chosen_consensus
+from .metrics import kendall_tau, tau_x
 from .neighbourhood_size import check_neighbour_params, select_k
 
 __all__ = ["DefaultRanker", "KNNRanker"]
@@ -42,6 +44,15 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         predicts partial rankings: neighbouring labels whose mean positions
         differ by at most this much are tied and share the average of their
         positions (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        ``"aggregate"``: the mean-rank rule, strict or tied by
+        ``tie_tolerance``; ``"bucket_order"``: the bucket order of Alfaro,
+        Aledo & Gámez (2021) (:func:`rankviz.label_ranking.bucket_order.bucket_order`,
+        tie threshold ``beta``); ``"auto"``: the bucket order for partial
+        rankings (:func:`rankviz.label_ranking.bucket_order.is_partial`) when no
+        ``tie_tolerance`` is given, as :class:`rankviz.RankingTree` does.
+    beta : float, default=0.25
+        The tie threshold of the bucket order, in [0, 0.5].
 
     Attributes
     ----------
@@ -49,6 +60,8 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
         Mean position of each label over the training rankings that hold it.
     ranking_ : ndarray of shape (n_labels,)
         The predicted ranking, the same for every example.
+    consensus_ : str
+        ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
@@ -83,8 +96,11 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
     array([3. , 1.5, 1.5, 4. ])
     """
 
-    def __init__(self, tie_tolerance: float | None = None) -> None:
+    def __init__(self, tie_tolerance: float | None = None, *, consensus: str = "auto",
+                 beta: float = DEFAULT_BETA) -> None:
         self.tie_tolerance = tie_tolerance
+        self.consensus = consensus
+        self.beta = beta
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Compute the default ranking of ``Y``.
@@ -111,10 +127,13 @@ class DefaultRanker(LabelRankerMixin, BaseEstimator):
             If ``X`` is sparse.
         """
         check_tie_tolerance(self.tie_tolerance)
+        check_consensus(self.consensus, self.beta)
         X = check_feature_input(self, X, Y, reset=True)
         Y = check_rankings(Y, n_rows=len(X))
         self.mean_rank_ = mean_ranks(Y)
-        self.ranking_ = rank_by_mean(self.mean_rank_, self.tie_tolerance)
+        self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
+        self.ranking_ = (bucket_order(Y, beta=self.beta) if self.consensus_ == "bucket_order"
+                         else rank_by_mean(self.mean_rank_, self.tie_tolerance))
         return self
 
     def predict(self, X: Any) -> np.ndarray:
@@ -175,6 +194,16 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         grid's largest value scores best, the grid extends itself (1.5 and 2
         times it, repeatedly); a grid passed in is searched as it is.
         ``cv_scores_`` lists every ``k`` tried.
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        How the neighbours' rankings are combined: ``"aggregate"``, the
+        mean-rank rule (strict, or tied by ``tie_tolerance``);
+        ``"bucket_order"``, their bucket order (Alfaro, Aledo & Gámez 2021;
+        :func:`rankviz.label_ranking.bucket_order.bucket_orders`, tie threshold
+        ``beta``), as scikit-lr's ``KNeighborsPartialLabelRanker``; ``"auto"``,
+        the bucket order for partial rankings when no ``tie_tolerance`` is
+        given. With the bucket order, ``"auto"`` chooses ``k`` by τx.
+    beta : float, default=0.25
+        The tie threshold of the bucket order, in [0, 0.5].
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
@@ -187,8 +216,11 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     n_neighbors_ : int
         The ``k`` used (the chosen one with ``"auto"``; at most the training rows).
     cv_scores_ : dict of int -> float
-        Mean inner-CV Kendall tau of every candidate ``k``; only after a fit
-        with ``n_neighbors="auto"`` (a fit with a fixed ``k`` removes it).
+        Mean inner-CV Kendall tau (τx for a bucket order) of every candidate
+        ``k``; only after a fit with ``n_neighbors="auto"`` (a fit with a
+        fixed ``k`` removes it).
+    consensus_ : str
+        ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
@@ -225,10 +257,13 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     """
 
     def __init__(self, n_neighbors: int | str = 1, tie_tolerance: float | None = None, *,
-                 k_grid: Sequence[int] | None = None, inner_folds: int = 5, random_state: int = 0) -> None:
+                 k_grid: Sequence[int] | None = None, consensus: str = "auto", beta: float = DEFAULT_BETA,
+                 inner_folds: int = 5, random_state: int = 0) -> None:
         self.n_neighbors = n_neighbors
         self.tie_tolerance = tie_tolerance
         self.k_grid = k_grid
+        self.consensus = consensus
+        self.beta = beta
         self.inner_folds = inner_folds
         self.random_state = random_state
 
@@ -264,6 +299,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Y = check_rankings(Y, n_rows=len(X))
         # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
         self.__dict__.pop("cv_scores_", None)
+        self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         if self.n_neighbors == "auto":
             k, self.cv_scores_ = self._select_k(X, Y)
         else:
@@ -331,7 +367,9 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         return self._combine(self.Y_, neighbours)
 
     def _combine(self, Y, neighbours):
-        """Mean-rank ranking of each row's neighbours (rows of ``Y``)."""
+        """Mean-rank ranking (or bucket order) of each row's neighbours (rows of ``Y``)."""
+        if self.consensus_ == "bucket_order":
+            return bucket_orders(Y[neighbours], beta=self.beta)
         present = ~np.isnan(Y)
         position_sum = np.where(present, Y, 0.0)[neighbours].sum(axis=1)
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)), self.tie_tolerance)
@@ -339,11 +377,13 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     def _select_k(self, X, Y):
         """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
         return select_k(X, Y, lambda Y_train, neighbours, distances, k: self._combine(Y_train, neighbours),
-                        k_grid=self.k_grid, inner_folds=self.inner_folds, random_state=self.random_state)
+                        k_grid=self.k_grid, inner_folds=self.inner_folds, random_state=self.random_state,
+                        measure=tau_x if self.consensus_ == "bucket_order" else kendall_tau)
 
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
+        check_consensus(self.consensus, self.beta)
 
 
 def _take_rows(X: Any, rows: np.ndarray) -> Any:

@@ -34,8 +34,10 @@ from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, tie_close_labels
 from .base import LabelRankerMixin
-from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
+from .bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
 from .mallows import fit_mallows_groups
+from .metrics import kendall_tau, tau_x
+from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
 
@@ -159,14 +161,28 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         positions (what the centre is sorted by) differ by at most this much
         are tied and share the average of their positions
         (:func:`rankviz.label_ranking.aggregation.tie_close_labels`).
+    consensus : {"auto", "aggregate", "bucket_order"}, default="auto"
+        ``"aggregate"``: the Mallows centre (strict, or tied by
+        ``tie_tolerance``); ``"bucket_order"``: the bucket order of the
+        neighbours' rankings weighted as above (Alfaro, Aledo & Gámez 2021;
+        :func:`rankviz.label_ranking.bucket_order.bucket_orders`, tie
+        threshold ``beta``); ``"auto"``: the bucket order for partial
+        rankings (:func:`rankviz.label_ranking.bucket_order.is_partial`) when
+        no ``tie_tolerance`` is given. With the bucket order, ``"auto"``
+        chooses ``k`` by τx.
+    beta : float, default=0.25
+        The tie threshold of the bucket order, in [0, 0.5].
 
     Attributes
     ----------
     n_neighbors_ : int
         The ``k`` used for prediction (at most the number of training rows).
     cv_scores_ : dict of int -> float
-        Mean held-out Kendall tau of each candidate ``k``; only after a fit
-        with ``n_neighbors="auto"`` (a fit with a fixed ``k`` removes it).
+        Mean held-out Kendall tau (τx for a bucket order) of each candidate
+        ``k``; only after a fit with ``n_neighbors="auto"`` (a fit with a
+        fixed ``k`` removes it).
+    consensus_ : str
+        ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
     n_features_in_ : int
@@ -217,13 +233,16 @@ class IBLR(LabelRankerMixin, BaseEstimator):
 
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
                  k_grid: Sequence[int] | None = None, inner_folds: int = 5,
-                 random_state: int = 0, tie_tolerance: float | None = None) -> None:
+                 random_state: int = 0, tie_tolerance: float | None = None, consensus: str = "auto",
+                 beta: float = DEFAULT_BETA) -> None:
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.k_grid = k_grid
         self.inner_folds = inner_folds
         self.random_state = random_state
         self.tie_tolerance = tie_tolerance
+        self.consensus = consensus
+        self.beta = beta
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings, choosing ``k`` if "auto".
@@ -255,6 +274,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         Y = check_rankings(Y, n_rows=len(X))
         # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
         self.__dict__.pop("cv_scores_", None)
+        self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         if self.n_neighbors == "auto":
             k, self.cv_scores_ = self._select_k(X, Y)
         else:
@@ -320,9 +340,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         """
         neighbours, distances = self.kneighbors(X, return_distance=True)
         centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
-        if self.tie_tolerance is not None:
-            centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
-        return centers, theta
+        return self._ties(self.Y_, neighbours, distances, centers, mean_position), theta
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict rankings; see :meth:`predict_with_reliability`.
@@ -352,16 +370,27 @@ class IBLR(LabelRankerMixin, BaseEstimator):
 
     def _select_k(self, X, Y):
         """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
-        def predict(Y_train, neighbours, distances, k):
+        bucket = self.consensus_ == "bucket_order"
+
+        def predict(Y_train, neighbours, distances, k):  # k is chosen for the predictions made
+            if bucket:  # the bucket order needs no Mallows fit
+                return self._ties(Y_train, neighbours, distances, None, None)
             centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances))
-            if self.tie_tolerance is not None:  # k is chosen for the predictions made
-                centers = tie_close_labels(centers, mean_position, self.tie_tolerance)
-            return centers
+            return self._ties(Y_train, neighbours, distances, centers, mean_position)
         return select_k(X, Y, predict, k_grid=self.k_grid, inner_folds=self.inner_folds,
-                        random_state=self.random_state)
+                        random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
+
+    def _ties(self, Y, neighbours, distances, centers, mean_position):
+        """The predictions with the ties asked for: the neighbours' bucket order, or the centres tied by tolerance."""
+        if self.consensus_ == "bucket_order":
+            return bucket_orders(Y[neighbours], self._distance_weights(distances), beta=self.beta)
+        if self.tie_tolerance is not None:
+            return tie_close_labels(centers, mean_position, self.tie_tolerance)
+        return centers
 
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
+        check_consensus(self.consensus, self.beta)
         if self.weights not in _WEIGHTS:
             raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")

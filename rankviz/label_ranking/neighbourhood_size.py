@@ -35,6 +35,8 @@ DEFAULT_K_GRID = (1, 3, 5, 7, 9, 11, 15, 21, 31, 51, 101)
 #: ``predict(Y_train, neighbours, distances, k)``: rankings of the held-out rows
 #: from the training rankings of their ``k`` nearest neighbours.
 PredictWithK = Callable[[np.ndarray, np.ndarray, np.ndarray, int], np.ndarray]
+#: ``measure(Y_true, Y_pred)``: one value per row, higher better.
+Measure = Callable[[np.ndarray, np.ndarray], Any]
 
 
 def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner_folds: Any) -> None:
@@ -59,8 +61,8 @@ def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner
 
 def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
              k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
-             extend: bool | None = None) -> tuple[int, dict[int, float]]:
-    """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau.
+             extend: bool | None = None, measure: Measure = kendall_tau) -> tuple[int, dict[int, float]]:
+    """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau (or ``measure``).
 
     With the default grid, when the best ``k`` is its largest (and smaller
     than the inner training sets), the grid extends itself by 1.5 and 2 times
@@ -87,13 +89,16 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     extend : bool, optional
         Extend the grid while its largest value is the best; by default only
         the default grid (``k_grid`` None) is extended.
+    measure : callable, default=kendall_tau
+        ``measure(Y_true, Y_pred)``, one value per row (NaN left out), higher
+        better: :func:`rankviz.label_ranking.tau_x` for rankings with ties.
 
     Returns
     -------
     k : int
         The first best ``k``: among equally good sizes the smallest, the most local model.
     scores : dict of int -> float
-        Mean held-out Kendall tau of each candidate tried, in increasing ``k``
+        Mean held-out score of each candidate tried, in increasing ``k``
         (over the labels the held-out rankings hold).
 
     Raises
@@ -108,13 +113,13 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     folds = fold_indices(n, inner_folds, random_state)
     smallest_train = n - max(len(test) for test in folds)
     grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
-    scores = _score_sizes(X, Y, predict, folds, grid)
+    scores = _score_sizes(X, Y, predict, folds, grid, measure)
     extend = k_grid is None if extend is None else extend
     # A best k at the top of the grid says the grid was too small: extend it (1.5 and 2 times
     # its largest value) until the best lies inside it or k reaches the inner training size.
     while extend and _best(scores) == grid[-1] < smallest_train:
         larger = sorted({min(int(np.ceil(grid[-1] * 1.5)), smallest_train), min(2 * grid[-1], smallest_train)})
-        scores.update(_score_sizes(X, Y, predict, folds, larger))
+        scores.update(_score_sizes(X, Y, predict, folds, larger, measure))
         grid = sorted(scores)
     return _best(scores), scores
 
@@ -128,8 +133,8 @@ def _best(scores):
     return min(k for k, s in finite.items() if s == top)
 
 
-def _score_sizes(X, Y, predict, folds, grid):
-    """Mean held-out Kendall tau of each k in ``grid`` over the inner folds."""
+def _score_sizes(X, Y, predict, folds, grid, measure):
+    """Mean held-out ``measure`` of each k in ``grid`` over the inner folds."""
     n = len(Y)
     tau_sum = np.zeros(len(grid))
     tau_count = np.zeros(len(grid))
@@ -139,7 +144,7 @@ def _score_sizes(X, Y, predict, folds, grid):
         index = NeighbourIndex(_rows(X, train), grid[-1])
         neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
         for g, k in enumerate(grid):
-            tau = kendall_tau(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k))
+            tau = np.asarray(measure(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k)), dtype=float)
             tau_sum[g] += np.nansum(tau)
             tau_count[g] += np.count_nonzero(~np.isnan(tau))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -9,7 +9,10 @@ anything (``getBoundingClientRect`` in the page):
 * every node text the view shows (inside the view and the window) is at least
   11 px tall, and no text in the view at all (legend included) is below 6 px;
 * the view takes at least 60 % of the window's height, unless the whole drawing
-  already fits in less.
+  already fits in less;
+* at 1440×900, axe-core finds no critical or serious violation on the page
+  (``axe_check``; the same load serves both, and ``test_accessibility`` checks
+  the pages without a tree).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import pytest
 
 pytest.importorskip("playwright")
+from axe_check import assert_no_serious_violations, wait_until_not_running  # noqa: E402
 from playwright.sync_api import Page, expect  # noqa: E402
 from streamlit_page import wait_until_idle  # noqa: E402
 
@@ -24,6 +28,7 @@ pytestmark = pytest.mark.e2e
 
 LOAD_TIMEOUT = 180_000
 #: (URL path, tree views on the page): every page of the app that draws a tree.
+#: The axe check runs at the first size.
 PAGES = [("", 1), ("side_by_side", 2), ("impurity_vs_gini", 2), ("mallows_trees", 1), ("ranking_forest", 1),
          ("mpboost", 1)]
 SIZES = [(1440, 900), (1280, 720)]
@@ -85,5 +90,8 @@ def test_the_first_tree_is_readable_on_the_first_screen(streamlit_server, browse
         assert min(seen["allText"]) >= 6, f"text of {min(seen['allText']):.1f} px in the view"
         assert seen["height"] >= 0.6 * seen["window"] - 1 or seen["drawing"] + 24 <= seen["height"], (
             f"a view of {seen['height']:.0f} px for a drawing of {seen['drawing']:.0f} px")
+        if size == SIZES[0]:
+            wait_until_not_running(page)  # a tree view reports its size back, which may start one more run
+            assert_no_serious_violations(page, path or "ranking_trees")
     finally:
         context.close()

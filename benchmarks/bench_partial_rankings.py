@@ -11,8 +11,10 @@ methods predict bucket orders by default on such data
   its nodes are pure (leaf size 1, γ = ∞), as scikit-lr grows its tree;
 * tree (tuned): :class:`rankviz.RankingTreeCV`, leaf size and γ by inner
   5-fold CV on τx (mean-Spearman splits);
-* IBLR, kNN: ``n_neighbors="auto"`` (k by inner 5-fold CV on τx), the bucket
-  order of the neighbours (IBLR's weighted by Dudani's distance weights);
+* IBLR, kNN: ``n_neighbors="auto", beta="auto"`` (k and the tie threshold β
+  of the bucket order by inner 5-fold CV on τx), the bucket order of the
+  neighbours (IBLR's weighted by Dudani's distance weights); "IBLR (β 0.25)"
+  keeps the reference's β;
 * forest: :class:`rankviz.RankingForest` of --trees trees, nothing tuned.
 
 With --sklr-python PATH (a Python that imports ``sklr``, scikit-lr), the same
@@ -53,8 +55,9 @@ README_SKLR = {"iris": (.909, .911), "breast": (.762, .755), "wine": (.811, .828
 METHODS = {
     "tree (entropy)": lambda trees: RankingTree(criterion="pairwise_entropy", gamma=np.inf, min_samples_leaf=1),
     "tree (tuned)": lambda trees: RankingTreeCV(),
-    "IBLR": lambda trees: IBLR(n_neighbors="auto"),
-    "kNN": lambda trees: KNNRanker(n_neighbors="auto"),
+    "IBLR": lambda trees: IBLR(n_neighbors="auto", beta="auto"),
+    "IBLR (β 0.25)": lambda trees: IBLR(n_neighbors="auto"),
+    "kNN": lambda trees: KNNRanker(n_neighbors="auto", beta="auto"),
     "forest": lambda trees: RankingForest(n_estimators=trees, random_state=0),
 }
 

@@ -264,3 +264,36 @@ def test_on_partial_rankings_the_neighbourhood_size_is_chosen_by_tau_x():
             values += [tau_x(Y[row], bucket_order(Y[train][near])) for row, near in zip(test, neighbours)]
         assert score == pytest.approx(np.mean(values))
     assert model.n_neighbors_ == max(model.cv_scores_, key=lambda k: (model.cv_scores_[k], -k))
+
+
+def test_beta_auto_chooses_the_tie_threshold_of_the_best_inner_score():
+    from rankviz import IBLR, KNNRanker
+    from rankviz.label_ranking.neighbourhood_size import BETA_GRID
+
+    X, Y = tied_problem(9, n=80)
+    model = KNNRanker(n_neighbors=7, beta="auto", inner_folds=3).fit(X, Y)
+    # each threshold alone, on the same inner folds (k fixed at 7)
+    alone = {beta: KNNRanker(n_neighbors="auto", k_grid=[7], beta=beta, inner_folds=3).fit(X, Y).cv_scores_[7]
+             for beta in BETA_GRID}
+    best = max(alone.values())
+    assert model.beta_ == next(beta for beta in BETA_GRID if alone[beta] >= best - 1e-12)  # the first of the best
+    assert model.n_neighbors_ == 7 and model.cv_scores_ == {7: pytest.approx(best)}
+    np.testing.assert_array_equal(model.predict(X), KNNRanker(n_neighbors=7, beta=model.beta_).fit(X, Y).predict(X))
+    searched = IBLR(n_neighbors="auto", k_grid=[3, 9], beta="auto", inner_folds=3).fit(X, Y)
+    fixed = IBLR(n_neighbors="auto", k_grid=[3, 9], inner_folds=3).fit(X, Y)
+    assert searched.beta_ in BETA_GRID and fixed.beta_ == 0.25
+    assert max(searched.cv_scores_.values()) >= max(fixed.cv_scores_.values())
+    # strict rankings: nothing to choose
+    assert KNNRanker(n_neighbors=3, beta="auto").fit(X, np.argsort(X, axis=1) + 1.0).beta_ == 0.25
+
+
+def test_rankers_of_bucket_orders_are_scored_by_tau_x():
+    from rankviz import IBLR, RankingForest
+
+    X, Y = tied_problem(10, n=70)
+    forest = RankingForest(n_estimators=8, oob_score=True, random_state=0).fit(X, Y)
+    assert forest.consensus_ == "bucket_order"
+    held = ~np.isnan(forest.oob_prediction_).any(axis=1)
+    assert forest.oob_score_ == pytest.approx(np.nanmean(tau_x(Y[held], forest.oob_prediction_[held])))
+    model = IBLR(n_neighbors=5).fit(X[:50], Y[:50])
+    assert model.score(X[50:], Y[50:]) == pytest.approx(np.nanmean(tau_x(Y[50:], model.predict(X[50:]))))

@@ -39,7 +39,7 @@ from .._validation import check_feature_input, check_growth_params, check_n_jobs
 from ..label_ranking.aggregation import check_tie_tolerance, rank_by_mean
 from ..label_ranking.base import LabelRankerMixin
 from ..label_ranking.bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
-from ..label_ranking.metrics import kendall_tau
+from ..label_ranking.metrics import kendall_tau, tau_x
 from ..tree import Criterion, RankingTree, get_criterion
 
 __all__ = ["RankingForest"]
@@ -110,8 +110,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
     estimators_samples_ : list of ndarray of int
         The rows each tree drew (with repetitions under ``bootstrap``).
     oob_score_ : float
-        Mean Kendall tau of the out-of-bag predictions over the rows that
-        have one (only with ``oob_score``).
+        Mean Kendall tau (τx when the forest votes bucket orders) of the
+        out-of-bag predictions over the rows that have one (only with
+        ``oob_score``).
     oob_prediction_ : ndarray of shape (n_samples, n_labels)
         The out-of-bag prediction of each training row; NaN for a row every
         tree drew (only with ``oob_score``).
@@ -296,7 +297,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
         if scored.any():
             predictions = self._predictions_of(frame.iloc[np.flatnonzero(scored)])
             self.oob_prediction_[scored] = self._vote(predictions, unseen[scored].astype(float))
-        tau = np.atleast_1d(kendall_tau(Y[scored], self.oob_prediction_[scored])) if scored.any() else np.array([])
+        measure = tau_x if self.consensus_ == "bucket_order" else kendall_tau  # as score() measures
+        tau = np.atleast_1d(measure(Y[scored], self.oob_prediction_[scored])) if scored.any() else np.array([])
         finite = np.isfinite(tau)
         self.oob_score_ = float(tau[finite].mean()) if finite.any() else float("nan")
 

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils import Tags
 
 from .._validation import check_rankings
-from .metrics import kendall_tau
+from .metrics import kendall_tau, tau_x
 
 __all__ = ["LabelRankerMixin"]
 
@@ -50,7 +50,11 @@ class LabelRankerMixin:
         ranking is compared on its present labels only); rows with a NaN
         tau (fewer than two present labels) are left out of the mean. This
         is the measure Cheng, Hühn & Hüllermeier (2009) report for label
-        rankers, and the one IBLR's ``n_neighbors="auto"`` maximises.
+        rankers, and the one IBLR's ``n_neighbors="auto"`` maximises. A
+        ranker that predicts bucket orders (``consensus_ == "bucket_order"``,
+        on partial rankings) is scored by Emond & Mason's τx
+        (:func:`rankviz.label_ranking.metrics.tau_x`) instead, as the
+        partial label rankers of Alfaro, Aledo & Gámez (2021) are.
 
         Parameters
         ----------
@@ -86,7 +90,8 @@ class LabelRankerMixin:
         """
         predicted = self.predict(X)
         Y = check_rankings(Y, n_rows=len(predicted))
-        tau = np.atleast_1d(kendall_tau(Y, predicted))
+        measure = tau_x if getattr(self, "consensus_", None) == "bucket_order" else kendall_tau
+        tau = np.atleast_1d(measure(Y, predicted))
         valid = ~np.isnan(tau)
         return float(tau[valid].mean()) if valid.any() else float("nan")
 

@@ -25,7 +25,7 @@ from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_b
 from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_order, bucket_orders, check_consensus, chosen_consensus
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import check_neighbour_params, select_k
+from .neighbourhood_size import BETA_GRID, check_neighbour_params, select_k_and_beta
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
@@ -202,8 +202,11 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         ``beta``), as scikit-lr's ``KNeighborsPartialLabelRanker``; ``"auto"``,
         the bucket order for partial rankings when no ``tie_tolerance`` is
         given. With the bucket order, ``"auto"`` chooses ``k`` by τx.
-    beta : float, default=0.25
-        The tie threshold of the bucket order, in [0, 0.5].
+    beta : float or "auto", default=0.25
+        The tie threshold of the bucket order, in [0, 0.5]; ``"auto"``
+        chooses it by the inner CV on τx together with ``k`` (over
+        :data:`rankviz.label_ranking.neighbourhood_size.BETA_GRID`; ``k``
+        stays fixed if given).
     inner_folds : int, default=5
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
@@ -221,6 +224,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         fixed ``k`` removes it).
     consensus_ : str
         ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
+    beta_ : float
+        The tie threshold used (the chosen one with ``beta="auto"``).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (``n_features_in_``,)
@@ -257,7 +262,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     """
 
     def __init__(self, n_neighbors: int | str = 1, tie_tolerance: float | None = None, *,
-                 k_grid: Sequence[int] | None = None, consensus: str = "auto", beta: float = DEFAULT_BETA,
+                 k_grid: Sequence[int] | None = None, consensus: str = "auto", beta: float | str = DEFAULT_BETA,
                  inner_folds: int = 5, random_state: int = 0) -> None:
         self.n_neighbors = n_neighbors
         self.tie_tolerance = tie_tolerance
@@ -300,10 +305,9 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
         self.__dict__.pop("cv_scores_", None)
         self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
-        if self.n_neighbors == "auto":
-            k, self.cv_scores_ = self._select_k(X, Y)
-        else:
-            k = int(self.n_neighbors)
+        k, self.beta_ = self.n_neighbors, DEFAULT_BETA if self.beta == "auto" else float(self.beta)
+        if self.n_neighbors == "auto" or (self.beta == "auto" and self.consensus_ == "bucket_order"):
+            k, self.cv_scores_, self.beta_ = self._select_k(X, Y)
         # A row that ranks no label (all missing, as the label deletion of Cheng et al. leaves some)
         # tells nothing: it is never a neighbour, or a query near it would get the columns' order.
         informative = ~np.isnan(Y).all(axis=1)
@@ -311,7 +315,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
             raise ValueError("no row of Y ranks a label (every rank position is missing); expected at least "
                              "one row with a rank position")
         self._rows = np.flatnonzero(informative)
-        self.n_neighbors_ = min(k, len(self._rows))
+        self.n_neighbors_ = min(int(k), len(self._rows))
         self._index = NeighbourIndex(X if informative.all() else _take_rows(X, self._rows), self.n_neighbors_)
         self.Y_ = Y
         return self
@@ -364,26 +368,31 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
             If ``X`` has other features than in ``fit``.
         """
         neighbours = self.kneighbors(X)  # checks the fit first
-        return self._combine(self.Y_, neighbours)
+        return self._combine(self.Y_, neighbours, self.beta_)
 
-    def _combine(self, Y, neighbours):
-        """Mean-rank ranking (or bucket order) of each row's neighbours (rows of ``Y``)."""
+    def _combine(self, Y, neighbours, beta):
+        """Mean-rank ranking (or bucket order of threshold ``beta``) of each row's neighbours (rows of ``Y``)."""
         if self.consensus_ == "bucket_order":
-            return bucket_orders(Y[neighbours], beta=self.beta)
+            return bucket_orders(Y[neighbours], beta=beta)
         present = ~np.isnan(Y)
         position_sum = np.where(present, Y, 0.0)[neighbours].sum(axis=1)
         return rank_by_mean(mean_from_sums(position_sum, present[neighbours].sum(axis=1)), self.tie_tolerance)
 
     def _select_k(self, X, Y):
-        """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
-        return select_k(X, Y, lambda Y_train, neighbours, distances, k: self._combine(Y_train, neighbours),
-                        k_grid=self.k_grid, inner_folds=self.inner_folds, random_state=self.random_state,
-                        measure=tau_x if self.consensus_ == "bucket_order" else kendall_tau)
+        """Choose ``k`` (and β) by inner cross-validation (:mod:`~rankviz.label_ranking.neighbourhood_size`)."""
+        bucket = self.consensus_ == "bucket_order"
+
+        def predict_at(beta):
+            return lambda Y_train, neighbours, distances, k: self._combine(Y_train, neighbours, beta)
+        return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
+                                 k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],
+                                 extend=None if self.n_neighbors == "auto" else False, inner_folds=self.inner_folds,
+                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
 
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
-        check_consensus(self.consensus, self.beta)
+        check_consensus(self.consensus, DEFAULT_BETA if self.beta == "auto" else self.beta)
 
 
 def _take_rows(X: Any, rows: np.ndarray) -> Any:

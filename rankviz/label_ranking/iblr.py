@@ -37,7 +37,7 @@ from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
 from .mallows import fit_mallows_groups
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import DEFAULT_K_GRID, check_neighbour_params, select_k
+from .neighbourhood_size import BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, select_k_and_beta
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
 
@@ -170,8 +170,11 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         rankings (:func:`rankviz.label_ranking.bucket_order.is_partial`) when
         no ``tie_tolerance`` is given. With the bucket order, ``"auto"``
         chooses ``k`` by τx.
-    beta : float, default=0.25
-        The tie threshold of the bucket order, in [0, 0.5].
+    beta : float or "auto", default=0.25
+        The tie threshold of the bucket order, in [0, 0.5]; ``"auto"``
+        chooses it by the inner CV on τx together with ``k`` (over
+        :data:`rankviz.label_ranking.neighbourhood_size.BETA_GRID`; ``k``
+        stays fixed if given).
 
     Attributes
     ----------
@@ -183,6 +186,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         fixed ``k`` removes it).
     consensus_ : str
         ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
+    beta_ : float
+        The tie threshold used (the chosen one with ``beta="auto"``).
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
     n_features_in_ : int
@@ -234,7 +239,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
                  k_grid: Sequence[int] | None = None, inner_folds: int = 5,
                  random_state: int = 0, tie_tolerance: float | None = None, consensus: str = "auto",
-                 beta: float = DEFAULT_BETA) -> None:
+                 beta: float | str = DEFAULT_BETA) -> None:
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.k_grid = k_grid
@@ -275,11 +280,10 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         # Every fit leaves only its own attributes: no scores of an earlier "auto" fit.
         self.__dict__.pop("cv_scores_", None)
         self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
-        if self.n_neighbors == "auto":
-            k, self.cv_scores_ = self._select_k(X, Y)
-        else:
-            k = int(self.n_neighbors)
-        self.n_neighbors_ = min(k, len(Y))
+        k, self.beta_ = self.n_neighbors, DEFAULT_BETA if self.beta == "auto" else float(self.beta)
+        if self.n_neighbors == "auto" or (self.beta == "auto" and self.consensus_ == "bucket_order"):
+            k, self.cv_scores_, self.beta_ = self._select_k(X, Y)
+        self.n_neighbors_ = min(int(k), len(Y))
         self._index = NeighbourIndex(X, self.n_neighbors_)
         self.Y_ = Y
         return self
@@ -340,7 +344,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         """
         neighbours, distances = self.kneighbors(X, return_distance=True)
         centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
-        return self._ties(self.Y_, neighbours, distances, centers, mean_position), theta
+        return self._ties(self.Y_, neighbours, distances, centers, mean_position, self.beta_), theta
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict rankings; see :meth:`predict_with_reliability`.
@@ -369,21 +373,25 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return dudani_weights(distances) if self.weights == "dudani" else np.ones(distances.shape)
 
     def _select_k(self, X, Y):
-        """Choose ``k`` by inner cross-validation (:func:`~rankviz.label_ranking.neighbourhood_size.select_k`)."""
+        """Choose ``k`` (and β) by inner cross-validation (:mod:`~rankviz.label_ranking.neighbourhood_size`)."""
         bucket = self.consensus_ == "bucket_order"
 
-        def predict(Y_train, neighbours, distances, k):  # k is chosen for the predictions made
-            if bucket:  # the bucket order needs no Mallows fit
-                return self._ties(Y_train, neighbours, distances, None, None)
-            centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances))
-            return self._ties(Y_train, neighbours, distances, centers, mean_position)
-        return select_k(X, Y, predict, k_grid=self.k_grid, inner_folds=self.inner_folds,
-                        random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
+        def predict_at(beta):
+            def predict(Y_train, neighbours, distances, k):  # k is chosen for the predictions made
+                if bucket:  # the bucket order needs no Mallows fit
+                    return self._ties(Y_train, neighbours, distances, None, None, beta)
+                centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances))
+                return self._ties(Y_train, neighbours, distances, centers, mean_position, beta)
+            return predict
+        return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
+                                 k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],
+                                 extend=None if self.n_neighbors == "auto" else False, inner_folds=self.inner_folds,
+                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
 
-    def _ties(self, Y, neighbours, distances, centers, mean_position):
+    def _ties(self, Y, neighbours, distances, centers, mean_position, beta):
         """The predictions with the ties asked for: the neighbours' bucket order, or the centres tied by tolerance."""
         if self.consensus_ == "bucket_order":
-            return bucket_orders(Y[neighbours], self._distance_weights(distances), beta=self.beta)
+            return bucket_orders(Y[neighbours], self._distance_weights(distances), beta=beta)
         if self.tie_tolerance is not None:
             return tie_close_labels(centers, mean_position, self.tie_tolerance)
         return centers
@@ -391,6 +399,6 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
-        check_consensus(self.consensus, self.beta)
+        check_consensus(self.consensus, DEFAULT_BETA if self.beta == "auto" else self.beta)
         if self.weights not in _WEIGHTS:
             raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")

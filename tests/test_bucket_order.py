@@ -291,7 +291,7 @@ def test_rankers_of_bucket_orders_are_scored_by_tau_x():
     from rankviz import IBLR, RankingForest
 
     X, Y = tied_problem(10, n=70)
-    forest = RankingForest(n_estimators=8, oob_score=True, random_state=0).fit(X, Y)
+    forest = RankingForest(n_estimators=15, oob_score=True, random_state=0).fit(X, Y)
     assert forest.consensus_ == "bucket_order"
     held = ~np.isnan(forest.oob_prediction_).any(axis=1)
     assert forest.oob_score_ == pytest.approx(np.nanmean(tau_x(Y[held], forest.oob_prediction_[held])))

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["counts_as_tables", "pair_relations"]
+from .base import Criterion
+
+__all__ = ["PairRelationCriterion", "counts_as_tables", "pair_relations"]
 
 
 def pair_relations(Y: ArrayLike) -> np.ndarray:
@@ -63,3 +65,29 @@ def counts_as_tables(sums: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.nd
     before[:, first, second], before[:, second, first] = ahead, behind
     tied[:, first, second] = tied[:, second, first] = tie
     return before, tied
+
+
+class PairRelationCriterion(Criterion):
+    """Base of the criteria of Alfaro, Aledo & Gámez (2021): rows of :func:`pair_relations` as statistics.
+
+    Subclasses give the similarity (and the impurity) of a set from its
+    summed relations, its precedence counts.
+
+    References
+    ----------
+    .. [1] J. C. Alfaro, J. A. Aledo and J. A. Gámez, "Learning decision trees
+           for the partial label ranking problem", International Journal of
+           Intelligent Systems 36(2), pp. 890-918, 2021.
+    """
+
+    authors = "Alfaro, Aledo & Gámez"
+    year = 2021
+    statistics_note = "three indicators per pair of labels"
+
+    def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
+        return 3 * n_labels * (n_labels - 1) // 2
+
+    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
+        Y = np.asarray(Y, dtype=float)
+        self.n_labels_ = Y.shape[1]
+        return pair_relations(Y)

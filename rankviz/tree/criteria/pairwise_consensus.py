@@ -30,8 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ...label_ranking.bucket_order import DEFAULT_BETA, bucket_orders_from_counts, check_consensus
-from .base import Criterion
-from .pair_relations import counts_as_tables, pair_relations
+from .pair_relations import PairRelationCriterion, counts_as_tables
 
 #: Sets whose precedence tables are built at once (their labels x labels tables, a few of each).
 _BLOCK_CELLS = 1 << 21
@@ -48,12 +47,9 @@ _REFERENCES = """
 """
 
 
-class _ConsensusCriterion(Criterion):
+class _ConsensusCriterion(PairRelationCriterion):
     """A set's cost against its bucket-order consensus, per pair of labels; subclasses give the costs."""
 
-    authors = "Alfaro, Aledo & Gámez"
-    year = 2021
-    statistics_note = "three counts per pair of labels"
     #: The cost of each of the rankings' relations (before, tied, after) when the consensus puts the
     #: pair before, tied or after: rows the consensus' relation, columns the rankings'.
     costs = np.zeros((3, 3))
@@ -63,14 +59,6 @@ class _ConsensusCriterion(Criterion):
     def __init__(self, beta: float = DEFAULT_BETA) -> None:
         check_consensus("bucket_order", beta)
         self.beta = beta
-
-    def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
-        return 3 * n_labels * (n_labels - 1) // 2
-
-    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
-        Y = np.asarray(Y, dtype=float)
-        self.n_labels_ = Y.shape[1]
-        return pair_relations(Y)
 
     def pair_costs(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """The cost of each pair of labels, of sets with these sums, against each set's consensus.

@@ -19,15 +19,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .base import Criterion
-from .pair_relations import pair_relations
+from .pair_relations import PairRelationCriterion
 
 #: Shares below this count as none (the reference implementation's cut, which keeps log2 finite).
 _SMALLEST_SHARE = 1e-5
 _MAX_ENTROPY = float(np.log2(3.0))
 
 
-class PairwiseEntropy(Criterion):
+class PairwiseEntropy(PairRelationCriterion):
     """Similarity = 1 - mean over label pairs of the entropy of (before, tied, after), over its maximum.
 
     The entropy criterion of the partial label ranking trees of Alfaro, Aledo
@@ -64,18 +63,7 @@ class PairwiseEntropy(Criterion):
 
     name = "pairwise_entropy"
     title = "Pairwise entropy"
-    authors = "Alfaro, Aledo & Gámez"
-    year = 2021
     similarity_label = "1 - mean pairwise entropy / log2(3)"
-    statistics_note = "three indicators per pair of labels"
-
-    def statistics_width_for(self, n_labels: int, complete: bool = False) -> int:
-        return 3 * n_labels * (n_labels - 1) // 2
-
-    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
-        Y = np.asarray(Y, dtype=float)
-        self.n_labels_ = Y.shape[1]
-        return pair_relations(Y)
 
     def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         """Mean over the label pairs of the entropy (bits) of the three relations, of sets with these sums.

@@ -55,6 +55,8 @@ class _ConsensusCriterion(PairRelationCriterion):
     costs = np.zeros((3, 3))
     #: The most a pair can cost.
     worst_pair_cost = 1.0
+    #: The impurity sums the pairs' costs (the distance) rather than averaging them (the disagreements).
+    summed_over_pairs = False
 
     def __init__(self, beta: float = DEFAULT_BETA) -> None:
         check_consensus("bucket_order", beta)
@@ -97,6 +99,26 @@ class _ConsensusCriterion(PairRelationCriterion):
                 costs[start:start + block] = np.where(total > 0, paid / total, 0.0)
         return costs.reshape(*shape, n_pairs)
 
+    def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
+        """The pairs' costs of sets with these sums, averaged (or summed, for the distance) over the pairs.
+
+        Parameters
+        ----------
+        count : array-like of int
+            Rows of each set (any shape).
+        stat_sum : array-like of float
+            Summed :meth:`row_statistics`, the shape of ``count`` plus the statistics.
+
+        Returns
+        -------
+        ndarray of float
+            Of the shape of ``count``: in [0, 1] for the disagreements, [0, L(L-1)] for the distance.
+        """
+        costs = self.pair_costs(count, stat_sum)
+        if not costs.shape[-1]:
+            return np.zeros(np.shape(count))
+        return costs.sum(axis=-1) if self.summed_over_pairs else costs.mean(axis=-1)
+
     def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
         costs = self.pair_costs(count, stat_sum)
         if not costs.shape[-1]:
@@ -137,23 +159,6 @@ class PairwiseDisagreements(_ConsensusCriterion):
     # the consensus before/tied/after (rows) against the rankings' before/tied/after (columns)
     costs = np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
 
-    def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
-        """The mean over the pairs of the share of rankings disagreeing with the consensus, in [0, 1].
-
-        Parameters
-        ----------
-        count : array-like of int
-            Rows of each set (any shape).
-        stat_sum : array-like of float
-            Summed :meth:`row_statistics`, the shape of ``count`` plus the statistics.
-
-        Returns
-        -------
-        ndarray of float
-            Of the shape of ``count``.
-        """
-        costs = self.pair_costs(count, stat_sum)
-        return costs.mean(axis=-1) if costs.shape[-1] else np.zeros(np.shape(count))
 
 
 class PairwiseDistance(_ConsensusCriterion):
@@ -189,20 +194,4 @@ class PairwiseDistance(_ConsensusCriterion):
     similarity_label = "1 - mean L1 distance of pair-order matrices from the bucket order, over L(L-1)"
     costs = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
     worst_pair_cost = 2.0
-
-    def impurity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
-        """The mean distance of the rankings from the consensus, summed over the pairs, in [0, L(L-1)].
-
-        Parameters
-        ----------
-        count : array-like of int
-            Rows of each set (any shape).
-        stat_sum : array-like of float
-            Summed :meth:`row_statistics`, the shape of ``count`` plus the statistics.
-
-        Returns
-        -------
-        ndarray of float
-            Of the shape of ``count``.
-        """
-        return self.pair_costs(count, stat_sum).sum(axis=-1)
+    summed_over_pairs = True

@@ -130,7 +130,7 @@ def tree_settings(container: DeltaGenerator | None = None, key: str = "tree", or
              "the size-weighted Mallows spread θ of the two subsets (Cheng, Hühn & Hüllermeier 2009, eq. 6). "
              "Pairwise entropy: the mean over label pairs of the entropy of before / tied / after, the criterion "
              "of the partial label ranking trees of Alfaro, Aledo & Gámez (2021), for rankings with ties; "
-             "Disagreements and Distance to the bucket order, their other two: the share of rankings that "
+             "Disagreements and Distance, their other two: the share of rankings that "
              "order a pair otherwise than the set's bucket order, and the distance of their pair-order "
              "matrices from it (a tie against an order costs 1, a reversal 2). "
              "Rule (6) judges every criterion by its similarity: for the two impurities, "

@@ -190,7 +190,7 @@ class PairwiseDistance(_ConsensusCriterion):
     """
 
     name = "pairwise_distance"
-    title = "Distance to the bucket order"
+    title = "Distance"
     similarity_label = "1 - mean L1 distance of pair-order matrices from the bucket order, over L(L-1)"
     costs = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
     worst_pair_cost = 2.0

@@ -16,7 +16,7 @@ from rankviz.tree.builder import grow_tree
 from rankviz.label_ranking.mallows import theta_from_mean_distance
 from rankviz.tree import compiled
 from rankviz.tree.compiled import criterion_spec, growth, kernels
-from rankviz.tree.criteria import CRITERIA, MeanSpearman, get_criterion
+from rankviz.tree.criteria import CRITERIA, Mallows, MeanSpearman, get_criterion
 from rankviz.tree.mallows_nodes import node_models
 
 EXACT = ("children_left", "children_right", "feature", "threshold", "missing_left", "n_samples", "depth",
@@ -160,6 +160,18 @@ def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
     np.testing.assert_array_equal(codes, Y[:, b] - Y[:, a])  # the margin: b's position less a's
     for limits in LIMITS:
         assert_same_tree(*both(X, nominal, Y, "mallows", **limits))
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.3])
+def test_same_mallows_tree_with_eq_6s_spread(missing):
+    """Mallows(split="spread") (eq. 6 as printed): the pair scan's θ bounds and the full sums' scan
+    score it as the NumPy builder does, complete rankings (the pair scan) and incomplete ones."""
+    rng = np.random.default_rng(43)
+    X, nominal, Y = structured(rng, 200, 4, 6, nominal=1, nan_rate=0.0, decimals=2)
+    if missing:
+        Y = rankings(rng, 200, 6, missing=missing)
+    for limits in LIMITS[:2]:
+        assert_same_tree(*both(X, nominal, Y, Mallows(split="spread"), **limits))
 
 
 @pytest.mark.parametrize("criterion", COMPILED_CRITERIA)

@@ -147,18 +147,18 @@ def test_each_tree_control_changes_the_tree_as_the_library_says(app):
     shown.append(n_leaves_shown(app))
 
     app.number_input(key="lrt_max_depth").set_value(0).run()
-    app.number_input(key="lrt_min_leaf").set_value(10).run()
+    app.number_input(key="lrt_min_leaf").set_value(5).run()
     assert app.slider(key="lrt_gamma").proto.disabled  # no γ stop until asked for
     app.checkbox(key="lrt_use_gamma").check().run()
     assert not app.slider(key="lrt_gamma").proto.disabled
-    app.slider(key="lrt_gamma").set_value(0.95).run()
+    app.slider(key="lrt_gamma").set_value(0.98).run()
     ok(app)
-    check_tree_drawn(app, library_tree(X, Y, gamma=0.95))
+    check_tree_drawn(app, library_tree(X, Y, min_samples_leaf=5, gamma=0.98))
     shown.append(n_leaves_shown(app))
     assert len(set(shown)) == len(shown), shown  # every control changed the tree
 
     app.checkbox(key="lrt_use_gamma").uncheck().run()  # γ off again: the stopping of Cheng et al. only
-    check_tree_drawn(app, library_tree(X, Y))
+    check_tree_drawn(app, library_tree(X, Y, min_samples_leaf=5))
 
 
 def test_settings_travel_in_the_url(app_path):

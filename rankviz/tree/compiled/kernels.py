@@ -447,13 +447,23 @@ def rank_impurity_split(ints: np.ndarray, floats: np.ndarray, count_left: float,
 
 
 @njit(cache=True, inline="always")
+def _spread_term(theta, theta_floor):
+    """A side's share of the Mallows score: θ (eq. 6) when ``theta_floor`` is 0, else less its variance
+    ``1/max(θ, theta_floor)`` (``floats[0]``, see specs.criterion_spec)."""
+    if theta_floor > 0.0:
+        return -1.0 / max(theta, theta_floor)
+    return theta
+
+
+@njit(cache=True, inline="always")
 def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
                   count_left: float, s_left: np.ndarray, count_right: float,
                   s_right: np.ndarray) -> float:
-    """Mallows: eq. (6) of Cheng et al., the size-weighted θ; a pure side counts as half a discordance."""
-    theta_left = _mallows_theta(ints, table, table_x, count_left, s_left)
-    theta_right = _mallows_theta(ints, table, table_x, count_right, s_right)
-    return (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
+    """Mallows: the size-weighted variance 1/θ (minimised) or θ (eq. 6 of Cheng et al.); a pure side counts
+    as half a discordance."""
+    term_left = _spread_term(_mallows_theta(ints, table, table_x, count_left, s_left), floats[0])
+    term_right = _spread_term(_mallows_theta(ints, table, table_x, count_right, s_right), floats[0])
+    return (count_left * term_left + count_right * term_right) / (count_left + count_right)
 
 
 @njit(cache=True)
@@ -776,7 +786,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
             n_cand = _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
                                   parent_square, left_levels, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_PAIRS:
-            n_cand = _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, bounds, reciprocals,
+            n_cand = _scan_pairs(values, seg, min_leaf, row_codes, n_labels, floats[0], table, table_x, bounds,
+                                 reciprocals,
                                  -np.inf if math.isnan(best_score) else best_score, pair_sums, distances, cand_pos,
                                  cand_score)
         else:
@@ -1118,8 +1129,8 @@ def _pair_distances(a_left, margin_left, a_parent, margin_parent, count_left, co
 
 
 @njit(cache=True, _nrt=False)
-def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, bounds, reciprocals, best_before,
-                pair_sums, distances, cand_pos, cand_score):
+def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, table_x, bounds, reciprocals,
+                best_before, pair_sums, distances, cand_pos, cand_score):
     """Mallows of complete rankings, pair by pair: the left side's pair counts and vote margins as running sums.
 
     ``row_codes[row, k]`` is the row's vote margin of pair k,
@@ -1187,9 +1198,12 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, boun
         right_count = c - left_count
         key_left = theta_bound_key(distance_left[i] * reciprocals[left_count], first_key, n_keys)
         key_right = theta_bound_key(distance_right[i] * reciprocals[right_count], first_key, n_keys)
-        low = (left_count * theta_lower[key_left] + right_count * theta_lower[key_right]) * share
+        # Both forms of the score grow with each side's θ: its bounds bound the score.
+        low = (left_count * _spread_term(theta_lower[key_left], theta_floor)
+               + right_count * _spread_term(theta_lower[key_right], theta_floor)) * share
         best = max(best, low)  # the best score is at least any candidate's lower bound
-        cand_score[i] = (left_count * theta_upper[key_left] + right_count * theta_upper[key_right]) * share
+        cand_score[i] = (left_count * _spread_term(theta_upper[key_left], theta_floor)
+                         + right_count * _spread_term(theta_upper[key_right], theta_floor)) * share
     # 3. The scores of the candidates whose upper bound reaches the best less the tie margin; the others
     # could not be chosen. They are packed to the front of cand_pos and cand_score (never ahead of i).
     n_cand = 0
@@ -1201,7 +1215,8 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, table, table_x, boun
         count_right = float(c - p - 1)
         theta_left = _theta_from_mean_distance(float(distance_left[i]) / count_left, n_labels, table, table_x)
         theta_right = _theta_from_mean_distance(float(distance_right[i]) / count_right, n_labels, table, table_x)
-        score = (count_left * theta_left + count_right * theta_right) / (count_left + count_right)
+        score = (count_left * _spread_term(theta_left, theta_floor)
+                 + count_right * _spread_term(theta_right, theta_floor)) / (count_left + count_right)
         cand_pos[n_cand] = p
         cand_score[n_cand] = score
         n_cand += 1

@@ -16,6 +16,7 @@ import numpy as np
 
 from ...label_ranking.mallows import theta_inverse_table
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
+from ..criteria.mallows import THETA_FLOOR
 from . import kernels
 
 __all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec"]
@@ -157,7 +158,9 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         for row, m in enumerate(held):
             x_first, inverse_step, coefficients = theta_inverse_table(m)
             table[row], table_x[m] = coefficients, (x_first, inverse_step, row)
-        return CriterionSpec(kernels.MALLOWS, ints, np.zeros(1), table, table_x,
+        # floats[0]: the θ floor of the variance form, 0 for eq. (6)'s spread (kernels._spread_term).
+        theta_floor = THETA_FLOOR if criterion.split == "variance" else 0.0
+        return CriterionSpec(kernels.MALLOWS, ints, np.array([theta_floor]), table, table_x,
                              searches_other_score=True)
     if type(criterion) is RankingImpurity or type(criterion) is Gini:
         n_levels = len(criterion.levels_)

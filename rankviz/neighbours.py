@@ -13,7 +13,11 @@ import numpy as np
 
 from .features import FeatureEncoder
 
-__all__ = ["NeighbourIndex"]
+__all__ = ["NeighbourIndex", "SCALINGS"]
+
+#: How numeric attributes are put on one scale: their training range to [0, 1], or their
+#: training mean and standard deviation to 0 and 1.
+SCALINGS = ("minmax", "standard")
 
 _BLOCK_CELLS = 4_000_000
 
@@ -22,8 +26,9 @@ _BLOCK_CELLS = 4_000_000
 class NeighbourIndex:
     """Nearest training rows under the distance of the k-nearest-neighbour rankers.
 
-    Distances are Euclidean on numeric attributes min-max scaled to [0, 1]
-    with the training ranges, and on nominal attributes one-hot encoded (a
+    Distances are Euclidean on numeric attributes scaled with the training
+    rows (``scaling``: min-max to [0, 1], or standardised to mean 0 and
+    standard deviation 1), and on nominal attributes one-hot encoded (a
     mismatch adds 1 to each of the two indicator columns, i.e. 2 to the
     squared distance). A missing numeric value counts as its attribute's
     training mean, a missing nominal one as the category "(missing)". Among
@@ -35,17 +40,26 @@ class NeighbourIndex:
         The training attributes.
     n_neighbors : int
         Neighbours returned per query row (at most the training rows).
+    scaling : {"minmax", "standard"}, default="minmax"
+        Min-max scaling lets an attribute with a few outlying values count
+        little for all other rows (their spread is squeezed into a small part
+        of [0, 1]); standardising measures each attribute in its standard
+        deviations instead. Which gives the better neighbours depends on the
+        data (see :class:`rankviz.IBLR`'s ``scaling="auto"``).
 
     Raises
     ------
     ValueError
-        If ``n_neighbors`` is not an integer >= 1, or ``X`` is not a 2-D
-        table the :class:`rankviz.features.FeatureEncoder` takes.
+        If ``n_neighbors`` is not an integer >= 1, ``scaling`` is not one of
+        :data:`SCALINGS`, or ``X`` is not a 2-D table the
+        :class:`rankviz.features.FeatureEncoder` takes.
     """
 
-    def __init__(self, X: Any, n_neighbors: int) -> None:
+    def __init__(self, X: Any, n_neighbors: int, scaling: str = "minmax") -> None:
         if not (isinstance(n_neighbors, (int, np.integer)) and n_neighbors >= 1):
             raise ValueError(f"n_neighbors must be an integer >= 1, got {n_neighbors!r}")
+        if scaling not in SCALINGS:
+            raise ValueError(f"scaling must be one of {SCALINGS}, got {scaling!r}")
         self.n_neighbors = n_neighbors
         self.encoder = FeatureEncoder().fit(X)
         encoded = self.encoder.transform(X)
@@ -61,6 +75,15 @@ class NeighbourIndex:
         self._low = low * self._factor
         span = high * self._factor - self._low
         self._span = np.where(span > 0, span, 1.0)  # a constant column adds no distance
+        if scaling == "standard":
+            # Mean and deviation of the min-max scaled column, carried back: squares of values near
+            # the float range would overflow, those of [0, 1] do not.
+            with warnings.catch_warnings():  # an all-missing column: no mean
+                warnings.simplefilter("ignore", RuntimeWarning)
+                unit = (numeric * self._factor - self._low) / self._span
+                mean, deviation = np.nan_to_num(np.nanmean(unit, axis=0)), np.nan_to_num(np.nanstd(unit, axis=0))
+            self._low = self._low + mean * self._span
+            self._span = np.where(deviation > 0, deviation * self._span, 1.0)
         # A missing numeric value is replaced by its attribute's training mean
         # (after scaling): it then pulls towards no neighbour in particular.
         with warnings.catch_warnings():

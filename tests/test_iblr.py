@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.neighbors import NearestNeighbors
-from sklearn.preprocessing import MinMaxScaler
+from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
 from rankviz import KNNRanker, load_benchmark
 from rankviz.label_ranking import iblr as iblr_module
@@ -204,22 +204,59 @@ def test_auto_chooses_a_large_k_for_noise_around_one_centre():
 
 
 def test_cv_scores_equal_a_manual_inner_cross_validation():
+    """k and the attributes' scaling chosen together: the scores of each (scaling, k) are those of
+    fixed-k models on the inner folds, and the model takes the best pair (min-max first among equals)."""
     X, Y = problem(12, n=70)
     Y = drop_labels(Y, 0.3, seed=12)
     grid = (1, 2, 4, 9, 30)
     model = IBLR(n_neighbors="auto", k_grid=grid, inner_folds=4, random_state=3).fit(X, Y)
     assert list(model.cv_scores_) == list(grid)
+    manual = {}
+    for scaling in ("minmax", "standard"):
+        for k in grid:
+            taus = []
+            for test in fold_indices(len(Y), 4, 3):
+                train = np.setdiff1d(np.arange(len(Y)), test)
+                fitted = IBLR(n_neighbors=k, scaling=scaling).fit(X.iloc[train], Y[train])
+                taus.append(kendall_tau(Y[test], fitted.predict(X.iloc[test])))
+            manual[scaling, k] = np.nanmean(np.concatenate(taus))
+    scaling, best = max(manual, key=lambda key: (manual[key], key[0] == "minmax", -key[1]))
+    assert model.scaling_ == scaling and model.n_neighbors_ == best
     for k in grid:
-        taus = []
-        for test in fold_indices(len(Y), 4, 3):
-            train = np.setdiff1d(np.arange(len(Y)), test)
-            fitted = IBLR(n_neighbors=k).fit(X.iloc[train], Y[train])
-            taus.append(kendall_tau(Y[test], fitted.predict(X.iloc[test])))
-        assert model.cv_scores_[k] == pytest.approx(np.nanmean(np.concatenate(taus)), abs=1e-12)
-    best = max(grid, key=lambda k: (model.cv_scores_[k], -k))
-    assert model.n_neighbors_ == best
-    # The final model uses the chosen k.
-    np.testing.assert_array_equal(model.predict(X), IBLR(n_neighbors=best).fit(X, Y).predict(X))
+        assert model.cv_scores_[k] == pytest.approx(manual[scaling, k], abs=1e-12)
+    # The final model uses the chosen k and scaling.
+    np.testing.assert_array_equal(model.predict(X), IBLR(n_neighbors=best, scaling=scaling).fit(X, Y).predict(X))
+
+
+def test_standardised_distances_equal_scikit_learns_standard_scaler():
+    X, Y = problem(3, nominal=False)
+    query = X.iloc[:15] * 1.1 + 0.3
+    indices, distances = IBLR(n_neighbors=4, scaling="standard").fit(X, Y).kneighbors(query, return_distance=True)
+    scaler = StandardScaler().fit(X)
+    their_d, their_i = NearestNeighbors(n_neighbors=4).fit(scaler.transform(X)).kneighbors(
+        scaler.transform(query))
+    np.testing.assert_array_equal(indices, their_i)
+    np.testing.assert_allclose(distances, their_d, atol=1e-9)
+
+
+def test_auto_scaling_standardises_an_attribute_with_an_outlier():
+    """The ranking follows attribute "a" in [0, 1]; one row's "a" is 30. Min-max squeezes every
+    other row's "a" into a thirtieth of [0, 1], so the noise attribute "b" picks the neighbours;
+    standardised (the outlier makes the deviation about 2), "a" keeps half its say. The inner CV
+    sees it and standardises."""
+    rng = np.random.default_rng(7)
+    a, b = rng.uniform(size=200), rng.uniform(size=200)
+    Y = np.where(a[:, None] < 0.5, PERMS4[0], PERMS4[23])
+    a[0] = 30.0
+    X = pd.DataFrame({"a": a, "b": b})
+    model = IBLR(n_neighbors="auto").fit(X, Y)
+    minmax = IBLR(n_neighbors="auto", scaling="minmax").fit(X, Y)
+    assert model.scaling_ == "standard" and minmax.scaling_ == "minmax"
+    assert max(model.cv_scores_.values()) > max(minmax.cv_scores_.values()) + 0.1  # measured .90 and .70
+    assert IBLR(n_neighbors=5).fit(X, Y).scaling_ == "minmax"  # a fixed k: no inner CV, min-max
+    # KNNRanker chooses the same way when asked; by default it keeps the baseline's min-max.
+    assert KNNRanker(n_neighbors="auto", scaling="auto").fit(X, Y).scaling_ == "standard"
+    assert KNNRanker(n_neighbors="auto").fit(X, Y).scaling_ == "minmax"
 
 
 def test_auto_grid_is_capped_at_the_inner_training_size():
@@ -244,6 +281,7 @@ def test_auto_is_reproducible_with_random_state():
     ({"n_neighbors": "many"}, "n_neighbors"),
     ({"n_neighbors": 2.5}, "n_neighbors"),
     ({"weights": "distance"}, "weights"),
+    ({"scaling": "robust"}, "scaling"),
     ({"n_neighbors": "auto", "inner_folds": 1}, "inner_folds"),
     ({"n_neighbors": "auto", "k_grid": ()}, "k_grid"),
     ({"n_neighbors": "auto", "k_grid": (3, 0)}, "k_grid"),

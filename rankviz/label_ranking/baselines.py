@@ -25,7 +25,7 @@ from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_b
 from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_order, bucket_orders, check_consensus, chosen_consensus
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import BETA_GRID, check_neighbour_params, select_k_and_beta
+from .neighbourhood_size import BETA_GRID, check_neighbour_params, check_scaling, scalings_to_try, select_k_and_beta
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
@@ -165,7 +165,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     """Rank labels by the k nearest neighbours (Brazdil, Soares & Costa 2003).
 
     Distances are Euclidean on numeric attributes min-max scaled to [0, 1]
-    with the training ranges, and on nominal attributes one-hot encoded (a
+    with the training ranges (or standardised: ``scaling``), and on nominal
+    attributes one-hot encoded (a
     mismatch adds 1 to each of the two indicator columns, i.e. 2 to the
     squared distance). A missing numeric value counts as its attribute's
     training mean, a missing nominal one as the category "(missing)". The
@@ -211,11 +212,18 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         Folds of the inner cross-validation (``"auto"`` only).
     random_state : int, default=0
         Seed of the inner folds' shuffle (``"auto"`` only).
+    scaling : {"minmax", "standard", "auto"}, default="minmax"
+        How numeric attributes are scaled for the distance
+        (:class:`rankviz.neighbours.NeighbourIndex`); ``"auto"`` chooses by
+        the inner CV of ``n_neighbors="auto"``, as :class:`rankviz.IBLR`
+        does by default. Min-max is the baseline's.
 
     Attributes
     ----------
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
+    scaling_ : str
+        The scaling used (the chosen one with ``scaling="auto"``).
     n_neighbors_ : int
         The ``k`` used (the chosen one with ``"auto"``; at most the training rows).
     cv_scores_ : dict of int -> float
@@ -263,7 +271,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
 
     def __init__(self, n_neighbors: int | str = 1, tie_tolerance: float | None = None, *,
                  k_grid: Sequence[int] | None = None, consensus: str = "auto", beta: float | str = DEFAULT_BETA,
-                 inner_folds: int = 5, random_state: int = 0) -> None:
+                 inner_folds: int = 5, random_state: int = 0, scaling: str = "minmax") -> None:
         self.n_neighbors = n_neighbors
         self.tie_tolerance = tie_tolerance
         self.k_grid = k_grid
@@ -271,6 +279,7 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         self.beta = beta
         self.inner_folds = inner_folds
         self.random_state = random_state
+        self.scaling = scaling
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings.
@@ -306,8 +315,9 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         self.__dict__.pop("cv_scores_", None)
         self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         k, self.beta_ = self.n_neighbors, DEFAULT_BETA if self.beta == "auto" else float(self.beta)
+        self.scaling_ = scalings_to_try(self.scaling, self.n_neighbors)[0]
         if self.n_neighbors == "auto" or (self.beta == "auto" and self.consensus_ == "bucket_order"):
-            k, self.cv_scores_, self.beta_ = self._select_k(X, Y)
+            k, self.cv_scores_, self.beta_, self.scaling_ = self._select_k(X, Y)
         # A row that ranks no label (all missing, as the label deletion of Cheng et al. leaves some)
         # tells nothing: it is never a neighbour, or a query near it would get the columns' order.
         informative = ~np.isnan(Y).all(axis=1)
@@ -316,7 +326,8 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
                              "one row with a rank position")
         self._rows = np.flatnonzero(informative)
         self.n_neighbors_ = min(int(k), len(self._rows))
-        self._index = NeighbourIndex(X if informative.all() else _take_rows(X, self._rows), self.n_neighbors_)
+        self._index = NeighbourIndex(X if informative.all() else _take_rows(X, self._rows), self.n_neighbors_,
+                                     self.scaling_)
         self.Y_ = Y
         return self
 
@@ -387,12 +398,14 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
                                  k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],
                                  extend=None if self.n_neighbors == "auto" else False, inner_folds=self.inner_folds,
-                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
+                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau,
+                                 scalings=scalings_to_try(self.scaling, self.n_neighbors))
 
     def _check_params(self):
         check_neighbour_params(self.n_neighbors, self.k_grid, self.inner_folds)
         check_tie_tolerance(self.tie_tolerance)
         check_consensus(self.consensus, DEFAULT_BETA if self.beta == "auto" else self.beta)
+        check_scaling(self.scaling)
 
 
 def _take_rows(X: Any, rows: np.ndarray) -> Any:

@@ -7,9 +7,15 @@ spread ``theta`` says how reliable the prediction is (§4.2, last
 paragraphs): the larger ``theta``, the more the neighbours agree.
 
 - Neighbours: Euclidean distance on the attributes of :class:`KNNRanker`
-  (numeric ones min-max scaled with the training ranges, nominal ones
-  one-hot encoded), as the paper's "Euclidean distance (after normalizing
-  the attributes)" (§6).
+  (numeric ones scaled with the training rows, nominal ones one-hot
+  encoded), as the paper's "Euclidean distance (after normalizing the
+  attributes)" (§6). The paper does not say how it normalises, and it
+  matters: min-max scaling lets a few outlying values squeeze an attribute's
+  other rows together, standardising does not. On bodyfat, whose attributes
+  have such outliers, min-max scaling cost IBLR 0.03 of Kendall tau (.221
+  against .250 standardised; the paper .248), while on iris and housing
+  standardising cost 0.02. So ``scaling="auto"`` chooses it by the inner
+  cross-validation that chooses ``k``.
 - Weights: Dudani's ``(d_(k) - d_(i)) / (d_(k) - d_(1))`` times
   ``|Y(sigma_i)| / n``, the fraction of labels the neighbour's ranking holds,
   because a completed ranking is less reliable than an observed one (§4.2).
@@ -37,7 +43,8 @@ from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
 from .mallows import fit_mallows_groups
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, select_k_and_beta
+from .neighbourhood_size import (BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, check_scaling, scalings_to_try,
+                                 select_k_and_beta)
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
 
@@ -175,6 +182,12 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         chooses it by the inner CV on τx together with ``k`` (over
         :data:`rankviz.label_ranking.neighbourhood_size.BETA_GRID`; ``k``
         stays fixed if given).
+    scaling : {"auto", "minmax", "standard"}, default="auto"
+        How numeric attributes are scaled for the distance
+        (:class:`rankviz.neighbours.NeighbourIndex`): ``"minmax"`` to the
+        training range, ``"standard"`` to mean 0 and standard deviation 1;
+        ``"auto"`` chooses between the two by the inner CV of
+        ``n_neighbors="auto"`` (with a fixed ``k``, min-max).
 
     Attributes
     ----------
@@ -188,6 +201,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         ``"bucket_order"`` or ``"aggregate"`` (the choice of ``"auto"``).
     beta_ : float
         The tie threshold used (the chosen one with ``beta="auto"``).
+    scaling_ : str
+        The scaling of the attributes used (the chosen one with ``scaling="auto"``).
     Y_ : ndarray of shape (n_samples, n_labels)
         The training rankings.
     n_features_in_ : int
@@ -239,7 +254,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     def __init__(self, n_neighbors: int | str = 5, weights: str = "dudani",
                  k_grid: Sequence[int] | None = None, inner_folds: int = 5,
                  random_state: int = 0, tie_tolerance: float | None = None, consensus: str = "auto",
-                 beta: float | str = DEFAULT_BETA) -> None:
+                 beta: float | str = DEFAULT_BETA, scaling: str = "auto") -> None:
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.k_grid = k_grid
@@ -248,6 +263,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         self.tie_tolerance = tie_tolerance
         self.consensus = consensus
         self.beta = beta
+        self.scaling = scaling
 
     def fit(self, X: Any, Y: ArrayLike) -> Self:
         """Store the scaled training attributes and rankings, choosing ``k`` if "auto".
@@ -281,10 +297,11 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         self.__dict__.pop("cv_scores_", None)
         self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         k, self.beta_ = self.n_neighbors, DEFAULT_BETA if self.beta == "auto" else float(self.beta)
+        self.scaling_ = scalings_to_try(self.scaling, self.n_neighbors)[0]
         if self.n_neighbors == "auto" or (self.beta == "auto" and self.consensus_ == "bucket_order"):
-            k, self.cv_scores_, self.beta_ = self._select_k(X, Y)
+            k, self.cv_scores_, self.beta_, self.scaling_ = self._select_k(X, Y)
         self.n_neighbors_ = min(int(k), len(Y))
-        self._index = NeighbourIndex(X, self.n_neighbors_)
+        self._index = NeighbourIndex(X, self.n_neighbors_, self.scaling_)
         self.Y_ = Y
         return self
 
@@ -386,7 +403,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
                                  k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],
                                  extend=None if self.n_neighbors == "auto" else False, inner_folds=self.inner_folds,
-                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau)
+                                 random_state=self.random_state, measure=tau_x if bucket else kendall_tau,
+                                 scalings=scalings_to_try(self.scaling, self.n_neighbors))
 
     def _ties(self, Y, neighbours, distances, centers, mean_position, beta):
         """The predictions with the ties asked for: the neighbours' bucket order, or the centres tied by tolerance."""
@@ -402,3 +420,4 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         check_consensus(self.consensus, DEFAULT_BETA if self.beta == "auto" else self.beta)
         if self.weights not in _WEIGHTS:
             raise ValueError(f"weights must be one of {_WEIGHTS}, got {self.weights!r}")
+        check_scaling(self.scaling)

@@ -23,10 +23,11 @@ import numpy as np
 import pandas as pd
 
 from ..model_selection import fold_indices
-from ..neighbours import NeighbourIndex
+from ..neighbours import SCALINGS, NeighbourIndex
 from .metrics import kendall_tau
 
-__all__ = ["BETA_GRID", "DEFAULT_K_GRID", "check_neighbour_params", "select_k", "select_k_and_beta"]
+__all__ = ["BETA_GRID", "DEFAULT_K_GRID", "check_neighbour_params", "check_scaling", "scalings_to_try", "select_k",
+           "select_k_and_beta"]
 
 #: Neighbourhood sizes tried by ``n_neighbors="auto"``; large values matter
 #: for data where rankings are noisy around a slowly varying centre.
@@ -64,9 +65,26 @@ def check_neighbour_params(n_neighbors: Any, k_grid: Sequence[int] | None, inner
             raise ValueError(f"k_grid must be a non-empty sequence of integers >= 1, got {grid!r}")
 
 
+def check_scaling(scaling: Any) -> None:
+    """Raise ``ValueError`` unless ``scaling`` is ``"auto"`` or one of :data:`rankviz.neighbours.SCALINGS`."""
+    if not (isinstance(scaling, str) and scaling in ("auto",) + SCALINGS):
+        raise ValueError(f"scaling must be one of {('auto',) + SCALINGS}, got {scaling!r}")
+
+
+def scalings_to_try(scaling: str, n_neighbors: int | str) -> tuple[str, ...]:
+    """The scalings the inner CV compares: all for ``"auto"`` with ``n_neighbors="auto"``, else one.
+
+    With a fixed ``k`` no inner CV runs for the scaling alone, and ``"auto"`` means min-max.
+    """
+    if scaling == "auto":
+        return SCALINGS if n_neighbors == "auto" else ("minmax",)
+    return (scaling,)
+
+
 def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
              k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
-             extend: bool | None = None, measure: Measure = kendall_tau) -> tuple[int, dict[int, float]]:
+             extend: bool | None = None, measure: Measure = kendall_tau,
+             scaling: str = "minmax") -> tuple[int, dict[int, float]]:
     """The ``k`` of ``k_grid`` whose inner-CV predictions have the best mean Kendall tau (or ``measure``).
 
     With the default grid, when the best ``k`` is its largest (and smaller
@@ -97,6 +115,8 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     measure : callable, default=kendall_tau
         ``measure(Y_true, Y_pred)``, one value per row (NaN left out), higher
         better: :func:`rankviz.label_ranking.tau_x` for rankings with ties.
+    scaling : {"minmax", "standard"}, default="minmax"
+        The attributes' scaling of :class:`rankviz.neighbours.NeighbourIndex`.
 
     Returns
     -------
@@ -118,25 +138,26 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     folds = fold_indices(n, inner_folds, random_state)
     smallest_train = n - max(len(test) for test in folds)
     grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
-    scores = _score_sizes(X, Y, predict, folds, grid, measure)
+    scores = _score_sizes(X, Y, predict, folds, grid, measure, scaling)
     extend = k_grid is None if extend is None else extend
     # A best k at the top of the grid says the grid was too small: extend it (1.5 and 2 times
     # its largest value) until the best lies inside it or k reaches the inner training size.
     while extend and _best(scores) == grid[-1] < smallest_train:
         larger = sorted({min(int(np.ceil(grid[-1] * 1.5)), smallest_train), min(2 * grid[-1], smallest_train)})
-        scores.update(_score_sizes(X, Y, predict, folds, larger, measure))
+        scores.update(_score_sizes(X, Y, predict, folds, larger, measure, scaling))
         grid = sorted(scores)
     return _best(scores), scores
 
 
 def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: Callable[[float], PredictWithK], *,
                       betas: Sequence[float], k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
-                      extend: bool | None = None,
-                      measure: Measure = kendall_tau) -> tuple[int, dict[int, float], float]:
-    """The neighbourhood size and the bucket order's tie threshold of the best inner-CV score, together.
+                      extend: bool | None = None, measure: Measure = kendall_tau,
+                      scalings: Sequence[str] = ("minmax",)) -> tuple[int, dict[int, float], float, str]:
+    """The neighbourhood size, the bucket order's tie threshold and the attributes' scaling of the best inner-CV score.
 
-    :func:`select_k` for each ``beta`` of ``betas`` on the same folds;
-    the pair of the highest score wins, the earlier ``beta`` among equals.
+    :func:`select_k` for each ``beta`` of ``betas`` and each scaling of
+    ``scalings`` on the same folds; the triple of the highest score wins,
+    the earlier scaling and ``beta`` among equals.
 
     Parameters
     ----------
@@ -146,23 +167,28 @@ def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: C
         ``predict_at(beta)`` gives the ``predict`` of :func:`select_k` for that threshold.
     betas : sequence of float
         The thresholds to try, in [0, 0.5].
+    scalings : sequence of str, default=("minmax",)
+        The scalings of :class:`rankviz.neighbours.NeighbourIndex` to try.
 
     Returns
     -------
     k : int
     scores : dict of int -> float
-        The scores of every ``k`` at the chosen threshold.
+        The scores of every ``k`` at the chosen threshold and scaling.
     beta : float
         The chosen threshold.
+    scaling : str
+        The chosen scaling.
     """
-    chosen: tuple[int, dict[int, float], float] | None = None
-    for beta in betas:
-        k, scores = select_k(X, Y, predict_at(beta), k_grid=k_grid, inner_folds=inner_folds,
-                             random_state=random_state, extend=extend, measure=measure)
-        if chosen is None or (np.isfinite(scores[k]) and not scores[k] <= chosen[1][chosen[0]] + 1e-12):
-            chosen = (k, scores, float(beta))
+    chosen: tuple[int, dict[int, float], float, str] | None = None
+    for scaling in scalings:
+        for beta in betas:
+            k, scores = select_k(X, Y, predict_at(beta), k_grid=k_grid, inner_folds=inner_folds,
+                                 random_state=random_state, extend=extend, measure=measure, scaling=scaling)
+            if chosen is None or (np.isfinite(scores[k]) and not scores[k] <= chosen[1][chosen[0]] + 1e-12):
+                chosen = (k, scores, float(beta), scaling)
     if chosen is None:
-        raise ValueError("betas must hold at least one threshold")
+        raise ValueError("betas and scalings must hold at least one value each")
     return chosen
 
 
@@ -175,7 +201,7 @@ def _best(scores):
     return min(k for k, s in finite.items() if s == top)
 
 
-def _score_sizes(X, Y, predict, folds, grid, measure):
+def _score_sizes(X, Y, predict, folds, grid, measure, scaling):
     """Mean held-out ``measure`` of each k in ``grid`` over the inner folds."""
     n = len(Y)
     tau_sum = np.zeros(len(grid))
@@ -183,7 +209,7 @@ def _score_sizes(X, Y, predict, folds, grid, measure):
     for test in folds:  # a few folds; the queries inside are vectorised
         train = np.setdiff1d(np.arange(n), test, assume_unique=True)
         # Scaling ranges come from the inner training rows only, as in fit.
-        index = NeighbourIndex(_rows(X, train), grid[-1])
+        index = NeighbourIndex(_rows(X, train), grid[-1], scaling)
         neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
         for g, k in enumerate(grid):
             tau = np.asarray(measure(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k)), dtype=float)

@@ -97,7 +97,7 @@ class ReportingIBLR(IBLR):
 
     def fit(self, X, Y):
         super().fit(X, Y)
-        self.best_params_ = {"k": int(self.n_neighbors_)}
+        self.best_params_ = {"k": int(self.n_neighbors_), "scaling": self.scaling_}
         return self
 
 

@@ -131,6 +131,16 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     ValueError
         If ``inner_folds`` exceeds the number of rows.
     """
+    (scores,) = _search_sizes(X, Y, [predict], k_grid=k_grid, inner_folds=inner_folds, random_state=random_state,
+                              extend=extend, measure=measure, scaling=scaling)
+    return _best(scores), scores
+
+
+def _search_sizes(X, Y, predicts, *, k_grid, inner_folds, random_state, extend, measure, scaling):
+    """The inner-CV score of every k for each of ``predicts``, all from one neighbour search per fold.
+
+    The grid extends itself (:func:`select_k`) while any predictor's best k is its largest.
+    """
     n = len(Y)
     if inner_folds > n:
         raise ValueError(f"inner_folds={inner_folds} exceeds the number of training rows "
@@ -138,15 +148,16 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     folds = fold_indices(n, inner_folds, random_state)
     smallest_train = n - max(len(test) for test in folds)
     grid = sorted({min(int(k), smallest_train) for k in (DEFAULT_K_GRID if k_grid is None else k_grid)})
-    scores = _score_sizes(X, Y, predict, folds, grid, measure, scaling)
+    all_scores = _score_sizes(X, Y, predicts, folds, grid, measure, scaling)
     extend = k_grid is None if extend is None else extend
     # A best k at the top of the grid says the grid was too small: extend it (1.5 and 2 times
     # its largest value) until the best lies inside it or k reaches the inner training size.
-    while extend and _best(scores) == grid[-1] < smallest_train:
+    while extend and grid[-1] < smallest_train and any(_best(scores) == grid[-1] for scores in all_scores):
         larger = sorted({min(int(np.ceil(grid[-1] * 1.5)), smallest_train), min(2 * grid[-1], smallest_train)})
-        scores.update(_score_sizes(X, Y, predict, folds, larger, measure, scaling))
-        grid = sorted(scores)
-    return _best(scores), scores
+        for scores, more in zip(all_scores, _score_sizes(X, Y, predicts, folds, larger, measure, scaling)):
+            scores.update(more)
+        grid = sorted(all_scores[0])
+    return all_scores
 
 
 def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: Callable[[float], PredictWithK], *,
@@ -157,7 +168,9 @@ def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: C
 
     :func:`select_k` for each ``beta`` of ``betas`` and each scaling of
     ``scalings`` on the same folds; the triple of the highest score wins,
-    the earlier scaling and ``beta`` among equals.
+    the earlier scaling and ``beta`` among equals. The thresholds share one
+    neighbour search per fold and scaling, and one grid (extended while any
+    threshold's best ``k`` is its largest).
 
     Parameters
     ----------
@@ -182,9 +195,12 @@ def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: C
     """
     chosen: tuple[int, dict[int, float], float, str] | None = None
     for scaling in scalings:
-        for beta in betas:
-            k, scores = select_k(X, Y, predict_at(beta), k_grid=k_grid, inner_folds=inner_folds,
-                                 random_state=random_state, extend=extend, measure=measure, scaling=scaling)
+        # One neighbour search per fold serves every threshold (they differ only in the vote).
+        all_scores = _search_sizes(X, Y, [predict_at(beta) for beta in betas], k_grid=k_grid,
+                                   inner_folds=inner_folds, random_state=random_state, extend=extend,
+                                   measure=measure, scaling=scaling)
+        for beta, scores in zip(betas, all_scores):
+            k = _best(scores)
             if chosen is None or (np.isfinite(scores[k]) and not scores[k] <= chosen[1][chosen[0]] + 1e-12):
                 chosen = (k, scores, float(beta), scaling)
     if chosen is None:
@@ -201,23 +217,25 @@ def _best(scores):
     return min(k for k, s in finite.items() if s == top)
 
 
-def _score_sizes(X, Y, predict, folds, grid, measure, scaling):
-    """Mean held-out ``measure`` of each k in ``grid`` over the inner folds."""
+def _score_sizes(X, Y, predicts, folds, grid, measure, scaling):
+    """Mean held-out ``measure`` of each k in ``grid`` over the inner folds, for each of ``predicts``."""
     n = len(Y)
-    tau_sum = np.zeros(len(grid))
-    tau_count = np.zeros(len(grid))
+    tau_sum = np.zeros((len(predicts), len(grid)))
+    tau_count = np.zeros((len(predicts), len(grid)))
     for test in folds:  # a few folds; the queries inside are vectorised
         train = np.setdiff1d(np.arange(n), test, assume_unique=True)
         # Scaling ranges come from the inner training rows only, as in fit.
         index = NeighbourIndex(_rows(X, train), grid[-1], scaling)
         neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
-        for g, k in enumerate(grid):
-            tau = np.asarray(measure(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k)), dtype=float)
-            tau_sum[g] += np.nansum(tau)
-            tau_count[g] += np.count_nonzero(~np.isnan(tau))
+        for p, predict in enumerate(predicts):
+            for g, k in enumerate(grid):
+                tau = np.asarray(measure(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k)),
+                                 dtype=float)
+                tau_sum[p, g] += np.nansum(tau)
+                tau_count[p, g] += np.count_nonzero(~np.isnan(tau))
     with np.errstate(invalid="ignore", divide="ignore"):
         scores = tau_sum / tau_count
-    return {k: float(s) for k, s in zip(grid, scores)}
+    return [{k: float(s) for k, s in zip(grid, row)} for row in scores]
 
 
 def _rows(X, index):

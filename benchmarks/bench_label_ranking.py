@@ -17,7 +17,8 @@
       5-fold CV on Kendall tau.
     * IBLR: ``IBLR(n_neighbors="auto")``, its own inner 5-fold CV over k.
     * Forest: :class:`rankviz.RankingForest` with its defaults (100 bagged
-      mean-Spearman trees, Borda vote); nothing tuned.
+      mean-Spearman trees, each node searched on the square root of the
+      features, Borda vote); nothing tuned.
 
     Cheng et al.'s own LRT (§5.1) has no pruning: it stops only at pure nodes and
     at nodes with fewer than 2|Y| label occurrences, i.e. the maximal tree with

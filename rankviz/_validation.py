@@ -230,6 +230,32 @@ def check_growth_params(gamma: float, min_samples_leaf: int, max_depth: int | No
         raise ValueError(f"max_depth must be None or an integer >= 0, got {max_depth!r}")
 
 
+def features_drawn(max_features: Any, n_features: int, name: str = "max_features") -> int:
+    """How many of ``n_features`` attributes a ``max_features`` setting draws (scikit-learn's forms).
+
+    None: all; ``"sqrt"``, ``"log2"``: the square root or base-2 logarithm
+    of their number (at least one); an int (at most all of them); a fraction
+    in (0, 1] of them (at least one).
+
+    Raises
+    ------
+    ValueError
+        For any other value, naming the parameter ``name``.
+    """
+    m = max_features
+    if m is None:
+        return n_features
+    if m == "sqrt":
+        return max(1, int(np.sqrt(n_features)))
+    if m == "log2":
+        return max(1, int(np.log2(n_features)))
+    if isinstance(m, (int, np.integer)) and not isinstance(m, bool) and m >= 1:
+        return min(int(m), n_features)
+    if isinstance(m, (float, np.floating)) and 0 < m <= 1:
+        return max(1, int(m * n_features))
+    raise ValueError(f"{name} must be None, 'sqrt', 'log2', an integer >= 1 or a fraction in (0, 1]; got {m!r}.")
+
+
 def check_rankings(Y: ArrayLike, n_rows: int | None = None) -> np.ndarray:
     """Validate a rank-position matrix and return it in average positions, a 2-D float array.
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rankviz import RankingTree
-from rankviz.tree.builder import grow_tree
+from rankviz.tree.builder import drawn_features, grow_tree
 from rankviz.label_ranking.mallows import theta_from_mean_distance
 from rankviz.tree import compiled
 from rankviz.tree.compiled import criterion_spec, growth, kernels
@@ -172,6 +172,39 @@ def test_same_mallows_tree_with_eq_6s_spread(missing):
         Y = rankings(rng, 200, 6, missing=missing)
     for limits in LIMITS[:2]:
         assert_same_tree(*both(X, nominal, Y, Mallows(split="spread"), **limits))
+
+
+@pytest.mark.parametrize("criterion", COMPILED_CRITERIA)
+def test_same_tree_with_split_level_feature_draws(criterion):
+    """max_features: both builders search each node on the same drawn attributes (keys of the seed and
+    the node's id), a nominal and a numeric one with missing values among them; each split's attribute
+    is one its node drew, and a node whose draws allow no split is a leaf."""
+    rng = np.random.default_rng(44)
+    X, nominal, Y = structured(rng, 240, 6, 4, nominal=1, nan_rate=0.05)
+    for seed in (0, 2**62 + 11):
+        reference, compiled_tree = both(X, nominal, Y, criterion, gamma=np.inf, min_samples_leaf=1,
+                                        max_features=2, feature_seed=seed)
+        assert_same_tree(reference, compiled_tree)
+        internal = np.flatnonzero(reference.children_left >= 0)
+        drawn = drawn_features(seed, internal, X.shape[1], 2)
+        assert drawn[np.arange(len(internal)), reference.feature[internal]].all()
+    full = grow_tree(X, nominal, Y, get_criterion(criterion), gamma=np.inf, min_samples_leaf=1)
+    assert_same_tree(full, grow_tree(X, nominal, Y, get_criterion(criterion), gamma=np.inf, min_samples_leaf=1,
+                                     max_features=X.shape[1], feature_seed=5))
+
+
+def test_the_draws_are_the_same_keys_in_numpy_and_compiled_code():
+    nodes = np.array([0, 1, 2, 77, 10**6, 2**40])
+    for seed, n_features, m in [(0, 9, 3), (123, 50, 7), (2**63 - 1, 5, 4)]:
+        expected = drawn_features(seed, nodes, n_features, m)
+        assert (expected.sum(axis=1) == m).all()
+        keys, drawn = np.empty(n_features, dtype=np.uint64), np.empty(n_features, dtype=bool)
+        for i, node in enumerate(nodes):
+            kernels.draw_features(seed, int(node), m, keys, drawn)
+            np.testing.assert_array_equal(drawn, expected[i])
+    # about uniform: each of 10 attributes drawn by close to 3 in 10 of 4,000 nodes
+    share = drawn_features(9, np.arange(4000), 10, 3).mean(axis=0)
+    assert np.abs(share - 0.3).max() < 0.03
 
 
 @pytest.mark.parametrize("criterion", COMPILED_CRITERIA)

@@ -21,7 +21,7 @@ def metalearning():
 def test_one_tree_without_bagging_is_the_tree(metalearning, criterion):
     X, Y = metalearning.X, metalearning.Y
     forest = RankingForest(n_estimators=1, bootstrap=False, criterion=criterion, gamma=0.99, min_samples_leaf=3,
-                           random_state=0).fit(X, Y)
+                           split_features=None, random_state=0).fit(X, Y)
     tree = RankingTree(criterion=criterion, gamma=0.99, min_samples_leaf=3).fit(X, Y)
     grown = forest.estimators_[0].tree_
     np.testing.assert_array_equal(grown.feature, tree.tree_.feature)
@@ -103,8 +103,28 @@ def test_incomplete_rankings_and_nominal_features_grow_a_forest():
     assert forest.predict(unseen).shape == Y.shape
 
 
+def test_split_features_grow_each_tree_as_a_randomised_tree(metalearning):
+    """With split_features, tree t is RankingTree(max_features=..., random_state=its seed) on its rows;
+    n_jobs changes nothing, and searching at most all features is plain bagging."""
+    X, Y = metalearning.X, metalearning.Y
+    params = dict(n_estimators=6, split_features="sqrt", random_state=4)
+    forest = RankingForest(n_jobs=1, **params).fit(X, Y)
+    seeds = np.random.RandomState(4).randint(np.iinfo(np.int32).max, size=6)
+    ranked = pd.DataFrame(np.asarray(Y, dtype=float), columns=forest.label_names_)
+    for tree, rows, seed in zip(forest.estimators_, forest.estimators_samples_, seeds):
+        alone = RankingTree(gamma=np.inf, min_samples_leaf=1, max_features="sqrt", random_state=seed).fit(
+            X.iloc[rows], ranked.iloc[rows])
+        np.testing.assert_array_equal(tree.tree_.feature, alone.tree_.feature)
+        np.testing.assert_array_equal(tree.tree_.threshold, alone.tree_.threshold)
+    np.testing.assert_array_equal(RankingForest(n_jobs=2, **params).fit(X, Y).predict(X), forest.predict(X))
+    every = RankingForest(n_estimators=3, split_features=1.0, random_state=4).fit(X, Y)
+    bagged = RankingForest(n_estimators=3, split_features=None, random_state=4).fit(X, Y)
+    np.testing.assert_array_equal(every.predict(X), bagged.predict(X))
+
+
 @pytest.mark.parametrize("params, message", [
     (dict(n_estimators=0), "n_estimators"),
+    (dict(split_features=0), "split_features|max_features"),
     (dict(max_features=0.0), "max_features"),
     (dict(max_features="half"), "max_features"),
     (dict(oob_score=True, bootstrap=False), "oob_score needs bootstrap"),

@@ -144,3 +144,23 @@ def test_every_criterion_has_a_readable_name_and_a_paper():
     assert len({get_criterion(name).title for name in CRITERIA}) == len(CRITERIA)
     assert get_criterion("ranking_impurity").label == "Ranking impurity (Xia et al. 2006)"
     assert get_criterion("mallows").source == "Cheng, Hühn & Hüllermeier (2009)"
+
+
+def test_max_features_draws_per_node_and_a_seed_fixes_the_tree():
+    """sklearn's forms of max_features; random_state fixes the draws; all features is the plain tree."""
+    from rankviz import load_sample
+
+    data = load_sample("metalearning")
+    X, Y = data.X, data.Y
+    plain = RankingTree(gamma=np.inf, min_samples_leaf=1).fit(X, Y)
+    every = RankingTree(gamma=np.inf, min_samples_leaf=1, max_features=1.0, random_state=3).fit(X, Y)
+    np.testing.assert_array_equal(every.tree_.feature, plain.tree_.feature)
+    first = RankingTree(gamma=np.inf, min_samples_leaf=1, max_features="sqrt", random_state=3).fit(X, Y)
+    again = RankingTree(gamma=np.inf, min_samples_leaf=1, max_features="sqrt", random_state=3).fit(X, Y)
+    other = RankingTree(gamma=np.inf, min_samples_leaf=1, max_features="sqrt", random_state=4).fit(X, Y)
+    np.testing.assert_array_equal(first.tree_.feature, again.tree_.feature)
+    assert not np.array_equal(first.tree_.feature, other.tree_.feature)
+    assert not np.array_equal(first.tree_.feature, plain.tree_.feature)
+    for bad in (0, 1.5, "half", True):
+        with pytest.raises(ValueError, match="max_features"):
+            RankingTree(max_features=bad).fit(X, Y)

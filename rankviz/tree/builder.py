@@ -54,6 +54,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
               feature_names: Sequence[str] | None = ...,
               categories: Sequence[Sequence[Any] | None] | None = ...,
               label_names: Sequence[str] | None = ..., engine: str = ...,
+              max_features: int | None = ..., feature_seed: int = ...,
               return_leaves: Literal[False] = ...) -> Tree: ...
 
 
@@ -63,6 +64,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
               feature_names: Sequence[str] | None = ...,
               categories: Sequence[Sequence[Any] | None] | None = ...,
               label_names: Sequence[str] | None = ..., engine: str = ...,
+              max_features: int | None = ..., feature_seed: int = ...,
               return_leaves: Literal[True]) -> tuple[Tree, np.ndarray]: ...
 
 
@@ -72,6 +74,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
               feature_names: Sequence[str] | None = ...,
               categories: Sequence[Sequence[Any] | None] | None = ...,
               label_names: Sequence[str] | None = ..., engine: str = ...,
+              max_features: int | None = ..., feature_seed: int = ...,
               return_leaves: bool = ...) -> Tree | tuple[Tree, np.ndarray]: ...
 
 
@@ -80,6 +83,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
               feature_names: Sequence[str] | None = None,
               categories: Sequence[Sequence[Any] | None] | None = None,
               label_names: Sequence[str] | None = None, engine: str = "auto",
+              max_features: int | None = None, feature_seed: int = 0,
               return_leaves: bool = False) -> Tree | tuple[Tree, np.ndarray]:
     """Grow a ranking tree top-down (TDIDT, Figure 1 of Rebelo, Soares & Costa 2008).
 
@@ -109,6 +113,13 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         compiling; otherwise it grows with NumPy and, in the default
         compilation mode, has the compiled code built in the background
         (:mod:`rankviz.jit`).
+    max_features : int or None, default=None
+        Search each node on this many attributes only, drawn afresh at every
+        node (:func:`drawn_features`; the split-level draws of random
+        forests, Breiman 2001); None searches all. A node whose drawn
+        attributes allow no split becomes a leaf.
+    feature_seed : int, default=0
+        Seed of those draws (>= 0).
     return_leaves : bool, default=False
         Also return the leaf of every row (the growth routes each row to
         it; ``tree.apply(X)`` would route them again).
@@ -140,7 +151,8 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
                          "use engine='numpy' or 'auto'")
     if use_compiled(criterion, engine):
         grown = compiled.grow_nodes(X, nominal, stats, compiled.criterion_spec(criterion), gamma=gamma,
-                                    min_samples_leaf=min_samples_leaf, max_depth=depth_limit, capacity=capacity)
+                                    min_samples_leaf=min_samples_leaf, max_depth=depth_limit, capacity=capacity,
+                                    max_features=max_features, feature_seed=feature_seed)
         nodes = _NodeTable.of_grown(grown, rank_parts)
         tree = nodes.to_tree(**names)
         return (tree, grown.node_of_row) if return_leaves else tree
@@ -162,8 +174,10 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         searched = frontier[searchable]
         if not len(searched):
             break
+        drawn = (drawn_features(feature_seed, searched, d, max_features)
+                 if max_features is not None and 0 < max_features < d else None)
         best = find_best_splits(data, node_of_row, searched, nodes.count[searched],
-                                nodes.stat_sum[searched], criterion, min_samples_leaf)
+                                nodes.stat_sum[searched], criterion, min_samples_leaf, drawn)
         s_split = _split_similarity(criterion, best, nodes.count[searched], nodes.stat_sum[searched])
         nodes.split_score[searched] = s_split
         nodes.split_feature[searched] = best.feature
@@ -369,9 +383,49 @@ class BestSplits:
         self.missing_left[nodes] = np.broadcast_to(missing_left, better.shape)[better]
 
 
+def drawn_features(seed: int, nodes: np.ndarray, n_features: int, max_features: int) -> np.ndarray:
+    """The attributes each of ``nodes`` is searched on: ``max_features`` of ``n_features``, as the compiled grower draws them.
+
+    Attribute ``f`` of node ``i`` gets the key ``mix(mix(seed + i g) + (f + 1) g)``
+    in 64-bit arithmetic (``g`` the golden ratio ``0x9E3779B97F4A7C15``,
+    ``mix`` the SplitMix64 finaliser of Steele, Lea & Flood 2014); the
+    ``max_features`` smallest keys are drawn
+    (:func:`rankviz.tree.compiled.kernels.draw_features` computes the same).
+
+    Parameters
+    ----------
+    seed : int
+    nodes : ndarray of int
+    n_features, max_features : int
+
+    Returns
+    -------
+    ndarray of bool, shape (len(nodes), n_features)
+
+    References
+    ----------
+    .. [1] G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
+       pseudorandom number generators", OOPSLA 2014, pp. 453-472.
+    """
+    golden = np.uint64(0x9E3779B97F4A7C15)
+
+    def mix(z):
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+    with np.errstate(over="ignore"):  # 64-bit words wrap, as they should
+        base = mix(np.uint64(seed) + np.asarray(nodes, dtype=np.uint64) * golden)
+        keys = mix(base[:, None] + (np.arange(n_features, dtype=np.uint64) + np.uint64(1)) * golden)
+    order = np.argsort(keys, axis=1, kind="stable")
+    drawn = np.zeros((len(nodes), n_features), dtype=bool)
+    np.put_along_axis(drawn, order[:, :max_features], True, axis=1)
+    return drawn
+
+
 def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarray,
                      node_count: np.ndarray, node_sum: np.ndarray, criterion: Criterion,
-                     min_samples_leaf: int) -> BestSplits:
+                     min_samples_leaf: int, drawn: np.ndarray | None = None) -> BestSplits:
     """Best binary split of each of several nodes, over all attributes.
 
     Parameters
@@ -385,6 +439,8 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         Row count and summed statistics of each of ``nodes``.
     criterion : Criterion
     min_samples_leaf : int
+    drawn : ndarray of bool, shape (len(nodes), n_features), optional
+        The attributes each node may split on (:func:`drawn_features`); all if None.
 
     Returns
     -------
@@ -427,6 +483,8 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         boundary = np.zeros(len(x), dtype=bool)
         boundary[:-1] = x[1:] > x[:-1]
         has_missing = missing[column]
+        if drawn is not None:
+            boundary &= drawn[slot_at, f]  # only the nodes that drew this attribute
         if has_missing:
             # Missing values end each node's rows. Each threshold is scored
             # twice: with them on the "no" side (as the sort puts them) and
@@ -499,7 +557,10 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         value_sum = group_sums(key, row_stats, n_nodes * n_values)
         key_slot = np.repeat(np.arange(n_nodes), n_values)
         right_count = node_count[key_slot] - value_count
-        cand = np.flatnonzero((value_count >= min_samples_leaf) & (right_count >= min_samples_leaf))
+        allowed = (value_count >= min_samples_leaf) & (right_count >= min_samples_leaf)
+        if drawn is not None:
+            allowed &= drawn[key_slot, f]
+        cand = np.flatnonzero(allowed)
         if not len(cand):
             continue
         sc = key_slot[cand]

@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from ..binning import bin_columns, thresholds_from_codes
 from .builder import grow_tree
 from .criteria import Criterion, get_criterion
-from .._validation import check_feature_input, check_growth_params, check_rankings, moved_fit_keyword
+from .._validation import check_feature_input, check_growth_params, check_rankings, features_drawn, moved_fit_keyword
 from ..features import FeatureEncoder
 from ..label_ranking.aggregation import check_tie_tolerance, tie_close_labels
 from ..label_ranking.base import LabelRankerMixin
@@ -100,6 +101,15 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         times the fit time on 11,000-40,000 rows; ``benchmarks/bench_tree_growth.py``,
         part (c), which also measures the accuracy it costs: at 255 bins
         within 0.005 of Kendall tau but for Gini on calhousing, -0.013).
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        None searches every attribute at every node, as the papers do.
+        Otherwise each node is searched on that many attributes only (an
+        int, a fraction of them, their square root or base-2 logarithm; at
+        least one), drawn afresh at each node: the trees of a random forest
+        (Breiman 2001; :class:`rankviz.RankingForest`'s ``split_features``).
+        A node whose drawn attributes allow no split is a leaf.
+    random_state : int, RandomState or None, default=None
+        Seeds the draws of ``max_features`` (unused without them).
 
     Attributes
     ----------
@@ -170,7 +180,8 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
     def __init__(self, criterion: str | Criterion = "mean_spearman", gamma: float = 0.995,
                  min_samples_leaf: int = 2, max_depth: int | None = None,
                  tie_tolerance: float | None = None, consensus: str = "auto", beta: float = DEFAULT_BETA,
-                 max_bins: int | None = None) -> None:
+                 max_bins: int | None = None, max_features: int | float | str | None = None,
+                 random_state: Any = None) -> None:
         self.criterion = criterion
         self.gamma = gamma
         self.min_samples_leaf = min_samples_leaf
@@ -179,6 +190,8 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         self.consensus = consensus
         self.beta = beta
         self.max_bins = max_bins
+        self.max_features = max_features
+        self.random_state = random_state
 
     def fit(self, X: Any, Y: ArrayLike, label_names: Sequence[str] | None = None) -> Self:
         """Grow the tree on features ``X`` and rank positions ``Y``.
@@ -248,11 +261,16 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         X_grown = X_encoded
         if self.max_bins is not None:
             X_grown, bin_thresholds = bin_columns(X_encoded, np.flatnonzero(~self.encoder_.nominal), self.max_bins)
+        n_drawn = features_drawn(self.max_features, X_grown.shape[1])
+        # The seed of the split-level draws; none is drawn when every attribute is searched.
+        seed = (int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
+                if n_drawn < X_grown.shape[1] else 0)
         self.tree_, leaf_of_row = grow_tree(
             X_grown, self.encoder_.nominal, Y, criterion,
             gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
             feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
             label_names=self.label_names_, return_leaves=True,
+            max_features=n_drawn if n_drawn < X_grown.shape[1] else None, feature_seed=seed,
         )
         if bin_thresholds:
             # the splits were searched on bin codes: state them on the attributes' values

@@ -72,7 +72,8 @@ class GrownNodes:
 
 
 def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: CriterionSpec, *,
-               gamma: float, min_samples_leaf: int, max_depth: float, capacity: int) -> GrownNodes:
+               gamma: float, min_samples_leaf: int, max_depth: float, capacity: int,
+               max_features: int | None = None, feature_seed: int = 0) -> GrownNodes:
     """Grow the tree's nodes; the arguments are those of :func:`rankviz.tree.builder.grow_tree`.
 
     ``stats`` are the criterion's row statistics and ``spec`` its compiled
@@ -93,7 +94,7 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     arrays = grow(columns, nominal, numeric, missing, order, stats, spec.row_levels(stats), spec.row_codes(stats),
                   spec.kind, spec.ints, spec.floats, spec.table, spec.table_x, spec.theta_bounds(),
                   spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity),
-                  FIRST_FRONTIER)
+                  FIRST_FRONTIER, 0 if max_features is None else int(max_features), int(feature_seed))
     size = int(arrays[-1])
     # The node columns trimmed to the nodes grown, then the last field, node_of_row (one per row).
     fields = [a[:size] for a in arrays[:-2]] + [arrays[-2]]

@@ -495,6 +495,38 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
     return occurrences >= 2 * n_labels
 
 
+# -- the attributes a node is searched on (random forests) -----------------------------------------
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _mix(z):
+    """The finaliser of SplitMix64 (Steele, Lea & Flood 2014): a bijection of 64-bit words that scrambles them."""
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, drawn: np.ndarray) -> None:
+    """Mark in ``drawn`` the ``max_features`` attributes node ``node`` is searched on.
+
+    Each attribute gets the key ``mix(mix(seed + node * g) + (f + 1) * g)``
+    (``g`` the 64-bit golden ratio); the attributes of the smallest keys are
+    drawn. The keys depend on nothing but the seed, the node's id and the
+    attribute, so the NumPy builder draws the same ones
+    (:func:`rankviz.tree.builder.drawn_features`) in whatever order it
+    searches its nodes.
+    """
+    base = _mix(np.uint64(seed) + np.uint64(node) * _GOLDEN)
+    for f in range(len(keys)):
+        keys[f] = _mix(base + np.uint64(f + 1) * _GOLDEN)
+    order = np.argsort(keys, kind="mergesort")
+    drawn[:] = False
+    for i in range(max_features):
+        drawn[order[i]] = True
+
+
 # -- the grower ------------------------------------------------------------------------------------
 # nogil: the trees of a forest grow in threads (rankviz.ensemble.RankingForest).
 @njit(cache=True, nogil=True)
@@ -502,8 +534,12 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
          stats: np.ndarray, row_levels: np.ndarray, row_codes: np.ndarray, kind: int,
          ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray, bounds: tuple,
          searches_other_score: bool, gamma: float, min_leaf: int, depth_limit: int, capacity: int,
-         ring: int) -> tuple:
+         ring: int, max_features: int, feature_seed: int) -> tuple:
     """Grow the nodes; :func:`rankviz.tree.compiled.growth.grow_nodes` prepares the arguments.
+
+    ``max_features`` below the number of attributes searches each node on
+    that many of them, drawn by :func:`draw_features` from ``feature_seed``
+    and the node's id (the random forest's split-level draws).
 
     ``columns`` are the attributes (one row each), ``order`` each numeric
     attribute's row order (sorted, NaN last; partitioned in place), ``stats``
@@ -525,6 +561,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     """
     n_features, n = columns.shape
     n_stats = stats.shape[1]
+    drawn = np.ones(n_features, dtype=np.bool_)
+    feature_keys = np.empty(n_features, dtype=np.uint64)
+    draws = 0 < max_features < n_features
     # Gini of complete rankings, scanned level by level
     by_levels = row_levels.shape[0] == n and n > 0 and (kind == GINI or kind == RANKING_IMPURITY)
     n_labels, n_levels = ints[1], ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
@@ -638,11 +677,13 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 for k in range(n_pairs):
                     pair_sums[2, k] = parent_sum[k]
                     pair_sums[3, k] = parent_sum[n_pairs + pair_a[k]] - parent_sum[n_pairs + pair_b[k]]
+            if draws:
+                draw_features(feature_seed, node, max_features, feature_keys, drawn)
             best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
                 columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
-                table_x, path, levels, (float(parent_square), parent_impurity, worst), pairs, work)
+                table_x, path, levels, (float(parent_square), parent_impurity, worst), pairs, work, drawn)
             for f in range(n_features):
-                if not nominal[f]:
+                if not nominal[f] or not drawn[f]:
                     continue
                 found = _best_nominal(columns[f], rows[lo:hi], stats, parent_sum, c, min_leaf, kind, ints,
                                       floats, table, table_x)
@@ -734,7 +775,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
 
 @njit(cache=True, _nrt=False)
 def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
-                  table_x, path, levels, level_sums, pairs, work):
+                  table_x, path, levels, level_sums, pairs, work, drawn):
     """The best threshold over the numeric attributes of the node whose rows are ``order[:, lo:hi]``.
 
     ``path`` says which scan serves rows without missing values
@@ -759,6 +800,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
         np.nan, -1, np.nan, 0, False, -1)
     for column in range(len(numeric)):
         f = numeric[column]
+        if not drawn[f]:
+            continue
         x = columns[f]
         seg = order[column, lo:hi]
         # The node's values in the attribute's order, gathered first, so the scans read them in order

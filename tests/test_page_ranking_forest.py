@@ -29,7 +29,7 @@ def app(app_path):
 
 
 def page_forest(**changes):
-    params = dict(n_estimators=DEFAULT_TREES, criterion="mean_spearman", max_features=None, min_samples_leaf=1,
+    params = dict(n_estimators=DEFAULT_TREES, criterion="mean_spearman", split_features="sqrt", min_samples_leaf=1,
                   oob_score=True, random_state=0) | changes
     data = load_sample(SAMPLE)
     return RankingForest(**params).fit(data.X, pd.DataFrame(data.Y, columns=list(data.label_names))), data
@@ -61,10 +61,10 @@ def test_the_page_shows_the_librarys_forest_and_any_of_its_trees(app):
         caption = next(c.value for c in app.caption if c.value.startswith(f"Tree {number}:"))
         assert f"{tree.n_leaves} leaves" in caption
         assert f"{len(np.unique(forest.estimators_samples_[number - 1])):,} distinct" in caption
-    # another setting, another forest: half the features per tree
+    # another setting, another forest: half the features at each split
     app.radio(key="forest_features").set_value("half").run()
     ok(app)
-    half, _ = page_forest(max_features=0.5)
+    half, _ = page_forest(split_features=0.5)
     assert next(m for m in app.metric if m.label == "Out-of-bag Kendall tau").value == f"{half.oob_score_:.3f}"
 
 
@@ -103,9 +103,9 @@ def test_the_comparison_runs_the_forest_one_tree_iblr_and_the_baselines(app):
 
 @pytest.mark.filterwarnings("ignore:.*no out-of-bag prediction")  # 7 trees: the page counts the rows without
 def test_settings_travel_in_the_url(app_path):
-    at = open_page(app_path, PAGE, data=SAMPLE, trees="7", features="sqrt", seed="3", min_leaf="2")
+    at = open_page(app_path, PAGE, data=SAMPLE, trees="7", features="half", seed="3", min_leaf="2")
     ok(at)
-    forest, _ = page_forest(n_estimators=7, max_features="sqrt", random_state=3, min_samples_leaf=2)
+    forest, _ = page_forest(n_estimators=7, split_features=0.5, random_state=3, min_samples_leaf=2)
     assert at.slider(key="forest_trees").value == 7
     assert next(m for m in at.metric if m.label == "Out-of-bag Kendall tau").value == f"{forest.oob_score_:.3f}"
-    assert at.radio(key="forest_features").value == "sqrt" and at.number_input(key="forest_seed").value == 3
+    assert at.radio(key="forest_features").value == "half" and at.number_input(key="forest_seed").value == 3

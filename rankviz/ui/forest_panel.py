@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..datasets.label_ranking import RankingDataset
 
 KEY = "forest"
-#: Features per tree: the choices of the sidebar, as RankingForest's max_features takes them.
+#: Features searched at each split: the choices of the sidebar, as RankingForest's split_features takes them.
 FEATURE_CHOICES = {"all": None, "sqrt": "sqrt", "half": 0.5}
 FEATURE_LABELS = {"all": "all (bagging)", "sqrt": "√ of them", "half": "half of them"}
 #: The page starts with this many trees: a forest of the samples grows in about a second.
@@ -42,7 +42,7 @@ class ForestSettings:
 
     n_estimators: int
     criterion: str
-    features: str  # a key of FEATURE_CHOICES
+    features: str  # a key of FEATURE_CHOICES: the features searched at each split
     min_samples_leaf: int
     max_depth: int | None
     tie_tolerance: float | None
@@ -51,21 +51,21 @@ class ForestSettings:
     def estimator(self) -> RankingForest:
         """An unfitted :class:`rankviz.RankingForest` with these settings (out-of-bag scores on)."""
         return RankingForest(n_estimators=self.n_estimators, criterion=self.criterion,
-                             max_features=FEATURE_CHOICES[self.features], min_samples_leaf=self.min_samples_leaf,
+                             split_features=FEATURE_CHOICES[self.features], min_samples_leaf=self.min_samples_leaf,
                              max_depth=self.max_depth, tie_tolerance=self.tie_tolerance, oob_score=True,
                              random_state=self.seed)
 
     def describe(self) -> str:
         """The settings in words."""
         depth = "no depth limit" if self.max_depth is None else f"depth ≤ {self.max_depth}"
-        return (f"{counted(self.n_estimators, 'tree')} ({get_criterion(self.criterion).title}, features per tree: "
+        return (f"{counted(self.n_estimators, 'tree')} ({get_criterion(self.criterion).title}, features per split: "
                 f"{FEATURE_LABELS[self.features]}, at least {self.min_samples_leaf} per leaf, {depth}), "
                 f"Borda vote{describe_ties(self.tie_tolerance)}, seed {self.seed}")
 
     def facts(self, prefix: str = "") -> dict[str, str]:
         """The settings as readable facts, for the note on results of other settings."""
         return {f"{prefix}trees": str(self.n_estimators), f"{prefix}criterion": get_criterion(self.criterion).title,
-                f"{prefix}features per tree": FEATURE_LABELS[self.features],
+                f"{prefix}features per split": FEATURE_LABELS[self.features],
                 f"{prefix}minimum examples per leaf": str(self.min_samples_leaf),
                 f"{prefix}maximum depth": "none" if self.max_depth is None else str(self.max_depth),
                 f"{prefix}predicted ties": ("none" if self.tie_tolerance is None
@@ -95,7 +95,7 @@ class IBLRSettings:
 def forest_settings(container: DeltaGenerator | None = None, key: str = KEY) -> ForestSettings:
     """The sidebar's forest settings, kept for the session (defaults in session state, so a link's values win)."""
     container = container or st.sidebar
-    defaults = {"trees": DEFAULT_TREES, "criterion": next(iter(CRITERIA)), "features": "all", "min_leaf": 1,
+    defaults = {"trees": DEFAULT_TREES, "criterion": next(iter(CRITERIA)), "features": "sqrt", "min_leaf": 1,
                 "max_depth": 0, "seed": 0}
     for name, value in defaults.items():
         st.session_state.setdefault(f"{key}_{name}", value)
@@ -105,11 +105,11 @@ def forest_settings(container: DeltaGenerator | None = None, key: str = KEY) -> 
     criterion = container.selectbox("Splitting criterion", list(CRITERIA), key=f"{key}_criterion",
                                     format_func=criterion_label, persist_state="session",
                                     help="The criterion of every tree, as on the Ranking trees page.")
-    features = container.radio("Features per tree", list(FEATURE_CHOICES), key=f"{key}_features",
+    features = container.radio("Features per split", list(FEATURE_CHOICES), key=f"{key}_features",
                                format_func=FEATURE_LABELS.get, horizontal=True, persist_state="session",
-                               help="Each tree is grown on a random subset of the features (the random "
-                                    "subspace method of Ho 1998) and on rows drawn with replacement (bagging, "
-                                    "Breiman 1996).")
+                               help="Each node of each tree is searched on a fresh random subset of the features "
+                                    "(the random forest of Breiman 2001); every tree is grown on rows drawn with "
+                                    "replacement (bagging, Breiman 1996). All features: bagging alone.")
     min_leaf = container.number_input("Minimum examples per leaf", 1, 1000, key=f"{key}_min_leaf",
                                       persist_state="session",
                                       help="The trees grow until their leaves are pure or this small (γ = ∞).")

@@ -185,9 +185,11 @@ def tree_of_forest(forest: RankingForest, dataset: RankingDataset, data_key: str
     rows = forest.estimators_samples_[index]
     features = [forest.feature_names_[j] for j in forest.estimators_features_[index]]
     seen = "all" if len(features) == len(forest.feature_names_) else f"{len(features)} of {len(forest.feature_names_)}"
+    per_split = member.max_features
+    searched = "" if per_split is None else f", {FEATURE_LABELS[settings.features]} searched at each split"
     cols[1].caption(f"Tree {number}: {counted(member.tree_.n_leaves, 'leaf', 'leaves')}, grown on "
                     f"{len(np.unique(rows)):,} distinct of {len(rows):,} examples (drawn with replacement) and "
-                    f"{seen} features.")
+                    f"{seen} features{searched}.")
     explore_tree(member.tree_, key=f"{key}_view", tree_key=f"{data_key}|{short_hash(settings)}|{index}",
                  fold_key=(data_key, settings, index),
                  basename=f"{export_basename(dataset.name, settings.criterion)}_forest_tree{number}")

@@ -10,9 +10,10 @@ from rankviz.ui.tree_panel import TreeSettings
 from rankviz.ui.url_state import publish_to_url, restore_from_url
 
 st.title("Ranking forest")
-st.caption("Ranking trees grown on rows drawn with replacement and on random subsets of the features (bagging, "
-           "Breiman 1996; random subspaces, Ho 1998), ranking the labels by their mean position over the trees' "
-           "predictions: the Borda count of the label ranking forests of de Sá, Soares, Knobbe & Cortez (2017). "
+st.caption("A random forest of ranking trees: each grown on rows drawn with replacement (bagging, Breiman 1996), "
+           "each node searched on a fresh random subset of the features (Breiman 2001), ranking the labels by "
+           "their mean position over the trees' predictions: the Borda count of the label ranking forests of "
+           "de Sá, Soares, Knobbe & Cortez (2017). "
            "On rankings with ties the trees and their vote give bucket orders (Alfaro, Aledo & Gámez 2021).")
 
 url_fields = [dataset_url_field(), *forest_url_fields()]

@@ -5,8 +5,8 @@ the rows and a random subset of the features (bagging, Breiman 1996, with
 the random subspaces of Ho 1998, as scikit-learn's ``BaggingRegressor``
 with ``max_features``), and, with ``split_features``, searched at each node
 on a fresh random subset of them (the random forest of Breiman 2001, as
-scikit-learn's ``RandomForestRegressor`` with its ``max_features``). The forest predicts the ranking of the trees' mean
-rank positions: for complete rankings the Borda count of their rankings,
+scikit-learn's ``RandomForestRegressor`` with its ``max_features``). The
+forest predicts the ranking of the trees' mean rank positions: for complete rankings the Borda count of their rankings,
 the aggregation of the label ranking forests of de Sá, Soares, Knobbe &
 Cortez (2017); a tie tolerance makes it a partial ranking.
 
@@ -168,9 +168,9 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
 
     def __init__(self, n_estimators: int = 100, criterion: str | Criterion = "mean_spearman", gamma: float = np.inf,
                  min_samples_leaf: int = 1, max_depth: int | None = None, max_features: int | float | str | None = None,
-                 split_features: int | float | str | None = "sqrt", bootstrap: bool = True, oob_score: bool = False, tie_tolerance: float | None = None,
-                 consensus: str = "auto", beta: float = DEFAULT_BETA, n_jobs: int | None = None,
-                 random_state: Any = None) -> None:
+                 split_features: int | float | str | None = "sqrt", bootstrap: bool = True, oob_score: bool = False,
+                 tie_tolerance: float | None = None, consensus: str = "auto", beta: float = DEFAULT_BETA,
+                 n_jobs: int | None = None, random_state: Any = None) -> None:
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.gamma = gamma
@@ -331,6 +331,8 @@ class RankingForest(LabelRankerMixin, BaseEstimator):
             raise ValueError(f"n_estimators must be an integer >= 1; got {self.n_estimators!r}.")
         get_criterion(self.criterion)
         check_growth_params(self.gamma, self.min_samples_leaf, self.max_depth)
+        features_drawn(self.max_features, 1)  # both checked before any tree grows, each by its own name
+        features_drawn(self.split_features, 1, "split_features")
         check_tie_tolerance(self.tie_tolerance)
         check_n_jobs(self.n_jobs)
         check_consensus(self.consensus, self.beta)

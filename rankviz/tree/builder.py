@@ -384,7 +384,7 @@ class BestSplits:
 
 
 def drawn_features(seed: int, nodes: np.ndarray, n_features: int, max_features: int) -> np.ndarray:
-    """The attributes each of ``nodes`` is searched on: ``max_features`` of ``n_features``, as the compiled grower draws them.
+    """The ``max_features`` attributes each of ``nodes`` is searched on, drawn as the compiled grower draws them.
 
     Attribute ``f`` of node ``i`` gets the key ``mix(mix(seed + i g) + (f + 1) g)``
     in 64-bit arithmetic (``g`` the golden ratio ``0x9E3779B97F4A7C15``,

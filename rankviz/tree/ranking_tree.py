@@ -261,16 +261,18 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
         X_grown = X_encoded
         if self.max_bins is not None:
             X_grown, bin_thresholds = bin_columns(X_encoded, np.flatnonzero(~self.encoder_.nominal), self.max_bins)
-        n_drawn = features_drawn(self.max_features, X_grown.shape[1])
-        # The seed of the split-level draws; none is drawn when every attribute is searched.
-        seed = (int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
-                if n_drawn < X_grown.shape[1] else 0)
+        n_drawn: int | None = features_drawn(self.max_features, X_grown.shape[1])
+        seed = 0
+        if n_drawn == X_grown.shape[1]:
+            n_drawn = None  # every attribute searched: no draws, and no seed taken from random_state
+        else:
+            seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int64).max, dtype=np.int64))
         self.tree_, leaf_of_row = grow_tree(
             X_grown, self.encoder_.nominal, Y, criterion,
             gamma=self.gamma, min_samples_leaf=self.min_samples_leaf, max_depth=self.max_depth,
             feature_names=self.encoder_.feature_names, categories=self.encoder_.categories,
             label_names=self.label_names_, return_leaves=True,
-            max_features=n_drawn if n_drawn < X_grown.shape[1] else None, feature_seed=seed,
+            max_features=n_drawn, feature_seed=seed,
         )
         if bin_thresholds:
             # the splits were searched on bin codes: state them on the attributes' values

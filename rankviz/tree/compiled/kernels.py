@@ -513,8 +513,8 @@ def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, dra
 
     Each attribute gets the key ``mix(mix(seed + node * g) + (f + 1) * g)``
     (``g`` the 64-bit golden ratio); the attributes of the smallest keys are
-    drawn. The keys depend on nothing but the seed, the node's id and the
-    attribute, so the NumPy builder draws the same ones
+    drawn. The keys depend on nothing but ``seed`` (the tree's random
+    state), ``node`` and the attribute, so the NumPy builder draws the same ones
     (:func:`rankviz.tree.builder.drawn_features`) in whatever order it
     searches its nodes.
     """
@@ -830,9 +830,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                                   parent_square, left_levels, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_PAIRS:
             n_cand = _scan_pairs(values, seg, min_leaf, row_codes, n_labels, floats[0], table, table_x, bounds,
-                                 reciprocals,
-                                 -np.inf if math.isnan(best_score) else best_score, pair_sums, distances, cand_pos,
-                                 cand_score)
+                                 reciprocals, -np.inf if math.isnan(best_score) else best_score, pair_sums,
+                                 distances, cand_pos, cand_score)
         else:
             n_cand = _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
                                 floats, table, table_x, sums, cand_pos, cand_score, cand_left)

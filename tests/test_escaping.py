@@ -274,6 +274,11 @@ def test_ranking_pages_escape_uploaded_names(app_path, page):
     assert html.escape(NASTY, quote=True) in dots
     if page != "app_pages/side_by_side.py":
         assert any(md_escape(f"file{NASTY}") in text for text in texts)  # the data expander
+    if page == "app_pages/mallows_trees.py":  # the tabs below the tree are drawn only when opened
+        for tab in ("Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"):
+            at.session_state["lrt_tab"] = tab
+            at.run()
+            assert_page_escapes(at, [NASTY, BREAKOUT, MARKDOWN] + labels)
     if page == "app_pages/ranking_forest.py":  # the importance heatmap names features and labels
         at.button(key="forest_importance_run").click().run()
         spec = next(c for c in at.get("plotly_chart") if c.key == "forest_importance_chart").proto.spec

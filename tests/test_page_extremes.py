@@ -269,16 +269,24 @@ def test_mallows_page(app_path, sample):
         "lrt_use_gamma": True, "lrt_gamma": GAMMAS[1] if low else GAMMAS[0],
         "lrt_order": "best" if low else "depth"})
     ok(at)
+    for tab in ("Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"):
+        at.session_state["lrt_tab"] = tab  # only the open tab is computed and drawn
+        at.run()
+        ok(at)
     at.radio(key="lrt_size_lrt").set_value("drawn").run()  # the size table for the drawn tree
     ok(at)
     if sample == "toy":
         # Every method on the fewest folds, IBLR with its largest k, and the Fig. 1 curve
         # at both ends of the rates.
+        at.session_state["lrt_tab"] = "Compare methods"
+        at.run()
         at.number_input(key="lrt_cmp_folds").set_value(2)
         at.selectbox(key="lrt_cmp_iblr_k").set_value(DEFAULT_K_GRID[-1])
         at.radio(key="lrt_cmp_lrt").set_value("unpruned")
         at.button(key="lrt_cmp_run").click().run()
         ok(at)
+        at.session_state["lrt_tab"] = "Missing labels (Fig. 1)"
+        at.run()
         at.multiselect(key="lrt_fig1_rates").set_value([0.0, 0.9])
         at.number_input(key="lrt_fig1_folds").set_value(2)
         at.selectbox(key="lrt_fig1_iblr_k").set_value(1)

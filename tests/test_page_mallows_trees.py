@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from apptest_pages import ok, open_page
+from apptest_pages import ok, open_page, open_tab
 
 from rankviz import IBLR, KNNRanker, RankingTree, delete_labels, load_benchmark, load_sample
 from rankviz.datasets.samples import list_samples, sample_tree_defaults
@@ -204,6 +204,7 @@ def test_an_uploaded_benchmark_file_grows_a_tree(app):
 def test_compare_tab_shows_the_means_of_compare_methods(app):
     app.selectbox(key="dataset").set_value("iris_nb").run()
     app.slider(key="lrt_p").set_value(0.3).run()  # deletions in the training folds
+    open_tab(app, "lrt_tab", "Compare methods")
     app.number_input(key="lrt_cmp_folds").set_value(3).run()
     assert not [c for c in app.get("plotly_chart") if c.key == "lrt_cmp_bars"]  # only on a press
     app.button(key="lrt_cmp_run").click().run()
@@ -251,6 +252,7 @@ def test_compare_tab_shows_the_means_of_compare_methods(app):
 def test_five_repetitions_whiskers_are_95_percent_intervals_over_repetitions(app):
     app.selectbox(key="dataset").set_value("toy").run()
     app.number_input(key="lrt_min_leaf").set_value(2).run()
+    open_tab(app, "lrt_tab", "Compare methods")
     app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "Default"]).run()
     app.number_input(key="lrt_cmp_folds").set_value(4).run()
     app.checkbox(key="lrt_cmp_repeat").check().run()
@@ -279,6 +281,7 @@ def test_a_failing_method_gives_a_message_and_the_others_still_run(app, monkeypa
 
     monkeypatch.setattr(ConstraintClassifier, "fit", broken)
     app.selectbox(key="dataset").set_value("toy").run()
+    open_tab(app, "lrt_tab", "Compare methods")
     app.number_input(key="lrt_cmp_folds").set_value(4).run()
     app.button(key="lrt_cmp_run").click().run()
     assert not app.exception
@@ -291,6 +294,7 @@ def test_a_failing_method_gives_a_message_and_the_others_still_run(app, monkeypa
 
 def test_missing_labels_tab_draws_missing_rate_curve(app):
     app.selectbox(key="dataset").set_value("iris_nb").run()
+    open_tab(app, "lrt_tab", "Missing labels (Fig. 1)")
     app.multiselect(key="lrt_fig1_rates").set_value([0.0, 0.5]).run()
     app.multiselect(key="lrt_fig1_methods").set_value(["LRT", "IBLR", "CC"]).run()
     app.selectbox(key="lrt_fig1_iblr_k").set_value(5).run()
@@ -327,6 +331,8 @@ def test_tree_size_table_is_relative_tree_size(app):
     app.slider(key="lrt_p").set_value(0.2).run()
     app.number_input(key="lrt_p_seed").set_value(4).run()
     ok(app)
+    assert not [d for d in app.dataframe if "LRT leaves" in d.value.columns]  # only the open tab is computed
+    open_tab(app, "lrt_tab", "Tree size (Table 2)")
     dataset = load_sample("wine_nb")
     table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
     assert list(table["p"]) == ["0", "0.2 (sidebar)", "0.3", "0.6"]
@@ -357,10 +363,12 @@ def test_finite_features_near_the_float_limit_grow_every_table(app):
     app.file_uploader(key="upload_file").set_value(("big.csv", content, "text/csv")).run()
     app.multiselect(key=f"upload_labels_{upload_digest('big.csv', content)}").set_value(["A", "B", "C"]).run()
     ok(app)
+    open_tab(app, "lrt_tab", "Tree size (Table 2)")
     assert not any("infinity" in w.value for w in app.warning)
     table = next(d.value for d in app.dataframe if "LRT leaves" in d.value.columns)
     assert (table["classification-tree leaves"] >= 1).all()
     # The comparison too: constraint classification standardises the column without overflowing.
+    open_tab(app, "lrt_tab", "Compare methods")
     app.number_input(key="lrt_cmp_folds").set_value(3).run()
     app.button(key="lrt_cmp_run").click().run()
     ok(app)
@@ -382,6 +390,7 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
     expected = sorted(tree.ranking_text(i) for i in np.flatnonzero(tree.is_leaf))
     assert sorted(leaves["centre ranking"]) == expected
     assert any(" = " in text for text in expected)
+    open_tab(app, "lrt_tab", "Compare methods")
     app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN", "Default"]).run()
     app.number_input(key="lrt_cmp_folds").set_value(3).run()
     app.button(key="lrt_cmp_run").click().run()
@@ -400,6 +409,7 @@ def test_predicted_ties_reach_the_leaf_table_and_the_comparison(app):
 
 def test_knn_k_chosen_by_inner_cv_reaches_the_comparison(app):
     app.selectbox(key="dataset").set_value("iris_nb").run()
+    open_tab(app, "lrt_tab", "Compare methods")
     app.multiselect(key="lrt_cmp_methods").set_value(["LRT", "KNN"]).run()
     app.selectbox(key="lrt_cmp_knn_k").set_value("auto").run()
     app.number_input(key="lrt_cmp_folds").set_value(3).run()

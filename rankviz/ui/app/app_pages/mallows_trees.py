@@ -16,7 +16,7 @@ from rankviz.viz.graphviz import export_basename
 
 st.title("Mallows label ranking trees")
 st.caption("Cheng, Hühn & Hüllermeier (2009): a decision tree whose nodes fit a Mallows "
-           "model to their rankings, split to make the subsets' spreads θ large (eq. 6), with "
+           "model to their rankings, split to make the subsets' rankings agree (small weighted variance 1/θ, §5.1), with "
            "rankings that may lack labels; compared with instance-based label ranking (IBLR) and "
            "constraint classification (CC).")
 
@@ -53,13 +53,19 @@ st.fragment(growth_player)(tree, settings, training.key, key=KEY,  # folds and s
 st.caption(LRT_EXPLANATION)
 data_table(dataset)
 
+# Only the open tab is computed and drawn; its key keeps the reader's tab across reruns.
 tab_leaves, tab_compare, tab_curve, tab_size = st.tabs(
-    ["Leaves", "Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"])
-with tab_leaves:
-    leaves_panel(tree, training)
-with tab_compare:
-    compare_panel(dataset, data_key, settings, rate)
-with tab_curve:
-    missing_rate_panel(dataset, data_key, settings)
-with tab_size:
-    tree_size_panel(dataset, data_key, settings, training)
+    ["Leaves", "Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"],
+    key=f"{KEY}_tab", on_change="rerun")
+if tab_leaves.open:
+    with tab_leaves:
+        leaves_panel(tree, training)
+if tab_compare.open:
+    with tab_compare:
+        compare_panel(dataset, data_key, settings, rate)
+if tab_curve.open:
+    with tab_curve:
+        missing_rate_panel(dataset, data_key, settings)
+if tab_size.open:
+    with tab_size:
+        tree_size_panel(dataset, data_key, settings, training)

@@ -61,6 +61,13 @@ def ok(at, allowed=ALLOWED):
     assert not errors, errors
 
 
+def open_tab(at, key, label):
+    """Open the tab ``label`` of the tabs ``key`` (only an open tab is computed and drawn), and check the page."""
+    at.session_state[key] = label
+    at.run()
+    ok(at)
+
+
 def spread(values, n):
     """``values`` repeated to length ``n``: each value used, in turn."""
     return list(itertools.islice(itertools.cycle(values), n))
@@ -198,12 +205,14 @@ def test_impurity_vs_gini_synthetic(app_path, state, panels):
         at.checkbox(key="ivg_mc_knn").uncheck()
         at.button(key="ivg_mc_run").click().run()
         ok(at)
+        open_tab(at, "ivg_tab", "Label noise (Fig. 3)")
         at.multiselect(key="ivg_noise_levels").set_value([0.0, 1.0])
         at.multiselect(key="ivg_noise_sizes").set_value([100])
         at.number_input(key="ivg_noise_trials").set_value(1)
         at.number_input(key="ivg_noise_depth").set_value(1)
         at.button(key="ivg_noise_run").click().run()
         ok(at)
+        open_tab(at, "ivg_tab", "Teaching: Fig. 1")
         at.number_input(key="ivg_teach_fig1_a").set_value(100_000)
         at.number_input(key="ivg_teach_three_n1").set_value(0)
         at.number_input(key="ivg_teach_three_n3").set_value(0)
@@ -222,10 +231,13 @@ def test_impurity_vs_gini_ordinal_samples(app_path, sample, extreme):
         "ivg_min_leaf": 1 if low else 10_000, "ivg_prediction": "mode" if low else "median",
         "ivg_rule6": True, "ivg_gamma": GAMMAS[0] if low else GAMMAS[1]})
     ok(at)
+    open_tab(at, "ivg_tab", "Teaching: Fig. 1")  # the node table of both trees at the extremes
+    open_tab(at, "ivg_tab", "Monte Carlo (Table I, Fig. 2)")
     if low:
         at.number_input(key="ivg_mc_trials").set_value(1)
         at.button(key="ivg_mc_run").click().run()
         ok(at)
+        open_tab(at, "ivg_tab", "Label noise (Fig. 3)")
         at.multiselect(key="ivg_noise_levels").set_value([1.0])
         at.number_input(key="ivg_noise_trials").set_value(1)
         at.number_input(key="ivg_noise_depth").set_value(20)
@@ -248,6 +260,7 @@ def test_impurity_vs_gini_ranking_samples(app_path, sample):
         at.button(key="ivg_eval_run").click().run()
         ok(at)
     # The node table: the last node of each tree.
+    open_tab(at, "ivg_ranking_tab", "Teaching: Fig. 1")
     for tree in at.radio(key="ivg_teach_node_tree").options:
         at.radio(key="ivg_teach_node_tree").set_value(tree).run()
         node = next(s for s in at.selectbox if s.key and s.key.startswith("ivg_teach_node_node_"))
@@ -270,23 +283,19 @@ def test_mallows_page(app_path, sample):
         "lrt_order": "best" if low else "depth"})
     ok(at)
     for tab in ("Compare methods", "Missing labels (Fig. 1)", "Tree size (Table 2)"):
-        at.session_state["lrt_tab"] = tab  # only the open tab is computed and drawn
-        at.run()
-        ok(at)
+        open_tab(at, "lrt_tab", tab)
     at.radio(key="lrt_size_lrt").set_value("drawn").run()  # the size table for the drawn tree
     ok(at)
     if sample == "toy":
         # Every method on the fewest folds, IBLR with its largest k, and the Fig. 1 curve
         # at both ends of the rates.
-        at.session_state["lrt_tab"] = "Compare methods"
-        at.run()
+        open_tab(at, "lrt_tab", "Compare methods")
         at.number_input(key="lrt_cmp_folds").set_value(2)
         at.selectbox(key="lrt_cmp_iblr_k").set_value(DEFAULT_K_GRID[-1])
         at.radio(key="lrt_cmp_lrt").set_value("unpruned")
         at.button(key="lrt_cmp_run").click().run()
         ok(at)
-        at.session_state["lrt_tab"] = "Missing labels (Fig. 1)"
-        at.run()
+        open_tab(at, "lrt_tab", "Missing labels (Fig. 1)")
         at.multiselect(key="lrt_fig1_rates").set_value([0.0, 0.9])
         at.number_input(key="lrt_fig1_folds").set_value(2)
         at.selectbox(key="lrt_fig1_iblr_k").set_value(1)
@@ -323,6 +332,7 @@ def test_mpboost_page(app_path, sample, ddf, rounds, shrinkage, parameter, k, fo
     at.slider(key="mpb_round").set_value(1).run()  # the ensemble after its first round
     ok(at)
     if rounds == 10:
+        open_tab(at, "mpb_tab", "Compare labellings and baselines (Figs. 3–5)")
         at.toggle(key="mpb_tune").set_value(ddf == "binary")
         at.button(key="mpb_compare").click().run()
         ok(at)

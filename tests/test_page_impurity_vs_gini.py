@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from apptest_pages import ok, open_page
+from apptest_pages import ok, open_page, open_tab
 
 from rankviz import OrdinalTree, load_sample
 from rankviz.experiments.monte_carlo import SyntheticSource
@@ -168,6 +168,7 @@ def test_monte_carlo_and_noise_tabs_run(app):
     table = next(d.value for d in app.dataframe
                  if "method" in d.value.columns and "wins / ties / losses" not in d.value.columns)
     assert list(table["method"])[:2] == ["Ranking impurity", "Gini"]
+    open_tab(app, "ivg_tab", "Label noise (Fig. 3)")
     app.multiselect(key="ivg_noise_levels").set_value([0.0, 0.2]).run()
     app.multiselect(key="ivg_noise_sizes").set_value([100]).run()
     app.number_input(key="ivg_noise_trials").set_value(2).run()
@@ -179,6 +180,7 @@ def test_monte_carlo_and_noise_tabs_run(app):
 # -- teaching -----------------------------------------------------------------------
 
 def test_figure1_arithmetic_for_a_3(app):
+    open_tab(app, "ivg_tab", "Teaching: Fig. 1")
     app.number_input(key="ivg_teach_fig1_a").set_value(3).run()
     ok(app)
     text = " ".join(m.value for m in app.markdown)
@@ -193,6 +195,7 @@ def test_figure1_arithmetic_for_a_3(app):
 
 
 def test_three_ratings_table(app):
+    open_tab(app, "ivg_tab", "Teaching: Fig. 1")
     for r, value in zip((1, 2, 3), (10, 30, 10)):
         app.number_input(key=f"ivg_teach_three_n{r}").set_value(value).run()
         ok(app)
@@ -215,6 +218,7 @@ def test_three_ratings_table(app):
 def test_node_table_root_matches_brute_force(app):
     _, y_train, _, _ = default_split()
     gini, rank = brute_force(y_train)
+    open_tab(app, "ivg_tab", "Teaching: Fig. 1")
     for tree_name in ("Ranking impurity", "Gini"):
         app.radio(key="ivg_teach_node_tree").set_value(tree_name).run()
         ok(app)
@@ -258,6 +262,7 @@ def test_ordinal_sample_every_control(app):
     assert bars["data"][0]["x"] == ["very low", "low", "medium", "high", "very high"]
     assert sum(bars["data"][0]["y"]) + sum(bars["data"][1]["y"]) == 442
     assert sum(bars["data"][1]["y"]) == 221  # half the rows held out
+    open_tab(app, "ivg_tab", "Teaching: Fig. 1")
     app.radio(key="ivg_teach_node_tree").set_value("Gini").run()
     ok(app)
     assert "very high" in node_frame(app).columns
@@ -282,6 +287,7 @@ def test_label_ranking_kind(app):
     assert all("rankdir=LR" in dot and "legend [" not in dot for dot in tree_dots(app))
     # Root of the node table: per label, impurities of the rank positions by brute force.
     dataset = load_sample("toy")
+    open_tab(app, "ivg_ranking_tab", "Teaching: Fig. 1")
     frame = node_frame(app)
     root = frame[frame["node"].str.startswith("#0 ")]
     for label, Y_column in zip(dataset.label_names, dataset.Y.T):
@@ -292,6 +298,7 @@ def test_label_ranking_kind(app):
     total = root[root["label"] == "all labels (sum)"].iloc[0]
     assert total["ranking impurity"] == pytest.approx(
         sum(brute_force(column)[1] for column in dataset.Y.T))
+    open_tab(app, "ivg_ranking_tab", "Evaluation (CS, WRC, LRA)")
     app.radio(key="ivg_eval_protocol").set_value("kfold").run()
     app.number_input(key="ivg_eval_folds").set_value(4).run()
     app.button(key="ivg_eval_run").click().run()
@@ -339,6 +346,7 @@ def test_counts_of_one_read_in_the_singular(app):
     app.button(key="ivg_mc_run").click().run()
     ok(app)
     assert any(c.value.startswith("1 trial in ") for c in app.caption)
+    open_tab(app, "ivg_tab", "Label noise (Fig. 3)")
     app.multiselect(key="ivg_noise_levels").set_value([0.1]).run()
     app.number_input(key="ivg_noise_trials").set_value(1).run()
     assert any(c.value.startswith("1 fit of both trees (1 training size × 1 noise level × 1 trial)")

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
-from apptest_pages import ok
+from apptest_pages import ok, open_tab
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
 from rankviz.datasets.svmlight import dump_svmlight
@@ -122,6 +122,7 @@ def test_condition_9_is_flagged_when_distances_are_far_from_one(app_path):
 
 def test_comparison_chart_matches_the_library(app_path, sample):
     at = open_page(app_path, rounds=20)
+    open_tab(at, "mpb_tab", "Compare labellings and baselines (Figs. 3–5)")
     at.toggle(key="mpb_tune").set_value(False).run()
     at.button(key="mpb_compare").click().run()
     ok(at)
@@ -179,6 +180,7 @@ def test_counts_of_one_read_in_the_singular(app_path):
         (3, 1, 0.3, 2), (3, 0, 0.9, 0), (4, 2, 0.4, 1), (4, 0, 0.6, 2)]]
     upload(at, "\n".join(lines) + "\n", "tiny.txt")
     ok(at)
+    open_tab(at, "mpb_tab", "Compare labellings and baselines (Figs. 3–5)")
     at.button(key="mpb_compare").click().run()
     ok(at)
     assert any(m.value.startswith("**Paired over 1 test query, NDCG@5**") for m in at.markdown)
@@ -317,6 +319,7 @@ def test_a_test_file_of_lone_irrelevant_documents_says_ndcg_is_undefined(app_pat
     put_file(at, "ltr_test_file", "".join(f"0 qid:{q} 1:0.5 2:1\n" for q in range(4)), "lone.txt")
     ok(at)
     assert metric(at, "Test NDCG@5") == "—"
+    open_tab(at, "mpb_tab", "Compare labellings and baselines (Figs. 3–5)")
     at.toggle(key="mpb_tune").set_value(False).run()
     at.button(key="mpb_compare").click().run()
     ok(at)

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_pages import ok, open_page
+from apptest_pages import ok, open_page, open_tab
 
 from rankviz import IBLR, KNNRanker, DefaultRanker, RankingForest, RankingTree, load_sample
 from rankviz.experiments.cross_validation import compare_methods
@@ -85,6 +85,7 @@ def test_importance_per_label_is_the_librarys(app):
 
 
 def test_the_comparison_runs_the_forest_one_tree_iblr_and_the_baselines(app):
+    open_tab(app, "forest_tab", "Forest against one tree, IBLR and the baselines")
     app.radio(key="forest_eval_protocol").set_value("kfold").run()
     app.number_input(key="forest_eval_folds").set_value(3).run()
     app.button(key="forest_eval_run").click().run()

@@ -188,29 +188,39 @@ def tree_summaries(at):
     return [m.value for m in at.markdown if m.value.startswith(("**Ranking impurity:**", "**Gini:**"))]
 
 
-IVG_CHANGES = [
-    # the generator, the trees' shared settings and their layout
-    ("number_input", "syn_n_train", 400), ("number_input", "syn_noise_sd", 0.2),
-    ("slider", "syn_label_noise", 0.1), ("number_input", "syn_seed", 5), ("number_input", "syn_b4", 0.3),
-    ("number_input", "ivg_max_depth", 2), ("number_input", "ivg_min_leaf", 5),
-    ("radio", "ivg_prediction", "mode"), ("checkbox", "ivg_rule6", True), ("slider", "ivg_gamma", 0.99),
-    ("radio", "ivg_layout", "stacked"),
-    # the Monte Carlo and label-noise tabs
-    ("number_input", "ivg_mc_trials", 3), ("number_input", "ivg_mc_depth", 4),
-    ("radio", "ivg_mc_selection", "cv"), ("number_input", "ivg_mc_k", 3), ("number_input", "ivg_mc_seed", 2),
-    ("checkbox", "ivg_mc_knn", False),
-    ("multiselect", "ivg_noise_levels", [0.1, 0.3]), ("multiselect", "ivg_noise_sizes", [100]),
-    ("number_input", "ivg_noise_trials", 2), ("number_input", "ivg_noise_depth", 5),
-    ("radio", "ivg_noise_selection", "fixed"), ("number_input", "ivg_noise_seed", 7),
+IVG_CHANGES = {
+    # the generator, the trees' shared settings and their layout, above the tabs
+    None: [
+        ("number_input", "syn_n_train", 400), ("number_input", "syn_noise_sd", 0.2),
+        ("slider", "syn_label_noise", 0.1), ("number_input", "syn_seed", 5), ("number_input", "syn_b4", 0.3),
+        ("number_input", "ivg_max_depth", 2), ("number_input", "ivg_min_leaf", 5),
+        ("radio", "ivg_prediction", "mode"), ("checkbox", "ivg_rule6", True), ("slider", "ivg_gamma", 0.99),
+        ("radio", "ivg_layout", "stacked")],
+    "Monte Carlo (Table I, Fig. 2)": [
+        ("number_input", "ivg_mc_trials", 3), ("number_input", "ivg_mc_depth", 4),
+        ("radio", "ivg_mc_selection", "cv"), ("number_input", "ivg_mc_k", 3), ("number_input", "ivg_mc_seed", 2),
+        ("checkbox", "ivg_mc_knn", False)],
+    "Label noise (Fig. 3)": [
+        ("multiselect", "ivg_noise_levels", [0.1, 0.3]), ("multiselect", "ivg_noise_sizes", [100]),
+        ("number_input", "ivg_noise_trials", 2), ("number_input", "ivg_noise_depth", 5),
+        ("radio", "ivg_noise_selection", "fixed"), ("number_input", "ivg_noise_seed", 7)],
     # the worked examples
-    ("number_input", "ivg_teach_fig1_a", 3), ("number_input", "ivg_teach_three_n2", 30),
-]
+    "Teaching: Fig. 1": [("number_input", "ivg_teach_fig1_a", 3), ("number_input", "ivg_teach_three_n2", 30)],
+}
+
+
+def each_tab(at, key, changes, act):
+    """``act(at, changes)`` for the changes above the tabs ``key`` and then for each tab's, that tab open."""
+    for tab, in_tab in changes.items():
+        if tab is not None:
+            open_tab(at, key, tab)  # only the open tab is computed and drawn
+        act(at, in_tab)
 
 
 def test_impurity_vs_gini_settings_survive_a_round_of_the_pages(app_path):
     at = go(AppTest.from_file(app_path, default_timeout=180), IVG)
-    set_all(at, IVG_CHANGES)
-    assert_shown(at, IVG_CHANGES)
+    each_tab(at, "ivg_tab", IVG_CHANGES, set_all)
+    each_tab(at, "ivg_tab", IVG_CHANGES, assert_shown)
     summaries = tree_summaries(at)
     losses = {m.label: m.value for m in at.metric}
 
@@ -218,7 +228,7 @@ def test_impurity_vs_gini_settings_survive_a_round_of_the_pages(app_path):
     go(at, SIDE)
     go(at, IVG)
 
-    assert_shown(at, IVG_CHANGES)
+    each_tab(at, "ivg_tab", IVG_CHANGES, assert_shown)
     assert tree_summaries(at) == summaries and {m.label: m.value for m in at.metric} == losses
     assert "Default (mode) baseline" in losses  # the same trees, from the same data
     for param, text in {"seed": "5", "b4": "0.3", "max_depth": "2", "rule6": "1", "gamma": "0.990"}.items():
@@ -269,8 +279,11 @@ def test_a_links_settings_on_impurity_vs_gini_stay_until_the_user_changes_them(a
 MPBOOST_CHANGES = [
     ("selectbox", "mpb_ddf", "ldd"), ("number_input", "mpb_param_ldd", 0.3), ("slider", "mpb_rounds", 20),
     ("select_slider", "mpb_shrinkage", 0.5), ("slider", "mpb_k", 3), ("radio", "mpb_form", "mpboost"),
-    ("number_input", "mpb_last", 3), ("radio", "mpb_view", "additive"), ("toggle", "mpb_tune", False),
+    ("number_input", "mpb_last", 3), ("radio", "mpb_view", "additive"),
 ]
+#: In the comparison's tab.
+MPBOOST_COMPARE = "Compare labellings and baselines (Figs. 3–5)"
+MPBOOST_COMPARE_CHANGES = [("toggle", "mpb_tune", False)]
 
 
 def test_mpboost_settings_survive_a_round_of_the_pages(app_path):
@@ -279,7 +292,10 @@ def test_mpboost_settings_survive_a_round_of_the_pages(app_path):
     go(at, MPBOOST)
     at.number_input(key="mpb_param_logdd").set_value(0.8).run()
     set_all(at, MPBOOST_CHANGES)
-    assert_shown(at, MPBOOST_CHANGES[-2:])
+    assert_shown(at, MPBOOST_CHANGES[-1:])  # the view (the stumps view's count is hidden now)
+    open_tab(at, "mpb_tab", MPBOOST_COMPARE)
+    set_all(at, MPBOOST_COMPARE_CHANGES)
+    open_tab(at, "mpb_tab", "Grow the ensemble (Fig. 6)")
     described = "MPBoost.LDD, α = 0.3, 20 rounds, shrinkage ν = 0.5"
     assert any(described in m.value for m in at.markdown)
 
@@ -294,6 +310,9 @@ def test_mpboost_settings_survive_a_round_of_the_pages(app_path):
     for param, text in {"ddf": "ldd", "ldd_param": "0.3", "logdd_param": "0.8", "rounds": "20", "nu": "0.5",
                         "k": "3", "form": "mpboost"}.items():
         assert at.query_params[param] == text
+    open_tab(at, "mpb_tab", MPBOOST_COMPARE)
+    assert_shown(at, MPBOOST_COMPARE_CHANGES)
+    open_tab(at, "mpb_tab", "Grow the ensemble (Fig. 6)")
     # A labelling not shown kept its own parameter, and the stumps view its count.
     at.selectbox(key="mpb_ddf").set_value("logdd").run()
     assert at.number_input(key="mpb_param_logdd").value == pytest.approx(0.8)

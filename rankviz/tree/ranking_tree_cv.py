@@ -65,9 +65,15 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         Minimum leaf sizes to try first.
     extend_grid : bool, default=True
         Grow the leaf-size grid while its largest value wins.
-    cv : int or cross-validation splitter, default=5
+    cv : int or cross-validation splitter, default=10
         Inner folds; an int means shuffled ``KFold`` seeded by
-        ``random_state`` (leave-one-out when there are fewer rows).
+        ``random_state`` (leave-one-out when there are fewer rows). Ten
+        rather than scikit-learn's five: a tree's best leaf size and γ
+        depend on how many rows it grows on, and ten folds train on 90% of
+        the rows instead of 80%. On the 13 label-ranking benchmark files
+        below 10,000 rows (5 × 10-fold, Kendall tau) ten inner folds chose
+        better trees than five on 11 of them (wine +0.021, glass +0.010),
+        for about 1.8 times the time (the speed guide, "Ten inner folds").
     scoring : str or callable, default="auto"
         ``"kendall_tau"``, ``"cs"``, ``"wrc"``, ``"lra"`` or ``"tau_x"``
         (for partial rankings), or a function ``measure(Y_true, Y_pred)``
@@ -138,7 +144,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
     """
 
     def __init__(self, criterion: str | Criterion = "mean_spearman", leaf_grid: Sequence[int] = (1, 2, 3, 5, 8),
-                 extend_grid: bool = True, cv: Any = 5, scoring: str | Callable[..., Any] = "auto",
+                 extend_grid: bool = True, cv: Any = 10, scoring: str | Callable[..., Any] = "auto",
                  max_depth: int | None = None, tie_tolerance: float | None = None, consensus: str = "auto",
                  beta: float = DEFAULT_BETA, max_bins: int | None = None, random_state: int = 0) -> None:
         self.criterion = criterion

@@ -64,15 +64,18 @@ if kind == "ranking":
                 "Each label's rank position is an ordinal target; both impurities are summed "
                 "over the labels, and leaves predict the labels ordered by mean position.")
     fitted = ranking_tree_pair(dataset, data_key, settings)
-    tab_eval, tab_teach = st.tabs(["Evaluation (CS, WRC, LRA)", "Teaching: Fig. 1"])
-    with tab_eval:
-        if fitted:
+    # Only the open tab is computed and drawn; its key keeps the reader's tab across reruns.
+    tab_eval, tab_teach = st.tabs(["Evaluation (CS, WRC, LRA)", "Teaching: Fig. 1"], key="ivg_ranking_tab",
+                                  on_change="rerun")
+    if tab_eval.open and fitted:
+        with tab_eval:
             evaluation_panel(dataset, data_key, {name: s for name, (s, _) in fitted.items()},
                              key="ivg_eval")
-    with tab_teach:
-        features = encoded_features(dataset.X, data_key)
-        teaching_panel({name: label_ranking_node_levels(tree, features, dataset.Y)
-                        for name, (_, tree) in fitted.items()}, key="ivg_teach")
+    if tab_teach.open:
+        with tab_teach:
+            features = encoded_features(dataset.X, data_key)
+            teaching_panel({name: label_ranking_node_levels(tree, features, dataset.Y)
+                            for name, (_, tree) in fitted.items()}, key="ivg_teach")
     st.stop()
 
 if split is None:
@@ -89,15 +92,19 @@ axis = "rank" if kind == "synthetic" else target
 ordinal_tree_pair(comparison, level_count_chart(split[1], split[3], levels, axis=axis,
                                                 title=f"Rows per {axis} in the drawn data"))
 
+# Only the open tab is computed and drawn; its key keeps the reader's tab across reruns.
 tab_mc, tab_noise, tab_teach = st.tabs(["Monte Carlo (Table I, Fig. 2)", "Label noise (Fig. 3)",
-                                        "Teaching: Fig. 1"])
-with tab_mc:
-    monte_carlo_panel(source, source_key, key="ivg_mc", prediction=settings.prediction,
-                      min_samples_leaf=settings.min_samples_leaf)
-with tab_noise:
-    noise_panel(source, source_key, key="ivg_noise", prediction=settings.prediction,
-                min_samples_leaf=settings.min_samples_leaf)
-with tab_teach:
-    teaching_panel({name: ordinal_node_levels(comparison.models[criterion])
-                    for criterion, name in (("ranking_impurity", "Ranking impurity"),
-                                            ("gini", "Gini"))}, key="ivg_teach")
+                                        "Teaching: Fig. 1"], key="ivg_tab", on_change="rerun")
+if tab_mc.open:
+    with tab_mc:
+        monte_carlo_panel(source, source_key, key="ivg_mc", prediction=settings.prediction,
+                          min_samples_leaf=settings.min_samples_leaf)
+if tab_noise.open:
+    with tab_noise:
+        noise_panel(source, source_key, key="ivg_noise", prediction=settings.prediction,
+                    min_samples_leaf=settings.min_samples_leaf)
+if tab_teach.open:
+    with tab_teach:
+        teaching_panel({name: ordinal_node_levels(comparison.models[criterion])
+                        for criterion, name in (("ranking_impurity", "Ranking impurity"),
+                                                ("gini", "Gini"))}, key="ivg_teach")

@@ -25,16 +25,20 @@ if splits is None:
     st.stop()
 assert data_key is not None  # ltr_data_picker gives a key with every data set
 
-tab_grow, tab_compare = st.tabs(["Grow the ensemble (Fig. 6)", "Compare labellings and baselines (Figs. 3–5)"])
-with tab_grow:
-    try:
-        growth = grow(splits, data_key, settings)
-    except ValueError as error:
-        st.error(f"MPBoost cannot be fitted on this data: {error}")
-    else:
-        growth_view(growth, settings)
-with tab_compare:
-    compare_panel(splits, data_key, settings)
+# Only the open tab is computed and drawn; its key keeps the reader's tab across reruns.
+tab_grow, tab_compare = st.tabs(["Grow the ensemble (Fig. 6)", "Compare labellings and baselines (Figs. 3–5)"],
+                                key="mpb_tab", on_change="rerun")
+if tab_grow.open:
+    with tab_grow:
+        try:
+            growth = grow(splits, data_key, settings)
+        except ValueError as error:
+            st.error(f"MPBoost cannot be fitted on this data: {error}")
+        else:
+            growth_view(growth, settings)
+if tab_compare.open:
+    with tab_compare:
+        compare_panel(splits, data_key, settings)
 
 # The data and condition (9) below the ensemble, so that its stumps are on the first screen.
 train = splits["train"]

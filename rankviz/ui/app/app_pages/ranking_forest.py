@@ -37,11 +37,15 @@ forest_summary(forest)
 tree_of_forest(forest, dataset, data_key, settings)
 data_table(dataset)
 
-tab_importance, tab_compare = st.tabs(["Importance per label", "Forest against one tree, IBLR and the baselines"])
-with tab_importance:
-    importance_panel(settings, dataset, data_key)
-with tab_compare:
-    single = TreeSettings(settings.criterion, 0.995, 2, settings.max_depth, tie_tolerance=settings.tie_tolerance)
-    st.caption(f"One tree: {single.describe()} (the library's defaults). IBLR: {IBLRSettings(None).describe()}.")
-    evaluation_panel(dataset, data_key, {"Forest": settings, "One tree": single,
-                                         "IBLR": IBLRSettings(settings.tie_tolerance)}, key="forest_eval")
+# Only the open tab is computed and drawn; its key keeps the reader's tab across reruns.
+tab_importance, tab_compare = st.tabs(["Importance per label", "Forest against one tree, IBLR and the baselines"],
+                                      key="forest_tab", on_change="rerun")
+if tab_importance.open:
+    with tab_importance:
+        importance_panel(settings, dataset, data_key)
+if tab_compare.open:
+    with tab_compare:
+        single = TreeSettings(settings.criterion, 0.995, 2, settings.max_depth, tie_tolerance=settings.tie_tolerance)
+        st.caption(f"One tree: {single.describe()} (the library's defaults). IBLR: {IBLRSettings(None).describe()}.")
+        evaluation_panel(dataset, data_key, {"Forest": settings, "One tree": single,
+                                             "IBLR": IBLRSettings(settings.tie_tolerance)}, key="forest_eval")

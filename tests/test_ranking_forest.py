@@ -45,6 +45,20 @@ def test_the_prediction_is_the_borda_count_of_the_trees(metalearning):
                for t, f in zip(forest.estimators_, forest.estimators_features_))
 
 
+def test_each_tree_votes_the_borda_count_of_its_leaf_the_two_step_aggregation(metalearning):
+    """Step 1 of Zhou & Qiu (2018): a tree's ranking is the Borda count of the in-bag rankings in the leaf
+    the row reaches (bootstrap repeats counted); step 2, the vote of the trees, is the test above."""
+    X, Y = metalearning.X, metalearning.Y
+    forest = RankingForest(n_estimators=5, min_samples_leaf=4, random_state=2).fit(X, Y)
+    rows = X.iloc[:60]
+    for tree, drawn, features in zip(forest.estimators_, forest.estimators_samples_, forest.estimators_features_):
+        leaf_of_drawn = tree.apply(X.iloc[drawn, features])
+        leaf_of_row = tree.apply(rows.iloc[:, features])
+        mean_in_leaf = np.array([Y[drawn][leaf_of_drawn == leaf].mean(axis=0) for leaf in leaf_of_row])
+        assert all(np.isin(leaf_of_row, leaf_of_drawn))  # every leaf holds drawn rows
+        np.testing.assert_array_equal(tree.predict(rows.iloc[:, features]), rank_by_mean(mean_in_leaf))
+
+
 def test_tie_tolerance_ties_labels_of_equal_mean_position():
     X = np.array([[0.0], [0.0], [1.0], [1.0]])
     Y = np.array([[1, 2, 3], [1, 2, 3], [3, 2, 1], [3, 2, 1]])

@@ -8,7 +8,14 @@ on a fresh random subset of them (the random forest of Breiman 2001, as
 scikit-learn's ``RandomForestRegressor`` with its ``max_features``). The
 forest predicts the ranking of the trees' mean rank positions: for complete rankings the Borda count of their rankings,
 the aggregation of the label ranking forests of de Sá, Soares, Knobbe &
-Cortez (2017); a tie tolerance makes it a partial ranking.
+Cortez (2017); a tie tolerance makes it a partial ranking. As each
+mean-Spearman tree ranks by the mean positions of the in-bag rankings in
+the leaf a row reaches, this is the two-step aggregation of Zhou & Qiu
+(2018): the Borda count within each tree's leaf, then across the trees
+(their trees split on the distinct rankings as classes; these on the
+criterion). A Mallows tree's leaf centre is the Borda count too (Cheng,
+Hühn & Hüllermeier 2009, Proposition 2), so a Mallows vote of complete
+rankings would be this vote.
 
 References
 ----------
@@ -22,6 +29,8 @@ References
 .. [4] Y. Zhou and G. Qiu, "Random forest for label ranking", Expert
        Systems with Applications 112, pp. 99-109, 2018.
 .. [5] L. Breiman, "Random forests", Machine Learning 45(1), pp. 5-32, 2001.
+.. [6] W. Cheng, J. Hühn and E. Hüllermeier, "Decision tree and
+       instance-based learning for label ranking", ICML 2009, pp. 161-168.
 """
 
 from __future__ import annotations

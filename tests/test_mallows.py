@@ -178,6 +178,35 @@ def test_group_fits_equal_one_fit_per_group(seed):
     assert np.isnan(fits.theta[4]) and fits.n_present[0] == n  # group 4 is empty
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_group_sums_are_those_of_one_bincount_per_label_to_the_bit(seed):
+    """The centres' ties depend on the last bits of the vote totals: the sums are the per-label bincounts'."""
+    rng = np.random.default_rng(800 + seed)
+    n, rows = 6, 400
+    Y = _incomplete_rankings(rng, rows, n, 0.3 * (seed % 2))
+    group = rng.integers(0, 37, size=rows)
+    weights = rng.random(rows) / 3  # sums that round
+    fits = fit_mallows_groups(Y, group, 40, weights)
+    # the rankings completed by their most probable extensions given their group's centre
+    votes = weights[:, None] * (n + 1 - extend_rankings(Y, fits.center[group]))
+    per_label = np.column_stack([np.bincount(group, weights=votes[:, j], minlength=40) for j in range(n)])
+    total = np.bincount(group, weights=weights, minlength=40)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = n + 1 - per_label / total[:, None]
+    np.testing.assert_array_equal(fits.mean_position, expected)
+
+
+def test_the_centres_alone_skip_the_spread():
+    rng = np.random.default_rng(5)
+    Y = _incomplete_rankings(rng, 80, 5, 0.3)
+    group = rng.integers(0, 6, size=80)
+    full, centres = fit_mallows_groups(Y, group), fit_mallows_groups(Y, group, spread=False)
+    np.testing.assert_array_equal(centres.center, full.center)
+    np.testing.assert_array_equal(centres.mean_position, full.mean_position)
+    assert np.isnan(centres.theta).all() and np.isnan(centres.mean_distance).all()
+    assert np.isfinite(full.theta).any()
+
+
 def test_only_present_ranks_the_labels_a_group_holds():
     Y = np.array([[1, 2, np.nan, 3], [1, 2, np.nan, 3], [2, 1, np.nan, np.nan],
                   [3, 2, 1, 4.0]])

@@ -89,7 +89,7 @@ def dudani_weights(distances: ArrayLike) -> np.ndarray:
 
 
 
-def _fit_neighbourhoods(Y, neighbours, distance_weights):
+def _fit_neighbourhoods(Y, neighbours, distance_weights, spread=True):
     """Mallows fit (centre, theta) of each query's neighbour rankings.
 
     Parameters
@@ -98,6 +98,8 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
         Training rank positions, NaN = missing.
     neighbours : ndarray of int, shape (n_queries, k)
     distance_weights : ndarray of shape (n_queries, k)
+    spread : bool, default=True
+        Whether to estimate theta (NaN otherwise: the choice of k reads only the centres).
 
     Returns
     -------
@@ -125,7 +127,7 @@ def _fit_neighbourhoods(Y, neighbours, distance_weights):
         stop = min(start + block, n_queries)
         fit = fit_mallows_groups(Y[neighbours[start:stop]].reshape(-1, n_labels),
                                  np.repeat(np.arange(stop - start), k), stop - start,
-                                 weights[start:stop].ravel())
+                                 weights[start:stop].ravel(), spread=spread)
         centers[start:stop] = fit.center
         mean_position[start:stop] = fit.mean_position
         theta[start:stop] = fit.theta
@@ -397,7 +399,8 @@ class IBLR(LabelRankerMixin, BaseEstimator):
             def predict(Y_train, neighbours, distances, k):  # k is chosen for the predictions made
                 if bucket:  # the bucket order needs no Mallows fit
                     return self._ties(Y_train, neighbours, distances, None, None, beta)
-                centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances))
+                centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances),
+                                                                spread=False)
                 return self._ties(Y_train, neighbours, distances, centers, mean_position, beta)
             return predict
         return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],

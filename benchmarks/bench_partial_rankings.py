@@ -10,7 +10,7 @@ methods predict bucket orders by default on such data
 * tree (entropy): ``RankingTree(criterion="pairwise_entropy")`` grown until
   its nodes are pure (leaf size 1, γ = ∞), as scikit-lr grows its tree;
 * tree (tuned): :class:`rankviz.RankingTreeCV`, leaf size and γ by inner
-  5-fold CV on τx (mean-Spearman splits);
+  10-fold CV on τx (its default; mean-Spearman splits);
 * IBLR, kNN: ``n_neighbors="auto", beta="auto"`` (k and the tie threshold β
   of the bucket order by inner 5-fold CV on τx), the bucket order of the
   neighbours (IBLR's weighted by Dudani's distance weights); "IBLR (β 0.25)"

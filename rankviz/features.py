@@ -211,6 +211,17 @@ class FeatureEncoder:
                 f"X has {frame.shape[1]} features, but the model was fitted with "
                 f"{len(self.feature_names)}: {self.feature_names}"
             )
+        numbers_only = all(isinstance(dtype, np.dtype) and dtype.kind in "fiu" for dtype in frame.dtypes)
+        if numbers_only and not self.nominal.any():
+            # Numbers only (the common case): one conversion, not one per column (most of a small fit's time).
+            values = frame.to_numpy(dtype=float, copy=True)
+            infinite = np.isinf(values)
+            if infinite.any():  # the first such column, its first row: as the loop below reports
+                j = int(np.flatnonzero(infinite.any(axis=0))[0])
+                row = int(np.flatnonzero(infinite[:, j])[0])
+                raise ValueError(f"feature {self.feature_names[j]!r}, row {row + 1}: expected a number, "
+                                 f"got {frame.iloc[row, j]!r}")
+            return values
         encoded = np.empty(frame.shape, dtype=float)
         for j, (name, cats) in enumerate(zip(self.feature_names, self.categories)):
             column = frame.iloc[:, j]

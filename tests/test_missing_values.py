@@ -156,6 +156,23 @@ def test_encoder_keeps_nan_and_refuses_infinity_and_text():
         encoder.transform(pd.DataFrame({"a": [1.0, np.inf]}))
 
 
+def test_a_table_of_numbers_is_encoded_as_column_by_column_and_named_in_its_errors():
+    """Numeric frames take one conversion: the same values, a copy, and the first bad column's first bad row."""
+    frame = pd.DataFrame({"n": [1, 2, 3], "x": [0.5, np.nan, 2.5], "m": np.array([7, 8, 9], dtype=np.int8)})
+    encoder = FeatureEncoder().fit(frame)
+    encoded = encoder.transform(frame)
+    expected = np.column_stack([frame[c].to_numpy(dtype=float) for c in frame.columns])
+    np.testing.assert_array_equal(encoded, expected)
+    encoded[0, 0] = -1.0
+    assert frame.loc[0, "n"] == 1  # the encoding is a copy
+    reordered = frame[["m", "x", "n"]]  # columns found by name
+    np.testing.assert_array_equal(encoder.transform(reordered), expected)
+    bad = frame.assign(x=[0.5, np.nan, np.inf], m=np.array([7, 8, 9], dtype=float))
+    bad.loc[1, "m"] = -np.inf
+    with pytest.raises(ValueError, match=r"^feature 'x', row 3: expected a number"):
+        encoder.transform(bad)
+
+
 def test_ordinal_tree_with_missing_values_predicts_levels():
     X, Y = problem_with_missing(5, n=100)
     y = Y[:, 0] - 1  # level 0..3

@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
-from streamlit_page import wait_until_idle  # noqa: E402
+from streamlit_page import current, wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.ui.data_picker import dataset_url_field  # noqa: E402
@@ -57,8 +57,9 @@ def open_session(browser, base_url: str, session: int) -> Page:
 
 
 def named_button(page: Page, name: str):
-    # The Material icon's ligature text (e.g. "download") may come before the label.
-    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$"))
+    # The Material icon's ligature text (e.g. "download") may come before the label; while a run replaces
+    # the page, the previous run's copy stays on screen, marked stale, and is left out.
+    return page.get_by_role("button", name=re.compile(rf"^(?:\w+\s+)?{re.escape(name)}$")).and_(current(page))
 
 
 def test_busy_sessions_get_every_export_of_their_own_tree(browser, streamlit_server):

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from rankviz import RankingTree
-from rankviz.tree.builder import drawn_features, grow_tree
+from rankviz.tree.builder import grow_tree
+from rankviz.tree.feature_draws import drawn_features
 from rankviz.label_ranking.mallows import theta_from_mean_distance
 from rankviz.tree import compiled
 from rankviz.tree.compiled import criterion_spec, growth, kernels

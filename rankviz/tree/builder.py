@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
 from . import compiled
+from .feature_draws import drawn_features
 from .structure import TREE_LEAF, Tree, parent_array
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def grow_tree(X: np.ndarray, nominal: np.ndarray, Y: np.ndarray, criterion: Crit
         (:mod:`rankviz.jit`).
     max_features : int or None, default=None
         Search each node on this many attributes only, drawn afresh at every
-        node (:func:`drawn_features`; the split-level draws of random
+        node (:func:`rankviz.tree.feature_draws.drawn_features`; the split-level draws of random
         forests, Breiman 2001); None searches all. A node whose drawn
         attributes allow no split becomes a leaf.
     feature_seed : int, default=0
@@ -383,46 +384,6 @@ class BestSplits:
         self.missing_left[nodes] = np.broadcast_to(missing_left, better.shape)[better]
 
 
-def drawn_features(seed: int, nodes: np.ndarray, n_features: int, max_features: int) -> np.ndarray:
-    """The ``max_features`` attributes each of ``nodes`` is searched on, drawn as the compiled grower draws them.
-
-    Attribute ``f`` of node ``i`` gets the key ``mix(mix(seed + i g) + (f + 1) g)``
-    in 64-bit arithmetic (``g`` the golden ratio ``0x9E3779B97F4A7C15``,
-    ``mix`` the SplitMix64 finaliser of Steele, Lea & Flood 2014); the
-    ``max_features`` smallest keys are drawn
-    (:func:`rankviz.tree.compiled.kernels.draw_features` computes the same).
-
-    Parameters
-    ----------
-    seed : int
-    nodes : ndarray of int
-    n_features, max_features : int
-
-    Returns
-    -------
-    ndarray of bool, shape (len(nodes), n_features)
-
-    References
-    ----------
-    .. [1] G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
-       pseudorandom number generators", OOPSLA 2014, pp. 453-472.
-    """
-    golden = np.uint64(0x9E3779B97F4A7C15)
-
-    def mix(z):
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return z ^ (z >> np.uint64(31))
-
-    with np.errstate(over="ignore"):  # 64-bit words wrap, as they should
-        base = mix(np.uint64(seed) + np.asarray(nodes, dtype=np.uint64) * golden)
-        keys = mix(base[:, None] + (np.arange(n_features, dtype=np.uint64) + np.uint64(1)) * golden)
-    order = np.argsort(keys, axis=1, kind="stable")
-    drawn = np.zeros((len(nodes), n_features), dtype=bool)
-    np.put_along_axis(drawn, order[:, :max_features], True, axis=1)
-    return drawn
-
-
 def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarray,
                      node_count: np.ndarray, node_sum: np.ndarray, criterion: Criterion,
                      min_samples_leaf: int, drawn: np.ndarray | None = None) -> BestSplits:
@@ -440,7 +401,7 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
     criterion : Criterion
     min_samples_leaf : int
     drawn : ndarray of bool, shape (len(nodes), n_features), optional
-        The attributes each node may split on (:func:`drawn_features`); all if None.
+        The attributes each node may split on (:func:`rankviz.tree.feature_draws.drawn_features`); all if None.
 
     Returns
     -------

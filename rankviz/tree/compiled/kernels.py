@@ -53,6 +53,8 @@ from numba import njit, types  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.extending import intrinsic  # noqa: E402
 
+from ..feature_draws import GOLDEN, splitmix64  # noqa: E402
+
 __all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
            "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",
            "theta_bounds", "theta_bound_key", "grow", "node_sums"]
@@ -496,15 +498,8 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 
 
 # -- the attributes a node is searched on (random forests) -----------------------------------------
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def _mix(z):
-    """The finaliser of SplitMix64 (Steele, Lea & Flood 2014): a bijection of 64-bit words that scrambles them."""
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+# SplitMix64's finaliser, compiled from the one function the NumPy builder runs too.
+_mix = njit(cache=True, inline="always")(splitmix64)
 
 
 @njit(cache=True, nogil=True)
@@ -515,12 +510,12 @@ def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, dra
     (``g`` the 64-bit golden ratio); the attributes of the smallest keys are
     drawn. The keys depend on nothing but ``seed`` (the tree's random
     state), ``node`` and the attribute, so the NumPy builder draws the same ones
-    (:func:`rankviz.tree.builder.drawn_features`) in whatever order it
+    (:func:`rankviz.tree.feature_draws.drawn_features`) in whatever order it
     searches its nodes.
     """
-    base = _mix(np.uint64(seed) + np.uint64(node) * _GOLDEN)
+    base = _mix(np.uint64(seed) + np.uint64(node) * GOLDEN)
     for f in range(len(keys)):
-        keys[f] = _mix(base + np.uint64(f + 1) * _GOLDEN)
+        keys[f] = _mix(base + np.uint64(f + 1) * GOLDEN)
     order = np.argsort(keys, kind="mergesort")
     drawn[:] = False
     for i in range(max_features):

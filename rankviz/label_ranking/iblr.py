@@ -361,9 +361,7 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
-        neighbours, distances = self.kneighbors(X, return_distance=True)
-        centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances))
-        return self._ties(self.Y_, neighbours, distances, centers, mean_position, self.beta_), theta
+        return self._predict(X, spread=True)
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict rankings; see :meth:`predict_with_reliability`.
@@ -386,7 +384,14 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         ValueError
             If ``X`` has other features than in ``fit``.
         """
-        return self.predict_with_reliability(X)[0]
+        return self._predict(X, spread=False)[0]
+
+    def _predict(self, X, spread):
+        """Rankings and, with ``spread``, the Mallows spreads (NaN without: the centres need no spread)."""
+        neighbours, distances = self.kneighbors(X, return_distance=True)
+        centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances),
+                                                            spread=spread)
+        return self._ties(self.Y_, neighbours, distances, centers, mean_position, self.beta_), theta
 
     def _distance_weights(self, distances):
         return dudani_weights(distances) if self.weights == "dudani" else np.ones(distances.shape)

@@ -1,0 +1,101 @@
+"""The candidate search of NeighbourIndex (scikit-learn's KD-tree, ball tree or brute force) against the exhaustive one.
+
+Every algorithm must return the neighbours, their order and their ties that
+computing every distance returns: the k-NN rankers' predictions must not
+depend on which one ran.
+"""
+
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankviz import IBLR, KNNRanker
+from rankviz import neighbours as neighbours_module
+from rankviz.neighbours import ALGORITHMS, NeighbourIndex
+
+SEARCHES = [a for a in ALGORITHMS if a not in ("auto", "exhaustive")]
+
+
+def tied_table(rng, n):
+    """Numeric attributes on a small grid (many equal distances), a nominal one, missing values, duplicated rows."""
+    X = pd.DataFrame({"a": rng.integers(0, 4, n).astype(float), "b": rng.integers(0, 3, n).astype(float),
+                      "colour": rng.choice(["red", "green", "blue"], n), "c": rng.normal(size=n).round(1)})
+    X.loc[rng.random(n) < 0.15, "a"] = np.nan
+    X.loc[rng.random(n) < 0.1, "colour"] = None
+    duplicated = rng.integers(0, n, n // 5)
+    X.iloc[rng.integers(0, n, n // 5)] = X.iloc[duplicated].to_numpy()
+    return X
+
+
+@pytest.mark.parametrize("algorithm", SEARCHES)
+@pytest.mark.parametrize("scaling", ["minmax", "standard"])
+def test_every_search_finds_the_exhaustive_neighbours_on_ties_nominal_and_missing_values(algorithm, scaling):
+    rng = np.random.default_rng(len(algorithm) + len(scaling))
+    for n in (3, 40, 300):
+        X = tied_table(rng, n)
+        queries = pd.concat([X.iloc[rng.integers(0, n, 30)], tied_table(rng, 30)], ignore_index=True)
+        for k in (1, 2, 5, 17, 60):
+            indices, distances = NeighbourIndex(X, k, scaling, "exhaustive").kneighbors(queries, True)
+            their_indices, their_distances = NeighbourIndex(X, k, scaling, algorithm).kneighbors(queries, True)
+            np.testing.assert_array_equal(their_indices, indices)
+            # the same squared distances but for a rounding of the last bit (before rounding to 1e-12)
+            np.testing.assert_allclose(their_distances, distances, rtol=0, atol=1e-6)
+
+
+def test_the_search_equals_a_stable_sort_of_every_distance_on_a_large_grid(monkeypatch):
+    """Above the size where "auto" takes candidates from scikit-learn, with more points at one distance than k + 1."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 6, size=(1_500, 3)).astype(float)  # 216 cells: about 7 rows per cell, ties everywhere
+    X[:500] += rng.uniform(size=(500, 3)) * 1e-3  # and a part without exact ties
+    queries = np.vstack([X[rng.integers(0, len(X), 40)], rng.uniform(0, 5, size=(40, 3))])
+    index = NeighbourIndex(X, 9)
+    assert index._search is not None
+    points = (X - X.min(axis=0)) / np.ptp(X, axis=0)
+    scaled = (queries - X.min(axis=0)) / np.ptp(X, axis=0)
+    sq = ((scaled[:, None, :] - points[None, :, :]) ** 2).sum(axis=2).round(12)
+    expected = np.argsort(sq, axis=1, kind="stable")[:, :9]
+    found, distances = index.kneighbors(queries, return_distance=True)
+    np.testing.assert_array_equal(found, expected)
+    np.testing.assert_allclose(distances, np.sqrt(np.take_along_axis(sq, expected, axis=1)), atol=1e-6)
+
+
+def test_rows_with_more_ties_than_candidates_fall_back_to_every_distance():
+    """50 copies of one row: its k-th neighbour ties with points beyond 2k + 8 candidates; the lowest indices win."""
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.uniform(size=(1_200, 2)), np.tile([[0.5, 0.5]], (50, 1))])
+    copies = np.arange(1_200, 1_250)
+    for algorithm in SEARCHES:
+        found = NeighbourIndex(X, 5, algorithm=algorithm).kneighbors([[0.5, 0.5]])
+        np.testing.assert_array_equal(found[0], copies[:5])
+
+
+def test_knn_and_iblr_predict_the_same_whichever_search_runs(monkeypatch):
+    rng = np.random.default_rng(2)
+    X = tied_table(rng, 400)
+    Y = np.argsort(np.argsort(rng.normal(size=(400, 5)) + np.outer(X["b"].to_numpy(), np.arange(5)), axis=1),
+                   axis=1) + 1.0
+    Y[rng.random(Y.shape) < 0.1] = np.nan  # incomplete rankings (IBLR's EM)
+    queries = tied_table(rng, 120)
+    models = [IBLR(n_neighbors=7), KNNRanker(n_neighbors=7), IBLR(n_neighbors="auto", inner_folds=3)]
+    exhaustive = [model.fit(X, Y).predict(queries) for model in models]
+    monkeypatch.setattr(neighbours_module, "_POINTS_PER_CANDIDATE", 0)  # a search for every k and size
+    searched = [model.fit(X, Y) for model in models]
+    for model, expected in zip(searched, exhaustive):
+        np.testing.assert_array_equal(model.predict(queries), expected)
+    assert searched[2].n_neighbors_ == models[2].fit(X, Y).n_neighbors_
+
+
+def test_an_index_with_a_search_survives_pickling():
+    rng = np.random.default_rng(3)
+    X = rng.uniform(size=(1_100, 4))
+    Y = np.argsort(rng.normal(size=(1_100, 4)), axis=1) + 1.0
+    model = IBLR(n_neighbors=5).fit(X, Y)
+    assert model._index._search is not None
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(model)).predict(X[:50]), model.predict(X[:50]))
+
+
+def test_an_unknown_algorithm_is_refused_by_name():
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        NeighbourIndex(np.zeros((3, 1)), 1, algorithm="annoy")

@@ -25,7 +25,8 @@ from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_b
 from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_order, bucket_orders, check_consensus, chosen_consensus
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import BETA_GRID, check_neighbour_params, check_scaling, scalings_to_try, select_k_and_beta
+from .neighbourhood_size import (BETA_GRID, check_neighbour_params, check_scaling, neighbour_sums, scalings_to_try,
+                                 select_k_and_beta)
 
 __all__ = ["DefaultRanker", "KNNRanker"]
 
@@ -394,7 +395,17 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
         bucket = self.consensus_ == "bucket_order"
 
         def predict_at(beta):
-            return lambda Y_train, neighbours, distances, k: self._combine(Y_train, neighbours, beta)
+            def predict(Y_train, neighbours, distances, sizes):
+                if bucket:
+                    return [bucket_orders(Y_train[neighbours[:, :k]], beta=beta) for k in sizes]
+                # The mean-rank rule's sums grow neighbour by neighbour: one running sum serves every k
+                # (of positions that are integers or halves: exact in any order, as _combine's).
+                present = ~np.isnan(Y_train)
+                n_labels = Y_train.shape[1]
+                (sums,) = neighbour_sums(np.hstack([np.where(present, Y_train, 0.0), present]), neighbours, sizes)
+                return [rank_by_mean(mean_from_sums(at_k[:, :n_labels], at_k[:, n_labels:]), self.tie_tolerance)
+                        for at_k in sums]
+            return predict
         return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
                                  k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],
                                  extend=None if self.n_neighbors == "auto" else False, inner_folds=self.inner_folds,

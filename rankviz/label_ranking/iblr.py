@@ -41,10 +41,10 @@ from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, tie_close_labels
 from .base import LabelRankerMixin
 from .bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
-from .mallows import fit_mallows_groups
+from .mallows import borda_votes, fit_mallows_groups, positions_from_votes
 from .metrics import kendall_tau, tau_x
-from .neighbourhood_size import (BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, check_scaling, scalings_to_try,
-                                 select_k_and_beta)
+from .neighbourhood_size import (BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, check_scaling, neighbour_sums,
+                                 scalings_to_try, select_k_and_beta)
 
 __all__ = ["IBLR", "DEFAULT_K_GRID", "dudani_weights"]
 
@@ -87,6 +87,41 @@ def dudani_weights(distances: ArrayLike) -> np.ndarray:
     # The clip only guards against rounding; sorted distances give [0, 1] exactly.
     return np.clip(weights, 0.0, 1.0)
 
+
+
+def _borda_centres_for_sizes(Y, neighbours, distances, sizes, weights):
+    """Centres and mean Borda positions of each query's first k neighbours, for every k of ``sizes``.
+
+    For complete rankings the Mallows centre is the weighted Borda count
+    (Cheng, Hühn & Hüllermeier 2009, Proposition 2), which
+    :func:`_fit_neighbourhoods` computes for one ``k``. Dudani's weight of
+    the i-th of k neighbours is ``(e_k - e_i) / e_k``, with ``e_i = d_i - d_1``,
+    so the weighted vote totals are ``(e_k S_k - T_k) / e_k`` with ``S_k`` the
+    running sum of the votes and ``T_k`` that of ``e_i`` times the votes: two
+    running sums give every k (:func:`~rankviz.label_ranking.neighbourhood_size.neighbour_sums`).
+    The centres sort totals rounded to 1e-9 of the largest
+    (:func:`~rankviz.label_ranking.mallows.positions_from_votes`), far above
+    the rounding in which the two ways of summing differ.
+
+    Yields
+    ------
+    centers, mean_position : ndarray of shape (n_queries, n_labels)
+        Per k, as :func:`_fit_neighbourhoods` returns them.
+    """
+    n_labels = Y.shape[1]
+    votes = np.hstack([borda_votes(Y), np.ones((len(Y), 1))])  # the last column sums the weights
+    offset = distances - distances[:, :1]  # e_i = d_i - d_1 >= 0: sorted distances
+    plain, *by_offset = neighbour_sums(votes, neighbours, sizes, factors=[offset] if weights == "dudani" else [])
+    for g, k in enumerate(sizes):
+        if weights == "dudani":
+            span = offset[:, k - 1:k]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                # all k at one distance: every weight is 1 (dudani_weights), the plain sums
+                weighted = np.where(span > 0, (span * plain[g] - by_offset[0][g]) / span, plain[g])
+        else:
+            weighted = plain[g]
+        totals, total = weighted[:, :n_labels], weighted[:, n_labels:]
+        yield positions_from_votes(totals), n_labels + 1 - totals / total
 
 
 def _fit_neighbourhoods(Y, neighbours, distance_weights, spread=True):
@@ -401,12 +436,19 @@ class IBLR(LabelRankerMixin, BaseEstimator):
         bucket = self.consensus_ == "bucket_order"
 
         def predict_at(beta):
-            def predict(Y_train, neighbours, distances, k):  # k is chosen for the predictions made
+            def predict(Y_train, neighbours, distances, sizes):  # k is chosen for the predictions made
                 if bucket:  # the bucket order needs no Mallows fit
-                    return self._ties(Y_train, neighbours, distances, None, None, beta)
-                centers, _, mean_position = _fit_neighbourhoods(Y_train, neighbours, self._distance_weights(distances),
-                                                                spread=False)
-                return self._ties(Y_train, neighbours, distances, centers, mean_position, beta)
+                    return [self._ties(Y_train, neighbours[:, :k], distances[:, :k], None, None, beta) for k in sizes]
+                if not np.isnan(Y_train).any():  # complete rankings: no EM, the centres are Borda counts
+                    return [self._ties(Y_train, None, None, centers, mean_position, beta) for centers, mean_position
+                            in _borda_centres_for_sizes(Y_train, neighbours, distances, sizes, self.weights)]
+                predictions = []
+                for k in sizes:
+                    centers, _, mean_position = _fit_neighbourhoods(
+                        Y_train, neighbours[:, :k], self._distance_weights(distances[:, :k]), spread=False)
+                    predictions.append(self._ties(Y_train, neighbours[:, :k], distances[:, :k], centers, mean_position,
+                                                  beta))
+                return predictions
             return predict
         return select_k_and_beta(X, Y, predict_at, betas=BETA_GRID if bucket and self.beta == "auto" else [self.beta_],
                                  k_grid=self.k_grid if self.n_neighbors == "auto" else [self.n_neighbors],

@@ -26,21 +26,26 @@ from ..model_selection import fold_indices
 from ..neighbours import SCALINGS, NeighbourIndex
 from .metrics import kendall_tau
 
-__all__ = ["BETA_GRID", "DEFAULT_K_GRID", "check_neighbour_params", "check_scaling", "scalings_to_try", "select_k",
-           "select_k_and_beta"]
+__all__ = ["BETA_GRID", "DEFAULT_K_GRID", "check_neighbour_params", "check_scaling", "neighbour_sums",
+           "scalings_to_try", "select_k", "select_k_and_beta"]
 
 #: Neighbourhood sizes tried by ``n_neighbors="auto"``; large values matter
 #: for data where rankings are noisy around a slowly varying centre.
 DEFAULT_K_GRID = (1, 3, 5, 7, 9, 11, 15, 21, 31, 51, 101)
+
+# Cells of the (queries, neighbours, columns) arrays that neighbour_sums builds per block (32 MB).
+_SUM_CELLS = 4_000_000
 
 #: Tie thresholds of the bucket order tried by ``beta="auto"``, the reference's 0.25 first (it wins ties).
 #: On six partial-ranking files IBLR's best lay at 0.15-0.2 on every one (10 folds, k = 9), 0.01-0.03 of
 #: τx above 0.25; a tree grown to pure leaves hardly depends on it.
 BETA_GRID = (0.25, 0.05, 0.1, 0.15, 0.2, 0.3, 0.35)
 
-#: ``predict(Y_train, neighbours, distances, k)``: rankings of the held-out rows
-#: from the training rankings of their ``k`` nearest neighbours.
-PredictWithK = Callable[[np.ndarray, np.ndarray, np.ndarray, int], np.ndarray]
+#: ``predict(Y_train, neighbours, distances, sizes)``: for each ``k`` of ``sizes`` (increasing), the
+#: rankings of the held-out rows from the training rankings of their ``k`` nearest neighbours (the first
+#: ``k`` columns of ``neighbours`` and ``distances``, which hold ``max(sizes)``). All sizes at once, so a
+#: rule can grow its sums neighbour by neighbour instead of starting again for each ``k``.
+PredictForSizes = Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[int]], Sequence[np.ndarray]]
 #: ``measure(Y_true, Y_pred)``: one value per row, higher better.
 Measure = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -81,7 +86,7 @@ def scalings_to_try(scaling: str, n_neighbors: int | str) -> tuple[str, ...]:
     return (scaling,)
 
 
-def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK, *,
+def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictForSizes, *,
              k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
              extend: bool | None = None, measure: Measure = kendall_tau,
              scaling: str = "minmax") -> tuple[int, dict[int, float]]:
@@ -101,8 +106,9 @@ def select_k(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict: PredictWithK,
     Y : ndarray of shape (n_samples, n_labels)
         Training rank positions (internal form).
     predict : callable
-        ``predict(Y_train, neighbours, distances, k)``: the held-out rows'
-        rankings from their ``k`` nearest training rows.
+        ``predict(Y_train, neighbours, distances, sizes)``: for each ``k`` of
+        ``sizes``, the held-out rows' rankings from their ``k`` nearest
+        training rows (:data:`PredictForSizes`).
     k_grid : sequence of int or None
         Candidates (None: :data:`DEFAULT_K_GRID`); values above the smallest
         inner training set are lowered to its size.
@@ -160,7 +166,7 @@ def _search_sizes(X, Y, predicts, *, k_grid, inner_folds, random_state, extend, 
     return all_scores
 
 
-def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: Callable[[float], PredictWithK], *,
+def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: Callable[[float], PredictForSizes], *,
                       betas: Sequence[float], k_grid: Sequence[int] | None, inner_folds: int, random_state: int,
                       extend: bool | None = None, measure: Measure = kendall_tau,
                       scalings: Sequence[str] = ("minmax",)) -> tuple[int, dict[int, float], float, str]:
@@ -208,6 +214,45 @@ def select_k_and_beta(X: pd.DataFrame | np.ndarray, Y: np.ndarray, predict_at: C
     return chosen
 
 
+def neighbour_sums(values: np.ndarray, neighbours: np.ndarray, sizes: Sequence[int],
+                   factors: Sequence[np.ndarray] = ()) -> list[np.ndarray]:
+    """Sums over each query's first ``k`` neighbours of their rows of ``values``, for every ``k`` of ``sizes``.
+
+    The neighbours between consecutive sizes are summed once, and the sizes'
+    sums accumulated from those pieces, where summing afresh for each ``k``
+    would repeat the work ``len(sizes)`` times. Queries are taken in
+    blocks, so the (queries, neighbours, columns) array stays bounded.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_train, n_columns)
+    neighbours : ndarray of int, shape (n_queries, n_neighbours)
+        Rows of ``values``, nearest first.
+    sizes : sequence of int
+        Increasing, each in ``1..n_neighbours``.
+    factors : sequence of ndarray of shape (n_queries, n_neighbours), default=()
+        Weights of each (query, neighbour): for each, the sums of
+        ``factor[q, i] * values[neighbours[q, i]]`` too.
+
+    Returns
+    -------
+    list of ndarray of shape (len(sizes), n_queries, n_columns)
+        The plain sums, then those of each factor.
+    """
+    n_queries, n_neighbours = neighbours.shape
+    starts = np.concatenate([[0], np.asarray(sizes, dtype=np.intp)[:-1]])  # piece g: neighbours sizes[g-1]..sizes[g]
+    sums = [np.empty((len(starts), n_queries, values.shape[1])) for _ in range(1 + len(factors))]
+    block = max(1, _SUM_CELLS // max(1, n_neighbours * values.shape[1]))
+    for start in range(0, n_queries, block):
+        rows = slice(start, start + block)
+        terms = values[neighbours[rows, :sizes[-1]]]
+        for out, factor in zip(sums, [None, *factors]):
+            weighted = terms if factor is None else terms * factor[rows, :sizes[-1], None]
+            pieces = np.add.reduceat(weighted, starts, axis=1)
+            out[:, rows] = np.cumsum(pieces, axis=1).transpose(1, 0, 2)
+    return sums
+
+
 def _best(scores):
     """The first k (the smallest) with the best finite score; the smallest k if none is finite."""
     finite = {k: s for k, s in scores.items() if np.isfinite(s)}
@@ -228,9 +273,8 @@ def _score_sizes(X, Y, predicts, folds, grid, measure, scaling):
         index = NeighbourIndex(_rows(X, train), grid[-1], scaling)
         neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
         for p, predict in enumerate(predicts):
-            for g, k in enumerate(grid):
-                tau = np.asarray(measure(Y[test], predict(Y[train], neighbours[:, :k], distances[:, :k], k)),
-                                 dtype=float)
+            for g, predicted in enumerate(predict(Y[train], neighbours, distances, grid)):
+                tau = np.asarray(measure(Y[test], predicted), dtype=float)
                 tau_sum[p, g] += np.nansum(tau)
                 tau_count[p, g] += np.count_nonzero(~np.isnan(tau))
     with np.errstate(invalid="ignore", divide="ignore"):

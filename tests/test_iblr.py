@@ -203,13 +203,19 @@ def test_auto_chooses_a_large_k_for_noise_around_one_centre():
     assert model.n_neighbors_ >= 51
 
 
-def test_cv_scores_equal_a_manual_inner_cross_validation():
+@pytest.mark.parametrize("missing, params", [
+    (0.3, {}),  # incomplete rankings: the EM's centres, fitted for each k
+    (0.0, {}),  # complete: Borda totals of every k from running sums
+    (0.0, {"weights": "uniform"}),
+    (0.0, {"tie_tolerance": 0.3}),
+])
+def test_cv_scores_equal_a_manual_inner_cross_validation(missing, params):
     """k and the attributes' scaling chosen together: the scores of each (scaling, k) are those of
     fixed-k models on the inner folds, and the model takes the best pair (min-max first among equals)."""
     X, Y = problem(12, n=70)
-    Y = drop_labels(Y, 0.3, seed=12)
+    Y = drop_labels(Y, missing, seed=12) if missing else Y
     grid = (1, 2, 4, 9, 30)
-    model = IBLR(n_neighbors="auto", k_grid=grid, inner_folds=4, random_state=3).fit(X, Y)
+    model = IBLR(n_neighbors="auto", k_grid=grid, inner_folds=4, random_state=3, **params).fit(X, Y)
     assert list(model.cv_scores_) == list(grid)
     manual = {}
     for scaling in ("minmax", "standard"):
@@ -217,7 +223,7 @@ def test_cv_scores_equal_a_manual_inner_cross_validation():
             taus = []
             for test in fold_indices(len(Y), 4, 3):
                 train = np.setdiff1d(np.arange(len(Y)), test)
-                fitted = IBLR(n_neighbors=k, scaling=scaling).fit(X.iloc[train], Y[train])
+                fitted = IBLR(n_neighbors=k, scaling=scaling, **params).fit(X.iloc[train], Y[train])
                 taus.append(kendall_tau(Y[test], fitted.predict(X.iloc[test])))
             manual[scaling, k] = np.nanmean(np.concatenate(taus))
     scaling, best = max(manual, key=lambda key: (manual[key], key[0] == "minmax", -key[1]))
@@ -225,7 +231,8 @@ def test_cv_scores_equal_a_manual_inner_cross_validation():
     for k in grid:
         assert model.cv_scores_[k] == pytest.approx(manual[scaling, k], abs=1e-12)
     # The final model uses the chosen k and scaling.
-    np.testing.assert_array_equal(model.predict(X), IBLR(n_neighbors=best, scaling=scaling).fit(X, Y).predict(X))
+    np.testing.assert_array_equal(model.predict(X), IBLR(n_neighbors=best, scaling=scaling, **params).fit(X, Y)
+                                  .predict(X))
 
 
 def test_standardised_distances_equal_scikit_learns_standard_scaler():

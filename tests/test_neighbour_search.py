@@ -99,3 +99,18 @@ def test_an_index_with_a_search_survives_pickling():
 def test_an_unknown_algorithm_is_refused_by_name():
     with pytest.raises(ValueError, match="algorithm must be one of"):
         NeighbourIndex(np.zeros((3, 1)), 1, algorithm="annoy")
+
+
+def test_neighbour_sums_equal_the_sums_of_each_neighbourhood_size():
+    from rankviz.label_ranking.neighbourhood_size import neighbour_sums
+
+    rng = np.random.default_rng(4)
+    values = rng.normal(size=(50, 3))
+    neighbours = rng.integers(0, 50, size=(7, 20))
+    factor = rng.uniform(size=(7, 20))
+    sizes = [1, 2, 5, 6, 20]
+    plain, weighted = neighbour_sums(values, neighbours, sizes, factors=[factor])
+    for g, k in enumerate(sizes):
+        np.testing.assert_allclose(plain[g], values[neighbours[:, :k]].sum(axis=1), atol=1e-12)
+        np.testing.assert_allclose(weighted[g], (factor[:, :k, None] * values[neighbours[:, :k]]).sum(axis=1),
+                                   atol=1e-12)

@@ -47,10 +47,9 @@ from ..exceptions import ColumnLabel, count_phrase, data_error, format_number, q
 from ..features import is_nominal_column
 from .rank_conventions import RankConvention, rank_convention
 from .reading import (
-    MISSING_MARKERS, PANDAS_PARSES_EXACTLY, SEPARATOR_NAMES, as_name_list, check_columns,
-    check_finite_features, check_unique, convert_features, count_missing_features, file_stem,
-    is_supported_feature, missing_mask, non_ascii_hint, parse_csv_header, parse_number, read_records, read_text,
-    sniff_separator, split_lines, to_float,
+    MISSING_MARKERS, PANDAS_PARSES_EXACTLY, SEPARATOR_NAMES, as_name_list, check_columns, check_feature_dtypes,
+    check_unique, convert_features, count_missing_features, file_stem, non_ascii_hint, numeric_cells,
+    parse_csv_header, parse_number, read_records, read_text, sniff_separator, split_lines,
 )
 
 __all__ = ["RankingDataset", "TARGET_KINDS", "load_benchmark", "load_csv"]
@@ -193,14 +192,7 @@ class RankingDataset:
             raise data_error(
                 f"{both[0]!r} is both a feature name and a label name; expected distinct names", source
             )
-        for column in X.columns:
-            if not is_supported_feature(X[column]):
-                raise data_error(
-                    f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
-                    f"nominal (string/object/category/bool) column",
-                    source, column=column,
-                )
-        check_finite_features(X, source)
+        check_feature_dtypes(X, source)
         positions = validate_rank_matrix(Y, label_names, source)
         if self.rank_convention is None:
             object.__setattr__(self, "rank_convention", rank_convention(Y))
@@ -452,22 +444,18 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
 
 def _numeric_targets(frame, target_columns, lines, source, noun):
     """Rank or score columns to a float matrix; empty/NA cells become NaN."""
-    Y = np.empty((len(frame), len(target_columns)), dtype=float)
-    for j, name in enumerate(target_columns):
-        column = frame[name].str.strip()
-        missing = missing_mask(column).to_numpy()
-        values = to_float(column.where(~missing, None))
-        bad = np.flatnonzero((np.isnan(values) & ~missing) | np.isinf(values))
-        if len(bad):
-            i = bad[0]
-            problem = f"is not a finite number (an infinite {noun.split()[-1]})" if np.isinf(values[i]) \
-                else "is not a number"
-            raise data_error(
-                f"{show_text(column.iloc[i])} {problem}; expected a {noun} (a finite number) or an empty cell "
-                f"for a missing label",
-                source, line=lines[i], column=name,
-            )
-        Y[:, j] = values
+    cells, missing, Y = numeric_cells(frame, target_columns)
+    bad = (np.isnan(Y) & ~missing) | np.isinf(Y)
+    if bad.any():  # the first bad cell of the first column that has one
+        j = int(np.flatnonzero(bad.any(axis=0))[0])
+        i = int(np.flatnonzero(bad[:, j])[0])
+        problem = f"is not a finite number (an infinite {noun.split()[-1]})" if np.isinf(Y[i, j]) \
+            else "is not a number"
+        raise data_error(
+            f"{show_text(cells[i, j])} {problem}; expected a {noun} (a finite number) or an empty cell "
+            f"for a missing label",
+            source, line=lines[i], column=target_columns[j],
+        )
     return Y
 
 #: Signs read as '>' and '=' in orderings (see _parse_orderings).

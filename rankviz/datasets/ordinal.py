@@ -35,9 +35,8 @@ import pandas as pd
 from ..exceptions import data_error, quote_list, show_text
 from ..ordinal.levels import OrdinalLevels, level_key
 from .reading import (
-    as_name_list, check_columns, check_finite_features, check_unique, convert_features,
-    count_missing_features, file_stem, is_supported_feature, missing_mask, parse_csv_header,
-    read_records, read_text, to_float,
+    as_name_list, check_columns, check_feature_dtypes, check_unique, convert_features,
+    count_missing_features, file_stem, missing_mask, parse_csv_header, read_records, read_text, to_float,
 )
 
 __all__ = ["OrdinalDataset", "load_ordinal_csv", "read_target_values", "check_level_order"]
@@ -249,11 +248,7 @@ def _check_features(X, target, source):
     check_unique(list(X.columns), "feature name", source)
     if target in set(X.columns):
         raise data_error(f"{target!r} is both a feature name and the target; expected distinct names", source)
-    for column in X.columns:
-        if not is_supported_feature(X[column]):
-            raise data_error(f"the feature has dtype {X[column].dtype}; expected a numeric (float/int) or "
-                         f"nominal (string/object/category/bool) column", source, column=column)
-    check_finite_features(X, source)
+    check_feature_dtypes(X, source)
 
 
 def _encode(y, levels, source):

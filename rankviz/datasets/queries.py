@@ -37,7 +37,7 @@ import pandas as pd
 
 from ..exceptions import data_error, quote_list, show_text
 from .reading import (
-    check_unique, count_missing_features, file_stem, missing_mask, parse_csv_header, parse_number,
+    check_unique, count_missing_features, file_stem, missing_mask, numeric_cells, parse_csv_header, parse_number,
     read_records, read_text, to_float,
 )
 
@@ -418,8 +418,9 @@ def split_by_query(dataset: QueryDataset, fractions: Sequence[float] = (0.6, 0.2
 # --------------------------------------------------------------------------- #
 
 
-def _check_column(header, column, kind, source):
-    if column not in set(header):
+def _check_column(header, names, column, kind, source):
+    """``names``: ``header`` as a set, built once (a file may have tens of thousands of columns)."""
+    if column not in names:
         raise data_error(f"there is no {kind} column {show_text(column)}; expected one of the columns of the header: "
                      f"{quote_list(header)}",
                      source)
@@ -460,40 +461,28 @@ def _default_features(frame, exclude):
     a feature and its bad cell is reported, while a text column (document
     ids, titles) that happens to hold a number or two is left out.
     """
-    chosen = []
-    for column in frame.columns:
-        if column in exclude:
-            continue
-        cells = frame[column].str.strip()
-        present = ~missing_mask(cells).to_numpy()
-        numeric = np.isfinite(to_float(cells[present])) if present.any() else np.array([])
-        if len(numeric) and numeric.sum() * 2 > len(numeric):
-            chosen.append(column)
-    return chosen
+    candidates = [column for column in frame.columns if column not in exclude]
+    _, missing, values = numeric_cells(frame, candidates)
+    numbers = (np.isfinite(values) & ~missing).sum(axis=0)
+    present = (~missing).sum(axis=0)
+    return [column for column, n, m in zip(candidates, numbers, present) if m and n * 2 > m]
 
 def _feature_matrix(frame, columns, lines, source):
     """The feature cells as floats, NaN for a missing cell; the first bad cell in file order is reported."""
-    X = np.empty((len(frame), len(columns)))
-    first = None  # (row, column position, problem)
-    for j, column in enumerate(columns):
-        cells = frame[column].str.strip()
-        missing = missing_mask(cells).to_numpy()
-        X[:, j] = to_float(cells.where(~missing, "nan"))
-        bad = np.flatnonzero(~np.isfinite(X[:, j]) & ~missing)
-        if len(bad) and (first is None or bad[0] < first[0]):
-            i = int(bad[0])
-            cell = cells.iloc[i]
-            if parse_number(cell) is not None:
-                problem = (f"the feature value {show_text(cell)} is not a finite number; expected a finite number, "
-                           f"or an empty cell for a missing value")
-            else:
-                problem = (f"the feature value {show_text(cell)} is not a number; expected a number, or an empty "
-                           f"cell for a missing value")
-            first = (i, j, problem)
-    if first is not None:
-        i, j, problem = first
+    cells, missing, X = numeric_cells(frame, columns)
+    bad = ~np.isfinite(X) & ~missing
+    if bad.any():  # in file order: the first row with a bad cell, its first bad column
+        i = int(np.flatnonzero(bad.any(axis=1))[0])
+        j = int(np.flatnonzero(bad[i])[0])
+        cell = cells[i, j]
+        if parse_number(cell) is not None:
+            problem = (f"the feature value {show_text(cell)} is not a finite number; expected a finite number, "
+                       f"or an empty cell for a missing value")
+        else:
+            problem = (f"the feature value {show_text(cell)} is not a number; expected a number, or an empty "
+                       f"cell for a missing value")
         raise data_error(problem, source, line=lines[i], column=columns[j])
-    return X
+    return np.where(missing, np.nan, X)
 
 def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, relevance_column: str,
                    feature_columns: str | Sequence[str] | None = None,
@@ -561,8 +550,9 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
     query_column, relevance_column = str(query_column), str(relevance_column)
     text, source = read_text(path_or_buffer)
     header = parse_csv_header(text, source)
-    _check_column(header, query_column, "query", source)
-    _check_column(header, relevance_column, "relevance", source)
+    names = set(header)
+    _check_column(header, names, query_column, "query", source)
+    _check_column(header, names, relevance_column, "relevance", source)
     if query_column == relevance_column:
         raise data_error(f"the column {query_column!r} is chosen as both the query and the relevance column; "
                      f"expected two different columns", source)
@@ -570,7 +560,7 @@ def load_query_csv(path_or_buffer: str | os.PathLike | IO, query_column: str, re
         feature_columns = [feature_columns] if isinstance(feature_columns, str) else \
             [str(c) for c in feature_columns]
         for column in feature_columns:
-            _check_column(header, column, "feature", source)
+            _check_column(header, names, column, "feature", source)
             if column in (query_column, relevance_column):
                 role = "query" if column == query_column else "relevance"
                 raise data_error(f"the {role} column {column!r} is also chosen as a feature; expected "

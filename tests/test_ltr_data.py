@@ -176,6 +176,11 @@ GOOD = "1 qid:1 1:0.5 2:1\n0 qid:1 1:0.25 2:0\n"
     ("2 qid:2 1:2:3", ["'1:2:3' has more than one ':'"]),
     ("2 qid:2 1:1 qid:3", ["second query id 'qid:3'"]),
     ("2 qid:2 123456789:1", ["feature index 123456789 in '123456789:1' is larger than 100000"]),
+    ("2 qid:2 12345678901234567890123:1", ["feature index 12345678901234567890123 in", "larger than 100000"]),
+    # texts Python's float() would read, and the loaders do not
+    ("2 qid:2 1:1_0", ["feature value '1_0' in '1:1_0' is not a number"]),
+    ("2 qid:2 1:\u0661", ["feature value '\u0661' in '1:\u0661' is not a number"]),
+    ("2 qid:2 1:1e", ["feature value '1e' in '1:1e' is not a number"]),
 ])
 def test_svmlight_errors_name_file_line_and_token(bad_line, fragments):
     # Line 1 is a comment, lines 2-3 are good, the bad one is line 4,

@@ -51,3 +51,17 @@ def test_changes_of_settings_are_listed_in_the_order_of_the_new_ones():
     assert changes(before, now) == [("γ", "0.995", "0.970"), ("minimum examples per leaf", "—", "3"),
                                     ("protocol", "leave-one-out", "—")]
     assert changes(now, dict(now)) == []
+
+
+def test_to_float_reads_numbers_as_python_float_and_refuses_other_scripts_and_underscores():
+    from rankviz.datasets.reading import to_float
+
+    plain = ["1", "-2.5", ".5", "5.", "1e3", "+6e54", "1e400", "0.1", "-1e-400"]
+    # '+6e54': pandas' parser is one unit in the last place off here; float() rounds to nearest
+    assert to_float(plain).tolist() == [float(text) for text in plain]
+    others = [None, "", "1_0", "\u0661", "0x10", "1e", "+-1", "abc", "nan"]
+    assert np.isnan(to_float(others)).all()
+    # a list mixing both is read the general way (pandas): the same numbers, to the last unit
+    mixed = to_float(plain + others)
+    np.testing.assert_allclose(mixed[:len(plain)], [float(text) for text in plain], rtol=2**-52)
+    assert np.isnan(mixed[len(plain):]).all()

@@ -90,6 +90,9 @@ SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tabs"}
 #: in one block, where a dtype per column would cost a fixed time per column.
 TEXT_DTYPE = pd.Series(["text"]).dtype
 
+# Texts of digits, signs, points and exponents only, one per line: what to_float reads the fast way.
+_PLAIN_NUMBERS = re.compile(r"[0-9eE+\-.\n]*")
+
 _DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
 
 #: The error values of spreadsheets (Excel, LibreOffice, Google Sheets) a formula cell can hold:
@@ -659,12 +662,15 @@ def non_ascii_hint(text: str) -> str:
 def to_float(tokens: Iterable[str | None]) -> np.ndarray:
     """Texts to floats, NaN where a text is not a number (or is None).
 
-    ``pandas.to_numeric`` decides, vectorised, which texts are numbers and
-    reads them. Before pandas 3.1 it can be one unit in the last place off,
-    which would break the exact round trip of the writers
+    Texts made only of digits, signs, points and exponents (a file's numbers,
+    nearly always) are read by Python's ``float``, which rounds to the
+    nearest float, in one NumPy conversion. Any other text (names, ``nan``,
+    ``1_000``, digits of other scripts that ``float`` would read) goes the
+    general way: ``pandas.to_numeric`` decides, vectorised, which texts are
+    numbers and reads them. Before pandas 3.1 it can be one unit in the last
+    place off, which would break the exact round trip of the writers
     (:func:`rankviz.datasets.svmlight.dump_svmlight`, ``to_csv``), so there
-    the numbers are parsed again by NumPy, which rounds to the nearest float
-    as Python's ``float`` does (about twice the time).
+    the numbers are parsed again by NumPy, as ``float`` does.
 
     Parameters
     ----------
@@ -674,12 +680,28 @@ def to_float(tokens: Iterable[str | None]) -> np.ndarray:
     -------
     ndarray of float
     """
-    texts = pd.Series(tokens, dtype=object)
-    numbers = pd.to_numeric(texts, errors="coerce").to_numpy(dtype=float)
+    cells = np.asarray(tokens.to_numpy(dtype=object) if isinstance(tokens, pd.Series) else list(tokens),
+                       dtype=object).ravel()
+    given = ~np.equal(cells, None)
+    texts = cells[given]
+    if all(isinstance(text, str) for text in texts[:1]):
+        try:
+            plain = _PLAIN_NUMBERS.fullmatch("\n".join(texts)) is not None
+        except TypeError:  # a cell that is not a text
+            plain = False
+        if plain:
+            try:
+                numbers = np.full(len(cells), np.nan)
+                numbers[given] = texts.astype(np.float64)
+                return numbers
+            except ValueError:  # such as '1e', '+-1', '' or '.': not numbers, read below
+                pass
+    series = pd.Series(cells, dtype=object)
+    numbers = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
     accepted = ~np.isnan(numbers)
     if not PANDAS_PARSES_EXACTLY and accepted.any():
         try:
-            numbers[accepted] = np.asarray(texts.to_numpy()[accepted], dtype=str).astype(np.float64)
+            numbers[accepted] = np.asarray(series.to_numpy()[accepted], dtype=str).astype(np.float64)
         except ValueError:  # pragma: no cover - a text pandas reads and NumPy does not: keep pandas' value
             pass
     return numbers

@@ -296,12 +296,14 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     relevance = to_float(rel_tokens)
     counts = np.fromiter((p.count(":") for p in feature_parts), dtype=np.int64, count=n)
     flat = " ".join(feature_parts).replace(":", " ").split()
-    index_text = np.asarray(flat[0::2], dtype=str)
-    # An index of more digits than MAX_FEATURE_INDEX is above it (and may not fit an int64):
-    # marked as such, so that the line holding it is the one diagnosed.
-    too_long = np.char.str_len(index_text) > len(str(MAX_FEATURE_INDEX))
-    index_text[too_long] = str(MAX_FEATURE_INDEX + 1)
-    indices = index_text.astype(np.int64)
+    index_text = flat[0::2]  # ASCII digits: the line pattern took only those
+    try:
+        indices = np.fromiter(map(int, index_text), dtype=np.int64, count=len(index_text))
+    except OverflowError:
+        # An index too long for an int64 is above MAX_FEATURE_INDEX: marked as such, so that the line
+        # holding it is the one diagnosed.
+        indices = np.fromiter((min(int(text), MAX_FEATURE_INDEX + 1) for text in index_text), dtype=np.int64,
+                              count=len(index_text))
     values = to_float(flat[1::2])
     doc_of = np.repeat(np.arange(n), counts)
     same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])

@@ -29,6 +29,8 @@ _BLOCK_CELLS = 4_000_000
 # cost grows with k and the exhaustive one's hardly does (measured: they cross near n / 30 to n / 50
 # on 1,600 to 25,600 points).
 _POINTS_PER_CANDIDATE = 50
+# ... and below this many rows (one matrix product is cheaper: vehicle's 761 rows and stock's 855, k = 10).
+_SEARCH_MIN_POINTS = 1_000
 # "auto" searches a KD-tree from this many points per cell of 2^d (d the embedded dimensions).
 _TREE_POINTS_PER_CELL = 32
 
@@ -64,11 +66,11 @@ class NeighbourIndex:
         dimensions), and choose among them by the same rule, so the
         neighbours, their order and their ties are the same; a query row
         with more rows near its k-th distance than the candidates hold is
-        searched exhaustively. ``"auto"`` is exhaustive where k + 1 exceeds a
-        fiftieth of the training rows; otherwise it takes a KD-tree's
-        candidates where the training rows number at least 32 per cell of
-        ``2 ** d`` (``d`` the numeric attributes plus one per nominal
-        value), else scikit-learn's brute force.
+        searched exhaustively. ``"auto"`` is exhaustive below 1,000
+        training rows and where k + 1 exceeds a fiftieth of them; otherwise
+        it takes a KD-tree's candidates where the training rows number at
+        least 32 per cell of ``2 ** d`` (``d`` the numeric attributes plus
+        one per nominal value), else scikit-learn's brute force.
 
     Raises
     ------
@@ -168,7 +170,8 @@ class NeighbourIndex:
         left = np.arange(len(query))  # rows still to search
         # Candidates: one more than k first, which separates the k-th neighbour from the points left
         # out on most rows (see _separated); then more, for the rows with ties there.
-        search = self._search if self.algorithm != "auto" or (k + 1) * _POINTS_PER_CANDIDATE <= n_points else None
+        worth_it = n_points >= max(_SEARCH_MIN_POINTS, (k + 1) * _POINTS_PER_CANDIDATE)
+        search = self._search if self.algorithm != "auto" or worth_it else None
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):
                 break

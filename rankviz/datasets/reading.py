@@ -682,7 +682,7 @@ def to_float(tokens: Iterable[str | None]) -> np.ndarray:
     """
     cells = np.asarray(tokens.to_numpy(dtype=object) if isinstance(tokens, pd.Series) else list(tokens),
                        dtype=object).ravel()
-    given = ~np.equal(cells, None)
+    given = pd.notna(cells)  # None (and NaN, pd.NA): read as NaN
     texts = cells[given]
     if all(isinstance(text, str) for text in texts[:1]):
         try:

@@ -91,8 +91,8 @@ def generated(n, d, n_labels, noise, seed=0):
     return X, Y
 
 
-def data_sets(data, quick):
-    """(name, X, Y) of every file found and every generated shape."""
+def data_sets(data, quick, names=None):
+    """(name, X, Y) of every file found and every generated shape (only ``names``, when given)."""
     found = []
     for name in FILES if not quick else ("iris", "calhousing"):
         dataset = load_label_ranking(data, name, required=False)
@@ -101,7 +101,7 @@ def data_sets(data, quick):
     for name, n, d, labels, noise in SHAPES if not quick else [shape for shape in SHAPES if "chain" in shape[0]]:
         X, Y = generated(n, d, labels, noise)
         found.append((name, X, Y))
-    return found
+    return [entry for entry in found if names is None or entry[0] in names]
 
 
 def rows_searched(tree):
@@ -261,6 +261,8 @@ def main():
     parser.add_argument("--criteria", nargs="+", choices=sorted(CRITERIA), default=None,
                         help="criteria to time (default all)")
     parser.add_argument("--quick", action="store_true", help="iris, calhousing and the chains; scale up to 100k rows")
+    parser.add_argument("--sets", nargs="+", default=None,
+                        help="only these data sets (file names such as iris, or generated names such as 'deep chain')")
     parser.add_argument("--skip-ratio", action="store_true")
     parser.add_argument("--skip-scale", action="store_true")
     parser.add_argument("--skip-bins", action="store_true", help="skip part (c), max_bins")
@@ -271,7 +273,7 @@ def main():
     criteria = args.criteria or ["mean_spearman", "mallows", "ranking_impurity", "gini"]
     print(f"machine: {machine()}\n")
     start = time.perf_counter()
-    sets = data_sets(args.data, args.quick) if not (args.skip_ratio and args.skip_bins) else []
+    sets = data_sets(args.data, args.quick, args.sets) if not (args.skip_ratio and args.skip_bins) else []
     if not args.skip_ratio:
         ratio_table(sets, criteria, repeats)
     if not args.skip_bins:

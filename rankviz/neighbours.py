@@ -189,8 +189,7 @@ class NeighbourIndex:
         for start in range(0, len(left), block):
             rows = left[start:start + block]
             sq = self._squared_distances(query[rows])
-            nearest[rows], distance[rows] = self._select(query[rows], sq, np.broadcast_to(np.arange(n_points),
-                                                                                          sq.shape), k)
+            nearest[rows], distance[rows] = self._select(query[rows], sq, None, k)
         return (nearest, distance) if return_distance else nearest
 
     def _separated(self, query, gap):
@@ -219,8 +218,8 @@ class NeighbourIndex:
             # and only their order is left, by rounded distance and then index (a stable sort).
             members = np.sort(candidates[:, :k], axis=1)
             sq = self._squared_distances(query, members)
-            order = _stable_argsort(sq)
-            return np.take_along_axis(members, order, axis=1), np.sqrt(np.take_along_axis(sq, order, axis=1))
+            order, ordered_sq = _stable_argsort(sq)
+            return np.take_along_axis(members, order, axis=1), np.sqrt(ordered_sq)
         candidates = np.sort(candidates, axis=1)  # ascending index: the stable tie-break
         sq = self._squared_distances(query, candidates)
         return self._select(query, sq, candidates, k)
@@ -243,20 +242,24 @@ class NeighbourIndex:
         """The k nearest of each row's candidate points, nearest first, ties by point index.
 
         ``sq`` holds the rounded squared distances of each query row to the
-        points ``columns`` (same shape, ascending index along each row).
-        Returns their indices and distances, shape (n_rows, k).
+        points ``columns`` (same shape, ascending index along each row; None:
+        every point, in order). Returns their indices and distances, shape
+        (n_rows, k).
         """
         n_rows, n_columns = sq.shape
+
+        def points_at(position):  # the point indices of the chosen columns
+            return position if columns is None else np.take_along_axis(columns, position, axis=1)
+
         if k == 1:  # argmin returns the first minimum: the stable tie-break, in one pass
             position = np.argmin(sq, axis=1)[:, None]
             tied = sq == np.take_along_axis(sq, position, axis=1)
             crowded = np.flatnonzero(tied.sum(axis=1) > 1)
             if len(crowded):
-                chosen = self._closest_of_tied(query[crowded], tied[crowded], columns[crowded],
+                chosen = self._closest_of_tied(query[crowded], tied[crowded], _rows_of(columns, crowded, n_columns),
                                                np.ones(len(crowded), int))
                 position[crowded, 0] = np.argmax(chosen, axis=1)
-            return (np.take_along_axis(columns, position, axis=1),
-                    np.sqrt(np.take_along_axis(sq, position, axis=1)))
+            return points_at(position), np.sqrt(np.take_along_axis(sq, position, axis=1))
         if k < n_columns:
             # Partition (linear) instead of a full sort: keep everything nearer than
             # the k-th distance and, of the points at exactly that distance, the
@@ -267,15 +270,15 @@ class NeighbourIndex:
             need = k - nearer.sum(axis=1)
             keep = nearer | tied
             crowded = np.flatnonzero(tied.sum(axis=1) > need)  # more ties than places: rare
-            keep[crowded] = nearer[crowded] | self._closest_of_tied(query[crowded], tied[crowded],
-                                                                     columns[crowded], need[crowded])
+            keep[crowded] = nearer[crowded] | self._closest_of_tied(
+                query[crowded], tied[crowded], _rows_of(columns, crowded, n_columns), need[crowded])
             position = np.nonzero(keep)[1].reshape(n_rows, k)  # ascending index per row
+            kept_sq = np.take_along_axis(sq, position, axis=1)
         else:
             position = np.broadcast_to(np.arange(n_columns), sq.shape)
-        kept_sq = np.take_along_axis(sq, position, axis=1)
-        order = _stable_argsort(kept_sq)
-        return (np.take_along_axis(np.take_along_axis(columns, position, axis=1), order, axis=1),
-                np.sqrt(np.take_along_axis(kept_sq, order, axis=1)))
+            kept_sq = sq
+        order, ordered_sq = _stable_argsort(kept_sq)
+        return points_at(np.take_along_axis(position, order, axis=1)), np.sqrt(ordered_sq)
 
     def _closest_of_tied(self, query, tied, columns, need):
         """Of the candidate points tied at the rounded k-th distance, the ``need`` nearest per query row.
@@ -327,10 +330,18 @@ def _stable_argsort(values):
 
     Distances rarely tie on numeric attributes, and a stable sort of floats
     costs about five times an introsort; only rows with ties are sorted again.
+    Returns the order and the values in that order.
     """
     order = np.argsort(values, axis=1)
     ordered = np.take_along_axis(values, order, axis=1)
     tied = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
     if len(tied):
-        order[tied] = np.argsort(values[tied], axis=1, kind="stable")
-    return order
+        order[tied] = np.argsort(values[tied], axis=1, kind="stable")  # equal values: the same ``ordered``
+    return order, ordered
+
+
+def _rows_of(columns, rows, n_columns):
+    """Rows ``rows`` of the candidates' point indices; None (every point, in order) spelt out."""
+    if columns is None:
+        return np.broadcast_to(np.arange(n_columns), (len(rows), n_columns))
+    return columns[rows]

@@ -59,7 +59,8 @@ __all__ = [
     "SEPARATOR_NAMES",
     "TEXT_ENCODINGS", "check_upload_size", "detect_encoding", "encoding_name", "read_text", "split_lines", "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
-    "check_unique", "missing_mask", "numeric_cells", "convert_features", "check_feature_dtypes", "non_ascii_hint", "parse_number", "to_float",
+    "check_unique", "missing_mask", "numeric_cells", "convert_features", "check_feature_dtypes", "non_ascii_hint",
+    "parse_number", "to_float",
     "is_supported_feature", "check_finite_features", "count_missing_features",
     "describe_missing_features",
 ]
@@ -84,7 +85,6 @@ SEPARATORS = (",", ";", "\t")
 
 SEPARATOR_NAMES = {",": "','", ";": "';'", "\t": "tabs"}
 
-#: A number written with a decimal comma: ``0,5``, ``-1,25e3``, ``,5``.
 #: The dtype pandas gives a column of texts (``str`` from pandas 3, ``object`` before): the dtype of the
 #: text (nominal) columns the loaders return. They read the cells as ``object``, which pandas keeps
 #: in one block, where a dtype per column would cost a fixed time per column.
@@ -93,6 +93,7 @@ TEXT_DTYPE = pd.Series(["text"]).dtype
 # Texts of digits, signs, points and exponents only, one per line: what to_float reads the fast way.
 _PLAIN_NUMBERS = re.compile(r"[0-9eE+\-.\n]*")
 
+#: A number written with a decimal comma: ``0,5``, ``-1,25e3``, ``,5``.
 _DECIMAL_COMMA = r"^\s*[+-]?(?:\d+,\d*|,\d+)(?:[eE][+-]?\d+)?\s*$"
 
 #: The error values of spreadsheets (Excel, LibreOffice, Google Sheets) a formula cell can hold:
@@ -684,18 +685,17 @@ def to_float(tokens: Iterable[str | None]) -> np.ndarray:
                        dtype=object).ravel()
     given = pd.notna(cells)  # None (and NaN, pd.NA): read as NaN
     texts = cells[given]
-    if all(isinstance(text, str) for text in texts[:1]):
+    try:
+        plain = _PLAIN_NUMBERS.fullmatch("\n".join(texts)) is not None
+    except TypeError:  # a cell that is not a text: read below
+        plain = False
+    if plain:
         try:
-            plain = _PLAIN_NUMBERS.fullmatch("\n".join(texts)) is not None
-        except TypeError:  # a cell that is not a text
-            plain = False
-        if plain:
-            try:
-                numbers = np.full(len(cells), np.nan)
-                numbers[given] = texts.astype(np.float64)
-                return numbers
-            except ValueError:  # such as '1e', '+-1', '' or '.': not numbers, read below
-                pass
+            numbers = np.full(len(cells), np.nan)
+            numbers[given] = texts.astype(np.float64)
+            return numbers
+        except ValueError:  # such as '1e', '+-1', '' or '.': not numbers, read below
+            pass
     series = pd.Series(cells, dtype=object)
     numbers = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float)
     accepted = ~np.isnan(numbers)

@@ -1,10 +1,11 @@
 """The attributes each node of a randomised tree is searched on (the split-level draws of random forests).
 
-Attribute ``f`` of node ``i`` gets the key ``mix(mix(seed + i g) + (f + 1) g)``
-in 64-bit arithmetic (``g`` the golden ratio :data:`GOLDEN`, ``mix`` the
-SplitMix64 finaliser of Steele, Lea & Flood 2014, :func:`splitmix64`); a node
-searches the attributes of its ``max_features`` smallest keys. The keys depend
-on nothing but the seed, the node and the attribute, so the NumPy builder
+Attribute ``f`` of node ``i`` gets the key ``mix(mix(s + i g) + (f + 1) g)``
+in 64-bit arithmetic (``s`` an integer drawn from the tree's ``random_state``,
+``g`` the golden ratio :data:`GOLDEN`, ``mix`` the SplitMix64 finaliser of
+Steele, Lea & Flood 2014, :func:`splitmix64`); a node searches the
+attributes of its ``max_features`` smallest keys. The keys depend
+on nothing but ``s``, the node and the attribute, so the NumPy builder
 (:func:`drawn_features`, all nodes of a level at once) and the compiled grower
 (``rankviz.tree.compiled.kernels.draw_features``, one node at a time, with
 :func:`splitmix64` compiled) draw the same attributes whatever order they

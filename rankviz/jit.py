@@ -1,9 +1,12 @@
 """When rankviz's compiled (Numba) code is built: on first use, and by default in the background.
 
-``import rankviz`` does not import Numba. The compiled code lives in two
-modules, :mod:`rankviz.tree.compiled.kernels` (the tree builder) and
-:mod:`rankviz.ltr.stump_sweep` (MPBoost's stump search), each described by a
-:class:`LazyKernels`, and is imported when a fit first needs it.
+``import rankviz`` does not import Numba. The compiled code lives in four
+modules, :mod:`rankviz.tree.compiled.kernels` (the tree builder),
+:mod:`rankviz.ltr.stump_sweep` (MPBoost's stump search),
+:mod:`rankviz.label_ranking.bucket_kernels` (bucket orders) and
+:mod:`rankviz.datasets.svmlight_kernels` (the svmlight reader), each
+described by a :class:`LazyKernels`, and is imported when a fit (or a
+load) first needs it.
 
 Compiling the tree builder takes tens of seconds of CPU; loading it from
 Numba's on-disk cache (:mod:`rankviz.numba_cache`) a fraction of a second.
@@ -104,7 +107,7 @@ def set_compile_mode(mode: str) -> str:
 
 
 def kernel_sets() -> list[LazyKernels]:
-    """Every :class:`LazyKernels` defined so far (the library's two, once rankviz is imported)."""
+    """Every :class:`LazyKernels` defined so far (the library's four, once rankviz is imported)."""
     return list(_registry)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from types import ModuleType
 from typing import IO
 
 import numpy as np
@@ -20,10 +21,11 @@ from scipy import sparse
 
 from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, parse_query_ids
+from ..jit import LazyKernels
 from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
 
-__all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "CELLS_PER_VALUE", "MAX_FEATURE_INDEX",
-           "MAX_DENSE_BYTES", "SMALL_DENSE_BYTES"]
+__all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "CELLS_PER_VALUE", "KERNELS", "MAX_FEATURE_INDEX",
+           "MAX_DENSE_BYTES", "SMALL_DENSE_BYTES", "warm_up"]
 
 #: Largest feature index :func:`load_svmlight` accepts. Features are stored
 #: densely (LETOR sets have tens to a few thousand), so a stray huge index
@@ -50,6 +52,25 @@ MAX_DENSE_BYTES = 8 * MAX_UPLOAD_BYTES
 CELLS_PER_VALUE = 256
 #: A dense table this small is built whatever the file's size.
 SMALL_DENSE_BYTES = 64 * 2**20
+
+def _import_kernels() -> ModuleType:
+    from . import svmlight_kernels
+    return svmlight_kernels
+
+
+#: The compiled reader of well-formed lines (:mod:`rankviz.datasets.svmlight_kernels`), built on first use;
+#: until then, and for any line it leaves to it, :func:`load_svmlight` reads in Python (:mod:`rankviz.jit`).
+KERNELS = LazyKernels("the svmlight reader", "rankviz.datasets.svmlight_kernels", load=_import_kernels,
+                      warm_up=lambda: warm_up())  # defined below
+
+
+def warm_up() -> None:
+    """Compile the svmlight reader (or load it from Numba's cache): ``rankviz warm-up`` and the background build."""
+    buffer = np.frombuffer(b"1 qid:1 1:0.5\n", dtype=np.uint8)
+    KERNELS.load().scan(buffer, MAX_FEATURE_INDEX, np.empty(2), np.empty(2, dtype=np.int64),
+                        np.empty((2, 2), dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(1, dtype=np.int32),
+                        np.empty(1, dtype=np.int32), np.empty(1))
+
 
 _LINE_EXAMPLE = "'2 qid:10 1:0.5 2:0.13' (relevance, query id, then index:value features)"
 
@@ -175,6 +196,76 @@ def _scan_lines(lines):
         features.append(m.group(3))
     return numbers, relevance, qids, features, None
 
+def _read_general(lines, source):
+    """Every document line read in Python: ``(line_numbers, relevance, qid_tokens, doc_of, indices, values)``.
+
+    ``qid_tokens`` is a list with None for a line without ``qid:``; the
+    first faulty line raises its :class:`~rankviz.exceptions.DataError`.
+    """
+    numbers, rel_tokens, qid_tokens, feature_parts, stop = _scan_lines(lines)
+    # Vectorised checks over the lines that matched the pattern; the first
+    # faulty line (found here or by the pattern) is then diagnosed token by
+    # token, so every message comes from one place (_line_problem).
+    n = len(numbers)
+    relevance = to_float(rel_tokens)
+    counts = np.fromiter((p.count(":") for p in feature_parts), dtype=np.int64, count=n)
+    flat = " ".join(feature_parts).replace(":", " ").split()
+    index_text = flat[0::2]  # ASCII digits: the line pattern took only those
+    try:
+        indices = np.fromiter(map(int, index_text), dtype=np.int64, count=len(index_text))
+    except OverflowError:
+        # An index too long for an int64 is above MAX_FEATURE_INDEX: marked as such, so that the line
+        # holding it is the one diagnosed.
+        indices = np.fromiter((min(int(text), MAX_FEATURE_INDEX + 1) for text in index_text), dtype=np.int64,
+                              count=len(index_text))
+    values = to_float(flat[1::2])
+    doc_of = np.repeat(np.arange(n), counts)
+    same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])
+    bad_feature = (~np.isfinite(values) | (indices < 1) | (indices > MAX_FEATURE_INDEX)
+                   | (same_doc & (indices <= np.concatenate([[0], indices[:-1]]))))
+    glued = [k for k, q in enumerate(qid_tokens) if q is not None and ":" in q and _glued(q)]
+    bad_docs = np.concatenate([np.flatnonzero(~np.isfinite(relevance)), doc_of[bad_feature],
+                               np.asarray(glued, dtype=np.int64)])
+    if len(bad_docs):
+        line = numbers[int(bad_docs.min())]
+        _raise_line_error(lines[line - 1], line, source)
+    if stop is not None:
+        _raise_line_error(lines[stop], stop + 1, source)
+    return numbers, relevance, qid_tokens, doc_of, indices, values
+
+def _read_compiled(text):
+    """:func:`_read_general`'s result from the compiled reader, or None when it cannot read the file.
+
+    None when the reader is not built yet (it is then built in the
+    background, :mod:`rankviz.jit`) or a line needs the general reader
+    (:mod:`rankviz.datasets.svmlight_kernels`): a faulty line, or an
+    unusual number, space or query id. Query ids come as an int64 array
+    when every one is a whole number, as :func:`parse_query_ids` gives them.
+    """
+    if not KERNELS.request():
+        return None
+    data = text.encode("utf-8")
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    n_lines = int(np.count_nonzero(buffer == ord("\n"))) + 1
+    # A feature takes at least 4 bytes with its separator or line end ("1:0 "): a file of colons
+    # cannot ask for more than that.
+    n_entries = min(int(np.count_nonzero(buffer == ord(":"))), (buffer.size + n_lines) // 4)
+    relevance, qid_value = np.empty(n_lines), np.empty(n_lines, dtype=np.int64)
+    line_of, qid_span = np.empty(n_lines, dtype=np.int64), np.empty((n_lines, 2), dtype=np.int64)
+    doc_of, indices = np.empty(n_entries, dtype=np.int32), np.empty(n_entries, dtype=np.int32)
+    values = np.empty(n_entries)
+    n, entries, general_line, integer_ids = KERNELS.load().scan(buffer, MAX_FEATURE_INDEX, relevance, line_of,
+                                                                qid_span, qid_value, doc_of, indices, values)
+    if general_line:
+        return None
+    spans = qid_span[:n]
+    if integer_ids and (spans[:, 0] >= 0).all():
+        qid_tokens = qid_value[:n]
+    else:
+        qid_tokens = [data[start:stop].decode("ascii") if start >= 0 else None for start, stop in spans.tolist()]
+    return (line_of[:n], relevance[:n], qid_tokens, doc_of[:entries], indices[:entries],
+            values[:entries])
+
 def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
     """Query sizes from a group file: one whole number of documents per line.
 
@@ -286,38 +377,13 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     """
     declared_features = n_features
     text, source = read_text(path_or_buffer)
-    lines = split_lines(text)
-    numbers, rel_tokens, qid_tokens, feature_parts, stop = _scan_lines(lines)
-
-    # Vectorised checks over the lines that matched the pattern; the first
-    # faulty line (found here or by the pattern) is then diagnosed token by
-    # token, so every message comes from one place (_line_problem).
+    lines: list[str] | None = None
+    read = _read_compiled(text)
+    if read is None:  # not built yet, or a line the compiled reader leaves to the general one
+        lines = split_lines(text)
+        read = _read_general(lines, source)
+    numbers, relevance, qid_tokens, doc_of, indices, values = read
     n = len(numbers)
-    relevance = to_float(rel_tokens)
-    counts = np.fromiter((p.count(":") for p in feature_parts), dtype=np.int64, count=n)
-    flat = " ".join(feature_parts).replace(":", " ").split()
-    index_text = flat[0::2]  # ASCII digits: the line pattern took only those
-    try:
-        indices = np.fromiter(map(int, index_text), dtype=np.int64, count=len(index_text))
-    except OverflowError:
-        # An index too long for an int64 is above MAX_FEATURE_INDEX: marked as such, so that the line
-        # holding it is the one diagnosed.
-        indices = np.fromiter((min(int(text), MAX_FEATURE_INDEX + 1) for text in index_text), dtype=np.int64,
-                              count=len(index_text))
-    values = to_float(flat[1::2])
-    doc_of = np.repeat(np.arange(n), counts)
-    same_doc = np.concatenate([[False], doc_of[1:] == doc_of[:-1]])
-    bad_feature = (~np.isfinite(values) | (indices < 1) | (indices > MAX_FEATURE_INDEX)
-                   | (same_doc & (indices <= np.concatenate([[0], indices[:-1]]))))
-    glued = [k for k, q in enumerate(qid_tokens) if q is not None and ":" in q and _glued(q)]
-    bad_docs = np.concatenate([np.flatnonzero(~np.isfinite(relevance)), doc_of[bad_feature],
-                               np.asarray(glued, dtype=np.int64)])
-    if len(bad_docs):
-        line = numbers[int(bad_docs.min())]
-        _raise_line_error(lines[line - 1], line, source)
-    if stop is not None:
-        _raise_line_error(lines[stop], stop + 1, source)
-
     if n == 0:
         raise data_error(f"the file has no documents; expected one line per document such as {_LINE_EXAMPLE}",
                      source)
@@ -339,12 +405,13 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         if int(sizes.sum()) != n:
             raise data_error(f"the group file's query sizes add up to {int(sizes.sum()):,} documents but the file "
                              f"has {n:,}; expected one size per query, in the order of the lines", source)
-        qid_tokens = [str(k) for k in np.repeat(np.arange(1, len(sizes) + 1), sizes)]
-    elif None in qid_tokens:
+        qid_tokens = np.repeat(np.arange(1, len(sizes) + 1, dtype=np.int64), sizes)  # as parse_query_ids reads them
+    elif not isinstance(qid_tokens, np.ndarray) and None in qid_tokens:
         line = numbers[qid_tokens.index(None)]
+        lines = split_lines(text) if lines is None else lines
         problem = _line_problem(lines[line - 1].partition("#")[0]) or "'qid:' is missing"
         raise data_error(f"{problem}; or give a group file of query sizes (query_file=)", source, line=line)
-    qid = parse_query_ids(qid_tokens)
+    qid = qid_tokens if isinstance(qid_tokens, np.ndarray) else parse_query_ids(qid_tokens)
     line_numbers = np.asarray(numbers)
     X = _dense_features(doc_of, indices, values, n, n_features, line_numbers, source)
     return QueryDataset(X, relevance, qid, name=file_stem(source) if name is None else str(name))

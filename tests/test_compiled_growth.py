@@ -163,16 +163,18 @@ def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
         assert_same_tree(*both(X, nominal, Y, "mallows", **limits))
 
 
+@pytest.mark.parametrize("split", ["spread", "impurity", "variance"])
 @pytest.mark.parametrize("missing", [0.0, 0.3])
-def test_same_mallows_tree_with_eq_6s_spread(missing):
-    """Mallows(split="spread") (eq. 6 as printed): the pair scan's θ bounds and the full sums' scan
-    score it as the NumPy builder does, complete rankings (the pair scan) and incomplete ones."""
+def test_same_mallows_tree_with_each_split_form(missing, split):
+    """Mallows(split="spread") (eq. 6 as printed), "impurity" and "variance": the pair scan's θ bounds
+    and the full sums' scan score each as the NumPy builder does, complete rankings (the pair scan)
+    and incomplete ones."""
     rng = np.random.default_rng(43)
     X, nominal, Y = structured(rng, 200, 4, 6, nominal=1, nan_rate=0.0, decimals=2)
     if missing:
         Y = rankings(rng, 200, 6, missing=missing)
     for limits in LIMITS[:2]:
-        assert_same_tree(*both(X, nominal, Y, Mallows(split="spread"), **limits))
+        assert_same_tree(*both(X, nominal, Y, Mallows(split=split), **limits))
 
 
 @pytest.mark.parametrize("criterion", COMPILED_CRITERIA)

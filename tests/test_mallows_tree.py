@@ -31,16 +31,18 @@ def direct_theta(Y, floor=0.0):
     return float(theta_from_mean_distance(max(total, floor) / len(Y), Y.shape[1]))
 
 
-@pytest.mark.parametrize("split", ["variance", "spread"])
+@pytest.mark.parametrize("split", ["variance", "spread", "impurity"])
 @pytest.mark.parametrize("seed", range(6))
 def test_split_scores_are_the_weighted_variances_or_eq_6(seed, split):
-    """Every candidate's running-sum score equals -(|T+| / θ+ + |T-| / θ-) / |T| (variance) or
-    (|T+| θ+ + |T-| θ-) / |T| (eq. 6), θ fitted directly."""
+    """Every candidate's running-sum score equals -(|T+| / θ+ + |T-| / θ-) / |T| (variance),
+    (|T+| θ+ + |T-| θ-) / |T| (eq. 6) or -(|T+| / (1 + θ+) + |T-| / (1 + θ-)) / |T| (impurity), θ fitted
+    directly."""
     X, Y = random_problem(seed, n=30, n_labels=4)
     criterion = Mallows(split=split)
     stats = criterion.row_statistics(Y)
     X_num = X[["num", "cont"]].to_numpy()
-    term = (lambda theta: theta) if split == "spread" else (lambda theta: -1.0 / max(theta, 1e-6))
+    term = {"spread": lambda theta: theta, "variance": lambda theta: -1.0 / max(theta, 1e-6),
+            "impurity": lambda theta: -1.0 / (1.0 + theta)}[split]
     for f, threshold, left in candidate_tests(X_num, np.array([False, False]), 1):
         score = criterion.split_score(np.array([left.sum()]), stats[left].sum(axis=0)[None],
                                       np.array([(~left).sum()]), stats[~left].sum(axis=0)[None])[0]
@@ -53,15 +55,18 @@ def test_the_variance_form_and_eq_6_choose_different_cuts():
     """Six rankings of three labels on x = 0..5 (scores checked above against direct fits). Eq. (6)
     cuts the pure trio off (x <= 2.5: its θ, 2.48 with the half-discordance floor, leads the weighted
     mean, 1.76 against 1.59 at 3.5); the weighted variance cuts at 3.5 (-0.653 against -0.680), where
-    the right side is a pure pair and the left is one ranking off its centre."""
+    the right side is a pure pair and the left is one ranking off its centre; the weighted impurity,
+    bounded, cuts the trio off again (-0.388 against -0.392 at 3.5)."""
     X = pd.DataFrame({"x": np.arange(6.0)})
     Y = np.array([[1, 2, 3], [1, 2, 3], [1, 2, 3], [3, 1, 2], [2, 3, 1], [2, 3, 1]], dtype=float)
     spread = RankingTree(criterion=Mallows(split="spread"), gamma=np.inf, min_samples_leaf=1, max_depth=1)
     variance = RankingTree(criterion=Mallows(split="variance"), gamma=np.inf, min_samples_leaf=1, max_depth=1)
     assert spread.fit(X, Y).tree_.threshold[0] == 2.5
     assert variance.fit(X, Y).tree_.threshold[0] == 3.5
+    impurity = RankingTree(criterion=Mallows(split="impurity"), gamma=np.inf, min_samples_leaf=1, max_depth=1)
+    assert impurity.fit(X, Y).tree_.threshold[0] == 2.5
     assert RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=1).fit(
-        X, Y).tree_.threshold[0] == 3.5  # the default is the variance
+        X, Y).tree_.threshold[0] == 2.5  # the default is the impurity
 
 
 def test_split_must_be_a_known_form():

@@ -57,7 +57,7 @@ from ..feature_draws import GOLDEN, splitmix64  # noqa: E402
 
 __all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
            "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",
-           "theta_bounds", "theta_bound_key", "grow", "node_sums"]
+           "theta_bounds", "theta_bound_key", "grow", "node_sums", "MALLOWS_IMPURITY"]
 
 # The NumPy search's constants (rankviz.tree.builder): a node this similar is
 # pure; scores this close are equal.
@@ -67,9 +67,12 @@ _TIE = 1e-12
 # Criterion kinds. ``ints`` / ``floats`` layouts:
 #: Mean pairwise Spearman: ints = [all_unit, n_labels]; floats = [scale] (see MeanSpearman.scale_).
 MEAN_SPEARMAN = 1
-#: Mallows θ: ints = [complete, n_labels, n_pairs, a_0..a_{P-1}, b_0..b_{P-1}]; floats unused (the
-#: votes of complete rankings are running sums, see CriterionSpec.augmented_statistics).
+#: Mallows θ: ints = [complete, n_labels, n_pairs, a_0..a_{P-1}, b_0..b_{P-1}]; floats = [the form of the
+#: split score: 0 for eq. (6)'s spread, the θ floor of the variance, or MALLOWS_IMPURITY] (the votes of
+#: complete rankings are running sums, see CriterionSpec.augmented_statistics).
 MALLOWS = 2
+#: floats[0] of Mallows(split="impurity"): the size-weighted impurity 1/(1 + θ).
+MALLOWS_IMPURITY = -1.0
 #: Ranking impurity and Gini: ints = [complete, n_labels, width, n_levels]; floats = [span, gap_1..gap_{K-1},
 #: then each statistic's gap (labels x levels), for the ranking impurity of complete rankings].
 RANKING_IMPURITY = 3
@@ -450,10 +453,13 @@ def rank_impurity_split(ints: np.ndarray, floats: np.ndarray, count_left: float,
 
 @njit(cache=True, inline="always")
 def _spread_term(theta, theta_floor):
-    """A side's share of the Mallows score: θ (eq. 6) when ``theta_floor`` is 0, else less its variance
-    ``1/max(θ, theta_floor)`` (``floats[0]``, see specs.criterion_spec)."""
+    """A side's share of the Mallows score (``floats[0]``, see specs.criterion_spec): θ (eq. 6) when
+    ``theta_floor`` is 0; less the variance ``1/max(θ, theta_floor)`` when it is positive; less the
+    impurity ``1/(1 + θ)`` when it is :data:`MALLOWS_IMPURITY`."""
     if theta_floor > 0.0:
         return -1.0 / max(theta, theta_floor)
+    if theta_floor < 0.0:
+        return -1.0 / (1.0 + theta)
     return theta
 
 
@@ -461,8 +467,8 @@ def _spread_term(theta, theta_floor):
 def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
                   count_left: float, s_left: np.ndarray, count_right: float,
                   s_right: np.ndarray) -> float:
-    """Mallows: the size-weighted variance 1/θ (minimised) or θ (eq. 6 of Cheng et al.); a pure side counts
-    as half a discordance."""
+    """Mallows: the size-weighted impurity 1/(1 + θ) or variance 1/θ (minimised), or θ (eq. 6 of Cheng et al.);
+    a pure side counts as half a discordance."""
     term_left = _spread_term(_mallows_theta(ints, table, table_x, count_left, s_left), floats[0])
     term_right = _spread_term(_mallows_theta(ints, table, table_x, count_right, s_right), floats[0])
     return (count_left * term_left + count_right * term_right) / (count_left + count_right)

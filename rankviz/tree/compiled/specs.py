@@ -158,9 +158,10 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         for row, m in enumerate(held):
             x_first, inverse_step, coefficients = theta_inverse_table(m)
             table[row], table_x[m] = coefficients, (x_first, inverse_step, row)
-        # floats[0]: the θ floor of the variance form, 0 for eq. (6)'s spread (kernels._spread_term).
-        theta_floor = THETA_FLOOR if criterion.split == "variance" else 0.0
-        return CriterionSpec(kernels.MALLOWS, ints, np.array([theta_floor]), table, table_x,
+        # floats[0]: the form of the score (kernels._spread_term): the θ floor of the variance, 0 for
+        # eq. (6)'s spread, MALLOWS_IMPURITY for the impurity.
+        form = {"variance": THETA_FLOOR, "spread": 0.0, "impurity": kernels.MALLOWS_IMPURITY}[criterion.split]
+        return CriterionSpec(kernels.MALLOWS, ints, np.array([form]), table, table_x,
                              searches_other_score=True)
     if type(criterion) is RankingImpurity or type(criterion) is Gini:
         n_levels = len(criterion.levels_)

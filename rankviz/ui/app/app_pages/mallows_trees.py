@@ -16,7 +16,7 @@ from rankviz.viz.graphviz import export_basename
 
 st.title("Mallows label ranking trees")
 st.caption("Cheng, Hühn & Hüllermeier (2009): a decision tree whose nodes fit a Mallows "
-           "model to their rankings, split to make the subsets' rankings agree (small weighted variance 1/θ, §5.1), with "
+           "model to their rankings, split to make the subsets' rankings agree (small weighted impurity 1/(1 + θ), §5.1), with "
            "rankings that may lack labels; compared with instance-based label ranking (IBLR) and "
            "constraint classification (CC).")
 

@@ -81,6 +81,7 @@ import sklearn
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
+from rankviz.datasets import FetchError, QueryDataset, fetch_letor_example
 from rankviz.ltr.ddf import DDF_NAMES
 from rankviz.datasets.queries import split_by_query
 from rankviz.experiments.statistics import paired_comparison, standard_error
@@ -126,6 +127,34 @@ def data_sets(seed):
         "sample": (sample["train"], sample["vali"], sample["test"], sample["train"]),
         "generated": (train, vali, test, generated),
     }
+
+
+def mslr_like(n_documents, seed=0):
+    """A generated stand-in of MSLR-WEB10K's shape: 136 features, queries of about 120 documents, grades 0-4
+    (mostly 0), most features counts with few distinct values and mostly zero, a few dense scores."""
+    rng = np.random.default_rng(seed)
+    n_queries = max(n_documents // 120, 1)
+    qid = np.sort(rng.integers(0, n_queries, n_documents))
+    relevance = rng.choice(5, size=n_documents, p=[0.52, 0.32, 0.13, 0.02, 0.01]).astype(float)
+    counts = rng.poisson(2.0, size=(n_documents, 100)) * (rng.random((n_documents, 100)) < 0.3)
+    ratios = np.round(rng.random((n_documents, 20)), 2) * (rng.random((n_documents, 20)) < 0.4)
+    scores = np.round(rng.gamma(2.0, 5.0, size=(n_documents, 16)), 4)
+    X = np.hstack([counts, ratios, scores]).astype(float)
+    X[:, :8] += relevance[:, None] * (rng.random((n_documents, 8)) < 0.5)  # some features carry the grade
+    X[:, 120:124] += relevance[:, None] * 2.0
+    return QueryDataset(X, relevance, qid, name="mslr-like")
+
+
+def speed_only_sets(mslr_documents):
+    """Sets timed but not tuned: LightGBM's lambdarank example (when in the data home) and an MSLR-like one."""
+    sets = {}
+    try:
+        sets["letor"] = (None, None, None, fetch_letor_example(download_if_missing=False)["train"])
+    except FetchError as exc:
+        print(f"(LightGBM's lambdarank example not in the data home, not timed: {exc})")
+    if mslr_documents:
+        sets["mslr-like"] = (None, None, None, mslr_like(mslr_documents))
+    return sets
 
 
 def describe(data):
@@ -176,7 +205,7 @@ def lightgbm_dataset(data, reference=None):
 
 
 LIGHTGBM_STUMP = {"objective": "lambdarank", "num_leaves": 2, "learning_rate": 0.1, "verbose": -1,
-                  "min_data_in_leaf": 1, "min_sum_hessian_in_leaf": 0.0}
+                  "min_data_in_leaf": 1, "min_sum_hessian_in_leaf": 1e-3}
 
 
 def time_lightgbm_iteration(data, iterations, repeats, threads):
@@ -327,6 +356,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=None,
                         help="timing repeats (default 5, or 2 with --quick)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated set and its split")
+    parser.add_argument("--mslr-documents", type=int, default=120_000,
+                        help="documents of the generated MSLR-like set (MSLR-WEB10K has 1.2 M; 0 leaves it out)")
+    parser.add_argument("--speed-only", action="store_true", help="time the rounds only, no accuracy tables")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads of MPBoost's search (n_jobs) and of LightGBM (num_threads); default 1")
     args = parser.parse_args()
@@ -341,6 +373,11 @@ def main():
     for name, (train, vali, test, data) in sets.items():
         print(f"{name}: timing on {describe(data)}; train / vali / test {train.n_queries} / "
               f"{vali.n_queries} / {test.n_queries} queries")
+    timed = {**sets, **speed_only_sets(args.mslr_documents)}
+    for name in timed.keys() - sets.keys():
+        zeros = float(np.mean(timed[name][3].X == 0))
+        print(f"{name}: timing on {describe(timed[name][3])}, {zeros:.0%} zeros")
+        timed_rounds[name] = timed_rounds["generated"]
 
     print(f"\n(a) time per boosting round, MPBoost(ddf={TIMING_DDF!r}): (t(R+1 rounds) - t(1 round)) / R "
           f"within one fit, median of {repeats} fits; set-up = t(1 round) - one round; sklearn = "
@@ -348,8 +385,10 @@ def main():
     start = time.perf_counter()
     if lightgbm is None:
         print("LightGBM is not installed: its column is NaN (pip install lightgbm)")
-    speed(sets, timed_rounds, repeats, args.threads)
+    speed(timed, timed_rounds, repeats, args.threads)
     print(f"({time.perf_counter() - start:.1f} s)")
+    if args.speed_only:
+        return
 
     print(f"\n(b) test NDCG, parameter and T <= {n_rounds} tuned on the validation queries by NDCG@5 "
           "(Zhu et al., §5); ± = standard error over test queries")

@@ -72,8 +72,9 @@ from ..binning import FeatureBins
 from ..jit import LazyKernels, compile_mode
 from . import stump_numpy
 
-__all__ = ["ENGINES", "FeatureBins", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch", "factored_split_sums",
-           "query_pair_counts", "stump_sums", "walked_queries", "warm_up"]
+__all__ = ["ENGINES", "FeatureBins", "FeatureEntries", "KERNELS", "PairLayout", "RoundWeights", "StumpSearch",
+           "factored_split_sums", "feature_entries", "query_pair_counts", "query_spreads", "stump_sums",
+           "walked_queries", "warm_up"]
 
 #: The compiled kernels (:mod:`rankviz.ltr.stump_sweep`), imported with Numba when a fit first needs them,
 #: not with rankviz. A fit that finds them not built searches with NumPy (:mod:`rankviz.ltr.stump_numpy`)
@@ -97,6 +98,12 @@ _GAIN_TIE = 1e-5
 # instead of visiting its pairs (O(pairs) per feature, but vectorised across
 # features); measured in benchmarks/bench_mpboost.py.
 _PAIRS_PER_DOCUMENT_GRADE = 2.0
+
+# The search scores a feature's thresholds from its documents outside its most
+# frequent bin (stump_sweep's sparse kernels) when at least this share of all
+# values is in those bins (LETOR features are mostly 0), and the search runs in
+# one thread; measured in benchmarks/bench_mpboost.py.
+_SPARSE_SHARE = 0.5
 
 # Bytes of split weights V per block of features and thread. Each block
 # visits every pair once, so larger blocks share that visit among more
@@ -169,6 +176,54 @@ def factored_split_sums(above: np.ndarray, grades: np.ndarray, queries: np.ndarr
     forward = sums[:, 1, g, h] * sums[:, 0, h, g]
     backward = sums[:, 0, g, h] * sums[:, 1, h, g]
     return float(np.sum(distance_table[g, h] * (forward - backward))), float(np.sum(forward + backward))
+
+
+class FeatureEntries(NamedTuple):
+    """Each feature's documents outside its most frequent bin, in the order of their codes (:func:`feature_entries`)."""
+
+    #: where each feature's entries start, and the end (n_features + 1)
+    ptr: np.ndarray
+    #: the documents, feature by feature
+    docs: np.ndarray
+    #: their bin codes
+    codes: np.ndarray
+    #: each feature's most frequent bin (the lowest of equally frequent ones)
+    default_bin: np.ndarray
+    #: the documents of the fit
+    n_documents: int
+
+    @property
+    def share(self) -> float:
+        """The share of all values that lie in their feature's most frequent bin."""
+        n_values = self.default_bin.size * self.n_documents
+        return 0.0 if n_values == 0 else 1.0 - self.docs.size / n_values
+
+
+def feature_entries(order: np.ndarray, sorted_codes: np.ndarray) -> FeatureEntries:
+    """:class:`FeatureEntries` from each feature's documents in code order and their codes (features x documents)."""
+    n_features, n_documents = sorted_codes.shape
+    default = np.empty(n_features, dtype=np.int32)
+    for k in range(n_features):
+        default[k] = np.argmax(np.bincount(sorted_codes[k])) if n_documents else 0
+    kept = sorted_codes != default[:, None]
+    ptr = np.r_[0, np.cumsum(kept.sum(axis=1))].astype(np.intp)
+    return FeatureEntries(ptr, np.ascontiguousarray(order[kept], dtype=np.uint32),
+                          np.ascontiguousarray(sorted_codes[kept], dtype=np.int32), default, n_documents)
+
+
+def query_spreads(grades: np.ndarray, queries: np.ndarray, distance_table: np.ndarray, n_queries: int) -> np.ndarray:
+    """``1 / d_q`` per query, ``d_q`` the largest distance of its pairs (0 for a query without pairs)."""
+    n_grades = distance_table.shape[0]
+    present = np.zeros((n_queries, n_grades), dtype=bool)
+    present[queries, grades] = True
+    largest = np.zeros(n_queries)
+    for g in range(n_grades):
+        for h in range(g):
+            both = present[:, g] & present[:, h]
+            largest[both] = np.maximum(largest[both], distance_table[g, h])
+    inverse = np.zeros(n_queries)
+    np.divide(1.0, largest, out=inverse, where=largest > 0)
+    return inverse
 
 
 class PairLayout:
@@ -380,11 +435,33 @@ class StumpSearch:
     n_jobs : int or None, default=1
         Threads sweeping features at once (the compiled sweep releases the
         GIL); -1 for one per CPU.
+
+    Notes
+    -----
+    With the compiled kernels and one thread, when at least half of all
+    values lie in their feature's most frequent bin (the zeros of LETOR
+    data), :meth:`best` scores each feature from its other documents alone
+    (:func:`feature_entries`, ``O(grades)`` each) and first bounds every
+    feature's best gain from ``S1`` alone (``O(1)`` each): a query's split
+    pairs weigh at least ``|S1_q| / d_q``, ``d_q`` its largest distance, so
+    ``S1^2 / S2 <= S1^2 / sum_q |S1_q| / d_q``. Features are then searched in
+    the order of their bounds until a bound falls below the best gain found
+    (less twice the tie margin): those left could not be chosen. The stump
+    is the one the full search chooses.
     """
 
     def __init__(self, layout: PairLayout, n_jobs: int = 1) -> None:
         self.layout = layout
         self.n_jobs = check_n_jobs(n_jobs)
+        self.entries: FeatureEntries | None = None
+        if layout.compiled and self.n_jobs == 1 and layout.n_features:
+            entries = feature_entries(layout.order, layout.sorted_codes)
+            if entries.share >= _SPARSE_SHARE:
+                self.entries = entries
+                self._inverse_spread = query_spreads(layout.grades, layout.queries, layout.distance_table,
+                                                     layout.n_queries)
+                self._state = np.zeros((layout.n_queries * layout.n_grades, layout.n_grades))
+                self._query_s1 = np.zeros(layout.n_queries)
         n = max(layout.n_documents, 1)
         self.block = int(np.clip(_BLOCK_BYTES // (8 * n), 16, 512)) // 8 * 8
         # work arrays of each thread: a small query's rows, a large one's
@@ -443,6 +520,8 @@ class StumpSearch:
         """
         if not self.layout.compiled:
             return self._best_with_numpy(scores, weights)
+        if self.entries is not None:
+            return self._best_from_entries(scores, weights)
         inputs = self._sweep_inputs(scores, weights)
         kernels = KERNELS.load()
         n_features = self.layout.n_features
@@ -466,6 +545,29 @@ class StumpSearch:
         row = feature - last_block if feature >= last_block else -1
         _, bin_, gain = kernels.scan_feature(feature, threshold, int(row), *inputs, *self._work[j if row >= 0 else 0])
         return feature, int(bin_), float(gain)
+
+    def _best_from_entries(self, scores, weights):
+        """:meth:`best` from each feature's documents outside its most frequent bin, features pruned by bounds."""
+        layout, entries = self.layout, self.entries
+        weights = layout.round_weights(scores) if weights is None else weights
+        floor = 1e-6 * weights.total  # as _sweep_inputs
+        kernels = KERNELS.load()
+        shared = (entries.ptr, entries.docs, entries.codes, entries.default_bin, layout.queries)
+        bounds = np.empty(layout.n_features)
+        kernels.sparse_bounds(*shared, weights.p, self._inverse_spread, self._query_s1, floor, bounds)
+        tops = np.zeros(layout.n_features)
+        by_bound = np.argsort(-bounds, kind="stable")
+        walk = (layout.grades, weights.factors, weights.weight, weights.p, self._state, floor)
+        kernels.sparse_tops(by_bound, bounds, 2.0 * _GAIN_TIE, *shared, *walk, tops)
+        top = tops.max(initial=0.0)
+        if not top > 0.0:
+            return -1, -1, 0.0
+        threshold = top - _GAIN_TIE * top
+        feature = int(np.argmax(tops >= threshold))
+        gains = np.zeros(max(int(layout.bins.n_bins[feature]) - 1, 1))
+        kernels.sparse_feature(feature, *shared, *walk, gains, True)
+        bin_ = int(np.argmax(gains >= threshold))
+        return feature, bin_, float(gains[bin_])
 
     def _best_with_numpy(self, scores, weights):
         """:meth:`best` with :mod:`rankviz.ltr.stump_numpy`: the same choice of the gains it computes."""
@@ -523,5 +625,8 @@ def warm_up() -> float:
     weights = layout.round_weights(np.zeros(4))
     search.best(np.zeros(4), weights)
     search.sums(np.zeros(4), weights)
+    sparse = PairLayout(first, second, np.ones(2), FeatureBins(np.array([[0.0], [0.0], [0.0], [1.0]])),
+                        grades=grades, queries=np.array([0, 0, 1, 1]), engine="compiled")
+    StumpSearch(sparse).best(np.zeros(4), sparse.round_weights(np.zeros(4)))
     layout.split_sums(weights, X[:, 0] > 1.5)
     return time.perf_counter() - start

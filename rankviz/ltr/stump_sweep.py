@@ -45,8 +45,8 @@ configure_numba_cache()  # before Numba's first import: it reads its cache folde
 
 import numba  # noqa: E402 -- after the cache folder is set
 
-__all__ = ["document_factors", "feature_tops", "pair_statistics", "scan_feature", "score_ranges", "split_sums",
-           "stump_tables"]
+__all__ = ["document_factors", "feature_tops", "pair_statistics", "scan_feature", "score_ranges", "sparse_bounds",
+           "sparse_feature", "sparse_tops", "split_sums", "stump_tables"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -408,3 +408,154 @@ def stump_tables(block: int, order: np.ndarray, sorted_codes: np.ndarray, codes:
                        factors, weight, rows, state, split)
         for kk in range(width):
             _scan_one(k0 + kk, kk, order, sorted_codes, p, split, floor, np.inf, s1_out, s2_out, True)
+
+
+# --------------------------------------------------------------------------- #
+# Sparse features: the documents outside each feature's most frequent bin
+# --------------------------------------------------------------------------- #
+# A feature's documents in its most frequent bin (its zeros, in LETOR data) are
+# all on one side of every threshold but those next to the bin, and S1 and S2
+# of a split do not change when the two sides swap names (S1 only its sign, and
+# each query's p sums to 0). So every threshold is scored from the other
+# documents alone, the *entries* of the feature (sorted by code): those above
+# the bin walked from the top, the set above each threshold; those below it from
+# the bottom, the set below. Each step costs O(grades), as the walk of a large
+# query (_large_query_weights), with the state of every query at once:
+# state[q * grades + g, h] sums factors[j, h] over the documents j of grade g of
+# query q passed so far.
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _split_point(entry_codes: np.ndarray, start: int, stop: int, default: int) -> int:
+    """The first entry of ``start..stop-1`` whose code is above the feature's most frequent bin."""
+    while start < stop and entry_codes[start] < default:
+        start += 1
+    return start
+
+
+@numba.njit(cache=True, nogil=True)
+def _walk_entries(first: int, last: int, step: int, docs: np.ndarray, entry_codes: np.ndarray, queries: np.ndarray,
+                  grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, p: np.ndarray, state: np.ndarray,
+                  floor: float, above: bool, gains: np.ndarray, record: bool) -> float:
+    """S1 and S2 of the set of entries passed, from ``first`` to ``last`` by ``step``; the largest gain.
+
+    With ``record``, the gain of each threshold goes to ``gains[b]``: passing
+    the entries with code ``c`` from above makes the set above threshold ``c
+    - 1``; from below, the set below threshold ``c``. ``state`` is zero on
+    entry and on return.
+    """
+    n_grades = np.uint64(factors.shape[1])
+    s1 = s2 = top = 0.0
+    i = first
+    while i != last:
+        m = np.uint64(docs[i])
+        g = np.uint64(grades[m])
+        base = np.uint64(queries[m]) * n_grades
+        row = base + g
+        inside = 0.0
+        for h in range(n_grades):
+            factor = factors[m, h]
+            inside += factor * state[base + np.uint64(h), g]
+            state[row, h] += factor
+        s2 += weight[m] - 2.0 * inside
+        s1 += p[m]
+        following = i + step
+        if following == last or entry_codes[following] != entry_codes[i]:
+            top = _better_gain(s1, s2, floor, top)
+            if record:
+                gains[entry_codes[i] - 1 if above else entry_codes[i]] = _better_gain(s1, s2, floor, 0.0)
+        i = following
+    i = first
+    while i != last:
+        m = np.uint64(docs[i])
+        row = np.uint64(queries[m]) * n_grades + np.uint64(grades[m])
+        for h in range(n_grades):
+            state[row, h] = 0.0
+        i += step
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def sparse_feature(k: int, ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray,
+                   queries: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, p: np.ndarray,
+                   state: np.ndarray, floor: float, gains: np.ndarray, record: bool) -> float:
+    """Feature ``k``'s largest gain from its entries; with ``record`` every threshold's gain in ``gains``."""
+    start, stop = ptr[k], ptr[k + 1]
+    split = _split_point(entry_codes, start, stop, default_bin[k])
+    top_above = _walk_entries(stop - 1, split - 1, -1, docs, entry_codes, queries, grades, factors, weight, p,
+                              state, floor, True, gains, record)
+    top_below = _walk_entries(start, split, 1, docs, entry_codes, queries, grades, factors, weight, p, state, floor,
+                              False, gains, record)
+    return max(top_above, top_below)
+
+
+@numba.njit(cache=True, nogil=True)
+def _bound_entries(first: int, last: int, step: int, docs: np.ndarray, entry_codes: np.ndarray,
+                   queries: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray, query_s1: np.ndarray,
+                   floor: float) -> float:
+    """The largest bound of the thresholds met passing the entries from ``first`` to ``last`` by ``step``.
+
+    ``query_s1`` (zero on entry and on return) holds each query's ``S1``.
+    """
+    s1 = spread = top = 0.0
+    i = first
+    while i != last:
+        m = np.uint64(docs[i])
+        q = np.uint64(queries[m])
+        before = query_s1[q]
+        after = before + p[m]
+        query_s1[q] = after
+        spread += (abs(after) - abs(before)) * inverse_spread[q]
+        s1 += p[m]
+        following = i + step
+        if following == last or entry_codes[following] != entry_codes[i]:
+            top = _better_gain(s1, spread, floor, top)
+        i = following
+    i = first
+    while i != last:
+        query_s1[np.uint64(queries[np.uint64(docs[i])])] = 0.0
+        i += step
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def sparse_bounds(ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray,
+                  queries: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray, query_s1: np.ndarray, floor: float,
+                  bounds: np.ndarray) -> None:
+    """An upper bound of each feature's largest gain, from ``S1`` alone (O(1) per entry).
+
+    A query's pairs split by a threshold weigh ``S2_q >= |S1_q| / d_q``,
+    ``d_q`` the largest distance of its pairs, so ``S1^2 / S2 <= S1^2 /
+    sum_q |S1_q| / d_q``; ``inverse_spread[q] = 1 / d_q``.
+    """
+    for k in range(bounds.size):
+        start, stop = ptr[k], ptr[k + 1]
+        split = _split_point(entry_codes, start, stop, default_bin[k])
+        above = _bound_entries(stop - 1, split - 1, -1, docs, entry_codes, queries, p, inverse_spread, query_s1, floor)
+        below = _bound_entries(start, split, 1, docs, entry_codes, queries, p, inverse_spread, query_s1, floor)
+        bounds[k] = max(above, below)
+
+
+@numba.njit(cache=True, nogil=True)
+def sparse_tops(by_bound: np.ndarray, bounds: np.ndarray, margin: float, ptr: np.ndarray, docs: np.ndarray,
+                entry_codes: np.ndarray, default_bin: np.ndarray, queries: np.ndarray, grades: np.ndarray,
+                factors: np.ndarray, weight: np.ndarray, p: np.ndarray, state: np.ndarray, floor: float,
+                tops: np.ndarray) -> int:
+    """The largest gain of each feature that can win, in the order ``by_bound`` (bounds decreasing).
+
+    A feature whose bound is below the best gain found less ``margin`` of
+    it cannot win, nor can any after it: its ``tops`` entry stays as given.
+    Returns how many features were searched.
+    """
+    best = 0.0
+    unused = np.empty(0)
+    searched = 0
+    for j in range(by_bound.size):
+        k = by_bound[j]
+        if bounds[k] < best - margin * best or not bounds[k] > 0.0:
+            break
+        tops[k] = sparse_feature(k, ptr, docs, entry_codes, default_bin, queries, grades, factors, weight, p,
+                                 state, floor, unused, False)
+        best = max(best, tops[k])
+        searched += 1
+    return searched

@@ -1,0 +1,136 @@
+"""MPBoost's search of sparse features (issue 37, goal 2): from each feature's documents outside its most
+frequent bin, features pruned by a bound on their gain; the same stumps as the full search."""
+
+import numpy as np
+import pytest
+
+from rankviz import MPBoost, jit
+from rankviz.ltr import stump_search
+from rankviz.ltr.ddf import directed_distance
+from rankviz.ltr.mpboost import preference_pairs, query_codes
+from rankviz.ltr.stump_search import FeatureBins, PairLayout, StumpSearch, stump_sums
+
+
+@pytest.fixture(autouse=True)
+def compiled():
+    stump_search.KERNELS.build()
+    previous = jit.set_compile_mode("wait")
+    yield
+    jit.set_compile_mode(previous)
+
+
+def sparse_queries(seed, n_queries=25, n_features=12):
+    """LETOR-like: queries of 3-30 documents, grades 0-4, mostly zeros, a few negative values and NaNs
+    (so a most frequent bin is not always the lowest), one feature all zero and one dense."""
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(3, 31, n_queries)
+    qid = np.repeat(np.arange(n_queries), sizes)
+    y = rng.integers(0, 5, qid.size).astype(float)
+    X = np.round(rng.gamma(2.0, size=(qid.size, n_features)), 1)
+    X[rng.random(X.shape) < 0.7] = 0.0
+    X[rng.random(X.shape) < 0.05] *= -1
+    X[rng.random(X.shape) < 0.02] = np.nan
+    X[:, 3] = 0.0
+    X[:, 5] = np.round(rng.normal(size=qid.size), 2)
+    X[:, 7] = np.where(rng.random(qid.size) < 0.8, 1.5, X[:, 7])  # its most frequent bin in the middle
+    perm = rng.permutation(qid.size)
+    return X[perm], y[perm], qid[perm]
+
+
+def search_for(X, y, qid, ddf="logdd", parameter=None, max_bins=None, sparse=True, monkeypatch=None):
+    monkeypatch.setattr(stump_search, "_SPARSE_SHARE", 0.0 if sparse else 2.0)
+    first, second = preference_pairs(y, qid)
+    distance = directed_distance(y[first], y[second], ddf, parameter)
+    layout = PairLayout(first, second, distance, FeatureBins(X, max_bins), grades=np.unique(y, return_inverse=True)[1],
+                        queries=query_codes(qid), engine="compiled")
+    search = StumpSearch(layout)
+    assert (search.entries is not None) == sparse
+    return search, first, second, distance
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("ddf, parameter", [("logdd", None), ("binary", None), ("ldd", 0.7)])
+def test_every_thresholds_gain_from_the_entries_equals_the_pairs(seed, ddf, parameter, monkeypatch):
+    X, y, qid = sparse_queries(seed)
+    search, first, second, distance = search_for(X, y, qid, ddf, parameter, monkeypatch=monkeypatch)
+    layout, entries = search.layout, search.entries
+    scores = np.random.default_rng(seed).normal(scale=0.7, size=len(y))
+    weights = layout.round_weights(scores)
+    pair_weights, _ = layout.pair_weights(scores)
+    floor = 1e-6 * weights.total
+    kernels = stump_search.KERNELS.load()
+    bounds = np.empty(layout.n_features)
+    kernels.sparse_bounds(entries.ptr, entries.docs, entries.codes, entries.default_bin, layout.queries, weights.p,
+                          search._inverse_spread, search._query_s1, floor, bounds)
+    for k in range(layout.n_features):
+        n_thresholds = int(layout.bins.n_bins[k]) - 1
+        gains = np.full(max(n_thresholds, 1), -1.0)
+        top = kernels.sparse_feature(k, entries.ptr, entries.docs, entries.codes, entries.default_bin,
+                                     layout.queries, layout.grades, weights.factors, weights.weight, weights.p,
+                                     search._state, floor, gains, True)
+        expected = []
+        for b in range(n_thresholds):
+            s1, s2 = stump_sums(layout.bins.codes[:, k], b, first, second, distance, pair_weights)
+            expected.append(s1 * s1 / max(s2, floor))
+        np.testing.assert_allclose(gains[:n_thresholds], expected, rtol=1e-9, atol=1e-12 * weights.total)
+        assert top == pytest.approx(max(expected, default=0.0), rel=1e-9, abs=1e-12 * weights.total)
+        # the bound from S1 alone is never below the feature's best gain
+        assert bounds[k] >= top * (1 - 1e-12)
+        assert not search._state.any() and not search._query_s1.any()  # the work arrays are left zero
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_pruned_search_chooses_the_full_searchs_stump(seed, monkeypatch):
+    X, y, qid = sparse_queries(seed, n_features=40)
+    sparse, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
+    full, *_ = search_for(X, y, qid, sparse=False, monkeypatch=monkeypatch)
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        scores = rng.normal(scale=rng.uniform(0.1, 3.0), size=len(y))
+        weights = full.layout.round_weights(scores)
+        feature, b, gain = sparse.best(scores, weights)
+        assert (feature, b) == full.best(scores, weights)[:2]
+        assert gain == pytest.approx(full.best(scores, weights)[2], rel=1e-9)
+
+
+def test_features_that_cannot_win_are_not_searched(monkeypatch):
+    X, y, qid = sparse_queries(0, n_features=40)
+    search, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
+    layout, entries = search.layout, search.entries
+    weights = layout.round_weights(np.random.default_rng(0).normal(size=len(y)))
+    floor = 1e-6 * weights.total
+    kernels = stump_search.KERNELS.load()
+    bounds = np.empty(layout.n_features)
+    shared = (entries.ptr, entries.docs, entries.codes, entries.default_bin, layout.queries)
+    kernels.sparse_bounds(*shared, weights.p, search._inverse_spread, search._query_s1, floor, bounds)
+    tops = np.zeros(layout.n_features)
+    searched = kernels.sparse_tops(np.argsort(-bounds, kind="stable"), bounds, 2e-5, *shared, layout.grades,
+                                   weights.factors, weights.weight, weights.p, search._state, floor, tops)
+    assert 1 <= searched < layout.n_features // 2
+
+
+@pytest.mark.parametrize("max_bins", [None, 4])
+def test_fits_with_and_without_the_sparse_search_agree(max_bins, monkeypatch):
+    X, y, qid = sparse_queries(7, n_queries=40, n_features=30)
+    fits = []
+    for share in (0.0, 2.0):
+        monkeypatch.setattr(stump_search, "_SPARSE_SHARE", share)
+        fits.append(MPBoost(ddf="logdd", n_rounds=25, max_bins=max_bins).fit(X, y, qid=qid))
+    sparse, full = fits
+    np.testing.assert_array_equal(sparse.feature_, full.feature_)
+    np.testing.assert_array_equal(sparse.threshold_, full.threshold_)
+    np.testing.assert_allclose(sparse.value_, full.value_, rtol=1e-9)
+    np.testing.assert_allclose(sparse.predict(X), full.predict(X), rtol=1e-9, atol=1e-12)
+
+
+def test_the_sparse_search_is_chosen_for_mostly_zero_features_in_one_thread():
+    X, y, qid = sparse_queries(1)
+    first, second = preference_pairs(y, qid)
+    layout = PairLayout(first, second, directed_distance(y[first], y[second], "logdd", None), FeatureBins(X),
+                        grades=np.unique(y, return_inverse=True)[1], queries=query_codes(qid), engine="compiled")
+    assert StumpSearch(layout).entries is not None
+    assert StumpSearch(layout, n_jobs=2).entries is None  # threads: the full search, features split among them
+    dense = np.random.default_rng(1).normal(size=X.shape)
+    layout = PairLayout(first, second, directed_distance(y[first], y[second], "logdd", None), FeatureBins(dense),
+                        grades=np.unique(y, return_inverse=True)[1], queries=query_codes(qid), engine="compiled")
+    assert StumpSearch(layout).entries is None

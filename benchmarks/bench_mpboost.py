@@ -8,6 +8,14 @@ Two data sets throughout:
   documents and 300 features (3,000 documents); timing on all of it, accuracy
   on a 60/20/20 split by query (:func:`rankviz.datasets.queries.split_by_query`).
 
+and, timed only (issue 37, goal 2): "letor", LightGBM's lambdarank example
+(:func:`rankviz.fetch_letor_example`'s training file, 3,005 documents x 300
+features, 68 % zeros; when the data home has it), and "mslr-like", a
+generated set of MSLR-WEB10K's shape (:func:`mslr_like`: 136 features, most
+of them small counts and mostly zero, queries of about 120 documents;
+``--mslr-documents``, default 120,000, MSLR-WEB10K has 1.2 M). The aim there:
+a round at most 2 LightGBM iterations.
+
 (a) Time per round. One round costs ``(t(R + 1) - t(1)) / R``, where ``t(n)``
     is the wall time from calling ``MPBoost(n_rounds=R + 1).iter_fit`` until it
     has yielded after round ``n``: both times come from the same fit, so the
@@ -69,15 +77,17 @@ Two data sets throughout:
     leaves), iterations chosen on the validation queries by NDCG@5.
 
 Run: .venv/bin/python benchmarks/bench_mpboost.py [--quick] [--rounds 200]
-     [--repeats 5] [--seed 0] [--threads 1]
+     [--repeats 5] [--seed 0] [--threads 1] [--mslr-documents 120000] [--speed-only]
 Prints numbers only (tables are markdown); nothing here asserts on timing or accuracy.
 """
 
 import argparse
 import time
+from dataclasses import dataclass
 
 import numpy as np
 import sklearn
+from scipy import sparse
 from sklearn.tree import DecisionTreeRegressor
 
 from rankviz import MPBoost, load_ltr_sample, make_ltr_dataset
@@ -87,7 +97,7 @@ from rankviz.datasets.queries import split_by_query
 from rankviz.experiments.statistics import paired_comparison, standard_error
 from rankviz.experiments.ltr_study import compare_rankers, method_title
 from rankviz.ltr.metrics import ndcg
-from common import machine, median_time  # benchmarks/common.py, beside this script
+from common import add_data_option, data_home_of, machine, median_time  # benchmarks/common.py, beside this script
 
 try:  # the reference of goal 3 (issue 18); a benchmark-only dependency
     import lightgbm
@@ -145,20 +155,45 @@ def mslr_like(n_documents, seed=0):
     return QueryDataset(X, relevance, qid, name="mslr-like")
 
 
-def speed_only_sets(mslr_documents):
-    """Sets timed but not tuned: LightGBM's lambdarank example (when in the data home) and an MSLR-like one."""
+@dataclass(frozen=True)
+class SparseSet:
+    """A query set whose features are a CSR matrix (a QueryDataset holds dense ones)."""
+
+    X: sparse.csr_matrix
+    relevance: np.ndarray
+    qid: np.ndarray
+
+    @property
+    def n_queries(self):
+        return np.unique(self.qid).size
+
+
+def speed_only_sets(mslr_documents, data_home=None):
+    """Sets timed but not tuned: LightGBM's lambdarank example (when in the data home) and an MSLR-like one,
+    each also as a CSR matrix (read with load_svmlight(..., sparse=True), or converted)."""
     sets = {}
     try:
-        sets["letor"] = (None, None, None, fetch_letor_example(download_if_missing=False)["train"])
+        example = fetch_letor_example(data_home=data_home, download_if_missing=False)["train"]
+        sets["letor"] = (None, None, None, example)
+        sets["letor, CSR"] = (None, None, None, SparseSet(sparse.csr_matrix(example.X), example.relevance,
+                                                          np.asarray(example.qid)))
     except FetchError as exc:
         print(f"(LightGBM's lambdarank example not in the data home, not timed: {exc})")
     if mslr_documents:
-        sets["mslr-like"] = (None, None, None, mslr_like(mslr_documents))
+        generated = mslr_like(mslr_documents)
+        sets["mslr-like"] = (None, None, None, generated)
+        sets["mslr-like, CSR"] = (None, None, None, SparseSet(sparse.csr_matrix(generated.X), generated.relevance,
+                                                              np.asarray(generated.qid)))
     return sets
 
 
 def describe(data):
     return f"{len(data.relevance):,} documents, {data.X.shape[1]} features, {data.n_queries} queries"
+
+
+def zero_share(X):
+    """The share of a feature table's values that are 0."""
+    return 1.0 - X.count_nonzero() / np.prod(X.shape) if sparse.issparse(X) else float(np.mean(X == 0))
 
 
 # --------------------------------------------------------------------------- #
@@ -186,7 +221,8 @@ def time_rounds(data, max_bins, rounds, repeats, threads=1):
 
 def time_sklearn_stump(data, repeats):
     """Median seconds of one pointwise stump round of scikit-learn on the same X."""
-    X = np.ascontiguousarray(data.X, dtype=np.float32)   # once, as sklearn's gradient boosting does
+    # once, as sklearn's gradient boosting does (a sparse X as CSC, which its trees take)
+    X = data.X.tocsc().astype(np.float32) if sparse.issparse(data.X) else np.ascontiguousarray(data.X, np.float32)
     target = data.relevance - data.relevance.mean()      # squared-loss gradient from a constant start
     seconds, _ = median_time(
         lambda: DecisionTreeRegressor(max_depth=1).fit(X, target, check_input=False), repeats,
@@ -356,6 +392,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=None,
                         help="timing repeats (default 5, or 2 with --quick)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated set and its split")
+    add_data_option(parser)
     parser.add_argument("--mslr-documents", type=int, default=120_000,
                         help="documents of the generated MSLR-like set (MSLR-WEB10K has 1.2 M; 0 leaves it out)")
     parser.add_argument("--speed-only", action="store_true", help="time the rounds only, no accuracy tables")
@@ -373,9 +410,9 @@ def main():
     for name, (train, vali, test, data) in sets.items():
         print(f"{name}: timing on {describe(data)}; train / vali / test {train.n_queries} / "
               f"{vali.n_queries} / {test.n_queries} queries")
-    timed = {**sets, **speed_only_sets(args.mslr_documents)}
+    timed = {**sets, **speed_only_sets(args.mslr_documents, data_home_of(args.data))}
     for name in timed.keys() - sets.keys():
-        zeros = float(np.mean(timed[name][3].X == 0))
+        zeros = zero_share(timed[name][3].X)
         print(f"{name}: timing on {describe(timed[name][3])}, {zeros:.0%} zeros")
         timed_rounds[name] = timed_rounds["generated"]
 

@@ -339,6 +339,7 @@ def check_query_data(X: ArrayLike, y: ArrayLike, qid: ArrayLike | None
     Returns
     -------
     X : ndarray of float, shape (n_documents, n_features)
+        A sparse ``X`` as a float CSC matrix.
     y : ndarray of float, shape (n_documents,)
     qid : ndarray of shape (n_documents,)
 
@@ -349,7 +350,7 @@ def check_query_data(X: ArrayLike, y: ArrayLike, qid: ArrayLike | None
         document, ``qid`` is None, ``X`` holds an infinite value or ``y`` a
         missing or infinite one.
     """
-    X = np.asarray(X, dtype=float)
+    X = sparse.csc_matrix(X, dtype=float) if sparse.issparse(X) else np.asarray(X, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (documents x features); got shape {X.shape}.")
     y = np.asarray(y, dtype=float)
@@ -360,8 +361,9 @@ def check_query_data(X: ArrayLike, y: ArrayLike, qid: ArrayLike | None
     qid = np.asarray(qid)
     if qid.shape != (X.shape[0],):
         raise ValueError(f"qid must hold one query id per document: {X.shape[0]} values; got shape {qid.shape}.")
-    if np.isinf(X).any():
-        row, col = np.argwhere(np.isinf(X))[0]
+    infinite = _infinite_cells(X)
+    if len(infinite):
+        row, col = infinite[0]
         raise ValueError(f"X holds an infinite value at document {row}, feature {col}; expected a finite "
                          "number or NaN for a missing value.")
     if not np.isfinite(y).all():
@@ -369,8 +371,17 @@ def check_query_data(X: ArrayLike, y: ArrayLike, qid: ArrayLike | None
     return X, y, qid
 
 
+def _infinite_cells(X: Any) -> np.ndarray:
+    """(row, column) of every infinite value of a dense or CSC matrix, in row order."""
+    if not sparse.issparse(X):
+        return np.argwhere(np.isinf(X))
+    at = np.flatnonzero(np.isinf(X.data))
+    cells = np.stack([X.indices[at], np.searchsorted(X.indptr, at, side="right") - 1], axis=1)
+    return cells[np.lexsort((cells[:, 1], cells[:, 0]))]
+
+
 def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validation", *,
-                        reset: bool) -> np.ndarray | pd.DataFrame:
+                        reset: bool, accept_sparse: bool = False) -> np.ndarray | pd.DataFrame | sparse.csc_matrix:
     """Check a feature table and record (``reset=True``) or compare its features.
 
     The one entry check of every estimator: ``fit`` calls it with
@@ -399,19 +410,23 @@ def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validatio
         when ``X`` is a DataFrame with string column names (deleting it
         otherwise). False after fitting: the estimator must be fitted, and
         ``X`` must have the features it was fitted with.
+    accept_sparse : bool, default=False
+        Whether a scipy sparse matrix (or array) is accepted; it is returned
+        as a float CSC matrix, its duplicate entries summed.
 
     Returns
     -------
-    DataFrame or ndarray
+    DataFrame, ndarray or scipy.sparse.csc_matrix
         ``X`` itself if it is a DataFrame, else ``numpy.asarray(X)``
-        (values unconverted: a column of strings stays strings).
+        (values unconverted: a column of strings stays strings); a sparse
+        ``X`` (``accept_sparse``) as a float CSC matrix.
 
     Raises
     ------
     sklearn.exceptions.NotFittedError
         With ``reset=False``, if the estimator is not fitted.
     TypeError
-        If ``X`` is sparse (convert it with ``X.toarray()``).
+        If ``X`` is sparse and ``accept_sparse`` is False (convert it with ``X.toarray()``).
     ValueError
         If ``X`` holds complex numbers ("Complex data not supported"), is
         not 2-D, has no feature, has no row (in ``fit``; an empty table
@@ -421,13 +436,21 @@ def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validatio
     name = type(estimator).__name__
     if not reset:
         check_is_fitted(estimator)
-    if sparse.issparse(X) or (isinstance(X, pd.DataFrame)
-                              and any(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)):
+    if accept_sparse and sparse.issparse(X):
+        if X.dtype.kind == "c":
+            raise ValueError(f"Complex data not supported: X holds complex numbers; {name} expects real numbers "
+                             "(take X.real or abs(X) first if that is what you mean).")
+        X = sparse.csc_matrix(X, dtype=float)
+        X.sum_duplicates()
+    elif sparse.issparse(X) or (isinstance(X, pd.DataFrame)
+                                and any(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)):
         raise TypeError(
             f"{name} does not accept sparse input (got {type(X).__name__}): it needs a dense table. "
             "Convert it first with X.toarray() (X.sparse.to_dense() for a DataFrame of sparse columns)."
         )
-    if isinstance(X, pd.DataFrame):
+    if sparse.issparse(X):
+        pass  # checked above
+    elif isinstance(X, pd.DataFrame):
         # Only numpy dtypes can be complex or hide complex objects; string and
         # categorical columns are not converted to be looked at.
         complex_columns = [str(X.columns[j]) for j, dtype in enumerate(X.dtypes)

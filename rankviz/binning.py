@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy import sparse
 
-__all__ = ["FeatureBins", "bin_columns", "thresholds_from_codes"]
+__all__ = ["FeatureBins", "SparseFeatureBins", "bin_columns", "thresholds_from_codes"]
 
 
 class FeatureBins:
@@ -38,6 +39,7 @@ class FeatureBins:
 
     Attributes
     ----------
+    n_documents : int
     thresholds : list of ndarray
         Each feature's thresholds, increasing.
     n_bins : ndarray of int
@@ -53,6 +55,7 @@ class FeatureBins:
         if max_bins is not None and int(max_bins) < 2:
             raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
         self.max_bins = None if max_bins is None else int(max_bins)
+        self.n_documents = X.shape[0]
         self.exact = np.ones(X.shape[1], dtype=bool)
         self.thresholds = [self._feature_thresholds(X[:, k], k) for k in range(X.shape[1])]
         self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
@@ -63,18 +66,103 @@ class FeatureBins:
         # when the model predicts.
         self.codes[np.isnan(X)] = 0
 
-    def _feature_thresholds(self, column, k):
-        column = column[~np.isnan(column)]
-        values = np.unique(column)
+    def above(self, feature: int, bin_: int) -> np.ndarray:
+        """Whether each document lies above threshold ``bin_`` of ``feature`` (``codes[:, feature] > bin_``)."""
+        return self.codes[:, feature] > bin_
+
+    def _feature_thresholds(self, column, k, values=None):
+        if values is None:
+            values = np.unique(column[~np.isnan(column)])
         midpoints = values[:-1] / 2.0 + values[1:] / 2.0  # the sum can overflow
         if self.max_bins is None or values.size <= self.max_bins:
             return midpoints
         self.exact[k] = False
         # Quantile cuts of the data, moved to the nearest midpoint so that no
         # threshold sits on a value (a cut must separate documents).
-        quantiles = np.quantile(column, np.linspace(0.0, 1.0, self.max_bins + 1)[1:-1])
+        quantiles = np.quantile(column[~np.isnan(column)], np.linspace(0.0, 1.0, self.max_bins + 1)[1:-1])
         nearest = np.clip(np.searchsorted(midpoints, quantiles), 0, midpoints.size - 1)
         return np.unique(midpoints[nearest])
+
+
+class SparseFeatureBins(FeatureBins):
+    """:class:`FeatureBins` of a sparse matrix, held without a dense table of codes.
+
+    The thresholds are those :class:`FeatureBins` finds for the dense matrix
+    (a column's implicit zeros are values). Each feature keeps only its
+    *entries*, the documents outside the bin of 0 (or of its first value,
+    for a column without implicit zeros), with their codes: memory in
+    proportion to the values the matrix holds.
+
+    Parameters
+    ----------
+    X : sparse matrix of shape (n_documents, n_features)
+        Finite values, or NaN for a missing one.
+    max_bins : int or None
+
+    Attributes
+    ----------
+    thresholds, n_bins, exact
+        As :class:`FeatureBins`.
+    default_bin : ndarray of int32
+        Each feature's bin of 0 (of its first value without implicit zeros).
+    ptr : ndarray of intp, shape (n_features + 1,)
+        Where each feature's entries start in ``rows`` and ``entry_codes``.
+    rows, entry_codes : ndarray
+        The entries' documents (uint32) and codes (int32), feature by
+        feature, in increasing order of code (and of document among equal
+        codes).
+    """
+
+    def __init__(self, X: sparse.spmatrix | sparse.sparray, max_bins: int | None = None) -> None:
+        if max_bins is not None and int(max_bins) < 2:
+            raise ValueError(f"max_bins must be None or an integer of at least 2; got {max_bins!r}.")
+        X = sparse.csc_matrix(X, dtype=float)
+        X.sum_duplicates()
+        X.sort_indices()
+        self.max_bins = None if max_bins is None else int(max_bins)
+        self.n_documents, n_features = X.shape
+        self.exact = np.ones(n_features, dtype=bool)
+        self.thresholds, defaults, rows, codes = [], [], [], []
+        for k in range(n_features):
+            data = X.data[X.indptr[k]:X.indptr[k + 1]]
+            index = X.indices[X.indptr[k]:X.indptr[k + 1]]
+            implicit = data.size < self.n_documents
+            values = np.unique(data[~np.isnan(data)])
+            if implicit:
+                values = np.union1d(values, [0.0])
+            column = np.concatenate([data, np.zeros(self.n_documents - data.size)]) if self.max_bins else data
+            thresholds = self._feature_thresholds(column, k, values)
+            self.thresholds.append(thresholds)
+            code = np.searchsorted(thresholds, data, side="left").astype(np.int32)
+            code[np.isnan(data)] = 0  # a missing value is below every threshold
+            default = int(np.searchsorted(thresholds, 0.0, side="left")) if implicit else (int(code[0]) if code.size
+                                                                                             else 0)
+            kept = code != default
+            order = np.lexsort((index[kept], code[kept]))
+            defaults.append(default)
+            rows.append(index[kept][order])
+            codes.append(code[kept][order])
+        self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
+        self.default_bin = np.array(defaults, dtype=np.int32)
+        self.ptr = np.r_[0, np.cumsum([r.size for r in rows])].astype(np.intp)
+        self.rows = np.concatenate(rows).astype(np.uint32) if rows else np.empty(0, dtype=np.uint32)
+        self.entry_codes = np.concatenate(codes).astype(np.int32) if codes else np.empty(0, dtype=np.int32)
+
+    @property
+    def codes(self) -> np.ndarray:  # type: ignore[override]
+        """The dense table of codes, built on demand (``n_documents x n_features`` int32)."""
+        codes = np.repeat(self.default_bin[None, :], self.n_documents, axis=0)
+        for k in range(len(self.thresholds)):
+            part = slice(self.ptr[k], self.ptr[k + 1])
+            codes[self.rows[part], k] = self.entry_codes[part]
+        return codes
+
+    def above(self, feature: int, bin_: int) -> np.ndarray:
+        """Whether each document lies above threshold ``bin_`` of ``feature``, from its entries."""
+        above = np.full(self.n_documents, self.default_bin[feature] > bin_)
+        part = slice(self.ptr[feature], self.ptr[feature + 1])
+        above[self.rows[part]] = self.entry_codes[part] > bin_
+        return above
 
 
 def bin_columns(X: np.ndarray, columns: ArrayLike, max_bins: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:

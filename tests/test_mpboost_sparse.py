@@ -3,8 +3,10 @@ frequent bin, features pruned by a bound on their gain; the same stumps as the f
 
 import numpy as np
 import pytest
+from scipy import sparse
 
-from rankviz import MPBoost, jit
+from rankviz import MPBoost, jit, load_svmlight
+from rankviz.binning import SparseFeatureBins
 from rankviz.ltr import stump_search
 from rankviz.ltr.ddf import directed_distance
 from rankviz.ltr.mpboost import preference_pairs, query_codes
@@ -134,3 +136,60 @@ def test_the_sparse_search_is_chosen_for_mostly_zero_features_in_one_thread():
     layout = PairLayout(first, second, directed_distance(y[first], y[second], "logdd", None), FeatureBins(dense),
                         grades=np.unique(y, return_inverse=True)[1], queries=query_codes(qid), engine="compiled")
     assert StumpSearch(layout).entries is None
+
+
+# --------------------------------------------------------------------------- #
+# sparse matrices, end to end
+# --------------------------------------------------------------------------- #
+@pytest.mark.parametrize("max_bins", [None, 4])
+@pytest.mark.parametrize("matrix", [sparse.csr_matrix, sparse.csc_matrix, sparse.coo_array])
+def test_a_sparse_matrix_fits_the_dense_tables_stumps(matrix, max_bins):
+    X, y, qid = sparse_queries(2, n_queries=40, n_features=30)  # NaN kept: explicit entries, below every threshold
+    dense = MPBoost(ddf="logdd", n_rounds=30, max_bins=max_bins).fit(X, y, qid=qid)
+    held = MPBoost(ddf="logdd", n_rounds=30, max_bins=max_bins).fit(matrix(X), y, qid=qid)
+    np.testing.assert_array_equal(held.feature_, dense.feature_)
+    np.testing.assert_array_equal(held.threshold_, dense.threshold_)
+    np.testing.assert_allclose(held.value_, dense.value_, rtol=1e-9)
+    np.testing.assert_allclose(held.predict(matrix(X)), dense.predict(X), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(held.predict(X), dense.predict(X), rtol=1e-9, atol=1e-12)
+
+
+def test_sparse_bins_hold_only_the_entries_and_agree_with_the_dense_codes():
+    X, *_ = sparse_queries(4, n_features=9)
+    held = SparseFeatureBins(sparse.csr_matrix(X))
+    dense = FeatureBins(X)
+    for k in range(X.shape[1]):
+        np.testing.assert_array_equal(held.thresholds[k], dense.thresholds[k])
+        for b in range(len(dense.thresholds[k])):
+            np.testing.assert_array_equal(held.above(k, b), dense.above(k, b))
+    np.testing.assert_array_equal(held.codes, dense.codes)
+    assert held.rows.size < 0.5 * X.size  # the zeros are not held
+    zeros = sparse.csr_matrix((5, 3))  # no value at all: one bin per feature, no entry
+    assert SparseFeatureBins(zeros).n_bins.tolist() == [1, 1, 1] and SparseFeatureBins(zeros).rows.size == 0
+
+
+def test_the_letor_example_fits_from_its_sparse_file_as_from_the_dense_one(tmp_path):
+    rng = np.random.default_rng(0)
+    lines = []
+    for i in range(600):
+        written = np.flatnonzero(rng.random(60) < 0.3) + 1
+        features = " ".join(f"{j}:{v:.3g}" for j, v in zip(written, rng.random(written.size) * 10))
+        lines.append(f"{rng.integers(0, 5)} qid:{i // 15} {features}")
+    path = tmp_path / "train.txt"
+    path.write_text("\n".join(lines) + "\n")
+    X, relevance, qid = load_svmlight(path, sparse=True)
+    assert sparse.issparse(X) and X.format == "csr" and X.nnz < 0.4 * X.shape[0] * X.shape[1]
+    dataset = load_svmlight(path)
+    np.testing.assert_array_equal(X.toarray(), dataset.X)
+    held = MPBoost(n_rounds=20).fit(X, relevance, qid=qid)
+    dense = MPBoost(n_rounds=20).fit(dataset.X, dataset.relevance, qid=dataset.qid)
+    np.testing.assert_array_equal(held.feature_, dense.feature_)
+    np.testing.assert_array_equal(held.threshold_, dense.threshold_)
+
+
+def test_a_sparse_matrix_with_an_infinite_value_is_refused_at_its_place():
+    X, y, qid = sparse_queries(5)
+    X = np.nan_to_num(X)
+    X[7, 2] = np.inf
+    with pytest.raises(ValueError, match="infinite value at document 7, feature 2"):
+        MPBoost().fit(sparse.csr_matrix(X), y, qid=qid)

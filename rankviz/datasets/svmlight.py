@@ -14,10 +14,10 @@ import os
 import re
 from pathlib import Path
 from types import ModuleType
-from typing import IO
+from typing import IO, Literal, overload
 
 import numpy as np
-from scipy import sparse
+from scipy.sparse import csr_matrix
 
 from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, parse_query_ids
@@ -305,9 +305,22 @@ def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
     return np.asarray(sizes, dtype=np.int64)
 
 
+@overload
+def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None, *,
+                  query_file: str | os.PathLike | IO | None = None, n_features: int | None = None,
+                  sparse: Literal[False] = False) -> QueryDataset: ...
+
+
+@overload
+def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None, *,
+                  query_file: str | os.PathLike | IO | None = None, n_features: int | None = None,
+                  sparse: Literal[True]) -> tuple[csr_matrix, np.ndarray, np.ndarray]: ...
+
+
 def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = None, *,
                   query_file: str | os.PathLike | IO | None = None,
-                  n_features: int | None = None) -> QueryDataset:
+                  n_features: int | None = None,
+                  sparse: bool = False) -> QueryDataset | tuple[csr_matrix, np.ndarray, np.ndarray]:
     """Read a learning-to-rank set in the svmlight / LETOR ranking format.
 
     Each document is one line ``rel qid:Q i:v j:w ... # comment``: the graded
@@ -333,6 +346,13 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
     n_features : int, optional
         The number of features, e.g. a training file's for its test file,
         whose largest index may be smaller; an index above it is an error.
+    sparse : bool, default=False
+        Return ``(X, relevance, qid)`` with ``X`` a CSR matrix of the values
+        the file writes, as scikit-learn's ``load_svmlight_file(...,
+        query_id=True)`` does, instead of a :class:`QueryDataset` (whose
+        features are dense): for files of LETOR's size, with
+        :class:`rankviz.MPBoost`, which searches a sparse matrix from the
+        values it holds. No limit on the dense size applies then.
 
     Returns
     -------
@@ -342,6 +362,10 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         lines are parsed into a sparse matrix, made dense only when it holds
         at most :data:`MAX_DENSE_BYTES`, and at most :data:`CELLS_PER_VALUE`
         cells per value written (or :data:`SMALL_DENSE_BYTES`).
+
+        With ``sparse=True``, the tuple ``(X, relevance, qid)`` instead:
+        ``X`` a ``scipy.sparse.csr_matrix`` of float64, the grades and the
+        query ids as in the dataset.
 
     Raises
     ------
@@ -412,6 +436,9 @@ def load_svmlight(path_or_buffer: str | os.PathLike | IO, name: str | None = Non
         problem = _line_problem(lines[line - 1].partition("#")[0]) or "'qid:' is missing"
         raise data_error(f"{problem}; or give a group file of query sizes (query_file=)", source, line=line)
     qid = qid_tokens if isinstance(qid_tokens, np.ndarray) else parse_query_ids(qid_tokens)
+    if sparse:
+        X_sparse = csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
+        return X_sparse, relevance, qid
     line_numbers = np.asarray(numbers)
     X = _dense_features(doc_of, indices, values, n, n_features, line_numbers, source)
     return QueryDataset(X, relevance, qid, name=file_stem(source) if name is None else str(name))
@@ -439,7 +466,7 @@ def _dense_features(doc_of, indices, values, n, n_features, line_numbers, source
             f"{n_features:,} features ({dense_bytes / 2**20:,.0f} MiB as 8-byte numbers), {limit}; expected "
             f"feature indices up to {allowed // (8 * n):,} for {n:,} documents",
             source, line=line_numbers[doc_of[widest]])
-    matrix = sparse.csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
+    matrix = csr_matrix((values, (doc_of, indices - 1)), shape=(n, n_features))
     return matrix.toarray()
 
 def _format_number(value, significant_digits):

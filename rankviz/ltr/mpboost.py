@@ -35,14 +35,17 @@ from typing import Self
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from scipy import sparse
 from sklearn.base import BaseEstimator
+from sklearn.utils import Tags
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_feature_input, check_features, check_query_data
+from .._validation import check_feature_input, check_query_data
 from ..jit import compile_mode
 from ..memory import check_memory, max_memory
 from .base import QueryRankerMixin
 from .ddf import check_ddf, directed_distance
+from ..binning import SparseFeatureBins
 from .stump_search import FeatureBins, PairLayout, StumpSearch, query_pair_counts, walked_queries
 
 __all__ = ["MPBoost", "count_preference_pairs", "preference_pairs", "misordered_share", "misordering_loss",
@@ -146,7 +149,7 @@ DOCUMENT_GRADE_BYTES = 48
 
 
 def _fit_plan(pair_counts: np.ndarray, walked: np.ndarray, sizes: np.ndarray, n_grades: int,
-              n_features: int) -> bool:
+              n_values: int) -> bool:
     """Whether the fit leaves out the pairs of the walked queries; refuse what fits neither way.
 
     Every pair is built when they fit in ``max_memory``. Otherwise the
@@ -155,7 +158,7 @@ def _fit_plan(pair_counts: np.ndarray, walked: np.ndarray, sizes: np.ndarray, n_
     memory is then linear in their documents (it needs the compiled search).
     """
     n_pairs, n_documents = int(pair_counts.sum()), int(sizes.sum())
-    features = FEATURES_PEAK_BYTES * n_documents * n_features
+    features = FEATURES_PEAK_BYTES * n_values
     if PAIR_PEAK_BYTES * n_pairs + features <= max_memory():
         return False
     kept_pairs = int(pair_counts[~walked].sum())
@@ -166,7 +169,7 @@ def _fit_plan(pair_counts: np.ndarray, walked: np.ndarray, sizes: np.ndarray, n_
     check_memory(PAIR_PEAK_BYTES * n_pairs + features,
                  f"MPBoost keeps every pair of documents of one query with different grades: "
                  f"{n_pairs:,} pairs (the largest query has {int(sizes.max()):,} documents) and "
-                 f"{n_documents:,} documents of {n_features:,} features",
+                 f"{n_documents:,} documents whose features hold {n_values:,} numbers",
                  largest=f"at most {room:,} pairs, e.g. one query of at most {int(np.sqrt(2 * room)):,} documents "
                          "of distinct grades")
     return False  # pragma: no cover - check_memory raised
@@ -373,6 +376,11 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         self.max_bins = max_bins
         self.n_jobs = n_jobs
 
+    def __sklearn_tags__(self) -> Tags:
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True  # searched from the values a sparse matrix holds
+        return tags
+
     # ------------------------------------------------------------------ #
     # fitting
     # ------------------------------------------------------------------ #
@@ -383,6 +391,9 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_documents, n_features)
             Numeric features; NaN marks a missing value (below every threshold).
+            A scipy sparse matrix (CSR from :func:`rankviz.load_svmlight` with
+            ``sparse=True``, or any other) is searched from the values it
+            holds, with no dense table: memory and time in proportion to them.
         y : array-like of shape (n_documents,)
             Relevance grades.
         qid : array-like of shape (n_documents,)
@@ -400,8 +411,6 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             with at least one feature, ``y`` or ``qid`` does not hold one
             value per document, or no two documents of one query have
             different grades.
-        TypeError
-            If ``X`` is sparse.
 
         Notes
         -----
@@ -428,6 +437,9 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_documents, n_features)
             Numeric features; NaN marks a missing value (below every threshold).
+            A scipy sparse matrix (CSR from :func:`rankviz.load_svmlight` with
+            ``sparse=True``, or any other) is searched from the values it
+            holds, with no dense table: memory and time in proportion to them.
         y : array-like of shape (n_documents,)
             Relevance grades.
         qid : array-like of shape (n_documents,)
@@ -442,8 +454,6 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         ------
         ValueError
             As :meth:`fit`.
-        TypeError
-            If ``X`` is sparse.
         """
         ddf, parameter = check_ddf(self.ddf, self.parameter)
         if not isinstance(self.n_rounds, numbers.Integral) or self.n_rounds < 1:
@@ -451,7 +461,7 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
         shrinkage = float(self.shrinkage)
         if not 0.0 < shrinkage <= 1.0:
             raise ValueError(f"shrinkage must lie in (0, 1]; got {self.shrinkage!r}.")
-        X = check_feature_input(self, X, y, reset=True)
+        X = check_feature_input(self, X, y, reset=True, accept_sparse=True)
         X, y, qid = check_query_data(X, y, qid)
         if X.shape[0] == 1:
             raise ValueError("MPBoost needs at least two documents of one query with different grades; "
@@ -469,7 +479,9 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
                 "(a query with a single document adds no pair)."
             )
         walked = walked_queries(pair_counts, sizes, values.size)
-        without_walked = _fit_plan(pair_counts, walked, sizes, values.size, X.shape[1])
+        # the numbers of the feature matrix: those it holds, for a sparse one
+        n_values = X.nnz if sparse.issparse(X) else X.size
+        without_walked = _fit_plan(pair_counts, walked, sizes, values.size, n_values)
         if without_walked:  # the pairs of the other queries only; a table of distances per grade
             kept = np.flatnonzero(~walked[codes])
             first, second = (kept[side] for side in preference_pairs(y[kept], codes[kept]))
@@ -480,7 +492,7 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             first, second = preference_pairs(y, codes)
             table = None
         distance = directed_distance(y[first], y[second], ddf, parameter)
-        bins = FeatureBins(X, self.max_bins)
+        bins = SparseFeatureBins(X, self.max_bins) if sparse.issparse(X) else FeatureBins(X, self.max_bins)
         layout = PairLayout(first, second, distance, bins, grades=grades, queries=codes, distance_table=table)
         search = StumpSearch(layout, n_jobs=self.n_jobs)
 
@@ -502,7 +514,7 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
             feature, bin_, gain = search.best(scores, weights)
             if feature < 0:
                 break  # no threshold separates a pair
-            above = bins.codes[:, feature] > bin_
+            above = bins.above(feature, bin_)
             s1, s2 = layout.split_sums(weights, above)
             if s2 <= 0.0 or gain <= 1e-12 * weights.total:
                 break  # no stump separates a pair usefully: later rounds would repeat this one
@@ -564,9 +576,17 @@ class MPBoost(QueryRankerMixin, BaseEstimator):
     # ------------------------------------------------------------------ #
     def _contributions(self, X, rounds=None):
         """(n_documents, rounds) array: what each stump adds to each document."""
-        X = check_features(self, X)
+        X = check_feature_input(self, X, reset=False, accept_sparse=True)
         stop = self.n_rounds_ if rounds is None else int(rounds)
-        return (X[:, self.feature_[:stop]] > self.threshold_[:stop]) * self.value_[:stop]
+        features = self.feature_[:stop]
+        if sparse.issparse(X):
+            # only the stumps' columns, each made dense once: memory in the documents, not the table
+            used, where = np.unique(features, return_inverse=True)
+            X = X[:, used].toarray()
+            features = where
+        else:
+            X = np.asarray(X, dtype=float)
+        return (X[:, features] > self.threshold_[:stop]) * self.value_[:stop]
 
     def predict(self, X: ArrayLike, rounds: int | None = None) -> np.ndarray:
         """Predict the scores ``F(x)``: higher means ranked higher within a query.

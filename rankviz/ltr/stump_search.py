@@ -68,7 +68,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
-from ..binning import FeatureBins
+from ..binning import FeatureBins, SparseFeatureBins
 from ..jit import LazyKernels, compile_mode
 from . import stump_numpy
 
@@ -277,7 +277,7 @@ class PairLayout:
         self.bins = bins
         self.grades = np.asarray(grades, dtype=np.intp)
         self.queries = np.asarray(queries, dtype=np.intp)
-        n_documents, n_features = bins.codes.shape
+        n_documents, n_features = bins.n_documents, len(bins.thresholds)
         self.n_documents, self.n_features = n_documents, n_features
         self.width = int(bins.n_bins.max()) if n_features else 1
         self.n_grades = int(self.grades.max()) + 1 if n_documents else 1
@@ -302,19 +302,28 @@ class PairLayout:
                                  f"per grade); got {self.distance_table.shape}.")
         if not np.allclose(self.distance_table[pair_grades], self.distance, rtol=1e-12, atol=0.0):
             raise ValueError("the distance of a pair must depend on its two grades only.")
-        # Each feature's documents in the order of their bin codes (stable:
-        # ties in the order of the rows), and the codes in that order.
-        codes = bins.codes
-        order = np.argsort(codes, axis=0, kind="stable")
-        self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
-        self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
-        self.small_queries, self.local_order, self.large_starts = self._query_layout()
+        #: whether the features are held as entries only (SparseFeatureBins): no dense table of codes
+        self.sparse = isinstance(bins, SparseFeatureBins)
+        if self.sparse:
+            # searched from the entries alone (StumpSearch): none of the dense structures below
+            self.order = self.sorted_codes = self.local_order = np.empty((0, 0), dtype=np.uint32)
+            self.small_queries: tuple[np.ndarray, ...] = ()
+            self.large_starts = np.zeros(1, dtype=np.intp)
+        else:
+            # Each feature's documents in the order of their bin codes (stable:
+            # ties in the order of the rows), and the codes in that order.
+            codes = bins.codes
+            order = np.argsort(codes, axis=0, kind="stable")
+            self.order = np.ascontiguousarray(order.T, dtype=np.uint32)
+            self.sorted_codes = np.ascontiguousarray(np.take_along_axis(codes, order, axis=0).T, dtype=np.uint32)
+            self.small_queries, self.local_order, self.large_starts = self._query_layout()
         #: whether the compiled kernels serve this layout's fit
         self.compiled = engine == "compiled" or (engine == "auto" and KERNELS.request())
-        if not self.compiled and not self.complete:
+        if not self.compiled and (not self.complete or self.sparse):
+            held = "sparse features" if self.sparse else "without the pairs of its largest queries"
             if engine == "numpy" or compile_mode() == "never":
-                raise ValueError("without the pairs of its largest queries the search needs the compiled "
-                                 "kernels (the NumPy engine visits every pair); compiling is off.")
+                raise ValueError(f"the search of {held} needs the compiled kernels (the NumPy engine visits every "
+                                 "pair of a dense table); compiling is off.")
             self.compiled = True  # the kernels are built now, in this thread (about 12 s of CPU once)
 
     def _check_pairs_complete(self):
@@ -440,7 +449,8 @@ class StumpSearch:
     -----
     With the compiled kernels and one thread, when at least half of all
     values lie in their feature's most frequent bin (the zeros of LETOR
-    data), :meth:`best` scores each feature from its other documents alone
+    data), and always for sparse features (:class:`SparseFeatureBins`, one
+    thread whatever ``n_jobs``), :meth:`best` scores each feature from its other documents alone
     (:func:`feature_entries`, ``O(grades)`` each) and first bounds every
     feature's best gain from ``S1`` alone (``O(1)`` each): a query's split
     pairs weigh at least ``|S1_q| / d_q``, ``d_q`` its largest distance, so
@@ -454,22 +464,28 @@ class StumpSearch:
         self.layout = layout
         self.n_jobs = check_n_jobs(n_jobs)
         self.entries: FeatureEntries | None = None
-        if layout.compiled and self.n_jobs == 1 and layout.n_features:
+        if layout.sparse:
+            bins = layout.bins
+            assert isinstance(bins, SparseFeatureBins)
+            self.entries = FeatureEntries(bins.ptr, bins.rows, bins.entry_codes, bins.default_bin, bins.n_documents)
+        elif layout.compiled and self.n_jobs == 1 and layout.n_features:
             entries = feature_entries(layout.order, layout.sorted_codes)
             if entries.share >= _SPARSE_SHARE:
                 self.entries = entries
-                self._inverse_spread = query_spreads(layout.grades, layout.queries, layout.distance_table,
-                                                     layout.n_queries)
-                self._state = np.zeros((layout.n_queries * layout.n_grades, layout.n_grades))
-                self._query_s1 = np.zeros(layout.n_queries)
+        if self.entries is not None:
+            self._inverse_spread = query_spreads(layout.grades, layout.queries, layout.distance_table,
+                                                 layout.n_queries)
+            self._state = np.zeros((layout.n_queries * layout.n_grades, layout.n_grades))
+            self._query_s1 = np.zeros(layout.n_queries)
         n = max(layout.n_documents, 1)
         self.block = int(np.clip(_BLOCK_BYTES // (8 * n), 16, 512)) // 8 * 8
         # work arrays of each thread: a small query's rows, a large one's
         # per-grade state, and the split weights V of a block of features
-        largest_small_query = int(np.diff(layout.small_queries[1]).max(initial=0))
-        self._work = [(np.empty((largest_small_query, self.block)),
-                       np.empty((layout.n_grades, layout.n_grades)),
-                       np.empty((self.block, layout.n_documents))) for _ in range(self.n_jobs)]
+        largest_small_query = 0 if layout.sparse else int(np.diff(layout.small_queries[1]).max(initial=0))
+        self._work = [] if layout.sparse else [(np.empty((largest_small_query, self.block)),
+                                                np.empty((layout.n_grades, layout.n_grades)),
+                                                np.empty((self.block, layout.n_documents)))
+                                               for _ in range(self.n_jobs)]
 
     def _sweep_inputs(self, scores, weights):
         """The kernels' inputs for these scores: the layout, the factors, ``W``, ``p`` and the gain floor."""
@@ -492,6 +508,9 @@ class StumpSearch:
         caller has it already.
         """
         layout = self.layout
+        if layout.sparse:
+            raise ValueError("the table of every stump's sums needs a dense feature table; the search of sparse "
+                             "features (SparseFeatureBins) computes their gains only.")
         if not layout.compiled:
             weights = layout.round_weights(scores) if weights is None else weights
             w = stump_numpy.pair_weights(layout.first, layout.second, layout.grades, weights.factors)

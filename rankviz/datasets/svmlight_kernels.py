@@ -53,6 +53,24 @@ def _is_digit(byte):
     return _ZERO <= byte <= _NINE
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _digits(buffer, i, stop, mantissa, digits):
+    """A run of digits from ``i`` appended to ``mantissa``: ``(i, mantissa, digits kept, digits read, ok)``.
+
+    Leading zeros are not kept; more than ``_MAX_DIGITS`` kept is not ok.
+    """
+    read = 0
+    while i < stop and _is_digit(buffer[i]):
+        if mantissa != 0 or buffer[i] != _ZERO:
+            digits += 1
+            if digits > _MAX_DIGITS:
+                return i, mantissa, digits, read, False
+            mantissa = mantissa * np.uint64(10) + np.uint64(buffer[i] - _ZERO)
+        read += 1
+        i += 1
+    return i, mantissa, digits, read, True
+
+
 @numba.njit(cache=True, nogil=True)
 def _number(buffer, start, stop, powers):
     """The plain number ``buffer[start:stop]`` as ``(value, ok)``; ok is False when it is not plain."""
@@ -61,29 +79,15 @@ def _number(buffer, start, stop, powers):
     if i < stop and (buffer[i] == _PLUS or buffer[i] == _MINUS):
         negative = buffer[i] == _MINUS
         i += 1
-    mantissa = np.uint64(0)
-    digits = 0       # significant digits kept (leading zeros are not)
+    i, mantissa, digits, seen, ok = _digits(buffer, i, stop, np.uint64(0), 0)
+    if not ok:
+        return 0.0, False
     point_shift = 0  # digits after the point, which divide the mantissa
-    seen = 0         # digits of any kind, before and after the point
-    while i < stop and _is_digit(buffer[i]):
-        if mantissa != 0 or buffer[i] != _ZERO:
-            digits += 1
-            if digits > _MAX_DIGITS:
-                return 0.0, False
-            mantissa = mantissa * np.uint64(10) + np.uint64(buffer[i] - _ZERO)
-        seen += 1
-        i += 1
     if i < stop and buffer[i] == _POINT:
-        i += 1
-        while i < stop and _is_digit(buffer[i]):
-            if mantissa != 0 or buffer[i] != _ZERO:
-                digits += 1
-                if digits > _MAX_DIGITS:
-                    return 0.0, False
-                mantissa = mantissa * np.uint64(10) + np.uint64(buffer[i] - _ZERO)
-            point_shift += 1
-            seen += 1
-            i += 1
+        i, mantissa, digits, point_shift, ok = _digits(buffer, i + 1, stop, mantissa, digits)
+        if not ok:
+            return 0.0, False
+        seen += point_shift
     if seen == 0:
         return 0.0, False
     exponent = 0

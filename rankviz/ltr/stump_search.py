@@ -187,7 +187,8 @@ class FeatureEntries(NamedTuple):
     docs: np.ndarray
     #: their bin codes
     codes: np.ndarray
-    #: each feature's most frequent bin (the lowest of equally frequent ones)
+    #: each feature's bin left out: its most frequent (the lowest of equally frequent ones), or, for
+    #: :class:`SparseFeatureBins`, the bin of its implicit zeros
     default_bin: np.ndarray
     #: the documents of the fit
     n_documents: int
@@ -320,10 +321,10 @@ class PairLayout:
         #: whether the compiled kernels serve this layout's fit
         self.compiled = engine == "compiled" or (engine == "auto" and KERNELS.request())
         if not self.compiled and (not self.complete or self.sparse):
-            held = "sparse features" if self.sparse else "without the pairs of its largest queries"
             if engine == "numpy" or compile_mode() == "never":
-                raise ValueError(f"the search of {held} needs the compiled kernels (the NumPy engine visits every "
-                                 "pair of a dense table); compiling is off.")
+                held = "of sparse features" if self.sparse else "without the pairs of its largest queries"
+                raise ValueError(f"a search {held} needs the compiled kernels (the NumPy engine visits every pair "
+                                 "of a dense table); compiling is off.")
             self.compiled = True  # the kernels are built now, in this thread (about 12 s of CPU once)
 
     def _check_pairs_complete(self):

@@ -308,3 +308,16 @@ def test_a_dask_run_whose_workers_are_all_gone_stops_with_a_message_keeping_its_
         assert time.monotonic() - started < 60
     kept = read_results(results, MEASURES)
     assert 3 <= kept["cell"].nunique() < 150
+
+
+@pytest.mark.parametrize("n_tasks, n_workers", [(0, 2), (5, 2), (160, 2), (2600, 2), (100, 0), (1000, 40)])
+def test_dask_batches_deal_every_task_once_round_robin(n_tasks, n_workers):
+    from rankviz.experiments.grid.execution import BATCHES_PER_WORKER, CELLS_PER_BATCH, deal_batches
+
+    tasks = list(range(n_tasks))
+    batches = deal_batches(tasks, n_workers)
+    assert sorted(task for batch in batches for task in batch) == tasks
+    assert all(0 < len(batch) <= CELLS_PER_BATCH for batch in batches)
+    assert len(batches) >= min(n_tasks, BATCHES_PER_WORKER * max(n_workers, 1))
+    for k, batch in enumerate(batches):  # round-robin: slow cells, adjacent in the grid, spread out
+        assert batch == tasks[k::len(batches)]

@@ -9,6 +9,14 @@ nothing: a local worker ends itself when its driver is gone, and a Dask run
 stops with a message once the cluster has had no worker for
 ``worker_timeout`` seconds.
 
+On Dask each task is a *batch* of cells, dealt round-robin (so that slow
+cells, which come together in the grid's order, spread over the batches),
+about :data:`CELLS_PER_BATCH` cells each and at least
+:data:`BATCHES_PER_WORKER` batches per worker: a task costs the scheduler
+and the network a few tens of milliseconds, and a batch pickles the data its
+cells share once (pickle keeps one copy of an object met twice), where one
+task per cell sent the data set with every cell.
+
 References
 ----------
 .. [1] joblib, "Parallel": https://joblib.readthedocs.io/en/stable/parallel.html
@@ -18,6 +26,7 @@ References
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
 import time
@@ -26,7 +35,7 @@ from typing import Any
 
 import joblib
 
-__all__ = ["BACKENDS", "run_tasks"]
+__all__ = ["BACKENDS", "BATCHES_PER_WORKER", "CELLS_PER_BATCH", "deal_batches", "run_tasks", "warm_workers"]
 
 #: Where cells can run.
 BACKENDS = ("serial", "processes", "dask")
@@ -34,6 +43,10 @@ BACKENDS = ("serial", "processes", "dask")
 
 #: With "dask": how long (seconds) the cells may wait with no worker alive before the run stops.
 WORKER_TIMEOUT = 60.0
+#: With "dask": the cells of one task, at most (see the module notes) ...
+CELLS_PER_BATCH = 16
+#: ... and the least number of tasks per worker, so that the workers stay busy to the end.
+BATCHES_PER_WORKER = 8
 
 
 def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: str = "processes",
@@ -77,7 +90,64 @@ def run_tasks(function: Callable[[Any], Any], tasks: Iterable[Any], *, backend: 
         yield from parallel(joblib.delayed(guarded)(task) for task in tasks)
         return
     with _dask_client(scheduler) as client:
-        yield from _dask_results(client, function, list(tasks), worker_timeout)
+        warm_workers(client)
+        batches = deal_batches(list(tasks), len(client.scheduler_info().get("workers", {})))
+        for results in _dask_results(client, functools.partial(_run_batch, function), batches, worker_timeout):
+            yield from results
+
+
+def deal_batches(tasks: list[Any], n_workers: int) -> list[list[Any]]:
+    """The tasks dealt round-robin into batches, one Dask task each (see the module notes).
+
+    At most :data:`CELLS_PER_BATCH` tasks per batch, and at least
+    :data:`BATCHES_PER_WORKER` batches per worker while there are tasks
+    enough; task ``i`` goes to batch ``i mod n_batches``.
+
+    Parameters
+    ----------
+    tasks : list
+    n_workers : int
+        Workers of the cluster (at least 1 is assumed).
+
+    Returns
+    -------
+    list of list
+    """
+    n_batches = min(len(tasks), max(BATCHES_PER_WORKER * max(n_workers, 1), -(-len(tasks) // CELLS_PER_BATCH)))
+    return [tasks[k::n_batches] for k in range(n_batches)]
+
+
+def warm_workers(client: Any) -> None:
+    """Have every worker of a Dask cluster import rankviz's estimators and load its compiled code.
+
+    A fresh worker pays both with its first cells (seconds); local processes
+    reused by joblib have paid them already. :func:`run_tasks` calls this
+    at the start of a Dask run (a worker already warm returns at once);
+    call it when the cluster starts to keep the cost out of the run. Code
+    not yet in the cache is left to build on first use.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    """
+    client.run(_warm_worker)
+
+
+def _warm_worker() -> None:
+    from ... import jit
+    from ...datasets import svmlight  # noqa: F401 -- each module defines its compiled code's LazyKernels
+    from ...label_ranking import bucket_order  # noqa: F401
+    from ...ltr import stump_search  # noqa: F401
+    from ...tree import compiled  # noqa: F401
+
+    for kernels in jit.kernel_sets():
+        if kernels.is_cached():
+            kernels.build()  # loads it from the cache (a fraction of a second); compiles nothing
+
+
+def _run_batch(function: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
+    """``function`` of every task of a batch (one Dask task)."""
+    return [function(task) for task in batch]
 
 
 #: How often the Dask loop looks at the cluster while nothing finishes (seconds).

@@ -13,6 +13,7 @@ session, say) can work under a smaller budget than the others.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Iterator
@@ -179,6 +180,9 @@ def default_max_memory() -> int:
 FALLBACK_MEMORY = 8 * 2**30
 
 
+# The machine's memory and the container's limit are read once per process: every fit checks its
+# memory against the budget, and on a 150-row tree the two reads took 6 % of the fit.
+@functools.lru_cache(maxsize=1)
 def _physical_memory() -> int:
     """The machine's memory in bytes (POSIX ``sysconf``; Windows ``GlobalMemoryStatusEx``)."""
     try:
@@ -214,6 +218,7 @@ def _process_memory() -> tuple[int, int]:
     return size * page, resident * page
 
 
+@functools.lru_cache(maxsize=1)
 def _cgroup_limit() -> int | None:
     """A container's memory limit (cgroup v2 ``memory.max``, or v1), if any."""
     for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):

@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 from . import compiled
 from .builder import ENGINES, subtree_sums, use_compiled
 from .criteria.mallows import Mallows
-from ..label_ranking.mallows import (fit_mallows_groups, most_probable_extension, positions_from_votes,
+from ..label_ranking.mallows import (fit_mallows_groups, label_pairs, most_probable_extension, positions_from_votes,
                                      theta_from_mean_distance)
 from .structure import Tree, parent_array
 
@@ -86,7 +86,7 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     :func:`_distances_to_centres`), which give the same whole numbers.
     """
     n_labels = Y.shape[1]
-    a, b = np.triu_indices(n_labels, k=1)
+    a, b = label_pairs(n_labels)
     # Positions compared in float32 (exact for the halves of average positions): half the bytes to copy
     compact = Y.astype(np.float32)
     a_first, b_first = compact[:, a] < compact[:, b], compact[:, b] < compact[:, a]

@@ -77,7 +77,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
 
-from ...label_ranking.mallows import borda_votes, positions_from_votes, theta_from_mean_distance
+from ...label_ranking.mallows import borda_votes, label_pairs, positions_from_votes, theta_from_mean_distance
 from .base import Criterion
 
 #: The smallest θ the variance form divides by (a set at or beyond the uniform distribution).
@@ -162,7 +162,7 @@ class Mallows(Criterion):
     def row_statistics(self, Y: ArrayLike) -> np.ndarray:
         Y = np.asarray(Y, dtype=float)
         self.n_labels_ = n = Y.shape[1]
-        self.pair_a_, self.pair_b_ = np.triu_indices(n, k=1)
+        self.pair_a_, self.pair_b_ = label_pairs(n)
         # Complete rankings: the Borda votes of label l are
         # sum_k A_k [l = a_k] + (count - A_k) [l = b_k] over pairs k = (a_k, b_k)
         # with A_k = P[a_k, b_k], i.e. votes = V @ A + count * offset with
@@ -272,7 +272,10 @@ class Mallows(Criterion):
 
     def split_score(self, count_left: ArrayLike, sum_left: ArrayLike, count_right: ArrayLike,
                     sum_right: ArrayLike) -> np.ndarray:
-        """Less the size-weighted impurity ``-(|T+| / (1 + θ+) + |T-| / (1 + θ-)) / |T|`` (or variance, ``1/θ``), or eq. (6)'s ``(|T+| θ+ + |T-| θ-) / |T|``.
+        """What the search maximises: less the size-weighted impurity or variance, or eq. (6)'s spread.
+
+        ``-(|T+| / (1 + θ+) + |T-| / (1 + θ-)) / |T|`` (impurity), the same
+        with ``1/θ`` (variance), or ``(|T+| θ+ + |T-| θ-) / |T|`` (spread).
 
         A pure side counts as half a discordance; the variance form divides
         by at least :data:`THETA_FLOOR`.

@@ -16,11 +16,39 @@ References
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
 
-__all__ = ["FeatureBins", "SparseFeatureBins", "bin_columns", "thresholds_from_codes"]
+__all__ = ["FeatureBins", "FeatureEntries", "SparseFeatureBins", "bin_columns", "thresholds_from_codes"]
+
+
+class FeatureEntries(NamedTuple):
+    """Each feature's documents outside one of its bins (its *default* bin), in the order of their codes.
+
+    What a search of sparse features reads (MPBoost's, :class:`rankviz.ltr.stump_search.StumpSearch`):
+    the default bin is a feature's most frequent one, or the bin of its implicit zeros in a sparse matrix
+    (:class:`SparseFeatureBins`).
+    """
+
+    #: where each feature's entries start, and the end (n_features + 1)
+    ptr: np.ndarray
+    #: the documents (uint32), feature by feature; among equal codes in increasing order
+    docs: np.ndarray
+    #: their bin codes (int32)
+    codes: np.ndarray
+    #: each feature's default bin (int32)
+    default_bin: np.ndarray
+    #: the documents of the table
+    n_documents: int
+
+    @property
+    def share(self) -> float:
+        """The share of all values that lie in their feature's default bin."""
+        n_values = self.default_bin.size * self.n_documents
+        return 0.0 if n_values == 0 else 1.0 - self.docs.size / n_values
 
 
 class FeatureBins:
@@ -101,16 +129,11 @@ class SparseFeatureBins(FeatureBins):
 
     Attributes
     ----------
-    thresholds, n_bins, exact
+    n_documents, thresholds, n_bins, exact
         As :class:`FeatureBins`.
-    default_bin : ndarray of int32
-        Each feature's bin of 0 (of its first value without implicit zeros).
-    ptr : ndarray of intp, shape (n_features + 1,)
-        Where each feature's entries start in ``rows`` and ``entry_codes``.
-    rows, entry_codes : ndarray
-        The entries' documents (uint32) and codes (int32), feature by
-        feature, in increasing order of code (and of document among equal
-        codes).
+    entries : FeatureEntries
+        Each feature's documents outside its default bin: the bin of 0 (of
+        its first value, for a column without implicit zeros).
     """
 
     def __init__(self, X: sparse.spmatrix | sparse.sparray, max_bins: int | None = None) -> None:
@@ -130,7 +153,8 @@ class SparseFeatureBins(FeatureBins):
             values = np.unique(data[~np.isnan(data)])
             if implicit:
                 values = np.union1d(values, [0.0])
-            column = np.concatenate([data, np.zeros(self.n_documents - data.size)]) if self.max_bins else data
+            binned = self.max_bins is not None and values.size > self.max_bins  # quantiles of every value
+            column = np.concatenate([data, np.zeros(self.n_documents - data.size)]) if binned else data
             thresholds = self._feature_thresholds(column, k, values)
             self.thresholds.append(thresholds)
             code = np.searchsorted(thresholds, data, side="left").astype(np.int32)
@@ -143,25 +167,27 @@ class SparseFeatureBins(FeatureBins):
             rows.append(index[kept][order])
             codes.append(code[kept][order])
         self.n_bins = np.array([len(t) + 1 for t in self.thresholds], dtype=np.intp)
-        self.default_bin = np.array(defaults, dtype=np.int32)
-        self.ptr = np.r_[0, np.cumsum([r.size for r in rows])].astype(np.intp)
-        self.rows = np.concatenate(rows).astype(np.uint32) if rows else np.empty(0, dtype=np.uint32)
-        self.entry_codes = np.concatenate(codes).astype(np.int32) if codes else np.empty(0, dtype=np.int32)
+        self.entries = FeatureEntries(
+            np.r_[0, np.cumsum([r.size for r in rows])].astype(np.intp),
+            np.concatenate(rows).astype(np.uint32) if rows else np.empty(0, dtype=np.uint32),
+            np.concatenate(codes).astype(np.int32) if codes else np.empty(0, dtype=np.int32),
+            np.array(defaults, dtype=np.int32), self.n_documents)
 
     @property
     def codes(self) -> np.ndarray:  # type: ignore[override]
-        """The dense table of codes, built on demand (``n_documents x n_features`` int32)."""
-        codes = np.repeat(self.default_bin[None, :], self.n_documents, axis=0)
-        for k in range(len(self.thresholds)):
-            part = slice(self.ptr[k], self.ptr[k + 1])
-            codes[self.rows[part], k] = self.entry_codes[part]
+        """The dense table of codes, built on every access (``n_documents x n_features`` int32)."""
+        entries = self.entries
+        codes = np.repeat(entries.default_bin[None, :], self.n_documents, axis=0)
+        feature = np.repeat(np.arange(len(self.thresholds)), np.diff(entries.ptr))
+        codes[entries.docs, feature] = entries.codes
         return codes
 
     def above(self, feature: int, bin_: int) -> np.ndarray:
         """Whether each document lies above threshold ``bin_`` of ``feature``, from its entries."""
-        above = np.full(self.n_documents, self.default_bin[feature] > bin_)
-        part = slice(self.ptr[feature], self.ptr[feature + 1])
-        above[self.rows[part]] = self.entry_codes[part] > bin_
+        entries = self.entries
+        above = np.full(self.n_documents, entries.default_bin[feature] > bin_)
+        part = slice(entries.ptr[feature], entries.ptr[feature + 1])
+        above[entries.docs[part]] = entries.codes[part] > bin_
         return above
 
 

@@ -155,6 +155,7 @@ class LazyKernels:
         self.warm_up = warm_up
         self._lock = threading.Lock()
         self._ready = False  # latched: once built or found in the cache, usable for the rest of the process
+        self._built = False  # whether this process compiled it or loaded it from the cache (build)
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._error_reported = False
@@ -174,9 +175,20 @@ class LazyKernels:
         start = time.process_time()
         self.load()
         self.warm_up()
-        self._ready = True
+        self._ready = self._built = True
         self._write_stamp()
         return time.process_time() - start
+
+    def load_cached(self) -> bool:
+        """Load the code from the cache into this process, once, when the cache holds it; whether it is loaded.
+
+        Unlike :meth:`build` it never compiles: it warms a process (a Dask
+        worker) so that its first fits pay no loading, and costs nothing
+        the second time.
+        """
+        if not self._built and self.is_cached():
+            self.build()
+        return self._built
 
     def is_cached(self) -> bool:
         """Whether the cache folder's stamp says this code is there, for these sources, Numba and Python."""

@@ -163,9 +163,9 @@ def test_sparse_bins_hold_only_the_entries_and_agree_with_the_dense_codes():
         for b in range(len(dense.thresholds[k])):
             np.testing.assert_array_equal(held.above(k, b), dense.above(k, b))
     np.testing.assert_array_equal(held.codes, dense.codes)
-    assert held.rows.size < 0.5 * X.size  # the zeros are not held
+    assert held.entries.docs.size < 0.5 * X.size  # the zeros are not held
     zeros = sparse.csr_matrix((5, 3))  # no value at all: one bin per feature, no entry
-    assert SparseFeatureBins(zeros).n_bins.tolist() == [1, 1, 1] and SparseFeatureBins(zeros).rows.size == 0
+    assert SparseFeatureBins(zeros).n_bins.tolist() == [1, 1, 1] and SparseFeatureBins(zeros).entries.docs.size == 0
 
 
 def test_the_letor_example_fits_from_its_sparse_file_as_from_the_dense_one(tmp_path):

@@ -261,6 +261,8 @@ def _read_compiled(text):
     spans = qid_span[:n]
     if integer_ids and (spans[:, 0] >= 0).all():
         qid_tokens = qid_value[:n]
+    elif (spans[:, 0] < 0).all():  # no query id at all (a group file gives them)
+        qid_tokens = [None] * n
     else:
         qid_tokens = [data[start:stop].decode("ascii") if start >= 0 else None for start, stop in spans.tolist()]
     return (line_of[:n], relevance[:n], qid_tokens, doc_of[:entries], indices[:entries],

@@ -68,7 +68,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._validation import check_n_jobs
-from ..binning import FeatureBins, SparseFeatureBins
+from ..binning import FeatureBins, FeatureEntries, SparseFeatureBins
 from ..jit import LazyKernels, compile_mode
 from . import stump_numpy
 
@@ -178,30 +178,9 @@ def factored_split_sums(above: np.ndarray, grades: np.ndarray, queries: np.ndarr
     return float(np.sum(distance_table[g, h] * (forward - backward))), float(np.sum(forward + backward))
 
 
-class FeatureEntries(NamedTuple):
-    """Each feature's documents outside its most frequent bin, in the order of their codes (:func:`feature_entries`)."""
-
-    #: where each feature's entries start, and the end (n_features + 1)
-    ptr: np.ndarray
-    #: the documents, feature by feature
-    docs: np.ndarray
-    #: their bin codes
-    codes: np.ndarray
-    #: each feature's bin left out: its most frequent (the lowest of equally frequent ones), or, for
-    #: :class:`SparseFeatureBins`, the bin of its implicit zeros
-    default_bin: np.ndarray
-    #: the documents of the fit
-    n_documents: int
-
-    @property
-    def share(self) -> float:
-        """The share of all values that lie in their feature's most frequent bin."""
-        n_values = self.default_bin.size * self.n_documents
-        return 0.0 if n_values == 0 else 1.0 - self.docs.size / n_values
-
-
 def feature_entries(order: np.ndarray, sorted_codes: np.ndarray) -> FeatureEntries:
-    """:class:`FeatureEntries` from each feature's documents in code order and their codes (features x documents)."""
+    """:class:`~rankviz.binning.FeatureEntries` outside each feature's most frequent bin (the lowest of equally
+    frequent ones), from each feature's documents in code order and their codes (features x documents)."""
     n_features, n_documents = sorted_codes.shape
     default = np.empty(n_features, dtype=np.int32)
     for k in range(n_features):
@@ -468,7 +447,7 @@ class StumpSearch:
         if layout.sparse:
             bins = layout.bins
             assert isinstance(bins, SparseFeatureBins)
-            self.entries = FeatureEntries(bins.ptr, bins.rows, bins.entry_codes, bins.default_bin, bins.n_documents)
+            self.entries = bins.entries
         elif layout.compiled and self.n_jobs == 1 and layout.n_features:
             entries = feature_entries(layout.order, layout.sorted_codes)
             if entries.share >= _SPARSE_SHARE:

@@ -362,3 +362,13 @@ def test_every_shared_benchmark_file_has_the_registry_checksum(benchmark_data):
     for name in present:
         assert sha256((benchmark_data / f"{name}.csv").read_bytes()) == LABEL_RANKING_SETS[name].remote.sha256, name
         assert LABEL_RANKING_SETS[name].format == "benchmark"
+
+
+def test_a_feature_named_like_a_label_is_renamed_and_the_labels_keep_their_names(server, tmp_path, monkeypatch):
+    # yeast-partial as published: scores mit, nuc ... beside classes of the same names.
+    body = PARTIAL.replace(b"4,1,3,x,a,b,c", b"4,1,3,b,a,b,c")
+    point(monkeypatch, "yeast-partial", server.serve("/yeast-partial.csv", body))
+    fetched = fetch_label_ranking("yeast-partial", data_home=tmp_path)
+    assert list(fetched.X.columns) == ["b (feature)"]
+    assert fetched.label_names == ("a", "b", "c")
+    np.testing.assert_array_equal(fetched.X.to_numpy().ravel(), [0.1, 0.2, 0.3, 0.4])

@@ -567,7 +567,8 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
     -------
     RankingDataset
         Named ``name``. A file in the scikit-lr format gets its feature and
-        label names from its first line; one in the benchmark format
+        label names from its first line (a feature named like a label is
+        renamed ``<name> (feature)``); one in the benchmark format
         (``n,d,L`` alone) has features ``x1..xd`` and the registry's label
         names. Ties (dense ranks ``1,2,2``) become average positions, as
         :func:`~rankviz.datasets.load_benchmark` reads them.
@@ -625,12 +626,23 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
         d, n_labels = int(fields[1]), int(fields[2])
         names = fields[3:]
         if len(names) == d + n_labels:
-            feature_names, label_names = names[:d], names[d:]
+            feature_names, label_names = _apart_from(names[:d], names[d:]), names[d:]
             data = ",".join(fields[:3]).encode("ascii") + newline + rest
     dataset = load_benchmark(_named_buffer(data, path), name=name,
                              label_names=label_names if label_names is not None else entry.label_names)
     X = dataset.X if feature_names is None else dataset.X.set_axis(feature_names, axis=1)
     return dataclasses.replace(dataset, X=X, description=f"{entry.description} Published at {entry.remote.url}.")
+
+
+def _apart_from(feature_names: list[str], label_names: list[str]) -> list[str]:
+    """The feature names, each that is also a label's name renamed ``<name> (feature)``.
+
+    A published file may name a feature and a label alike (yeast's scores
+    ``mit``, ``nuc`` ... and its classes of the same names); the labels keep
+    theirs, since the rankings show them.
+    """
+    labels = set(label_names)
+    return [f"{name} (feature)" if name in labels else name for name in feature_names]
 
 
 def fetch_letor_example(*, data_home: str | os.PathLike | None = None,

@@ -7,9 +7,10 @@ Shared by :class:`rankviz.KNNRanker`, :class:`rankviz.IBLR` and
 from __future__ import annotations
 
 import warnings
-from typing import Any, Literal, overload
+from typing import Any, Literal, Protocol, overload
 
 import numpy as np
+from scipy.spatial import cKDTree
 from sklearn.neighbors import NearestNeighbors
 
 from .features import FeatureEncoder
@@ -20,8 +21,9 @@ __all__ = ["ALGORITHMS", "NeighbourIndex", "SCALINGS"]
 #: training mean and standard deviation to 0 and 1.
 SCALINGS = ("minmax", "standard")
 
-#: How the nearest rows are found: every distance computed here ("exhaustive"), or candidates from
-#: scikit-learn's ``NearestNeighbors`` with that algorithm. All find the same neighbours.
+#: How the nearest rows are found: every distance computed here ("exhaustive"), candidates from SciPy's
+#: ``cKDTree`` ("kd_tree") or from scikit-learn's ``NearestNeighbors`` with that algorithm. All find the
+#: same neighbours.
 ALGORITHMS = ("auto", "exhaustive", "brute", "kd_tree", "ball_tree")
 
 _BLOCK_CELLS = 4_000_000
@@ -29,10 +31,14 @@ _BLOCK_CELLS = 4_000_000
 # cost grows with k and the exhaustive one's hardly does (measured: they cross near n / 30 to n / 50
 # on 1,600 to 25,600 points).
 _POINTS_PER_CANDIDATE = 50
-# ... and below this many rows (one matrix product is cheaper: vehicle's 761 rows and stock's 855, k = 10).
+# ... and, unless a KD-tree is searched, below this many rows (one matrix product is cheaper than
+# scikit-learn's brute force on vehicle's 761 rows, k = 10; SciPy's KD-tree is not, on stock's 855).
 _SEARCH_MIN_POINTS = 1_000
-# "auto" searches a KD-tree from this many points per cell of 2^d (d the embedded dimensions).
+# "auto" searches a KD-tree from this many points per cell of 2^d (d the embedded dimensions) ...
 _TREE_POINTS_PER_CELL = 32
+# ... and always in this many dimensions or fewer (SciPy's tree against every distance, k = 10: stock's 855
+# rows in 5 dimensions 0.17 against 1.8 ms, housing's 456 in 6 dimensions 0.14 against 0.22 ms).
+_TREE_MAX_ALWAYS = 6
 
 
 class NeighbourIndex:
@@ -61,16 +67,18 @@ class NeighbourIndex:
     algorithm : {"auto", "exhaustive", "brute", "kd_tree", "ball_tree"}, default="auto"
         ``"exhaustive"`` computes the distance of every query row to every
         training row. The others take a few more than ``n_neighbors``
-        candidates from scikit-learn's ``NearestNeighbors`` with that
-        ``algorithm`` (a KD-tree answers in O(log n) per query in few
-        dimensions), and choose among them by the same rule, so the
+        candidates from a search (``"kd_tree"``: SciPy's ``cKDTree``, which
+        answers in O(log n) per query in few dimensions; ``"brute"`` and
+        ``"ball_tree"``: scikit-learn's ``NearestNeighbors`` with that
+        ``algorithm``), and choose among them by the same rule, so the
         neighbours, their order and their ties are the same; a query row
         with more rows near its k-th distance than the candidates hold is
-        searched exhaustively. ``"auto"`` is exhaustive below 1,000
-        training rows and where k + 1 exceeds a fiftieth of them; otherwise
-        it takes a KD-tree's candidates where the training rows number at
-        least 32 per cell of ``2 ** d`` (``d`` the numeric attributes plus
-        one per nominal value), else scikit-learn's brute force.
+        searched exhaustively. ``"auto"`` is exhaustive where k + 1 exceeds
+        a fiftieth of the training rows; otherwise it takes a KD-tree's
+        candidates in up to 6 dimensions, or where the training rows number
+        at least 32 per cell of ``2 ** d`` (``d`` the numeric attributes
+        plus one per nominal value), else scikit-learn's brute force from
+        1,000 rows, else it is exhaustive.
 
     Raises
     ------
@@ -125,12 +133,16 @@ class NeighbourIndex:
         if algorithm == "auto":
             # A KD-tree prunes only where the points far outnumber the 2^d cells that one split per
             # dimension makes; else scikit-learn's brute force (chunked products, a heap per row) is faster.
-            # Measured on fried's 9 dimensions: brute force 2x faster at 6,400 points, the tree 20 % at 36,700.
-            algorithm = "kd_tree" if n_points >= _TREE_POINTS_PER_CELL * 2.0 ** n_dims else "brute"
-        self._search = None
-        if algorithm != "exhaustive" and n_points:
-            # KDTree's own default leaf size (NearestNeighbors' is 30): 10 % faster on fried's 9 dimensions.
-            self._search = NearestNeighbors(algorithm=algorithm, leaf_size=40).fit(self.points)
+            # Measured on fried's 9 dimensions with SciPy's tree: brute force 1.46x faster at 6,400 points, 1.10x at
+            # 20,000. Clustered data favours the tree earlier (pendigits, 16 dimensions: 0.70x brute force at
+            # 10,992 points), uniform data later; the rule errs towards brute force, whose cost is predictable.
+            tree = n_dims <= _TREE_MAX_ALWAYS or n_points >= _TREE_POINTS_PER_CELL * 2.0 ** n_dims
+            algorithm = "kd_tree" if tree else "brute"
+        self._search: _Candidates | None = None
+        if algorithm == "kd_tree" and n_points:
+            self._search = _TreeCandidates(self.points)
+        elif algorithm != "exhaustive" and n_points:
+            self._search = NearestNeighbors(algorithm=algorithm).fit(self.points)
 
     @overload
     def kneighbors(self, X: Any, return_distance: Literal[False] = ...) -> np.ndarray: ...
@@ -170,7 +182,8 @@ class NeighbourIndex:
         left = np.arange(len(query))  # rows still to search
         # Candidates: one more than k first, which separates the k-th neighbour from the points left
         # out on most rows (see _separated); then more, for the rows with ties there.
-        worth_it = n_points >= max(_SEARCH_MIN_POINTS, (k + 1) * _POINTS_PER_CANDIDATE)
+        least = (k + 1) * _POINTS_PER_CANDIDATE
+        worth_it = n_points >= (least if isinstance(self._search, _TreeCandidates) else max(_SEARCH_MIN_POINTS, least))
         search = self._search if self.algorithm != "auto" or worth_it else None
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):
@@ -323,6 +336,27 @@ class NeighbourIndex:
             n_values = len(self.encoder.categories[j])
             parts.append(encoded[:, [j]] == np.arange(n_values)[None, :])
         return np.hstack(parts).astype(float)
+
+
+class _Candidates(Protocol):
+    def kneighbors(self, X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+class _TreeCandidates:
+    """SciPy's ``cKDTree`` behind ``NearestNeighbors.kneighbors``' signature.
+
+    On one thread its queries take 0.65-0.7x the time of scikit-learn's
+    KD-tree on calhousing, fried and pendigits, and a fifth on stock's 855
+    rows, where scikit-learn's fixed cost per call dominates
+    (``benchmarks/bench_neighbours.py``).
+    """
+
+    def __init__(self, points: np.ndarray) -> None:
+        self._tree = cKDTree(points)
+
+    def kneighbors(self, X: np.ndarray, n_neighbors: int) -> tuple[np.ndarray, np.ndarray]:
+        distance, index = self._tree.query(X, k=n_neighbors)
+        return distance, index
 
 
 def _stable_argsort(values):

@@ -127,6 +127,7 @@ class NeighbourIndex:
                                        nan=0.5)
         self.points = self._embed(encoded)
         self._point_sq = (self.points ** 2).sum(axis=1)
+        self._minus_two_points = -2.0 * self.points  # exact: the products -2 a.b are those of 2 a.b, negated
         self._largest_norm = float(np.sqrt(self._point_sq.max(initial=0.0)))
         self.algorithm = algorithm
         n_points, n_dims = self.points.shape
@@ -244,12 +245,19 @@ class NeighbourIndex:
         Computed as ||a||^2 - 2 a.b + ||b||^2 and rounded to 12 decimals, so that
         equal distances computed along different paths compare equal.
         """
-        query_sq = (query ** 2).sum(axis=1)
+        # In place: each temporary of a block's size is a fresh mapping of memory, paid in page faults
+        # (vehicle's 84 x 762 distances: 0.72 -> 0.14 ms). The sums are those of the formula, to the bit.
         if columns is None:
-            sq = query_sq[:, None] - 2 * query @ self.points.T + self._point_sq[None, :]
+            sq = query @ self._minus_two_points.T
+            sq += (query ** 2).sum(axis=1)[:, None]
+            sq += self._point_sq[None, :]
         else:
-            sq = query_sq[:, None] - 2 * np.einsum("rd,rmd->rm", query, self.points[columns]) + self._point_sq[columns]
-        return np.maximum(sq, 0.0).round(12)
+            sq = np.einsum("rd,rmd->rm", query, self.points[columns])
+            sq *= -2.0
+            sq += (query ** 2).sum(axis=1)[:, None]
+            sq += self._point_sq[columns]
+        np.maximum(sq, 0.0, out=sq)
+        return np.round(sq, 12, out=sq)
 
     def _select(self, query, sq, columns, k):
         """The k nearest of each row's candidate points, nearest first, ties by point index.
@@ -285,7 +293,8 @@ class NeighbourIndex:
             crowded = np.flatnonzero(tied.sum(axis=1) > need)  # more ties than places: rare
             keep[crowded] = nearer[crowded] | self._closest_of_tied(
                 query[crowded], tied[crowded], _rows_of(columns, crowded, n_columns), need[crowded])
-            position = np.nonzero(keep)[1].reshape(n_rows, k)  # ascending index per row
+            # ascending index per row; np.nonzero's two index arrays cost 10x this one (84 x 762: 90 -> 10 us)
+            position = (np.flatnonzero(keep) % n_columns).reshape(n_rows, k)
             kept_sq = np.take_along_axis(sq, position, axis=1)
         else:
             position = np.broadcast_to(np.arange(n_columns), sq.shape)

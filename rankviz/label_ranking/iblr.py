@@ -424,8 +424,15 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     def _predict(self, X, spread):
         """Rankings and, with ``spread``, the Mallows spreads (NaN without: the centres need no spread)."""
         neighbours, distances = self.kneighbors(X, return_distance=True)
-        centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours, self._distance_weights(distances),
-                                                            spread=spread)
+        if not spread and self.consensus_ != "bucket_order" and not np.isnan(self.Y_).any():
+            # Complete rankings: the centres are weighted Borda counts, summed as the choice of k sums
+            # them (no EM, no group sums: calhousing's 2,064 queries 3.4 -> 2.6 ms over the search).
+            centers, mean_position = next(_borda_centres_for_sizes(self.Y_, neighbours, distances,
+                                                                   [neighbours.shape[1]], self.weights))
+            theta = np.full(len(neighbours), np.nan)
+        else:
+            centers, theta, mean_position = _fit_neighbourhoods(self.Y_, neighbours,
+                                                                self._distance_weights(distances), spread=spread)
         return self._ties(self.Y_, neighbours, distances, centers, mean_position, self.beta_), theta
 
     def _distance_weights(self, distances):

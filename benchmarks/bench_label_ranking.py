@@ -65,7 +65,7 @@ from rankviz import IBLR, RankingForest, RankingTree, RankingTreeCV
 from rankviz.cli import ProgressBar
 from rankviz.datasets import available_label_ranking_sets
 from rankviz.experiments.grid import Protocol, resolve_datasets, run_grid
-from rankviz.experiments.grid.execution import warm_workers
+from rankviz.experiments.grid.execution import LOCAL_CLUSTER_CONFIG, warm_workers
 from common import add_data_option, data_home_of, load_label_ranking, median_time  # benchmarks/common.py
 
 #: Cheng, Hühn & Hüllermeier (2009), Table 2, complete rankings: (LRT, IBLR) Kendall tau.
@@ -269,10 +269,12 @@ def local_cluster(n_workers):
     Its workers are warmed (imports, compiled code from the cache) before it is returned, as the local
     processes that joblib keeps from the first run are.
     """
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
-                           processes=True)
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):  # as the clusters rankviz starts itself
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                               processes=True)
     client = Client(cluster)
     warm_workers(client)
     return cluster, client

@@ -38,6 +38,19 @@ def test_tau_x_is_the_formula_of_emond_and_mason():
         assert (np.isnan(expected) and np.isnan(got)) or got == pytest.approx(expected)
 
 
+def test_tau_x_of_many_rows_in_blocks_is_the_formula_row_by_row(monkeypatch):
+    from rankviz.label_ranking import metrics
+
+    monkeypatch.setattr(metrics, "_PAIR_CELLS", 100)  # 2 rows of 7 labels per block: every block edge is met
+    rng = np.random.default_rng(11)
+    A = rng.integers(1, 5, size=(45, 7)).astype(float)
+    B = rng.integers(1, 5, size=(45, 7)).astype(float)
+    A[rng.random(A.shape) < 0.2] = np.nan
+    B[:3] = np.nan  # rows with no label in common: NaN
+    expected = [brute_tau_x(a, b) for a, b in zip(A, B)]
+    np.testing.assert_allclose(tau_x(A, B), expected, rtol=0, atol=1e-15)
+
+
 def test_tau_x_by_hand_and_against_kendall_tau_without_ties():
     assert tau_x([1, 2, 3], [1, 2, 3]) == 1.0 and tau_x([1, 2, 3], [3, 2, 1]) == -1.0
     assert tau_x([1, 1, 1], [1, 1, 1]) == 1.0       # tau-b is undefined here; tau_x is 1

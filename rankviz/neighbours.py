@@ -6,6 +6,7 @@ Shared by :class:`rankviz.KNNRanker`, :class:`rankviz.IBLR` and
 
 from __future__ import annotations
 
+import time
 import warnings
 from typing import Any, Literal, Protocol, overload
 
@@ -39,6 +40,14 @@ _TREE_POINTS_PER_CELL = 32
 # ... and always in this many dimensions or fewer (SciPy's tree against every distance, k = 10: stock's 855
 # rows in 5 dimensions 0.17 against 1.8 ms, housing's 456 in 6 dimensions 0.14 against 0.22 ms).
 _TREE_MAX_ALWAYS = 6
+# Where the rule chooses brute force, "auto" times SciPy's tree against it on this many query rows of the first call
+# of at least _TRIAL_MIN_QUERIES rows, and keeps the tree if it took under _TRIAL_MARGIN of brute force's time:
+# clustered points favour the tree long before the rule does (pendigits' 16 dimensions, segment's 18: 0.70x and
+# 0.55x brute force's time), uniform ones do not (spo's 24, satimage's 36: 1.9x and 2.0x), and the dimensions do
+# not tell them apart. Either search gives the same neighbours; only the time depends on the trial.
+_TRIAL_ROWS = 64
+_TRIAL_MIN_QUERIES = 1_000
+_TRIAL_MARGIN = 0.8
 
 
 class NeighbourIndex:
@@ -78,7 +87,11 @@ class NeighbourIndex:
         candidates in up to 6 dimensions, or where the training rows number
         at least 32 per cell of ``2 ** d`` (``d`` the numeric attributes
         plus one per nominal value), else scikit-learn's brute force from
-        1,000 rows, else it is exhaustive.
+        1,000 rows, else it is exhaustive. Where it chose brute force, the
+        first call of at least 1,000 query rows times SciPy's tree against
+        it on 64 of them and keeps the faster (clustered points favour the
+        tree long before the rule does): the neighbours do not depend on
+        it, only the time.
 
     Raises
     ------
@@ -139,6 +152,7 @@ class NeighbourIndex:
             # 10,992 points), uniform data later; the rule errs towards brute force, whose cost is predictable.
             tree = n_dims <= _TREE_MAX_ALWAYS or n_points >= _TREE_POINTS_PER_CELL * 2.0 ** n_dims
             algorithm = "kd_tree" if tree else "brute"
+        self._trial = algorithm == "brute" and self.algorithm == "auto"
         self._search: _Candidates | None = None
         if algorithm == "kd_tree" and n_points:
             self._search = _TreeCandidates(self.points)
@@ -186,6 +200,8 @@ class NeighbourIndex:
         least = (k + 1) * _POINTS_PER_CANDIDATE
         worth_it = n_points >= (least if isinstance(self._search, _TreeCandidates) else max(_SEARCH_MIN_POINTS, least))
         search = self._search if self.algorithm != "auto" or worth_it else None
+        if search is not None and self._trial and len(query) >= _TRIAL_MIN_QUERIES:
+            search = self._search = self._faster_search(query[:_TRIAL_ROWS], k + 1)
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):
                 break
@@ -205,6 +221,17 @@ class NeighbourIndex:
             sq = self._squared_distances(query[rows])
             nearest[rows], distance[rows] = self._select(query[rows], sq, None, k)
         return (nearest, distance) if return_distance else nearest
+
+    def _faster_search(self, sample, n_candidates):
+        """SciPy's tree or the brute force of "auto", whichever answers ``sample`` sooner (see _TRIAL_ROWS)."""
+        self._trial = False
+        tree = _TreeCandidates(self.points)
+        seconds = []
+        for search in (self._search, tree):
+            start = time.perf_counter()
+            search.kneighbors(sample, n_candidates)
+            seconds.append(time.perf_counter() - start)
+        return tree if seconds[1] < _TRIAL_MARGIN * seconds[0] else self._search
 
     def _separated(self, query, gap):
         """Which rows' left-out points are all farther than their k-th candidate, beyond rounding.

@@ -1,4 +1,4 @@
-"""The candidate search of NeighbourIndex (scikit-learn's KD-tree, ball tree or brute force) against the exhaustive one.
+"""The candidate search of NeighbourIndex (SciPy's KD-tree, scikit-learn's ball tree or brute force) against the exhaustive one.
 
 Every algorithm must return the neighbours, their order and their ties that
 computing every distance returns: the k-NN rankers' predictions must not
@@ -114,3 +114,22 @@ def test_neighbour_sums_equal_the_sums_of_each_neighbourhood_size():
         np.testing.assert_allclose(plain[g], values[neighbours[:, :k]].sum(axis=1), atol=1e-12)
         np.testing.assert_allclose(weighted[g], (factor[:, :k, None] * values[neighbours[:, :k]]).sum(axis=1),
                                    atol=1e-12)
+
+
+@pytest.mark.parametrize("margin", [0.0, 1e9])  # the trial keeps brute force / always takes the tree
+def test_the_auto_trial_of_the_tree_against_brute_force_finds_the_same_neighbours(monkeypatch, margin):
+    monkeypatch.setattr(neighbours_module, "_TRIAL_MARGIN", margin)
+    rng = np.random.default_rng(5)
+    X = tied_table(rng, 2_000)  # 8 embedded dimensions: the rule chooses brute force below 32 * 2^8 rows
+    X["d"], X["e"] = rng.normal(size=2_000).round(2), rng.integers(0, 5, 2_000).astype(float)
+    queries = pd.concat([X.iloc[rng.integers(0, 2_000, 600)], tied_table(rng, 600).assign(d=0.5, e=2.0)],
+                        ignore_index=True)
+    index = NeighbourIndex(X, 7)
+    found = index.kneighbors(queries, True)
+    chosen = type(index._search).__name__
+    assert chosen == ("_TreeCandidates" if margin else "NearestNeighbors")
+    expected = NeighbourIndex(X, 7, algorithm="exhaustive").kneighbors(queries, True)
+    np.testing.assert_array_equal(found[0], expected[0])
+    np.testing.assert_array_equal(found[1], expected[1])
+    again = pickle.loads(pickle.dumps(index)).kneighbors(queries.iloc[:50], True)  # the choice is kept, and pickles
+    np.testing.assert_array_equal(again[0], expected[0][:50])

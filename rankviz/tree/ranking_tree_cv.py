@@ -191,7 +191,7 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
         first = self._tree(grid[0], np.inf).fit(X, Y, label_names)
         Y = np.asarray(Y, dtype=float)  # checked by the fit above
         measure = self._measure(Y)
-        n, n_labels = Y.shape
+        n = len(Y)
         rows = X if isinstance(X, pd.DataFrame) else pd.DataFrame(X)  # .iloc for the folds
         if isinstance(self.cv, numbers.Integral):
             if self.cv < 2 or n < 2:
@@ -322,7 +322,7 @@ def _scores_along_path(measure: Callable[[np.ndarray, np.ndarray], Any], truth: 
     row). letter-partial, 26 labels: τx of 1,800 rows at every γ of the path
     was the tuned tree's whole time.
     """
-    n_rows, n_gammas, n_labels = predicted.shape
+    n_rows, n_gammas = predicted.shape[:2]
     new = np.ones((n_rows, n_gammas), dtype=bool)
     new[:, 1:] = (predicted[:, 1:] != predicted[:, :-1]).any(axis=2)  # NaN != NaN: scored again, no harm
     row, gamma = np.nonzero(new)

@@ -297,3 +297,21 @@ def test_rankers_of_bucket_orders_are_scored_by_tau_x():
     assert forest.oob_score_ == pytest.approx(np.nanmean(tau_x(Y[held], forest.oob_prediction_[held])))
     model = IBLR(n_neighbors=5).fit(X[:50], Y[:50])
     assert model.score(X[50:], Y[50:]) == pytest.approx(np.nanmean(tau_x(Y[50:], model.predict(X[50:]))))
+
+
+def test_neighbourhood_counts_give_bucket_orders_of_every_threshold_and_recount_for_new_neighbours():
+    from rankviz.label_ranking.bucket_order import NeighbourhoodCounts, bucket_orders
+    from rankviz.label_ranking.iblr import dudani_weights
+
+    rng = np.random.default_rng(3)
+    Y = rng.integers(1, 4, size=(60, 5)).astype(float)  # ties throughout
+    Y[rng.random(Y.shape) < 0.1] = np.nan
+    counts = NeighbourhoodCounts()
+    for _ in range(3):  # a new array of neighbours each time (as each inner fold's), some of equal k
+        neighbours = rng.integers(0, 60, size=(40, 12))
+        distances = np.sort(rng.random((40, 12)), axis=1)
+        for k in (12, 1, 4, 4, 12):  # the first k as the last: only the new array says count again
+            weights = dudani_weights(distances[:, :k])
+            for beta in (0.25, 0.05, 0.35):
+                np.testing.assert_array_equal(counts.bucket_orders(Y, neighbours, k, weights, beta),
+                                              bucket_orders(Y[neighbours[:, :k]], weights, beta=beta))

@@ -23,7 +23,8 @@ from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, mean_from_sums, mean_ranks, rank_by_mean
 from .base import LabelRankerMixin
-from .bucket_order import DEFAULT_BETA, bucket_order, bucket_orders, check_consensus, chosen_consensus
+from .bucket_order import (DEFAULT_BETA, NeighbourhoodCounts, bucket_order, bucket_orders, check_consensus,
+                           chosen_consensus)
 from .metrics import kendall_tau, tau_x
 from .neighbourhood_size import (BETA_GRID, check_neighbour_params, check_scaling, neighbour_sums, scalings_to_try,
                                  select_k_and_beta)
@@ -393,11 +394,12 @@ class KNNRanker(LabelRankerMixin, BaseEstimator):
     def _select_k(self, X, Y):
         """Choose ``k`` (and β) by inner cross-validation (:mod:`~rankviz.label_ranking.neighbourhood_size`)."""
         bucket = self.consensus_ == "bucket_order"
+        counts = NeighbourhoodCounts()  # shared by the thresholds β, which differ only in the vote
 
         def predict_at(beta):
             def predict(Y_train, neighbours, distances, sizes):
-                if bucket:
-                    return [bucket_orders(Y_train[neighbours[:, :k]], beta=beta) for k in sizes]
+                if bucket:  # one k at a time, every β on its counts
+                    return (counts.bucket_orders(Y_train, neighbours, k, None, beta) for k in sizes)
                 # The mean-rank rule's sums grow neighbour by neighbour: one running sum serves every k
                 # (of positions that are integers or halves: exact in any order, as _combine's).
                 present = ~np.isnan(Y_train)

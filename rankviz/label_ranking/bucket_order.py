@@ -37,9 +37,9 @@ from numpy.typing import ArrayLike
 
 from ..jit import LazyKernels
 
-__all__ = ["CONSENSUS_CHOICES", "DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "bucket_order", "bucket_order_from_counts",
-           "bucket_orders", "bucket_orders_from_counts", "check_consensus", "chosen_consensus", "has_ties",
-           "is_partial", "precedence_counts", "warm_up"]
+__all__ = ["CONSENSUS_CHOICES", "DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "NeighbourhoodCounts", "bucket_order",
+           "bucket_order_from_counts", "bucket_orders", "bucket_orders_from_counts", "check_consensus",
+           "chosen_consensus", "has_ties", "is_partial", "precedence_counts", "warm_up"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
@@ -353,6 +353,57 @@ def bucket_orders(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float
         before, tied = _pair_counts(Y[start:start + block], w[start:start + block])
         out[start:start + block] = bucket_orders_from_counts(before, tied, beta)
     return out
+
+
+class NeighbourhoodCounts:
+    """The precedence counts of each query's first ``k`` neighbours, kept while thresholds β are tried on them.
+
+    Choosing ``k`` and β together scores every β on the same neighbours,
+    one ``k`` after the other (:func:`~rankviz.label_ranking.neighbourhood_size.select_k_and_beta`).
+    The counts, most of a bucket order's cost, do not depend on β: each set
+    of neighbours and ``k`` is counted once, then each β is one call of
+    :func:`bucket_orders_from_counts`. Only the latest counts are kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Y = np.array([[1, 2, 2], [1, 2, 3], [3, 2, 1]], dtype=float)
+    >>> neighbours = np.array([[0, 1, 2], [2, 1, 0]])
+    >>> counts = NeighbourhoodCounts()
+    >>> counts.bucket_orders(Y, neighbours, 2, None, beta=0.25)  # [3, 2, 1] against [1, 2, 3]: all tied
+    array([[1. , 2.5, 2.5],
+           [2. , 2. , 2. ]])
+    >>> np.array_equal(counts.bucket_orders(Y, neighbours, 2, None, beta=0.1),
+    ...                bucket_orders(Y[neighbours[:, :2]], beta=0.1))
+    True
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[np.ndarray, int] | None = None
+        self._counts: tuple[np.ndarray, np.ndarray] | None = None
+
+    def bucket_orders(self, Y: np.ndarray, neighbours: np.ndarray, k: int, weights: ArrayLike | None,
+                      beta: float = DEFAULT_BETA) -> np.ndarray:
+        """:func:`bucket_orders` of ``Y[neighbours[:, :k]]`` with ``weights`` (of shape (queries, k)).
+
+        The counts are taken again when ``neighbours`` is another array
+        (identity, not equality: the caller passes the same array for every
+        β) or ``k`` changes; ``weights`` must be those of these neighbours
+        (their distances'), which are not compared.
+        """
+        _check_beta(beta)
+        key = self._key
+        if key is None or key[0] is not neighbours or key[1] != k:
+            sets = Y[neighbours[:, :k]]
+            w = np.ones(sets.shape[:2]) if weights is None else np.asarray(weights, dtype=float)
+            before, tied = np.empty((len(sets), Y.shape[1], Y.shape[1])), np.empty((len(sets), Y.shape[1], Y.shape[1]))
+            block = max(1, _BLOCK_CELLS // max(1, k * Y.shape[1] * Y.shape[1]))
+            for start in range(0, len(sets), block):
+                rows = slice(start, start + block)
+                before[rows], tied[rows] = _pair_counts(sets[rows], w[rows])
+            self._key, self._counts = (neighbours, k), (before, tied)
+        assert self._counts is not None
+        return bucket_orders_from_counts(*self._counts, beta)
 
 
 def bucket_orders_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = DEFAULT_BETA) -> np.ndarray:

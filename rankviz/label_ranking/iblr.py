@@ -40,7 +40,7 @@ from .._validation import check_feature_input, check_rankings
 from ..neighbours import NeighbourIndex
 from .aggregation import check_tie_tolerance, tie_close_labels
 from .base import LabelRankerMixin
-from .bucket_order import DEFAULT_BETA, bucket_orders, check_consensus, chosen_consensus
+from .bucket_order import DEFAULT_BETA, NeighbourhoodCounts, bucket_orders, check_consensus, chosen_consensus
 from .mallows import borda_votes, fit_mallows_groups, positions_from_votes
 from .metrics import kendall_tau, tau_x
 from .neighbourhood_size import (BETA_GRID, DEFAULT_K_GRID, check_neighbour_params, check_scaling, neighbour_sums,
@@ -441,11 +441,13 @@ class IBLR(LabelRankerMixin, BaseEstimator):
     def _select_k(self, X, Y):
         """Choose ``k`` (and β) by inner cross-validation (:mod:`~rankviz.label_ranking.neighbourhood_size`)."""
         bucket = self.consensus_ == "bucket_order"
+        counts = NeighbourhoodCounts()  # shared by the thresholds β, which differ only in the vote
 
         def predict_at(beta):
             def predict(Y_train, neighbours, distances, sizes):  # k is chosen for the predictions made
-                if bucket:  # the bucket order needs no Mallows fit
-                    return [self._ties(Y_train, neighbours[:, :k], distances[:, :k], None, None, beta) for k in sizes]
+                if bucket:  # the bucket order needs no Mallows fit; one k at a time, every β on its counts
+                    return (counts.bucket_orders(Y_train, neighbours, k, self._distance_weights(distances[:, :k]),
+                                                 beta) for k in sizes)
                 if not np.isnan(Y_train).any():  # complete rankings: no EM, the centres are Borda counts
                     return [self._ties(Y_train, None, None, centers, mean_position, beta) for centers, mean_position
                             in _borda_centres_for_sizes(Y_train, neighbours, distances, sizes, self.weights)]

@@ -16,7 +16,7 @@ References
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -45,7 +45,7 @@ BETA_GRID = (0.25, 0.05, 0.1, 0.15, 0.2, 0.3, 0.35)
 #: rankings of the held-out rows from the training rankings of their ``k`` nearest neighbours (the first
 #: ``k`` columns of ``neighbours`` and ``distances``, which hold ``max(sizes)``). All sizes at once, so a
 #: rule can grow its sums neighbour by neighbour instead of starting again for each ``k``.
-PredictForSizes = Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[int]], Sequence[np.ndarray]]
+PredictForSizes = Callable[[np.ndarray, np.ndarray, np.ndarray, Sequence[int]], Iterable[np.ndarray]]
 #: ``measure(Y_true, Y_pred)``: one value per row, higher better.
 Measure = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -272,8 +272,12 @@ def _score_sizes(X, Y, predicts, folds, grid, measure, scaling):
         # Scaling ranges come from the inner training rows only, as in fit.
         index = NeighbourIndex(_rows(X, train), grid[-1], scaling)
         neighbours, distances = index.kneighbors(_rows(X, test), return_distance=True)
-        for p, predict in enumerate(predicts):
-            for g, predicted in enumerate(predict(Y[train], neighbours, distances, grid)):
+        Y_train = Y[train]
+        # k by k, every predictor at each k: those that yield their predictions lazily (bucket orders of
+        # each β from shared counts, NeighbourhoodCounts) then hold one k's work at a time.
+        by_size = zip(*(predict(Y_train, neighbours, distances, grid) for predict in predicts))
+        for g, predictions in enumerate(by_size):
+            for p, predicted in enumerate(predictions):
                 tau = np.asarray(measure(Y[test], predicted), dtype=float)
                 tau_sum[p, g] += np.nansum(tau)
                 tau_count[p, g] += np.count_nonzero(~np.isnan(tau))

@@ -166,13 +166,12 @@ def default_max_memory() -> int:
     except ImportError:  # Windows: no rlimits
         pass
     else:
-        size, resident = _process_memory()
-        for limit, used in ((resource.RLIMIT_AS, size), (getattr(resource, "RLIMIT_DATA", None), resident)):
-            if limit is None:
-                continue
-            soft = resource.getrlimit(limit)[0]
-            if soft != resource.RLIM_INFINITY:
-                room.append(max(soft - used, 0))
+        limits = [resource.RLIMIT_AS, getattr(resource, "RLIMIT_DATA", None)]
+        soft = [None if limit is None else resource.getrlimit(limit)[0] for limit in limits]
+        if any(value not in (None, resource.RLIM_INFINITY) for value in soft):  # read /proc only under a limit
+            for value, used in zip(soft, _process_memory()):  # virtual size for RLIMIT_AS, resident for DATA
+                if value not in (None, resource.RLIM_INFINITY):
+                    room.append(max(value - used, 0))
     return int(DEFAULT_MEMORY_SHARE * min(room))
 
 

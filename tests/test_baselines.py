@@ -11,7 +11,7 @@ from rankviz import DefaultRanker, KNNRanker, RankingTree
 from rankviz.label_ranking.aggregation import rank_by_mean
 from rankviz.experiments.cross_validation import compare_methods, summarize
 from rankviz.model_selection import fold_indices
-from rankviz.label_ranking.metrics import cs, lra, wrc
+from rankviz.label_ranking.metrics import cs, lra, tau_x, wrc
 
 
 def problem(seed=0, n=50, n_labels=5):
@@ -94,6 +94,24 @@ def test_compare_methods_reports_every_example_once_per_method_and_progress():
     # Stopping early keeps the folds done so far.
     partial = compare_methods(methods, X, Y, cv=5, progress=lambda d, t: d < 2)
     assert partial["fold"].max() == 1
+
+
+def test_compare_methods_scores_rankings_with_ties_by_tau_x_too():
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame({"x": rng.uniform(size=40)})
+    Y = np.where(X[["x"]].to_numpy() > 0.5, [1.0, 2.0, 2.0], [2.0, 1.0, 1.0])  # every ranking ties two labels
+    methods = {"tree": RankingTree(), "default": DefaultRanker()}
+    scores = compare_methods(methods, X, Y, cv=4)
+    measures = [c for c in scores.columns if c not in ("method", "example", "fold", "repetition")]
+    assert measures == ["CS", "WRC", "LRA", "Kendall tau", "τx"]
+    tree = scores[scores["method"] == "tree"]
+    for fold, rows in tree.groupby("fold"):
+        test = rows["example"].to_numpy()
+        model = RankingTree().fit(X.drop(index=test), np.delete(Y, test, axis=0))
+        np.testing.assert_allclose(rows["τx"], tau_x(Y[test], model.predict(X.iloc[test])))
+    assert summarize(scores).loc["tree", ("τx", "mean")] == pytest.approx(tree["τx"].mean())
+    strict = compare_methods(methods, X, np.argsort(np.argsort(rng.normal(size=(40, 3)))) + 1.0, cv=4)
+    assert "τx" not in strict.columns  # it would equal Kendall tau
 
 
 def test_tree_beats_default_when_rankings_follow_an_attribute():

@@ -29,12 +29,13 @@ from sklearn.base import clone
 from ..model_selection import fold_indices
 from .statistics import paired_comparison, t_interval
 from ..label_ranking import metrics
+from ..label_ranking.bucket_order import has_ties
 from ..label_ranking.incomplete import delete_labels
 from ..tree.criteria import Criterion
 from ..tree.ranking_tree import RankingTree
 
-__all__ = ["MEASURES", "best_gamma", "compare_methods", "compare_methods", "gamma_curves", "loo_gamma_curves", "mean_intervals",
-           "paired_scores", "summarize"]
+__all__ = ["MEASURES", "TIES_MEASURES", "best_gamma", "compare_methods", "gamma_curves", "loo_gamma_curves",
+           "mean_intervals", "paired_scores", "scored_measures", "summarize"]
 
 #: Measures reported for every held-out example, by column name.
 MEASURES = {
@@ -43,6 +44,32 @@ MEASURES = {
     "LRA": metrics.lra,
     "Kendall tau": metrics.kendall_tau,
 }
+#: Also reported where some ranking ties labels (partial rankings): Emond & Mason's τx, the measure
+#: that literature reports (for strict rankings it equals Kendall's tau, so it is left out there).
+TIES_MEASURES = {"τx": metrics.tau_x}
+
+
+def scored_measures(Y: ArrayLike) -> dict[str, Callable[[ArrayLike, ArrayLike], Any]]:
+    """The measures :func:`compare_methods` scores the examples of ``Y`` with, by column name.
+
+    :data:`MEASURES`, and after them :data:`TIES_MEASURES` where some
+    ranking ties two labels.
+
+    Parameters
+    ----------
+    Y : array-like of shape (n_samples, n_labels)
+        Rank positions (NaN = missing label).
+
+    Returns
+    -------
+    dict of str -> callable
+
+    Examples
+    --------
+    >>> list(scored_measures([[1, 2, 2], [1, 2, 3]]))
+    ['CS', 'WRC', 'LRA', 'Kendall tau', 'τx']
+    """
+    return {**MEASURES, **TIES_MEASURES} if has_ties(Y) else dict(MEASURES)
 
 
 def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: ArrayLike,
@@ -58,9 +85,10 @@ def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: 
 
     Each method is fitted on the training part of every fold and each
     held-out example is scored with every measure of :data:`MEASURES`
-    (CS, WRC and LRA of Rebelo, Soares & Costa 2008, and Kendall's tau), so
-    means, intervals, paired comparisons and distributions can all be read
-    from the result.
+    (CS, WRC and LRA of Rebelo, Soares & Costa 2008, and Kendall's tau), and
+    with τx (:data:`TIES_MEASURES`) where the rankings tie labels
+    (:func:`scored_measures`), so means, intervals, paired comparisons and
+    distributions can all be read from the result.
 
     Parameters
     ----------
@@ -100,7 +128,7 @@ def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: 
     DataFrame
         One row per (method, held-out example, repetition): columns
         ``method``, ``example`` (row index), ``fold``, ``repetition`` and one
-        per measure in :data:`MEASURES`.
+        per measure of :func:`scored_measures` (``Y``'s).
 
     Raises
     ------
@@ -133,6 +161,7 @@ def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: 
     if not (isinstance(repetitions, (int, np.integer)) and repetitions >= 1):
         raise ValueError(f"repetitions must be an integer >= 1, got {repetitions!r}")
     splits = _splits(cv, X, Y, groups, repetitions, seed)
+    measures = scored_measures(Y)
     records = []
     for done, (repetition, fold, test) in enumerate(splits, start=1):
         train = np.setdiff1d(np.arange(len(Y)), test, assume_unique=True)
@@ -143,12 +172,17 @@ def compare_methods(methods: Mapping[str, Any], X: pd.DataFrame | ArrayLike, Y: 
             model = clone(method).fit(X.iloc[train], Y_train)
             predicted = model.predict(X.iloc[test])
             row = {"method": name, "example": test, "fold": fold, "repetition": repetition}
-            for measure, score in MEASURES.items():
+            for measure, score in measures.items():
                 row[measure] = score(Y[test], predicted)
             records.append(pd.DataFrame(row))
         if progress is not None and progress(done, len(splits)) is False:
             break
     return pd.concat(records, ignore_index=True)
+
+
+def _measures_in(scores: pd.DataFrame) -> list[str]:
+    """The measure columns of a :func:`compare_methods` table, in the order of :func:`scored_measures`."""
+    return [measure for measure in (*MEASURES, *TIES_MEASURES) if measure in scores.columns]
 
 
 def _splits(cv: Any, X: pd.DataFrame, Y: np.ndarray, groups: ArrayLike | None, repetitions: int,
@@ -219,7 +253,7 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         Index: method (in first-seen order); columns: ``(measure, statistic)``
-        for every measure of :data:`MEASURES` and the statistics ``mean``,
+        for every measure ``scores`` holds and the statistics ``mean``,
         ``std`` and ``count`` (scores that are not NaN).
 
     See Also
@@ -239,7 +273,7 @@ def summarize(scores: pd.DataFrame) -> pd.DataFrame:
     default  0.300  0.462     16
     """
     order = list(dict.fromkeys(scores["method"]))
-    table = scores.groupby("method", sort=False)[list(MEASURES)].agg(["mean", "std", "count"])
+    table = scores.groupby("method", sort=False)[_measures_in(scores)].agg(["mean", "std", "count"])
     return table.loc[order]
 
 
@@ -255,8 +289,8 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
     scores : DataFrame
         The output of :func:`compare_methods`.
     measures : sequence of str, optional
-        Columns of ``scores`` to summarise; default: every measure of
-        :data:`MEASURES`.
+        Columns of ``scores`` to summarise; default: every measure it
+        holds (:func:`scored_measures`).
     over : {"example", "repetition"}, default="example"
         "example": the interval of the mean over the held-out rows (each
         example's scores first averaged over repetitions, so an example
@@ -295,7 +329,7 @@ def mean_intervals(scores: pd.DataFrame, measures: Sequence[str] | None = None, 
     """
     if over not in ("example", "repetition"):
         raise ValueError(f"over must be 'example' or 'repetition', got {over!r}")
-    measures = list(MEASURES if measures is None else measures)
+    measures = _measures_in(scores) if measures is None else list(measures)
     rows = {}
     for method, group in scores.groupby("method", sort=False):
         units = group.groupby(over, sort=True)[measures].mean()
@@ -430,7 +464,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
     Returns
     -------
     DataFrame
-        Index ``gamma``; one column per measure in :data:`MEASURES` (mean over
+        Index ``gamma``; one column per measure of :func:`scored_measures` (mean over
         the held-out examples scored, NaN scores left out), ``<measure> ci``
         (half-width of the 95 % Student-t interval of that mean, over the
         held-out examples) and ``leaves`` (mean leaf count of the fold trees).
@@ -479,10 +513,11 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
               for f, test in enumerate(fold_indices(n, cv, seed + r))]
     model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=min_samples_leaf,
                         max_depth=max_depth, tie_tolerance=tie_tolerance)
+    measures = scored_measures(Y)  # τx too where the rankings tie labels, as compare_methods scores them
     # Running sums per γ: memory does not grow with n (20,000 rows × 151 γ × labels would).
-    total = {m: np.zeros(n_gammas) for m in MEASURES}
-    square = {m: np.zeros(n_gammas) for m in MEASURES}
-    count = {m: np.zeros(n_gammas) for m in MEASURES}
+    total = {m: np.zeros(n_gammas) for m in measures}
+    square = {m: np.zeros(n_gammas) for m in measures}
+    count = {m: np.zeros(n_gammas) for m in measures}
     leaves = np.zeros(n_gammas)
     records, seconds = [], []
     done = scored = 0
@@ -493,7 +528,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
         path = model.gamma_path()
         predicted = path.predict(model.encoder_.transform(X.iloc[test]), gammas)  # (m, G, L)
         truth = np.repeat(Y[test], n_gammas, axis=0)
-        for measure, score in MEASURES.items():
+        for measure, score in measures.items():
             values = np.asarray(score(truth, predicted.reshape(-1, Y.shape[1]))).reshape(len(test), n_gammas)
             present = ~np.isnan(values)
             total[measure] += np.where(present, values, 0.0).sum(axis=0)
@@ -504,7 +539,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
             fitted = clone(method).fit(X.iloc[train], Y[train])
             row = {"method": name, "example": test, "fold": fold, "repetition": repetition}
             guess = fitted.predict(X.iloc[test])
-            for measure, score in MEASURES.items():
+            for measure, score in measures.items():
                 row[measure] = score(Y[test], guess)
             records.append(pd.DataFrame(row))
         done += 1
@@ -514,7 +549,7 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
             break
     columns = {}
     with np.errstate(invalid="ignore", divide="ignore"):
-        for measure in MEASURES:
+        for measure in measures:
             m = count[measure]
             mean = total[measure] / m
             variance = np.maximum(square[measure] - m * mean * mean, 0.0) / (m - 1)
@@ -522,13 +557,13 @@ def gamma_curves(X: pd.DataFrame | ArrayLike, Y: ArrayLike, gammas: ArrayLike, *
             columns[f"{measure} ci"] = np.where(
                 m >= 2, stats.t.ppf(0.975, np.maximum(m - 1, 1)) * np.sqrt(variance / m), np.nan)
     curves = pd.DataFrame(columns, index=pd.Index(gammas, name="gamma"))
-    curves = curves[list(MEASURES) + [f"{m} ci" for m in MEASURES]]
+    curves = curves[list(measures) + [f"{m} ci" for m in measures]]
     curves["leaves"] = leaves / max(done, 1)
     curves.attrs.update(
         n_examples=scored, folds_done=done, folds_total=len(splits), partial=done < len(splits),
         cv=cv, repetitions=repetitions, seconds=seconds,
         baselines=(pd.concat(records, ignore_index=True) if records else
-                   pd.DataFrame(columns=["method", "example", "fold", "repetition", *MEASURES])))
+                   pd.DataFrame(columns=["method", "example", "fold", "repetition", *measures])))
     return curves
 
 

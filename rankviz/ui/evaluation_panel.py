@@ -22,7 +22,7 @@ import streamlit as st
 from sklearn.base import BaseEstimator
 
 from ..label_ranking.baselines import DefaultRanker, KNNRanker
-from ..experiments.cross_validation import MEASURES, compare_methods, paired_scores, summarize
+from ..experiments.cross_validation import MEASURES, TIES_MEASURES, compare_methods, paired_scores, summarize
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import metric_bars, metric_distribution
 from .defaults import seed_defaults, user_set
@@ -165,11 +165,16 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: Mapping[str,
                 else f"{done_cv}-fold cross-validation (seed {done_request[3]})")
     described = "; ".join(f"{name}: {tree.describe()}" for name, tree in done_request[1])
     st.caption(f"{protocol} over {counted(scores['example'].nunique(), 'example')}. {described}.")
-    st.plotly_chart(metric_bars(scores), key=f"{key}_bars")
+    # τx where the rankings tie labels: the measure of partial rankings (compare_methods adds it there)
+    measures = [m for m in (*MEASURES, *TIES_MEASURES) if m in scores.columns]
+    bars = [m for m in measures if m in TIES_MEASURES or m in ("CS", "WRC", "LRA")]
+    st.plotly_chart(metric_bars(scores, bars), key=f"{key}_bars")
     tree_names = [name for name, _ in done_request[1] if name in set(scores["method"])]
     if tree_names:
-        paired_table(scores, tree_names, key=key)
-    measure = st.selectbox("Per-example distribution of", list(MEASURES), key=f"{key}_measure",
+        paired_table(scores, tree_names, key=key, measures=measures)
+    if st.session_state.get(f"{key}_measure") not in measures:
+        st.session_state.pop(f"{key}_measure", None)  # τx of earlier data with ties: start from the first
+    measure = st.selectbox("Per-example distribution of", measures, key=f"{key}_measure",
                            persist_state="session")
     st.plotly_chart(metric_distribution(scores, measure), key=f"{key}_dist")
     # Measures as rows, methods as columns: fits the page whatever the number of measures.
@@ -211,6 +216,8 @@ def paired_table(scores: pd.DataFrame, references: Sequence[str], key: str, meas
         return None
     if len(measures) > 1:
         cols = st.columns([1, 1, 2])
+        if st.session_state.get(f"{key}_paired_measure") not in measures:
+            st.session_state.pop(f"{key}_paired_measure", None)  # a measure of earlier data (τx)
         measure = cols[0].selectbox("Paired comparison by", list(measures), key=f"{key}_paired_measure",
                                     persist_state="session")
         reference_column = cols[1]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from ..experiments.cross_validation import best_gamma, gamma_curves
+from ..experiments.cross_validation import TIES_MEASURES, best_gamma, gamma_curves
 from ..safe_csv import safe_csv
 from ..viz.figures.ranking_trees import gamma_curves as gamma_curves_figure
 from ..viz.figures.ranking_trees import leaf_count_curve
@@ -97,8 +97,8 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
             st.rerun()
     stored = state.get(f"{key}_result")
     if stored is None:
-        st.info("Press the button to see held-out CS, WRC and LRA for every γ at once, "
-                f"with {knn_name(knn_k)} and the default ranking as references.")
+        st.info("Press the button to see held-out CS, WRC and LRA (and τx where the rankings tie labels) for "
+                f"every γ at once, with {knn_name(knn_k)} and the default ranking as references.")
         return
     done_request, done_facts, (curves, baselines) = stored
     if done_request != request:
@@ -109,7 +109,7 @@ def gamma_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings, 
     if attrs.get("partial"):
         st.warning(f"Stopped: partial curves from {attrs['folds_done']} of {attrs['folds_total']} folds "
                    f"({counted(attrs['n_examples'], 'held-out example')}).", icon=":material/pause_circle:")
-    st.plotly_chart(gamma_curves_figure(curves, baselines, measures=CURVE_MEASURES), key=f"{key}_curves")
+    st.plotly_chart(gamma_curves_figure(curves, baselines, measures=_curve_measures(curves)), key=f"{key}_curves")
     st.caption(_timing_note(curves))
     _best_gamma_buttons(curves, baselines, key, slider_key)
     # The file is made in the run (not on click), so it belongs to this session: see
@@ -260,17 +260,23 @@ def _run(dataset: RankingDataset, data_key: str, settings: TreeSettings, key: st
 
 
 def _with_baselines(curves: pd.DataFrame, scores: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, dict[str, float]]]:
-    baselines = {method: group[list(CURVE_MEASURES)].mean().to_dict()
+    baselines = {method: group[_curve_measures(curves)].mean().to_dict()
                  for method, group in scores.groupby("method", sort=False)}
     return curves, baselines
+
+
+def _curve_measures(curves: pd.DataFrame) -> list[str]:
+    """CS, WRC and LRA, and τx where the rankings tie labels (the curves then hold it)."""
+    return list(CURVE_MEASURES) + [m for m in TIES_MEASURES if m in curves.columns]
 
 
 def _best_gamma_buttons(curves: pd.DataFrame, baselines: dict[str, dict[str, float]], key: str,
                         slider_key: str) -> None:
     """A "Set γ" button per measure, and a table: the best γ, the tree there, the baselines."""
-    rows, cols = [], st.columns(len(CURVE_MEASURES))
+    measures = _curve_measures(curves)
+    rows, cols = [], st.columns(len(measures))
     clicked = False
-    for col, measure in zip(cols, CURVE_MEASURES):
+    for col, measure in zip(cols, measures):
         gamma, score = best_gamma(curves, measure)
         rows.append({"measure": measure, "best γ": gamma, "tree": score,
                      **{method: values[measure] for method, values in baselines.items()}})
@@ -300,9 +306,10 @@ def held_out_note(gamma: float, data_key: str, growth: tuple, key: str = "gamma"
         return ""
     # The curves are on the slider's grid; γ off the grid has no row (NaN).
     at = curves.reindex([gamma], method="nearest", tolerance=1e-9)
-    if at[list(CURVE_MEASURES)].isna().all(axis=None):
+    measures = _curve_measures(curves)
+    if at[measures].isna().all(axis=None):
         return ""
-    values = ", ".join(f"{measure} {at[measure].iloc[0]:z.3f}" for measure in CURVE_MEASURES)
+    values = ", ".join(f"{measure} {at[measure].iloc[0]:z.3f}" for measure in measures)
     partial = ", partial" if curves.attrs.get("partial") else ""
     return f"held-out {values} ({describe_protocol(cv, repetitions, seed)}{partial})"
 

@@ -28,7 +28,7 @@ import pandas as pd
 import streamlit as st
 from numpy.typing import ArrayLike
 
-from ..experiments.cross_validation import compare_methods, mean_intervals
+from ..experiments.cross_validation import MEASURES, TIES_MEASURES, compare_methods, mean_intervals
 from ..features import FeatureEncoder
 from ..label_ranking.baselines import KNNRanker
 from ..label_ranking.iblr import DEFAULT_K_GRID, IBLR
@@ -79,6 +79,8 @@ MEASURE_HELP = ("Kendall tau: 1 − 2 × (share of discordant label pairs), the 
                 "Spearman's rank correlation. WRC: Spearman weighted towards the top of the "
                 "ranking. LRA: log ranking accuracy (Soares 2004), weighting the top ranks "
                 "strongly. All are 1 for the true ranking and −1 for its reverse.")
+TIES_HELP = (" τx (Emond & Mason 2002), shown where the rankings tie labels: Kendall's tau with a tie as a "
+             "relation of its own, so predicting the true ties scores 1; the measure of partial label ranking.")
 LRT_CHOICES = {
     "drawn": "the tree drawn above",
     "unpruned": "Cheng et al.'s (≥ 2 rows per leaf, no γ)",
@@ -564,25 +566,26 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
     scores = pd.concat(result["scores"], ignore_index=True)
     repetitions = result["protocol"].repetitions
     over = "repetition" if repetitions > 1 else "example"
-    summary = mean_intervals(scores, MEASURE_ORDER, over=over)
+    measures = [*MEASURE_ORDER, *(m for m in TIES_MEASURES if m in scores.columns)]  # τx where rankings tie
+    summary = mean_intervals(scores, measures, over=over)
     error = (f"95% CI over the {repetitions} repetitions' means" if repetitions > 1
              else "95% CI of the mean over held-out rankings")
     st.caption(f"{result['protocol'].describe()}; p = {result['missing_rate']:g}. "
                f"{scores['example'].nunique():,} held-out rankings per method, "
                f"{result['seconds']:.1f} s.")
-    st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error}, Student t)"),
+    st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error}, Student t)", measures),
                     key=f"{key}_bars")
-    st.caption(MEASURE_HELP)
+    st.caption(MEASURE_HELP + (TIES_HELP if len(measures) > len(MEASURE_ORDER) else ""))
     reference = _published_reference(result["data_key"], [result["missing_rate"]])
     if reference:
         st.caption(reference)
     shown = summary.drop(columns="n")
-    shown.columns = [f"{c} mean" if c in MEASURE_ORDER else c.replace(" ci", " 95% CI ±") for c in shown.columns]
-    order = [c for m in MEASURE_ORDER for c in (f"{m} mean", f"{m} 95% CI ±")]
+    shown.columns = [f"{c} mean" if c in measures else c.replace(" ci", " 95% CI ±") for c in shown.columns]
+    order = [c for m in measures for c in (f"{m} mean", f"{m} 95% CI ±")]
     st.dataframe(shown[order].style.format("{:.3f}"), key=f"{key}_table")
     methods = list(dict.fromkeys(scores["method"]))
     paired_table(scores, ["LRT", *[m for m in methods if m != "LRT"]] if "LRT" in methods else methods,
-                 key=key)
+                 key=key, measures=[*MEASURES, *measures[len(MEASURE_ORDER):]])  # the paired default: CS
     cols = st.columns(2)
     cols[0].download_button("Download per-example scores (CSV)", safe_csv(scores).encode(),
                             file_name="label_ranking_comparison.csv", mime="text/csv",

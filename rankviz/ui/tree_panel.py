@@ -244,7 +244,7 @@ DEFAULT_TIE_TOLERANCE = 0.1
 
 
 def tie_input(container: DeltaGenerator, key: str, aggregate: str) -> float | None:
-    """The "Predict ties" switch and its tolerance; None while off (strict rankings, as the papers).
+    """The "Predict ties" switch and its tolerance; None while off (strict rankings, or bucket orders on partial ones).
 
     ``aggregate`` names what the leaves sort their labels by, for the help
     text (``"mean ranks"``, ``"mean Borda positions"``).
@@ -253,7 +253,9 @@ def tie_input(container: DeltaGenerator, key: str, aggregate: str) -> float | No
     st.session_state.setdefault(f"{key}_tie_tolerance", DEFAULT_TIE_TOLERANCE)
     on = container.checkbox(
         "Predict ties (partial rankings)", key=f"{key}_ties", persist_state="session",
-        help=f"Off: every leaf ranks all labels strictly, as the papers do (equal {aggregate} in label order). "
+        help=f"Off: on strict rankings every leaf ranks all labels strictly, as the papers do (equal {aggregate} "
+             "in label order); on partial rankings (most training rankings tie labels) every leaf predicts the "
+             "bucket order of Alfaro, Aledo & Gámez (2021), ties included. "
              f"On: labels next to each other whose {aggregate} differ by at most the tolerance are tied, "
              "shown a > b = c, and scored as ties (Spearman's coefficient as Pearson's correlation of the "
              "positions, eq. 2 of Rebelo et al. 2008; Kendall's tau-b). The baselines tie the same way.")

@@ -12,6 +12,8 @@ Streamlit here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -38,32 +40,35 @@ def _style_key(method: str) -> str:
     return "KNN (k=1)" if method.startswith("KNN (") else method
 
 
-def comparison_bars(summary: pd.DataFrame, title: str) -> go.Figure:
-    """Grouped bars: mean Kendall tau, CS, WRC and LRA per method, with error whiskers.
+def comparison_bars(summary: pd.DataFrame, title: str, measures: Sequence[str] = MEASURE_ORDER) -> go.Figure:
+    """Grouped bars: mean Kendall tau, CS, WRC and LRA (or ``measures``) per method, with error whiskers.
 
     Parameters
     ----------
     summary : DataFrame
-        Index: method; columns: each measure of :data:`MEASURE_ORDER`, and
+        Index: method; columns: each of ``measures``, and
         the whiskers' half-widths: ``<measure> ci`` (a confidence interval,
         :func:`rankviz.experiments.cross_validation.mean_intervals`),
         ``<measure> sd`` (over repetitions) or ``<measure> se``.
     title : str
         Should say what the whiskers are; the y axis title says it too.
+    measures : sequence of str, default=MEASURE_ORDER
+        The bars of each method, in order (τx too where the rankings tie labels).
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
-    suffix = next(s for s in ("ci", "sd", "se") if f"{MEASURE_ORDER[0]} {s}" in summary)
+    measures = list(measures)
+    suffix = next(s for s in ("ci", "sd", "se") if f"{measures[0]} {s}" in summary)
     whiskers = {"ci": "whiskers: 95% CI", "sd": "whiskers: ± sd", "se": "whiskers: ± 1 SE"}[suffix]
     fig = go.Figure()
     for method in summary.index:
         colour = BAR_COLOURS.get(_style_key(method), _OTHER_BAR)
-        errors = summary.loc[method, [f"{m} {suffix}" for m in MEASURE_ORDER]].astype(float)
+        errors = summary.loc[method, [f"{m} {suffix}" for m in measures]].astype(float)
         fig.add_bar(
-            name=method, x=list(MEASURE_ORDER),
-            y=summary.loc[method, list(MEASURE_ORDER)].astype(float).to_numpy(),
+            name=method, x=measures,
+            y=summary.loc[method, measures].astype(float).to_numpy(),
             error_y=dict(type="data", array=errors.fillna(0).to_numpy(), visible=True,
                          color="#444444", thickness=1.2),
             marker=dict(color=colour, line=dict(color="#222222", width=1.2)),

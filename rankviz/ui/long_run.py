@@ -109,11 +109,13 @@ class StopBar:
         """Seconds since the bar was shown."""
         return time.perf_counter() - self.start
 
-    def update(self, share: float | None, text: str) -> None:
+    def update(self, share: float | None, text: str, left: float | None = None) -> None:
         """Move the bar to ``share`` (0..1) with ``text``, the elapsed time and the time left.
 
         ``share=None`` means the work cannot tell how far it is: the bar then
-        creeps on with the elapsed time and the text says so.
+        creeps on with the elapsed time and the text says so. ``left`` (seconds)
+        is the caller's estimate of the time left; by default the elapsed time
+        is extrapolated by ``share``.
         """
         elapsed = self.elapsed
         if share is None:
@@ -121,7 +123,8 @@ class StopBar:
                               text=f"{text} · {elapsed:.1f} s (no estimate of the time left)")
             return
         share = min(1.0, max(0.0, float(share)))
-        left = elapsed * (1 - share) / share if share > 0 else None
+        if left is None:
+            left = elapsed * (1 - share) / share if share > 0 else None
         note = f", about {format_duration(left)} left" if left is not None and share < 1 else ""
         self.bar.progress(share, text=f"{text} · {elapsed:.1f} s{note}")
 
@@ -131,6 +134,22 @@ class StopBar:
         # raises from the bar's update and the rerun redraws the page anyway.
         self.bar.empty()
         self.slot.empty()
+
+
+def _time_left(elapsed: float, in_job: float, done: int, steps: int, before: float, weight: float,
+               later: float) -> float | None:
+    """Seconds left: the current job's steps at its own pace, the later jobs' weights at the pace measured.
+
+    The weights are guesses (a method's seconds relative to the others'), so the pace per unit of weight is
+    the jobs' finished so far (``elapsed - in_job`` for weight ``before``), else the current job's: on
+    1,484 leave-one-out folds of yeast KNN took six times the tree, where its weight said a third, and the
+    bar's share alone promised 7 s of what were 118.
+    """
+    if done <= 0:
+        return None
+    job_left = in_job * (steps - done) / done
+    pace = (elapsed - in_job) / before if before > 0 else in_job * steps / done / max(weight, 1e-9)
+    return job_left + later * pace
 
 
 def error_text(error: BaseException) -> str:
@@ -155,14 +174,17 @@ def run_jobs(jobs: Sequence[Job], result: dict[str, Any], key: str, *,
     bar = StopBar(key, help=help)
     total = sum(weight for _, _, weight, _ in jobs) or 1.0
     finished = 0.0
-    for method, label, weight, run in jobs:
+    for number, (method, label, weight, run) in enumerate(jobs):
         if method in result["errors"]:
             finished += weight
             continue
+        later = sum(w for m, _, w, _ in jobs[number + 1:] if m not in result["errors"])
+        started = time.perf_counter()
 
-        def progress(done: int, steps: int, base: float = finished, weight: float = weight,
-                     label: str = label) -> None:
-            bar.update((base + weight * done / steps) / total, f"{label} · fold {done} of {steps}")
+        def progress(done: int, steps: int, base: float = finished, weight: float = weight, label: str = label,
+                     later: float = later, started: float = started) -> None:
+            bar.update((base + weight * done / steps) / total, f"{label} · fold {done} of {steps}",
+                       left=_time_left(bar.elapsed, time.perf_counter() - started, done, steps, base, weight, later))
 
         try:
             run(progress)

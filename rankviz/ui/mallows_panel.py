@@ -566,7 +566,8 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
     scores = pd.concat(result["scores"], ignore_index=True)
     repetitions = result["protocol"].repetitions
     over = "repetition" if repetitions > 1 else "example"
-    measures = [*MEASURE_ORDER, *(m for m in TIES_MEASURES if m in scores.columns)]  # τx where rankings tie
+    ties = [m for m in TIES_MEASURES if m in scores.columns]  # τx, where the rankings tie labels
+    measures = [*MEASURE_ORDER, *ties]
     summary = mean_intervals(scores, measures, over=over)
     error = (f"95% CI over the {repetitions} repetitions' means" if repetitions > 1
              else "95% CI of the mean over held-out rankings")
@@ -575,7 +576,7 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
                f"{result['seconds']:.1f} s.")
     st.plotly_chart(comparison_bars(summary, f"Mean score per method (whiskers: {error}, Student t)", measures),
                     key=f"{key}_bars")
-    st.caption(MEASURE_HELP + (TIES_HELP if len(measures) > len(MEASURE_ORDER) else ""))
+    st.caption(MEASURE_HELP + (TIES_HELP if ties else ""))
     reference = _published_reference(result["data_key"], [result["missing_rate"]])
     if reference:
         st.caption(reference)
@@ -585,7 +586,7 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
     st.dataframe(shown[order].style.format("{:.3f}"), key=f"{key}_table")
     methods = list(dict.fromkeys(scores["method"]))
     paired_table(scores, ["LRT", *[m for m in methods if m != "LRT"]] if "LRT" in methods else methods,
-                 key=key, measures=[*MEASURES, *measures[len(MEASURE_ORDER):]])  # the paired default: CS
+                 key=key, measures=[*MEASURES, *ties])  # CS first, as on the other pages
     cols = st.columns(2)
     cols[0].download_button("Download per-example scores (CSV)", safe_csv(scores).encode(),
                             file_name="label_ranking_comparison.csv", mime="text/csv",

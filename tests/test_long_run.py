@@ -174,14 +174,15 @@ def test_stopped_evaluation_keeps_the_methods_done(app_path, monkeypatch):
     assert at.get("plotly_chart")  # the tree's scores are drawn
 
 
-def test_the_time_left_follows_the_current_job_and_the_measured_pace_of_the_weights():
-    from rankviz.ui.long_run import _time_left
+def test_what_is_left_follows_the_current_job_and_the_rate_per_weight_of_the_finished_ones():
+    # arithmetic on given numbers, not a measured time
+    from rankviz.ui.long_run import _extrapolated
 
-    # The tree (weight 1) took 15 s; KNN (weight 0.3) is at fold 59 of 1,484 after 5 s; the default ranking
-    # (weight 0.05) is left: KNN's own pace for its 1,425 folds, the tree's pace for the default ranking.
-    left = _time_left(elapsed=20.0, in_job=5.0, done=59, steps=1484, before=1.0, weight=0.3, later=0.05)
+    # The tree (weight 1) spent 15; KNN (weight 0.3) is at step 59 of 1,484 after 5; the default ranking
+    # (weight 0.05) is left: KNN's own rate for its 1,425 steps, the tree's rate for the default ranking.
+    left = _extrapolated(spent=20.0, in_job=5.0, done=59, steps=1484, before=1.0, weight=0.3, later=0.05)
     assert left == pytest.approx(5.0 * 1425 / 59 + 0.05 * 15.0)
-    # The first job: its own pace per weight serves the later ones too.
-    assert _time_left(elapsed=2.0, in_job=2.0, done=1, steps=4, before=0.0, weight=2.0, later=1.0) == pytest.approx(
-        2.0 * 3 + 1.0 * 8.0 / 2.0)
-    assert _time_left(elapsed=0.0, in_job=0.0, done=0, steps=4, before=0.0, weight=1.0, later=0.0) is None
+    # The first job: its own rate per weight serves the later ones too.
+    first = _extrapolated(spent=2.0, in_job=2.0, done=1, steps=4, before=0.0, weight=2.0, later=1.0)
+    assert first == pytest.approx(2.0 * 3 + 1.0 * 8.0 / 2.0)
+    assert _extrapolated(spent=0.0, in_job=0.0, done=0, steps=4, before=0.0, weight=1.0, later=0.0) is None

@@ -136,20 +136,20 @@ class StopBar:
         self.slot.empty()
 
 
-def _time_left(elapsed: float, in_job: float, done: int, steps: int, before: float, weight: float,
-               later: float) -> float | None:
-    """Seconds left: the current job's steps at its own pace, the later jobs' weights at the pace measured.
+def _extrapolated(spent: float, in_job: float, done: int, steps: int, before: float, weight: float,
+                  later: float) -> float | None:
+    """What is left of a run of jobs, extrapolated from what was spent (any unit; the bar passes seconds).
 
-    The weights are guesses (a method's seconds relative to the others'), so the pace per unit of weight is
-    the jobs' finished so far (``elapsed - in_job`` for weight ``before``), else the current job's: on
-    1,484 leave-one-out folds of yeast KNN took six times the tree, where its weight said a third, and the
-    bar's share alone promised 7 s of what were 118.
+    The current job's remaining steps at its own rate (``in_job`` for ``done`` of ``steps``), the later
+    jobs' ``later`` weight at the rate per unit of weight of the jobs finished (``spent - in_job`` for weight
+    ``before``), else of the current job. The weights are guesses: on 1,484 leave-one-out folds of yeast KNN
+    took six times the tree, where its weight said a third, and the bar's share alone promised 7 s of 118.
     """
     if done <= 0:
         return None
     job_left = in_job * (steps - done) / done
-    pace = (elapsed - in_job) / before if before > 0 else in_job * steps / done / max(weight, 1e-9)
-    return job_left + later * pace
+    rate = (spent - in_job) / before if before > 0 else in_job * steps / done / max(weight, 1e-9)
+    return job_left + later * rate
 
 
 def error_text(error: BaseException) -> str:
@@ -184,7 +184,7 @@ def run_jobs(jobs: Sequence[Job], result: dict[str, Any], key: str, *,
         def progress(done: int, steps: int, base: float = finished, weight: float = weight, label: str = label,
                      later: float = later, started: float = started) -> None:
             bar.update((base + weight * done / steps) / total, f"{label} · fold {done} of {steps}",
-                       left=_time_left(bar.elapsed, time.perf_counter() - started, done, steps, base, weight, later))
+                       left=_extrapolated(bar.elapsed, time.perf_counter() - started, done, steps, base, weight, later))
 
         try:
             run(progress)

@@ -436,21 +436,13 @@ def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validatio
     name = type(estimator).__name__
     if not reset:
         check_is_fitted(estimator)
-    if accept_sparse and sparse.issparse(X):
-        if X.dtype.kind == "c":
-            raise ValueError(f"Complex data not supported: X holds complex numbers; {name} expects real numbers "
-                             "(take X.real or abs(X) first if that is what you mean).")
-        X = sparse.csc_matrix(X, dtype=float)
-        X.sum_duplicates()
-    elif sparse.issparse(X) or (isinstance(X, pd.DataFrame)
-                                and any(isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)):
+    if (sparse.issparse(X) and not accept_sparse) or (isinstance(X, pd.DataFrame) and any(
+            isinstance(dtype, pd.SparseDtype) for dtype in X.dtypes)):
         raise TypeError(
             f"{name} does not accept sparse input (got {type(X).__name__}): it needs a dense table. "
             "Convert it first with X.toarray() (X.sparse.to_dense() for a DataFrame of sparse columns)."
         )
-    if sparse.issparse(X):
-        pass  # checked above
-    elif isinstance(X, pd.DataFrame):
+    if isinstance(X, pd.DataFrame):
         # Only numpy dtypes can be complex or hide complex objects; string and
         # categorical columns are not converted to be looked at.
         complex_columns = [str(X.columns[j]) for j, dtype in enumerate(X.dtypes)
@@ -461,20 +453,24 @@ def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validatio
                              f"numbers; {name} expects real numbers or categories (take the real part or the "
                              "absolute value first if that is what you mean).")
     else:
-        X = np.asarray(X)
-        if _holds_complex(X):
+        is_sparse = sparse.issparse(X)
+        X = X if is_sparse else np.asarray(X)
+        if X.dtype.kind == "c" if is_sparse else _holds_complex(X):
             raise ValueError(f"Complex data not supported: X holds complex numbers; {name} expects real numbers "
                              "(take X.real or abs(X) first if that is what you mean).")
-        if X.ndim == 0:
+        if is_sparse:
+            X = sparse.csc_matrix(X, dtype=float)
+            X.sum_duplicates()
+        elif X.ndim == 0:
             raise ValueError(f"Expected a 2-D table (samples x features), got a scalar ({type(X.item()).__name__}) "
                              "instead.")
-        if X.ndim == 1:
+        elif X.ndim == 1:
             raise ValueError(
                 f"Expected a 2-D table (samples x features), got a 1-D array of shape {X.shape} instead. "
                 "Reshape your data either using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) "
                 "if it holds a single sample."
             )
-        if X.ndim > 2:
+        elif X.ndim > 2:
             raise ValueError(f"Expected a 2-D table (samples x features), got an array of shape {X.shape} "
                              f"({X.ndim} dimensions).")
     shape = tuple(int(n) for n in X.shape)

@@ -422,17 +422,20 @@ def estimate_seconds(n: int, d: int, L: int, protocol: Protocol, *, rates: Seque
     """Rough wall time of a comparison, from timings of this code (within a factor of 2 or 3).
 
     Per fit on ``n`` rows of ``d`` attributes and ``L`` labels: the LRT about
-    4e-7 n d L² s; IBLR with k chosen by inner CV about 1e-5 n L² s, five times
+    5e-8 n d L s; IBLR with k chosen by inner CV about 2e-6 n L² s, five times
     less with a fixed k, and four times more with missing labels (its EM
     completes rankings); CC about 3e-5 n L s; KNN 1e-8 n² s, six times more
-    with k chosen by inner CV. ``methods`` (default: the protocol's; names of
+    with k chosen by inner CV. The LRT's and IBLR's were measured on seven
+    files of 160-9,900 rows (2026-11-27: 2.4e-8-1.9e-7 and 0.6e-6-2.7e-6
+    beyond the fixed costs); the LRT's was 4e-7 n d L² before the compiled
+    growth, 3-4 times too much on yeast-partial. ``methods`` (default: the protocol's; names of
     :data:`METHODS` or shown names such as "KNN (k=3)") narrows the estimate
     to some methods.
     """
     n_train = n * (protocol.folds - 1) / protocol.folds
     per_fold = {
-        "LRT": 0.01 + 4e-7 * n_train * max(d, 1) * L * L,
-        "IBLR": 0.02 + (1e-5 if protocol.iblr_k == "auto" else 2e-6) * n_train * L * L,
+        "LRT": 0.002 + 5e-8 * n_train * max(d, 1) * L,
+        "IBLR": 0.02 + (2e-6 if protocol.iblr_k == "auto" else 4e-7) * n_train * L * L,
         "CC": 0.01 + 3e-5 * n_train * L,
         "KNN": (0.005 + 1e-8 * n * n_train) * (6.0 if protocol.knn_k == "auto" else 1.0),
         "Default": 0.002,

@@ -480,7 +480,14 @@ def check_feature_input(estimator: BaseEstimator, X: Any, y: Any = "no_validatio
     if reset and shape[0] == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape={shape}) while a minimum of 1 is required "
                          f"by {name}.")
-    if reset:
+    if reset and isinstance(X, np.ndarray) and y is not None:
+        # What validate_data records for an array, which has no feature names, without its lookups of
+        # the estimator's tags (they only matter when y is None) and of dataframe libraries: 15 µs, a
+        # tenth of a tree's fit on a file of 150 rows.
+        estimator.n_features_in_ = shape[1]
+        if hasattr(estimator, "feature_names_in_"):
+            delattr(estimator, "feature_names_in_")
+    elif reset:
         validate_data(estimator, X, y, skip_check_array=True, reset=True)
     else:
         validate_data(estimator, X, skip_check_array=True, reset=False)

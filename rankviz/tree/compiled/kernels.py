@@ -885,6 +885,29 @@ def node_sums(node_of_row: np.ndarray, row_values: np.ndarray, children_left: np
 
 
 @njit(cache=True)
+def augmented_pair_statistics(indicators: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray,
+                              n_labels: int) -> np.ndarray:
+    """Each row's pair indicators ``A_k``, then each label's wins, then ``sum_k A_k`` (rows x (pairs + labels + 1)).
+
+    A label wins the pairs it leads as ``a_k`` (``A_k``) and those it leads as ``b_k`` (``1 - A_k``):
+    :meth:`rankviz.tree.compiled.CriterionSpec.augmented_statistics`. One pass over the rows; with NumPy a
+    label at a time it cost a tenth of a Mallows tree's fit on a file of 150 rows.
+    """
+    n_rows, n_pairs = indicators.shape
+    out = np.zeros((n_rows, n_pairs + n_labels + 1))
+    for row in range(n_rows):
+        total = 0.0
+        for k in range(n_pairs):
+            a_k = indicators[row, k]
+            out[row, k] = a_k
+            out[row, n_pairs + pair_a[k]] += a_k
+            out[row, n_pairs + pair_b[k]] += 1.0 - a_k
+            total += a_k
+        out[row, n_pairs + n_labels] = total
+    return out
+
+
+@njit(cache=True)
 def pair_codes(wins: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray) -> np.ndarray:
     """Each row's vote margin of every pair, ``wins[row, a_k] - wins[row, b_k]``, as int16 (rows x pairs).
 

@@ -4,7 +4,8 @@ Numba compiles a function the first time it is called with a new
 combination of argument types, and only then. A warm-up must therefore call
 each compiled function the way fits do: the grower (one signature serves all
 criteria: the criterion's kind is an argument, not a type), the Mallows
-helpers (:func:`~rankviz.tree.compiled.kernels.pair_codes` and
+helpers (:func:`~rankviz.tree.compiled.kernels.augmented_pair_statistics`,
+:func:`~rankviz.tree.compiled.kernels.pair_codes` and
 :func:`~rankviz.tree.compiled.kernels.theta_bounds`), and the sums of the
 Mallows node models (:func:`~rankviz.tree.compiled.kernels.node_sums`,
 :func:`~rankviz.tree.compiled.kernels.distances_to_centres`). Tiny trees of

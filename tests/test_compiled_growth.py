@@ -198,12 +198,15 @@ def test_same_tree_with_split_level_feature_draws(criterion):
 
 def test_the_draws_are_the_same_keys_in_numpy_and_compiled_code():
     nodes = np.array([0, 1, 2, 77, 10**6, 2**40])
-    for seed, n_features, m in [(0, 9, 3), (123, 50, 7), (2**63 - 1, 5, 4)]:
+    # (the compiled draw selects with a heap: one attribute, all of them, and many are its edge cases)
+    for seed, n_features, m in [(0, 9, 3), (123, 50, 7), (2**63 - 1, 5, 4), (7, 1, 1), (1, 64, 1), (2, 64, 64),
+                                (3, 300, 17), (4, 301, 300)]:
         expected = drawn_features(seed, nodes, n_features, m)
         assert (expected.sum(axis=1) == m).all()
         keys, drawn = np.empty(n_features, dtype=np.uint64), np.empty(n_features, dtype=bool)
+        heap = np.empty(n_features, dtype=np.intp)
         for i, node in enumerate(nodes):
-            kernels.draw_features(seed, int(node), m, keys, drawn)
+            kernels.draw_features(seed, int(node), m, keys, drawn, heap)
             np.testing.assert_array_equal(drawn, expected[i])
     # about uniform: each of 10 attributes drawn by close to 3 in 10 of 4,000 nodes
     share = drawn_features(9, np.arange(4000), 10, 3).mean(axis=0)

@@ -79,7 +79,7 @@ RANKING_IMPURITY = 3
 GINI = 4
 
 # The scans of a numeric attribute (rows without missing values; the others take _scan_sums)
-_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS = 0, 1, 2, 3, 4
+_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS, _SCAN_IMPURITY = 0, 1, 2, 3, 4, 5
 
 
 # -- mean pairwise Spearman (Rebelo et al. 2008) -------------------------------------------------
@@ -229,7 +229,7 @@ def _mallows_theta(ints, table, table_x, count, s):
     return _theta_from_mean_distance(distance / count, held, table, table_x)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mallows_similarity(ints, count, s):
     distance, held = _mallows_distance(ints, count, s)
     pairs = held * (held - 1) / 4.0
@@ -303,7 +303,7 @@ def _max_rank_impurity(ints, floats, count_total, s_left, s_right):
     return span * pairs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _max_rank_impurity_one(ints, floats, count, s):
     span = floats[0]
     if ints[0]:
@@ -315,7 +315,7 @@ def _max_rank_impurity_one(ints, floats, count, s):
     return span * pairs
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _rank_similarity(ints, floats, count, s):
     worst = _max_rank_impurity_one(ints, floats, count, s)
     if not worst > 0.0:
@@ -380,7 +380,7 @@ def _gini_similarity(ints, floats, count, s):
 
 
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: float,
                     s: np.ndarray) -> float:
     """``Criterion.node_similarity`` of one set (count, summed statistics)."""
@@ -393,7 +393,7 @@ def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: floa
     return _gini_similarity(ints, floats, count, s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count_left: float,
                      s_left: np.ndarray, count_right: float, s_right: np.ndarray) -> float:
     """``S_split`` of rule (6): the size-weighted mean similarity of the two subsets."""
@@ -474,7 +474,7 @@ def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table
     return (count_left * term_left + count_right * term_right) / (count_left + count_right)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table_x: np.ndarray,
                 count_left: float, s_left: np.ndarray, count_right: float,
                 s_right: np.ndarray) -> float:
@@ -488,7 +488,7 @@ def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarr
     return gini_split(ints, floats, count_left, s_left, count_right, s_right)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
     """``Criterion.can_split``: Mallows needs ``2 |Y|`` label occurrences (Cheng et al., §5.1)."""
     if kind != MALLOWS:
@@ -508,8 +508,9 @@ def can_split(kind: int, ints: np.ndarray, count: float, s: np.ndarray) -> bool:
 _mix = njit(cache=True, inline="always")(splitmix64)
 
 
-@njit(cache=True, nogil=True)
-def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, drawn: np.ndarray) -> None:
+@njit(cache=True, nogil=True, _nrt=False)
+def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, drawn: np.ndarray,
+                  heap: np.ndarray) -> None:
     """Mark in ``drawn`` the ``max_features`` attributes node ``node`` is searched on.
 
     Each attribute gets the key ``mix(mix(seed + node * g) + (f + 1) * g)``
@@ -517,15 +518,45 @@ def draw_features(seed: int, node: int, max_features: int, keys: np.ndarray, dra
     drawn. The keys depend on nothing but ``seed`` (the tree's random
     state), ``node`` and the attribute, so the NumPy builder draws the same ones
     (:func:`rankviz.tree.feature_draws.drawn_features`) in whatever order it
-    searches its nodes.
+    searches its nodes. They are selected with a max-heap of the smallest
+    keys seen (``heap``, room for ``max_features`` attributes; equal keys go
+    to the lower attribute, as a stable sort): no allocation, so the grower
+    calls it without reference counting.
     """
     base = _mix(np.uint64(seed) + np.uint64(node) * GOLDEN)
     for f in range(len(keys)):
         keys[f] = _mix(base + np.uint64(f + 1) * GOLDEN)
-    order = np.argsort(keys, kind="mergesort")
-    drawn[:] = False
-    for i in range(max_features):
-        drawn[order[i]] = True
+    size = 0
+    for f in range(len(keys)):
+        if size < max_features:  # push f, sifting it up
+            i = size
+            size += 1
+            while i > 0:
+                parent = (i - 1) // 2
+                if keys[heap[parent]] > keys[f] or (keys[heap[parent]] == keys[f] and heap[parent] > f):
+                    break
+                heap[i] = heap[parent]
+                i = parent
+            heap[i] = f
+        elif keys[f] < keys[heap[0]]:  # (a later attribute with an equal key does not replace the root)
+            i = 0
+            while True:  # replace the largest, sifting f down
+                child = 2 * i + 1
+                if child >= size:
+                    break
+                if child + 1 < size and (keys[heap[child + 1]] > keys[heap[child]] or (
+                        keys[heap[child + 1]] == keys[heap[child]] and heap[child + 1] > heap[child])):
+                    child += 1
+                if keys[heap[child]] > keys[f] or (keys[heap[child]] == keys[f] and heap[child] > f):
+                    heap[i] = heap[child]
+                    i = child
+                else:
+                    break
+            heap[i] = f
+    for f in range(len(drawn)):
+        drawn[f] = False
+    for i in range(size):
+        drawn[heap[i]] = True
 
 
 # -- the grower ------------------------------------------------------------------------------------
@@ -564,6 +595,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     n_stats = stats.shape[1]
     drawn = np.ones(n_features, dtype=np.bool_)
     feature_keys = np.empty(n_features, dtype=np.uint64)
+    feature_heap = np.empty(n_features, dtype=np.intp)
     draws = 0 < max_features < n_features
     # Gini of complete rankings, scanned level by level
     by_levels = row_levels.shape[0] == n and n > 0 and (kind == GINI or kind == RANKING_IMPURITY)
@@ -578,9 +610,11 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         for a in range(n_levels):
             for b in range(a + 1, n_levels):
                 level_distance[a, b] = level_distance[b, a] = level_distance[a, b - 1] + floats[b]
-    to_parent = np.zeros(n if by_distances else 1)
+    # each row's distance to the node's rows (by_distances), or its weighted statistics' product with the
+    # node's sums (the impurity's running sums)
+    to_parent = np.zeros(n if by_distances or (kind == RANKING_IMPURITY and ints[0] == 1) else 1)
     partial = np.zeros(n_levels)
-    parent_impurity = worst = 0.0
+    parent_impurity = worst = parent_weighted = 0.0
     # Mallows of complete rankings, scanned pair by pair: each pair's labels, and the scans' running
     # sums (left side's counts and margins, the node's)
     by_pairs = row_codes.shape[0] == n and n > 0 and kind == MALLOWS
@@ -602,6 +636,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_LEVELS
     elif by_pairs:
         path = _SCAN_PAIRS
+    elif kind == RANKING_IMPURITY and ints[0] == 1 and n > 0:
+        path = _SCAN_IMPURITY
     else:
         path = _SCAN_SUMS
     levels = (row_levels, parent_levels, level_distance, to_parent, left_levels)
@@ -641,7 +677,6 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     cand_score = np.empty(n)
     cand_left = np.zeros(n, dtype=np.bool_)
     sums = np.zeros((4, n_stats))  # the scans' work arrays: left, right, and both with the missing moved
-    right = sums[1]
     missing_sum = np.zeros(n_stats)
     best_left = np.zeros(n_stats)
     work = (sums, cand_pos, cand_score, cand_left, missing_sum, np.empty(n))
@@ -654,8 +689,91 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         for j in range(n_stats):
             stat_sum[0, j] += stats[row, j]
     similarity[0] = node_similarity(kind, ints, floats, float(n), stat_sum[0])
+    data = (columns, nominal, numeric, missing, order, stats, row_levels)
+    rule = (kind, ints, floats, table, table_x, searches_other_score, gamma, min_leaf, depth_limit)
+    draw = (draws, max_features, feature_seed, feature_keys, drawn, feature_heap)
+    scan = (path, by_levels, by_distances, by_pairs, partial, pair_sums, levels, pairs, work)
+    # the nominal attributes' work arrays, with room for the most values of any of them
+    n_values = 1
+    for f in range(n_features):
+        if nominal[f]:
+            for row in range(n):
+                n_values = max(n_values, int(columns[f, row]) + 1)
+    nominal_work = (np.zeros(n_values, dtype=np.intp), np.zeros((n_values, n_stats)), np.empty(n_values),
+                    np.empty(n_values, dtype=np.intp), np.zeros(n_stats))
+    split = (rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, np.zeros(n_stats))
     size = 1
     node = 0
+    while node < size:
+        # The nodes are grown by a function without reference counting (see _grow_from); it comes back
+        # here only for more room, which takes allocations.
+        nodes = (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
+                 split_scores, similarity, depth, count, start)
+        node, size, wanted = _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, scan, split)
+        if wanted == _MORE_NODES:
+            capacity = min(limit, 2 * capacity + 1)
+            children_left = _enlarged(children_left, capacity, -1)
+            children_right = _enlarged(children_right, capacity, -1)
+            feature = _enlarged(feature, capacity, -1)
+            threshold = _enlarged(threshold, capacity, np.nan)
+            missing_left = _enlarged(missing_left, capacity, False)
+            split_feature = _enlarged(split_feature, capacity, -1)
+            split_threshold = _enlarged(split_threshold, capacity, np.nan)
+            split_scores = _enlarged(split_scores, capacity, np.nan)
+            similarity = _enlarged(similarity, capacity, np.nan)
+            depth = _enlarged(depth, capacity, 0)
+            count = _enlarged(count, capacity, 0)
+            start = _enlarged(start, capacity, 0)
+        elif wanted == _WIDER_RING:  # the frontier outgrows the ring: double it, keeping the waiting nodes
+            wider = np.zeros((2 * ring, n_stats))
+            for waiting in range(node, size):
+                wider[waiting & (2 * ring - 1)] = stat_sum[waiting & (ring - 1)]
+            ring *= 2
+            stat_sum = wider
+
+    node_of_row = np.zeros(n, dtype=np.intp)
+    for node in range(size):
+        if children_left[node] < 0:
+            for p in range(start[node], start[node] + count[node]):
+                node_of_row[rows[p]] = node
+    return (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
+            split_scores, similarity, depth, count, node_of_row, size)
+
+
+#: What :func:`_grow_from` stops for: room for more nodes, or for more waiting nodes' sums.
+_MORE_NODES, _WIDER_RING = 1, 2
+
+
+@njit(cache=True, _nrt=False)
+def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, scan, split):
+    """Search and split the nodes from ``node`` on (:func:`grow`'s loop); returns ``(node, size, wanted)``.
+
+    Without reference counting: in :func:`grow`, which allocates, every
+    view of a node's rows or sums and every call counted references
+    atomically, a seventh of a maximal tree's time on a file of 500 rows.
+    It stops when a split needs more room than ``capacity`` nodes or
+    ``ring`` waiting nodes' sums (``wanted`` is then :data:`_MORE_NODES` or
+    :data:`_WIDER_RING`, and ``node`` the node to search again once
+    :func:`grow` has made it), and when every node is done (``wanted`` 0).
+    """
+    (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold, split_scores,
+     similarity, depth, count, start) = nodes
+    columns, nominal, numeric, missing, order, stats, row_levels = data
+    kind, ints, floats, table, table_x, searches_other_score, gamma, min_leaf, depth_limit = rule
+    draws, max_features, feature_seed, feature_keys, drawn, feature_heap = draw
+    path, by_levels, by_distances, by_pairs, partial, pair_sums, levels, pairs, work = scan
+    rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, nominal_sum = split
+    _, parent_levels, level_distance, to_parent, left_levels = levels
+    sums = work[0]
+    right = sums[1]
+    n_features = columns.shape[0]
+    n_stats = stats.shape[1]
+    n_labels = ints[1]
+    n_levels = ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
+    n_pairs = ints[2] if by_pairs else 0
+    pair_a = ints[3:3 + n_pairs]
+    pair_b = ints[3 + n_pairs:3 + 2 * n_pairs]
+    parent_impurity = worst = parent_weighted = 0.0
     while node < size:
         c = count[node]
         if ((depth_limit < 0 or depth[node] < depth_limit) and c >= max(2, 2 * min_leaf)
@@ -673,24 +791,29 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 _distances_to_levels(rows[lo:hi], row_levels, parent_levels, level_distance, partial, to_parent)
                 parent_impurity = _rank_impurity(ints, floats, float(c), parent_sum)
                 worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
+            elif path == _SCAN_IMPURITY:
+                parent_weighted, parent_square = _weighted_products(rows[lo:hi], stats, floats[ints[3]:],
+                                                                    parent_sum, to_parent)
+                worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
             if by_pairs:
                 # the node's pair counts A_k and vote margins wins[a_k] - wins[b_k] (whole numbers)
                 for k in range(n_pairs):
                     pair_sums[2, k] = parent_sum[k]
                     pair_sums[3, k] = parent_sum[n_pairs + pair_a[k]] - parent_sum[n_pairs + pair_b[k]]
             if draws:
-                draw_features(feature_seed, node, max_features, feature_keys, drawn)
+                draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
             best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
                 columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
-                table_x, path, levels, (float(parent_square), parent_impurity, worst), pairs, work, drawn)
+                table_x, path, levels, (float(parent_square), parent_impurity, worst, parent_weighted), pairs, work,
+                drawn)
             for f in range(n_features):
                 if not nominal[f] or not drawn[f]:
                     continue
-                found = _best_nominal(columns[f], rows[lo:hi], stats, parent_sum, c, min_leaf, kind, ints,
-                                      floats, table, table_x)
-                if found[0] < 0:
+                value, score, value_count = _best_nominal(columns[f], rows[lo:hi], stats, parent_sum, c,
+                                                          min_leaf, kind, ints, floats, table, table_x,
+                                                          nominal_work, nominal_sum)
+                if value < 0:
                     continue
-                value, score, value_count, value_sum = found[0], found[1], found[2], found[3]
                 current = -np.inf if math.isnan(best_score) else best_score
                 if math.isfinite(current) and abs(score - current) <= _TIE * (1.0 + abs(current)):
                     better = f < best_feature
@@ -701,7 +824,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                     best_count, best_missing_left = value_count, False
                     best_column = -1
                     for j in range(n_stats):
-                        best_left[j] = value_sum[j]
+                        best_left[j] = nominal_sum[j]
             if best_column >= 0:
                 # The left side's sums of the best numeric split, summed once the search is over (not each
                 # time an attribute improves on the best: with many statistics that cost more than the scans);
@@ -722,26 +845,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             split_threshold[node] = best_threshold
             if best_feature >= 0 and gamma > _breakpoint(similarity[node], s_split):
                 if size + 2 > capacity:
-                    capacity = min(limit, 2 * capacity + 1)
-                    children_left = _enlarged(children_left, capacity, -1)
-                    children_right = _enlarged(children_right, capacity, -1)
-                    feature = _enlarged(feature, capacity, -1)
-                    threshold = _enlarged(threshold, capacity, np.nan)
-                    missing_left = _enlarged(missing_left, capacity, False)
-                    split_feature = _enlarged(split_feature, capacity, -1)
-                    split_threshold = _enlarged(split_threshold, capacity, np.nan)
-                    split_scores = _enlarged(split_scores, capacity, np.nan)
-                    similarity = _enlarged(similarity, capacity, np.nan)
-                    depth = _enlarged(depth, capacity, 0)
-                    count = _enlarged(count, capacity, 0)
-                    start = _enlarged(start, capacity, 0)
-                if size + 2 - node > ring:  # the frontier outgrows the ring: double it, keeping the waiting nodes
-                    wider = np.zeros((2 * ring, n_stats))
-                    for waiting in range(node, size):
-                        wider[waiting & (2 * ring - 1)] = stat_sum[waiting & (ring - 1)]
-                    ring *= 2
-                    stat_sum = wider
-                    parent_sum = stat_sum[node & (ring - 1)]
+                    return node, size, _MORE_NODES  # (grow enlarges the columns; this node is searched again)
+                if size + 2 - node > ring:
+                    return node, size, _WIDER_RING
                 left = size
                 size += 2
                 left_sum = stat_sum[left & (ring - 1)]
@@ -765,13 +871,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                             order, lo, hi, best_count, goes_left, buffer)
         node += 1
 
-    node_of_row = np.zeros(n, dtype=np.intp)
-    for node in range(size):
-        if children_left[node] < 0:
-            for p in range(start[node], start[node] + count[node]):
-                node_of_row[rows[p]] = node
-    return (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
-            split_scores, similarity, depth, count, node_of_row, size)
+    return node, size, 0
 
 
 @njit(cache=True, _nrt=False)
@@ -789,7 +889,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     cost atomic reference counts, a sixth of a deep tree's time.
     """
     row_levels, parent_levels, level_distance, to_parent, left_levels = levels
-    parent_square, parent_impurity, worst = level_sums
+    parent_square, parent_impurity, worst, parent_weighted = level_sums
     row_codes, pair_sums, bounds, reciprocals, distances = pairs
     sums, cand_pos, cand_score, cand_left, missing_sum, gathered = work
     n_stats = stats.shape[1]
@@ -826,6 +926,9 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
         elif n_missing == 0 and path == _SCAN_DISTANCES:
             n_cand = _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
                                      to_parent, parent_impurity, worst, left_levels, cand_pos, cand_score)
+        elif n_missing == 0 and path == _SCAN_IMPURITY:
+            n_cand = _scan_impurity(values, seg, min_leaf, stats, floats[ints[3]:], to_parent, parent_weighted,
+                                    parent_square, worst, sums[0], cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_LEVELS:
             n_cand = _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
                                   parent_square, left_levels, cand_pos, cand_score)
@@ -1053,6 +1156,74 @@ def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_
 
 
 @njit(cache=True, _nrt=False)
+def _weighted_products(rows, stats, gaps, parent_sum, out):
+    """``out[row] = sum_j g_j s_j P_j`` for each of the node's ``rows`` (``s`` its statistics, ``g`` their gaps,
+    ``P`` the node's sums); returns the node's ``sum_j g_j P_j`` and ``sum_j g_j P_j^2``
+    (:func:`_scan_impurity` reads them)."""
+    n_stats = stats.shape[1]
+    weighted = square = 0.0
+    for j in range(n_stats):
+        weighted += gaps[j] * parent_sum[j]
+        square += gaps[j] * parent_sum[j] * parent_sum[j]
+    for p in range(len(rows)):
+        row = rows[p]
+        product = 0.0
+        for j in range(n_stats):
+            product += gaps[j] * stats[row, j] * parent_sum[j]
+        out[row] = product
+    return weighted, square
+
+
+@njit(cache=True, _nrt=False)
+def _scan_impurity(values, seg, min_leaf, stats, gaps, products, parent_weighted, parent_square, worst, running,
+                   cand_pos, cand_score):
+    """The ranking impurity of complete rankings from three running sums: O(statistics) per row, O(1) per candidate.
+
+    A set of ``n`` rows with cumulative level counts ``A_j`` (gaps ``g_j``)
+    has ``I = n sum g A - sum g A^2`` (:func:`rank_impurity_split`). The
+    right side holds the node's ``P`` less the left's ``A``, so its sums are
+    ``sum g P - sum g A`` and ``sum g P^2 - 2 sum g P A + sum g A^2``: the
+    left side's ``sum g A``, ``sum g A^2`` and ``sum g P A`` give both. A row
+    with statistics ``s`` joining the left adds ``sum g s`` to the first,
+    ``2 sum g s A + sum g s`` to the second (``A`` before it joins) and its
+    ``products`` entry (``sum g s P``, :func:`_weighted_products`, once per
+    node for every attribute) to the third. Four sums over the statistics
+    per candidate become one pass per row. With whole-number (or half)
+    gaps every sum is exact, so the scores are the formula's.
+    """
+    c = len(seg)
+    n_stats = stats.shape[1]
+    for j in range(n_stats):
+        running[j] = 0.0
+    weighted_left = square_left = cross = 0.0
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        dot = weight = 0.0
+        for j in range(n_stats):
+            gs = gaps[j] * stats[row, j]
+            dot += gs * running[j]
+            weight += gs
+            running[j] += stats[row, j]
+        square_left += 2.0 * dot + weight
+        weighted_left += weight
+        cross += products[row]
+        if not values[p + 1] > values[p]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        if left_count < min_leaf or right_count < min_leaf:
+            continue
+        square_right = parent_square - 2.0 * cross + square_left
+        children = ((left_count * weighted_left - square_left)
+                    + (right_count * (parent_weighted - weighted_left) - square_right))
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = 1.0 - children / worst if worst > 0.0 else 1.0
+        n_cand += 1
+    return n_cand
+
+
+@njit(cache=True, _nrt=False)
 def _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels, parent_square, left_levels,
                  cand_pos, cand_score):
     """Gini of complete rankings, level by level: the sums of squared level counts of each side."""
@@ -1174,7 +1345,7 @@ _AHEAD = 6
 _PAIR_BLOCK = 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pair_distances(a_left, margin_left, a_parent, margin_parent, count_left, count_right):
     """The Kendall distances of the two sides to their Borda centres, from their pair counts and margins.
 
@@ -1388,24 +1559,27 @@ def _first_best(score, n_cand):
     return 0
 
 
-@njit(cache=True)
-def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, floats, table, table_x):
-    """Best "x = value" split of one nominal attribute: (value or -1, score, count, summed statistics)."""
+@njit(cache=True, _nrt=False)
+def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, floats, table, table_x, nominal_work,
+                  out):
+    """Best "x = value" split of one nominal attribute: (value or -1, score, count); its summed statistics go
+    to ``out``. ``nominal_work`` holds the work arrays (counts, sums, scores and values per value, and the
+    right side's sums), with room for every value of every nominal attribute: no allocation per node."""
+    value_count, value_sum, scores, values, right = nominal_work
     n_stats = stats.shape[1]
     n_values = 0
     for p in range(len(rows)):
         n_values = max(n_values, int(codes[rows[p]]) + 1)
-    value_count = np.zeros(n_values, dtype=np.intp)
-    value_sum = np.zeros((n_values, n_stats))
+    for v in range(n_values):
+        value_count[v] = 0
+        for j in range(n_stats):
+            value_sum[v, j] = 0.0
     for p in range(len(rows)):
         row = rows[p]
         v = int(codes[row])
         value_count[v] += 1
         for j in range(n_stats):
             value_sum[v, j] += stats[row, j]
-    scores = np.empty(n_values)
-    values = np.empty(n_values, dtype=np.intp)
-    right = np.zeros(n_stats)
     n_cand = 0
     for v in range(n_values):
         if value_count[v] >= min_leaf and c - value_count[v] >= min_leaf:
@@ -1416,13 +1590,15 @@ def _best_nominal(codes, rows, stats, parent_sum, c, min_leaf, kind, ints, float
             values[n_cand] = v
             n_cand += 1
     if n_cand == 0:
-        return -1, np.nan, 0, right
+        return -1, np.nan, 0
     pick = _first_best(scores, n_cand)
     v = values[pick]
-    return v, scores[pick], value_count[v], value_sum[v].copy()
+    for j in range(n_stats):
+        out[j] = value_sum[v, j]
+    return v, scores[pick], value_count[v]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _breakpoint(similarity_parent, s_split):
     """``Criterion.gamma_breakpoint``: the γ above which rule (6) makes the split."""
     parent_side = (1.0 + similarity_parent) * (1.0 + 1e-12)

@@ -79,7 +79,7 @@ RANKING_IMPURITY = 3
 GINI = 4
 
 # The scans of a numeric attribute (rows without missing values; the others take _scan_sums)
-_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS, _SCAN_IMPURITY = 0, 1, 2, 3, 4, 5
+_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS = 0, 1, 2, 3, 4
 
 
 # -- mean pairwise Spearman (Rebelo et al. 2008) -------------------------------------------------
@@ -610,11 +610,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         for a in range(n_levels):
             for b in range(a + 1, n_levels):
                 level_distance[a, b] = level_distance[b, a] = level_distance[a, b - 1] + floats[b]
-    # each row's distance to the node's rows (by_distances), or its weighted statistics' product with the
-    # node's sums (the impurity's running sums)
-    to_parent = np.zeros(n if by_distances or (kind == RANKING_IMPURITY and ints[0] == 1) else 1)
+    to_parent = np.zeros(n if by_distances else 1)
     partial = np.zeros(n_levels)
-    parent_impurity = worst = parent_weighted = 0.0
     # Mallows of complete rankings, scanned pair by pair: each pair's labels, and the scans' running
     # sums (left side's counts and margins, the node's)
     by_pairs = row_codes.shape[0] == n and n > 0 and kind == MALLOWS
@@ -636,8 +633,6 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_LEVELS
     elif by_pairs:
         path = _SCAN_PAIRS
-    elif kind == RANKING_IMPURITY and ints[0] == 1 and n > 0:
-        path = _SCAN_IMPURITY
     else:
         path = _SCAN_SUMS
     levels = (row_levels, parent_levels, level_distance, to_parent, left_levels)
@@ -773,7 +768,7 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
     n_pairs = ints[2] if by_pairs else 0
     pair_a = ints[3:3 + n_pairs]
     pair_b = ints[3 + n_pairs:3 + 2 * n_pairs]
-    parent_impurity = worst = parent_weighted = 0.0
+    parent_impurity = worst = 0.0
     while node < size:
         c = count[node]
         if ((depth_limit < 0 or depth[node] < depth_limit) and c >= max(2, 2 * min_leaf)
@@ -791,10 +786,6 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                 _distances_to_levels(rows[lo:hi], row_levels, parent_levels, level_distance, partial, to_parent)
                 parent_impurity = _rank_impurity(ints, floats, float(c), parent_sum)
                 worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
-            elif path == _SCAN_IMPURITY:
-                parent_weighted, parent_square = _weighted_products(rows[lo:hi], stats, floats[ints[3]:],
-                                                                    parent_sum, to_parent)
-                worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
             if by_pairs:
                 # the node's pair counts A_k and vote margins wins[a_k] - wins[b_k] (whole numbers)
                 for k in range(n_pairs):
@@ -804,8 +795,7 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                 draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
             best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
                 columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
-                table_x, path, levels, (float(parent_square), parent_impurity, worst, parent_weighted), pairs, work,
-                drawn)
+                table_x, path, levels, (float(parent_square), parent_impurity, worst), pairs, work, drawn)
             for f in range(n_features):
                 if not nominal[f] or not drawn[f]:
                     continue
@@ -889,7 +879,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     cost atomic reference counts, a sixth of a deep tree's time.
     """
     row_levels, parent_levels, level_distance, to_parent, left_levels = levels
-    parent_square, parent_impurity, worst, parent_weighted = level_sums
+    parent_square, parent_impurity, worst = level_sums
     row_codes, pair_sums, bounds, reciprocals, distances = pairs
     sums, cand_pos, cand_score, cand_left, missing_sum, gathered = work
     n_stats = stats.shape[1]
@@ -926,9 +916,6 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
         elif n_missing == 0 and path == _SCAN_DISTANCES:
             n_cand = _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
                                      to_parent, parent_impurity, worst, left_levels, cand_pos, cand_score)
-        elif n_missing == 0 and path == _SCAN_IMPURITY:
-            n_cand = _scan_impurity(values, seg, min_leaf, stats, floats[ints[3]:], to_parent, parent_weighted,
-                                    parent_square, worst, sums[0], cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_LEVELS:
             n_cand = _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_levels,
                                   parent_square, left_levels, cand_pos, cand_score)
@@ -1151,74 +1138,6 @@ def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_
         right = _spearman_from_squares(all_unit, scale, count_right, square_right, own_right)
         cand_pos[n_cand] = p
         cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
-        n_cand += 1
-    return n_cand
-
-
-@njit(cache=True, _nrt=False)
-def _weighted_products(rows, stats, gaps, parent_sum, out):
-    """``out[row] = sum_j g_j s_j P_j`` for each of the node's ``rows`` (``s`` its statistics, ``g`` their gaps,
-    ``P`` the node's sums); returns the node's ``sum_j g_j P_j`` and ``sum_j g_j P_j^2``
-    (:func:`_scan_impurity` reads them)."""
-    n_stats = stats.shape[1]
-    weighted = square = 0.0
-    for j in range(n_stats):
-        weighted += gaps[j] * parent_sum[j]
-        square += gaps[j] * parent_sum[j] * parent_sum[j]
-    for p in range(len(rows)):
-        row = rows[p]
-        product = 0.0
-        for j in range(n_stats):
-            product += gaps[j] * stats[row, j] * parent_sum[j]
-        out[row] = product
-    return weighted, square
-
-
-@njit(cache=True, _nrt=False)
-def _scan_impurity(values, seg, min_leaf, stats, gaps, products, parent_weighted, parent_square, worst, running,
-                   cand_pos, cand_score):
-    """The ranking impurity of complete rankings from three running sums: O(statistics) per row, O(1) per candidate.
-
-    A set of ``n`` rows with cumulative level counts ``A_j`` (gaps ``g_j``)
-    has ``I = n sum g A - sum g A^2`` (:func:`rank_impurity_split`). The
-    right side holds the node's ``P`` less the left's ``A``, so its sums are
-    ``sum g P - sum g A`` and ``sum g P^2 - 2 sum g P A + sum g A^2``: the
-    left side's ``sum g A``, ``sum g A^2`` and ``sum g P A`` give both. A row
-    with statistics ``s`` joining the left adds ``sum g s`` to the first,
-    ``2 sum g s A + sum g s`` to the second (``A`` before it joins) and its
-    ``products`` entry (``sum g s P``, :func:`_weighted_products`, once per
-    node for every attribute) to the third. Four sums over the statistics
-    per candidate become one pass per row. With whole-number (or half)
-    gaps every sum is exact, so the scores are the formula's.
-    """
-    c = len(seg)
-    n_stats = stats.shape[1]
-    for j in range(n_stats):
-        running[j] = 0.0
-    weighted_left = square_left = cross = 0.0
-    n_cand = 0
-    for p in range(c - 1):
-        row = seg[p]
-        dot = weight = 0.0
-        for j in range(n_stats):
-            gs = gaps[j] * stats[row, j]
-            dot += gs * running[j]
-            weight += gs
-            running[j] += stats[row, j]
-        square_left += 2.0 * dot + weight
-        weighted_left += weight
-        cross += products[row]
-        if not values[p + 1] > values[p]:
-            continue
-        left_count = p + 1
-        right_count = c - left_count
-        if left_count < min_leaf or right_count < min_leaf:
-            continue
-        square_right = parent_square - 2.0 * cross + square_left
-        children = ((left_count * weighted_left - square_left)
-                    + (right_count * (parent_weighted - weighted_left) - square_right))
-        cand_pos[n_cand] = p
-        cand_score[n_cand] = 1.0 - children / worst if worst > 0.0 else 1.0
         n_cand += 1
     return n_cand
 

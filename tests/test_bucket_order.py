@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from rankviz import RankingTree
+from rankviz.label_ranking import bucket_order as bucket_order_module
 from rankviz.label_ranking.bucket_order import bucket_order, bucket_order_from_counts, has_ties, is_partial, precedence_counts
 from rankviz.label_ranking.metrics import tau_x
 
@@ -57,6 +58,22 @@ def test_beta_one_half_ties_everything_and_the_counts_are_the_rankings_pair_orde
     with pytest.raises(ValueError, match="beta"):
         bucket_order_from_counts(before, tied, beta=0.6)
     assert has_ties(Y) and not has_ties(np.argsort(rng.random((4, 5)), axis=1))
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.1, 0.25])
+def test_the_compiled_orders_of_many_sets_equal_the_orders_of_each_set(beta):
+    """Counts in quarters put precedences on the rounding thresholds (0.25, 0.75) and give labels equal
+    indecision: the pivot and the ties hang on the last bit, so the compiled precedences must be the NumPy
+    ones to the bit."""
+    bucket_order_module.KERNELS.build()
+    rng = np.random.default_rng(1)
+    for n_labels in (1, 2, 3, 5, 8):
+        before = rng.integers(0, 4, size=(200, n_labels, n_labels)) * rng.choice([1.0, 0.5, 0.25], size=(200, 1, 1))
+        tied = rng.integers(0, 3, size=(200, n_labels, n_labels)).astype(float)
+        tied += np.swapaxes(tied, 1, 2)
+        many = bucket_order_module.bucket_orders_from_counts(before, tied, beta)
+        for k in range(200):
+            np.testing.assert_array_equal(many[k], bucket_order_from_counts(before[k], tied[k], beta))
 
 
 def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():

@@ -19,7 +19,7 @@ configure_numba_cache()  # before Numba's first import: it reads its cache folde
 
 import numba  # noqa: E402 -- after the cache folder is set
 
-__all__ = ["bucket_positions"]
+__all__ = ["bucket_positions", "precedence_and_indecision"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -103,3 +103,39 @@ def bucket_positions(precedence: np.ndarray, indecision: np.ndarray, beta: float
             segments[n_segments, 0], segments[n_segments, 1] = bucket + n_central, stop
             segments[n_segments + 1, 0], segments[n_segments + 1, 1] = start, bucket
             n_segments += 2
+
+
+@numba.njit(cache=True, nogil=True)
+def precedence_and_indecision(before: np.ndarray, tied: np.ndarray, epsilon: float, precedence: np.ndarray,
+                              indecision: np.ndarray) -> None:
+    """Fill ``precedence`` (sets x labels x labels) and ``indecision`` (sets x labels) from the counts.
+
+    The arithmetic of :func:`rankviz.label_ranking.bucket_order._precedence_and_indecision`, operation for
+    operation, so the same numbers to the bit (the pivot and the ties at β = 0 hang on them), without its
+    temporary tables: on the 600 nodes of a tree of 8 labels 1.4 ms of NumPy became a few hundredths.
+    """
+    n_sets, n_labels = indecision.shape
+    scale = max(1, n_labels - 1)
+    for s in range(n_sets):
+        b_s, t_s, p = before[s], tied[s], precedence[s]
+        for i in range(n_labels):
+            for j in range(i, n_labels):  # the upper triangle and the diagonal, as np.triu keeps them
+                a = b_s[i, j] + epsilon
+                t = t_s[i, j] + epsilon
+                b = b_s[j, i] + epsilon
+                p[i, j] = (a + 0.5 * t) / ((a + t) + b)
+            for j in range(i):
+                p[i, j] = 1.0 - p[j, i]
+        for i in range(n_labels):
+            total = 0.0
+            for j in range(n_labels):  # left to right, as the reference's cumsum
+                if j == i:
+                    distance = 0.0
+                else:
+                    upper = p[i, j] if i < j else p[j, i]
+                    rounded = 1.0 if upper > 0.75 else (0.0 if upper < 0.25 else 0.5)
+                    utopia = rounded if i < j else 1.0 - rounded
+                    distance = abs(p[i, j] - utopia)
+                total += distance
+            indecision[s, i] = total / scale
+

@@ -63,8 +63,10 @@ KERNELS = LazyKernels("bucket orders", "rankviz.label_ranking.bucket_kernels", l
 
 
 def warm_up() -> None:
-    """Compile the bucket-order kernel (or load it from Numba's cache): ``rankviz warm-up`` and the background build."""
-    precedence, indecision = _precedence_and_indecision(np.zeros((1, 2, 2)), np.ones((1, 2, 2)))
+    """Compile the bucket-order kernels (or load them from Numba's cache): ``rankviz warm-up`` and the background
+    build."""
+    precedence, indecision = np.empty((1, 2, 2)), np.empty((1, 2))
+    KERNELS.load().precedence_and_indecision(np.zeros((1, 2, 2)), np.ones((1, 2, 2)), _EPSILON, precedence, indecision)
     KERNELS.load().bucket_positions(precedence, indecision, DEFAULT_BETA, np.empty((1, 2)))
 
 
@@ -433,10 +435,16 @@ def bucket_orders_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = 
     out = np.empty((n_sets, n_labels))
     block = max(1, _BLOCK_CELLS // max(1, n_labels * n_labels))  # the precedence tables, a block of sets at a time
     for start in range(0, n_sets, block):
-        precedence, indecision = _precedence_and_indecision(before[start:start + block], tied[start:start + block])
         if KERNELS.request():
-            KERNELS.load().bucket_positions(precedence, indecision, float(beta), out[start:start + block])
+            kernels = KERNELS.load()
+            size = min(block, n_sets - start)
+            precedence, indecision = np.empty((size, n_labels, n_labels)), np.empty((size, n_labels))
+            kernels.precedence_and_indecision(before[start:start + block], tied[start:start + block], _EPSILON,
+                                              precedence, indecision)
+            kernels.bucket_positions(precedence, indecision, float(beta), out[start:start + block])
         else:  # while the compiled code builds: the same algorithm, a set at a time
+            precedence, indecision = _precedence_and_indecision(before[start:start + block],
+                                                                tied[start:start + block])
             for k in range(len(precedence)):
                 out[start + k] = _bucket_positions(precedence[k], indecision[k], float(beta))
     return out

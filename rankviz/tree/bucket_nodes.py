@@ -14,7 +14,7 @@ import numpy as np
 
 from ..label_ranking.bucket_order import bucket_orders_from_counts
 from ..memory import check_memory
-from .builder import subtree_sums
+from .builder import node_value_sums
 from .criteria.pair_relations import counts_as_tables, pair_relations
 from .structure import Tree
 
@@ -51,5 +51,5 @@ def node_bucket_orders(tree: Tree, Y: np.ndarray, leaf_of_row: np.ndarray, beta:
     check_memory(8 * (3 * n_pairs * (n + tree.node_count) + 2 * n_labels * n_labels * tree.node_count),
                  f"the bucket orders of {tree.node_count:,} nodes count 3 numbers per pair of labels "
                  f"({n_pairs:,} pairs) for every row and node")
-    sums = subtree_sums(leaf_of_row, pair_relations(Y), tree.children_left, tree.children_right, tree.depth)
+    sums = node_value_sums(tree, leaf_of_row, pair_relations(Y))
     return bucket_orders_from_counts(*counts_as_tables(sums, n_labels), beta)

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .criteria import Criterion
 
 __all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
-           "subtree_sums", "use_compiled"]
+           "node_value_sums", "subtree_sums", "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -237,6 +237,30 @@ def use_compiled(criterion: Criterion | None, engine: str = "auto") -> bool:
     if engine == "numpy" or (criterion is not None and not compiled.has_compiled_form(criterion)):
         return False
     return engine == "compiled" or compiled.KERNELS.request()
+
+
+def node_value_sums(tree: Tree, leaf_of_row: np.ndarray, values: np.ndarray, engine: str = "auto") -> np.ndarray:
+    """Every node's sums of ``values`` over its rows: compiled (:func:`rankviz.tree.compiled.node_sums`) when
+    ``engine`` allows and the compiled code is ready (:func:`use_compiled`), else :func:`subtree_sums`.
+
+    Both add the same numbers in the same order, so the sums are equal.
+
+    Parameters
+    ----------
+    tree : Tree
+    leaf_of_row : ndarray of int, shape (n_rows,)
+        Each row's leaf.
+    values : ndarray of shape (n_rows, n_values)
+    engine : {"auto", "compiled", "numpy"}, default="auto"
+
+    Returns
+    -------
+    ndarray of shape (tree.node_count, n_values)
+    """
+    if use_compiled(None, engine):
+        return compiled.node_sums(leaf_of_row, np.ascontiguousarray(values, dtype=float), tree.children_left,
+                                  tree.children_right)
+    return subtree_sums(leaf_of_row, values, tree.children_left, tree.children_right, np.asarray(tree.depth))
 
 
 def subtree_sums(leaf_of_row: np.ndarray, values: np.ndarray, children_left: np.ndarray,

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import compiled
-from .builder import ENGINES, subtree_sums, use_compiled
+from .builder import ENGINES, node_value_sums, use_compiled
 from .criteria.mallows import Mallows
 from ..label_ranking.mallows import fit_mallows_groups, label_pairs, most_probable_extension, theta_from_mean_distance
 from .structure import Tree, parent_array
@@ -81,7 +81,7 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     gave it, and its distance to the centre is counted row by row as bits
     (:func:`rankviz.tree.compiled.distances_to_centres`); with ties the
     criterion's own statistics are summed per node. ``in_compiled_code``
-    chooses the compiled sums or their NumPy twins (:func:`_node_sums`,
+    chooses the compiled sums or their NumPy twins (:func:`rankviz.tree.builder.node_value_sums`,
     :func:`_distances_to_centres`), which give the same whole numbers.
     """
     n_labels = Y.shape[1]
@@ -93,7 +93,7 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     criterion = Mallows()
     if not (a_first | b_first).all():
         stats = criterion.row_statistics(Y)
-        sums = _node_sums(tree, leaf_of_row, stats, in_compiled_code)
+        sums = node_value_sums(tree, leaf_of_row, stats, "compiled" if in_compiled_code else "numpy")
         return criterion.centers(count, sums), criterion.theta(count, sums)
     # Without ties a row gives label l the Borda votes L - Y[l], so a node's votes are L * count less its
     # position sums, and ordering by decreasing votes (ties by label order) is ordering by increasing mean
@@ -105,14 +105,6 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     distance = distance_of(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]), parent)
     with np.errstate(invalid="ignore", divide="ignore"):
         return centre, theta_from_mean_distance(distance / count, n_labels)
-
-
-def _node_sums(tree, leaf_of_row, values, in_compiled_code):
-    """Every node's sums of ``values`` over its rows: :func:`rankviz.tree.compiled.node_sums`, or the same
-    additions in the same order with NumPy (:func:`rankviz.tree.builder.subtree_sums`)."""
-    if in_compiled_code:
-        return compiled.node_sums(leaf_of_row, values, tree.children_left, tree.children_right)
-    return subtree_sums(leaf_of_row, values, tree.children_left, tree.children_right, np.asarray(tree.depth))
 
 
 def _distances_to_centres(leaf_of_row, row_pairs, centre_pairs, parent):

@@ -76,6 +76,26 @@ def test_the_compiled_orders_of_many_sets_equal_the_orders_of_each_set(beta):
             np.testing.assert_array_equal(many[k], bucket_order_from_counts(before[k], tied[k], beta))
 
 
+@pytest.mark.parametrize("beta", [0.0, 0.1, 0.25])
+def test_the_orders_from_pair_counts_equal_the_orders_of_their_tables(beta):
+    bucket_order_module.KERNELS.build()
+    rng = np.random.default_rng(2)
+    for n_labels in (2, 3, 5, 8, 12):
+        n_pairs = n_labels * (n_labels - 1) // 2
+        ahead, behind = (rng.integers(0, 4, size=(150, n_pairs)) * rng.choice([1.0, 0.5, 0.25], size=(150, 1))
+                         for _ in range(2))
+        tie = rng.integers(0, 3, size=(150, n_pairs)).astype(float)
+        first, second = np.triu_indices(n_labels, k=1)
+        many = bucket_order_module.bucket_orders_from_pair_counts(ahead, tie, behind, beta)
+        for k in range(150):
+            before, tied = np.zeros((n_labels, n_labels)), np.zeros((n_labels, n_labels))
+            before[first, second], before[second, first] = ahead[k], behind[k]
+            tied[first, second] = tied[second, first] = tie[k]
+            np.testing.assert_array_equal(many[k], bucket_order_from_counts(before, tied, beta))
+    with pytest.raises(ValueError, match="one column per pair"):
+        bucket_order_module.bucket_orders_from_pair_counts(np.zeros((2, 4)), np.zeros((2, 4)), np.zeros((2, 4)))
+
+
 def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():
     rng = np.random.default_rng(1)
     X = pd.DataFrame({"x": rng.random(60), "z": rng.random(60)})

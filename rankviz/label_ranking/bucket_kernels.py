@@ -19,7 +19,7 @@ configure_numba_cache()  # before Numba's first import: it reads its cache folde
 
 import numba  # noqa: E402 -- after the cache folder is set
 
-__all__ = ["bucket_positions", "precedence_and_indecision"]
+__all__ = ["bucket_positions", "bucket_positions_of_pairs", "precedence_and_indecision"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -46,6 +46,56 @@ def _place(precedence: np.ndarray, items: np.ndarray, n_items: int, central: np.
 
 
 @numba.njit(cache=True, nogil=True)
+def _order_set(p: np.ndarray, d: np.ndarray, low: float, high: float, out: np.ndarray, work: np.ndarray,
+               segments: np.ndarray) -> None:
+    """Write one set's bucket order (average positions) to ``out``, from its precedence ``p`` and indecision ``d``.
+
+    ``work`` (6 x labels) and ``segments`` ((2 labels + 2) x 2) are work arrays.
+    """
+    n_labels = len(d)
+    order, central, left, right, others, again = work[0], work[1], work[2], work[3], work[4], work[5]
+    for label in range(n_labels):
+        order[label] = label
+    segments[0, 0], segments[0, 1] = 0, n_labels
+    n_segments = 1
+    while n_segments:
+        n_segments -= 1
+        start, stop = segments[n_segments, 0], segments[n_segments, 1]
+        if stop <= start:
+            continue
+        pivot_at = start  # the first of least indecision, in the segment's order
+        for k in range(start + 1, stop):
+            if d[order[k]] < d[order[pivot_at]]:
+                pivot_at = k
+        central[0] = order[pivot_at]
+        n_others = 0
+        for k in range(start, stop):
+            if k != pivot_at:
+                others[n_others] = order[k]
+                n_others += 1
+        n_left, n_central, n_right = _place(p, others, n_others, central, 1, left, right, low, high)
+        # the second stage: the labels put before, then those put after, against the grown bucket
+        for k in range(n_left):
+            again[k] = left[k]
+        for k in range(n_right):
+            again[n_left + k] = right[k]
+        n_left, n_central, n_right = _place(p, again, n_left + n_right, central, n_central, left, right,
+                                            low, high)
+        for k in range(n_left):
+            order[start + k] = left[k]
+        bucket = start + n_left
+        for k in range(n_central):
+            order[bucket + k] = central[k]
+            out[central[k]] = bucket + (n_central + 1) / 2.0
+        for k in range(n_right):
+            order[bucket + n_central + k] = right[k]
+        # the side after first on the stack, so the side before is ordered first (either order is right)
+        segments[n_segments, 0], segments[n_segments, 1] = bucket + n_central, stop
+        segments[n_segments + 1, 0], segments[n_segments + 1, 1] = start, bucket
+        n_segments += 2
+
+
+@numba.njit(cache=True, nogil=True)
 def bucket_positions(precedence: np.ndarray, indecision: np.ndarray, beta: float, out: np.ndarray) -> None:
     """Fill ``out`` (sets x labels) with each set's bucket order as average positions.
 
@@ -53,56 +103,36 @@ def bucket_positions(precedence: np.ndarray, indecision: np.ndarray, beta: float
     are those of :func:`rankviz.label_ranking.bucket_order.bucket_order_from_counts`.
     """
     n_sets, n_labels = indecision.shape
-    low, high = 0.5 - beta, 0.5 + beta
-    order = np.empty(n_labels, dtype=np.int64)
+    work = np.empty((6, n_labels), dtype=np.int64)
     segments = np.empty((2 * n_labels + 2, 2), dtype=np.int64)  # each order pushes two sides: at most 2 per level
-    central = np.empty(n_labels, dtype=np.int64)
-    left = np.empty(n_labels, dtype=np.int64)
-    right = np.empty(n_labels, dtype=np.int64)
-    others = np.empty(n_labels, dtype=np.int64)
-    again = np.empty(n_labels, dtype=np.int64)
     for s in range(n_sets):
-        p = precedence[s]
-        d = indecision[s]
-        for label in range(n_labels):
-            order[label] = label
-        segments[0, 0], segments[0, 1] = 0, n_labels
-        n_segments = 1
-        while n_segments:
-            n_segments -= 1
-            start, stop = segments[n_segments, 0], segments[n_segments, 1]
-            if stop <= start:
-                continue
-            pivot_at = start  # the first of least indecision, in the segment's order
-            for k in range(start + 1, stop):
-                if d[order[k]] < d[order[pivot_at]]:
-                    pivot_at = k
-            central[0] = order[pivot_at]
-            n_others = 0
-            for k in range(start, stop):
-                if k != pivot_at:
-                    others[n_others] = order[k]
-                    n_others += 1
-            n_left, n_central, n_right = _place(p, others, n_others, central, 1, left, right, low, high)
-            # the second stage: the labels put before, then those put after, against the grown bucket
-            for k in range(n_left):
-                again[k] = left[k]
-            for k in range(n_right):
-                again[n_left + k] = right[k]
-            n_left, n_central, n_right = _place(p, again, n_left + n_right, central, n_central, left, right,
-                                                low, high)
-            for k in range(n_left):
-                order[start + k] = left[k]
-            bucket = start + n_left
-            for k in range(n_central):
-                order[bucket + k] = central[k]
-                out[s, central[k]] = bucket + (n_central + 1) / 2.0
-            for k in range(n_right):
-                order[bucket + n_central + k] = right[k]
-            # the side after first on the stack, so the side before is ordered first (either order is right)
-            segments[n_segments, 0], segments[n_segments, 1] = bucket + n_central, stop
-            segments[n_segments + 1, 0], segments[n_segments + 1, 1] = start, bucket
-            n_segments += 2
+        _order_set(precedence[s], indecision[s], 0.5 - beta, 0.5 + beta, out[s], work, segments)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _precedence(a: float, t: float, b: float, epsilon: float) -> float:
+    """The precedence of ``i`` over ``j`` from the weights putting ``i`` first, tying them and putting ``j`` first."""
+    a, t, b = a + epsilon, t + epsilon, b + epsilon
+    return (a + 0.5 * t) / ((a + t) + b)
+
+
+@numba.njit(cache=True, nogil=True)
+def _indecision(p: np.ndarray, d: np.ndarray) -> None:
+    """Each label's indecision (DANI): its mean distance to the utopian matrix (``p``'s upper entries rounded)."""
+    n_labels = len(d)
+    scale = max(1, n_labels - 1)
+    for i in range(n_labels):
+        total = 0.0
+        for j in range(n_labels):  # left to right, as the reference's cumsum
+            if j == i:
+                distance = 0.0
+            else:
+                upper = p[i, j] if i < j else p[j, i]
+                rounded = 1.0 if upper > 0.75 else (0.0 if upper < 0.25 else 0.5)
+                utopia = rounded if i < j else 1.0 - rounded
+                distance = abs(p[i, j] - utopia)
+            total += distance
+        d[i] = total / scale
 
 
 @numba.njit(cache=True, nogil=True)
@@ -112,30 +142,47 @@ def precedence_and_indecision(before: np.ndarray, tied: np.ndarray, epsilon: flo
 
     The arithmetic of :func:`rankviz.label_ranking.bucket_order._precedence_and_indecision`, operation for
     operation, so the same numbers to the bit (the pivot and the ties at β = 0 hang on them), without its
-    temporary tables: on the 600 nodes of a tree of 8 labels 1.4 ms of NumPy became a few hundredths.
+    temporary tables.
     """
     n_sets, n_labels = indecision.shape
-    scale = max(1, n_labels - 1)
     for s in range(n_sets):
         b_s, t_s, p = before[s], tied[s], precedence[s]
         for i in range(n_labels):
             for j in range(i, n_labels):  # the upper triangle and the diagonal, as np.triu keeps them
-                a = b_s[i, j] + epsilon
-                t = t_s[i, j] + epsilon
-                b = b_s[j, i] + epsilon
-                p[i, j] = (a + 0.5 * t) / ((a + t) + b)
+                p[i, j] = _precedence(b_s[i, j], t_s[i, j], b_s[j, i], epsilon)
             for j in range(i):
                 p[i, j] = 1.0 - p[j, i]
+        _indecision(p, indecision[s])
+
+
+@numba.njit(cache=True, nogil=True)
+def bucket_positions_of_pairs(ahead: np.ndarray, tie: np.ndarray, behind: np.ndarray, epsilon: float, beta: float,
+                              out: np.ndarray) -> None:
+    """Fill ``out`` (sets x labels) with each set's bucket order, from its counts per pair of labels.
+
+    ``ahead``, ``tie`` and ``behind`` (sets x pairs, the pairs ``i < j`` in
+    the order of ``np.triu_indices``) weigh the rankings that put ``i``
+    first, tie the two and put ``j`` first. The same numbers as
+    :func:`precedence_and_indecision` and :func:`bucket_positions` on the
+    tables they make, one set at a time in a labels x labels work table: the
+    tables of every set (a tree's nodes) cost more in fresh memory than the
+    orders.
+    """
+    n_sets, n_labels = out.shape
+    p = np.empty((n_labels, n_labels))
+    d = np.empty(n_labels)
+    work = np.empty((6, n_labels), dtype=np.int64)
+    segments = np.empty((2 * n_labels + 2, 2), dtype=np.int64)
+    diagonal = _precedence(0.0, 0.0, 0.0, epsilon)
+    for s in range(n_sets):
+        k = 0
         for i in range(n_labels):
-            total = 0.0
-            for j in range(n_labels):  # left to right, as the reference's cumsum
-                if j == i:
-                    distance = 0.0
-                else:
-                    upper = p[i, j] if i < j else p[j, i]
-                    rounded = 1.0 if upper > 0.75 else (0.0 if upper < 0.25 else 0.5)
-                    utopia = rounded if i < j else 1.0 - rounded
-                    distance = abs(p[i, j] - utopia)
-                total += distance
-            indecision[s, i] = total / scale
+            p[i, i] = diagonal
+            for j in range(i + 1, n_labels):
+                p[i, j] = _precedence(ahead[s, k], tie[s, k], behind[s, k], epsilon)
+                k += 1
+            for j in range(i):
+                p[i, j] = 1.0 - p[j, i]
+        _indecision(p, d)
+        _order_set(p, d, 0.5 - beta, 0.5 + beta, out[s], work, segments)
 

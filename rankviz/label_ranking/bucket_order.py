@@ -38,8 +38,8 @@ from numpy.typing import ArrayLike
 from ..jit import LazyKernels
 
 __all__ = ["CONSENSUS_CHOICES", "DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "NeighbourhoodCounts", "bucket_order",
-           "bucket_order_from_counts", "bucket_orders", "bucket_orders_from_counts", "check_consensus",
-           "chosen_consensus", "has_ties", "is_partial", "precedence_counts", "warm_up"]
+           "bucket_order_from_counts", "bucket_orders", "bucket_orders_from_counts", "bucket_orders_from_pair_counts",
+           "check_consensus", "chosen_consensus", "has_ties", "is_partial", "precedence_counts", "warm_up"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
@@ -65,9 +65,12 @@ KERNELS = LazyKernels("bucket orders", "rankviz.label_ranking.bucket_kernels", l
 def warm_up() -> None:
     """Compile the bucket-order kernels (or load them from Numba's cache): ``rankviz warm-up`` and the background
     build."""
+    kernels = KERNELS.load()
     precedence, indecision = np.empty((1, 2, 2)), np.empty((1, 2))
-    KERNELS.load().precedence_and_indecision(np.zeros((1, 2, 2)), np.ones((1, 2, 2)), _EPSILON, precedence, indecision)
-    KERNELS.load().bucket_positions(precedence, indecision, DEFAULT_BETA, np.empty((1, 2)))
+    kernels.precedence_and_indecision(np.zeros((1, 2, 2)), np.ones((1, 2, 2)), _EPSILON, precedence, indecision)
+    kernels.bucket_positions(precedence, indecision, DEFAULT_BETA, np.empty((1, 2)))
+    kernels.bucket_positions_of_pairs(np.zeros((1, 1)), np.ones((1, 1)), np.zeros((1, 1)), _EPSILON, DEFAULT_BETA,
+                                      np.empty((1, 2)))
 
 
 # Rows per block of the (rows, labels, labels) comparison tables: at most this many cells at once.
@@ -448,6 +451,48 @@ def bucket_orders_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = 
             for k in range(len(precedence)):
                 out[start + k] = _bucket_positions(precedence[k], indecision[k], float(beta))
     return out
+
+
+def bucket_orders_from_pair_counts(ahead: ArrayLike, tie: ArrayLike, behind: ArrayLike,
+                                   beta: float = DEFAULT_BETA) -> np.ndarray:
+    """The bucket orders of many sets from their counts per pair of labels (compiled when it is built).
+
+    Parameters
+    ----------
+    ahead, tie, behind : array-like of shape (n_sets, n_labels * (n_labels - 1) / 2)
+        For each pair ``i < j`` (in the order of ``np.triu_indices(n_labels, k=1)``), the weight of the
+        set's rankings that put ``i`` first, that tie ``i`` and ``j``, and that put ``j`` first.
+    beta : float, default=0.25
+        The tie threshold (see :func:`bucket_order_from_counts`).
+
+    Returns
+    -------
+    ndarray of shape (n_sets, n_labels)
+        Each set's bucket order as rank positions: :func:`bucket_orders_from_counts` of the count
+        tables these make, without making them (a tree's nodes' tables cost more than their orders).
+
+    Raises
+    ------
+    ValueError
+        If ``beta`` is not a number in [0, 0.5], or the counts are not of one number of pairs.
+    """
+    _check_beta(beta)
+    ahead, tie, behind = (np.ascontiguousarray(np.atleast_2d(counts), dtype=float) for counts in (ahead, tie, behind))
+    n_sets, n_pairs = ahead.shape
+    n_labels = int(round((1 + np.sqrt(1 + 8 * n_pairs)) / 2))
+    if n_labels * (n_labels - 1) // 2 != n_pairs or tie.shape != ahead.shape or behind.shape != ahead.shape:
+        raise ValueError(f"ahead, tie and behind must have one column per pair of labels (L(L - 1)/2 for L labels), "
+                         f"all of one shape; got shapes {ahead.shape}, {tie.shape} and {behind.shape}.")
+    if KERNELS.request():
+        out = np.empty((n_sets, n_labels))
+        KERNELS.load().bucket_positions_of_pairs(ahead, tie, behind, _EPSILON, float(beta), out)
+        return out
+    first, second = np.triu_indices(n_labels, k=1)
+    before = np.zeros((n_sets, n_labels, n_labels))
+    tied = np.zeros((n_sets, n_labels, n_labels))
+    before[:, first, second], before[:, second, first] = ahead, behind
+    tied[:, first, second] = tied[:, second, first] = tie
+    return bucket_orders_from_counts(before, tied, beta)
 
 
 def bucket_order(Y: ArrayLike, weights: ArrayLike | None = None, *, beta: float = DEFAULT_BETA) -> np.ndarray:

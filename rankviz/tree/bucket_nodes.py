@@ -2,8 +2,8 @@
 
 Every node gets the consensus of its training rankings that the partial label
 ranking trees of Alfaro et al. predict: the bucket order of the pivot
-algorithm BPA-LIA-MP2 (:func:`rankviz.label_ranking.bucket_order.bucket_orders_from_counts`, all
-nodes in one compiled call), from the node's counts of the rankings that
+algorithm BPA-LIA-MP2 (:func:`rankviz.label_ranking.bucket_order.bucket_orders_from_pair_counts`,
+all nodes in one compiled call), from the node's counts of the rankings that
 order and that tie each pair of labels. The counts are summed over each
 leaf's rows and then up the tree, so the rows are visited once.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..label_ranking.bucket_order import bucket_orders_from_counts
+from ..label_ranking.bucket_order import bucket_orders_from_pair_counts
 from ..memory import check_memory
 from .builder import node_value_sums
-from .criteria.pair_relations import counts_as_tables, pair_relations
+from .criteria.pair_relations import pair_relations
 from .structure import Tree
 
 __all__ = ["node_bucket_orders"]
@@ -52,4 +52,5 @@ def node_bucket_orders(tree: Tree, Y: np.ndarray, leaf_of_row: np.ndarray, beta:
                  f"the bucket orders of {tree.node_count:,} nodes count 3 numbers per pair of labels "
                  f"({n_pairs:,} pairs) for every row and node")
     sums = node_value_sums(tree, leaf_of_row, pair_relations(Y))
-    return bucket_orders_from_counts(*counts_as_tables(sums, n_labels), beta)
+    ahead, tie, behind = np.split(sums, 3, axis=1)  # pair_relations' three blocks
+    return bucket_orders_from_pair_counts(ahead, tie, behind, beta)

@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from .base import Criterion
 
-__all__ = ["PairRelationCriterion", "counts_as_tables", "pair_relations"]
+__all__ = ["PairRelationCriterion", "pair_relations"]
 
 
 def pair_relations(Y: ArrayLike) -> np.ndarray:
@@ -40,31 +40,6 @@ def pair_relations(Y: ArrayLike) -> np.ndarray:
     first, second = np.triu_indices(Y.shape[1], k=1)
     difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: no relation
     return np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
-
-
-def counts_as_tables(sums: np.ndarray, n_labels: int) -> tuple[np.ndarray, np.ndarray]:
-    """The (before, tied) tables of :func:`rankviz.label_ranking.bucket_order.precedence_counts` from summed relations.
-
-    Parameters
-    ----------
-    sums : ndarray of shape (n_sets, 3 * n_pairs)
-        Summed :func:`pair_relations` of each set.
-    n_labels : int
-        Labels of the rankings.
-
-    Returns
-    -------
-    before, tied : ndarray of shape (n_sets, n_labels, n_labels)
-        ``before[s, i, j]``: the weight of the rankings of set ``s`` that put
-        ``i`` before ``j``; ``tied`` symmetric.
-    """
-    first, second = np.triu_indices(n_labels, k=1)
-    ahead, tie, behind = np.split(sums, 3, axis=-1)
-    before = np.zeros((len(sums), n_labels, n_labels))
-    tied = np.zeros((len(sums), n_labels, n_labels))
-    before[:, first, second], before[:, second, first] = ahead, behind
-    tied[:, first, second] = tied[:, second, first] = tie
-    return before, tied
 
 
 class PairRelationCriterion(Criterion):

@@ -2,7 +2,7 @@
 
 Both judge a set of rankings (ties allowed) against its own consensus, the
 bucket order of the pivot algorithm BPA-LIA-MP2
-(:func:`rankviz.label_ranking.bucket_order.bucket_orders_from_counts`). For
+(:func:`rankviz.label_ranking.bucket_order.bucket_orders_from_pair_counts`). For
 each pair of labels ``i < j`` the set holds ``a`` rankings with ``i`` before
 ``j``, ``t`` with the two tied and ``b`` with ``j`` before ``i`` (``T = a + t +
 b``); the consensus orders the pair one of the three ways.
@@ -29,8 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...label_ranking.bucket_order import DEFAULT_BETA, bucket_orders_from_counts, check_consensus
-from .pair_relations import PairRelationCriterion, counts_as_tables
+from ...label_ranking.bucket_order import DEFAULT_BETA, bucket_orders_from_pair_counts, check_consensus
+from .pair_relations import PairRelationCriterion
 
 #: Sets whose precedence tables are built at once (their labels x labels tables, a few of each).
 _BLOCK_CELLS = 1 << 21
@@ -87,9 +87,10 @@ class _ConsensusCriterion(PairRelationCriterion):
             return costs.reshape(*shape, 0)
         first, second = np.triu_indices(n_labels, k=1)
         block = max(1, _BLOCK_CELLS // (n_labels * n_labels))
-        for start in range(0, len(flat), block):  # the tables of a block of sets at a time
+        for start in range(0, len(flat), block):  # a block of sets at a time
             part = flat[start:start + block]
-            consensus = bucket_orders_from_counts(*counts_as_tables(part, n_labels), self.beta)
+            ahead, tie, behind = np.split(part, 3, axis=1)
+            consensus = bucket_orders_from_pair_counts(ahead, tie, behind, self.beta)
             # the consensus' relation of each pair: 0 before, 1 tied, 2 after
             relation = 1 + np.sign(consensus[:, first] - consensus[:, second]).astype(int)
             relations = part.reshape(len(part), 3, n_pairs)

@@ -164,6 +164,33 @@ def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
 
 
 @pytest.mark.parametrize("split", ["spread", "impurity", "variance"])
+@pytest.mark.parametrize("n_labels", [3, 6, 11])
+def test_same_mallows_tree_on_tied_rankings_by_the_pair_scan(n_labels, split):
+    """Rankings with ties and no missing label: the pair scan counts each side's rows that put ``b_k``
+    first too, and twice the Borda margins (votes of tied labels are halves) place the centres. 3 labels
+    have 3 pairs, 6 labels 15 and 11 labels 55 (padded to blocks of 8). With a label missing the scan of
+    the full sums serves."""
+    rng = np.random.default_rng(44 + n_labels)
+    X, nominal, _ = structured(rng, 250, 4, n_labels, nominal=1, nan_rate=0.05, decimals=2)
+    # scores that follow the first attribute, rounded so that labels tie
+    scores = np.round(np.nan_to_num(X[:, :1]) * np.arange(n_labels) + rng.normal(scale=0.4, size=(250, n_labels)))
+    Y = np.apply_along_axis(lambda s: np.unique(-s, return_inverse=True)[1] + 1.0, 1, scores)
+    fitted = Mallows(split=split)
+    stats = fitted.row_statistics(Y)
+    spec = criterion_spec(fitted)
+    codes = spec.row_codes(spec.augmented_statistics(stats))
+    n_pairs = n_labels * (n_labels - 1) // 2
+    a, b = np.triu_indices(n_labels, k=1)
+    assert not fitted.complete_ and (Y[:, a] == Y[:, b]).any()
+    np.testing.assert_array_equal(np.sign(codes), np.sign(Y[:, b] - Y[:, a]))  # 0 where the row ties the pair
+    for limits in LIMITS[:2]:
+        assert_same_tree(*both(X, nominal, Y, Mallows(split=split), **limits))
+    Y[0, -1] = np.nan
+    fitted.row_statistics(Y)
+    assert criterion_spec(fitted).row_codes(fitted.row_statistics(Y)).shape == (0, 0)
+
+
+@pytest.mark.parametrize("split", ["spread", "impurity", "variance"])
 @pytest.mark.parametrize("missing", [0.0, 0.3])
 def test_same_mallows_tree_with_each_split_form(missing, split):
     """Mallows(split="spread") (eq. 6 as printed), "impurity" and "variance": the pair scan's θ bounds

@@ -621,7 +621,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     # (int32 whole numbers, exact; padded to whole blocks of _PAIR_BLOCK by pairs that add nothing to a
     # distance: no count, the left margin -1 and the node's -2, so both sides' margins are negative)
     n_padded = (n_pairs + _PAIR_BLOCK - 1) // _PAIR_BLOCK * _PAIR_BLOCK
-    pair_sums = np.zeros((4, n_padded), dtype=np.int32)
+    # rows: the left side's A_k and margins, the node's, then (rankings with ties) the left side's and the
+    # node's B_k, the rankings putting b_k first (without ties the count less A_k)
+    pair_sums = np.zeros((6, n_padded), dtype=np.int32)
     for k in range(n_pairs, n_padded):
         pair_sums[1, k] = -1
         pair_sums[3, k] = -2
@@ -786,11 +788,18 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                 _distances_to_levels(rows[lo:hi], row_levels, parent_levels, level_distance, partial, to_parent)
                 parent_impurity = _rank_impurity(ints, floats, float(c), parent_sum)
                 worst = _max_rank_impurity_one(ints, floats, float(c), parent_sum)
-            if by_pairs:
+            if by_pairs and ints[0]:
                 # the node's pair counts A_k and vote margins wins[a_k] - wins[b_k] (whole numbers)
                 for k in range(n_pairs):
                     pair_sums[2, k] = parent_sum[k]
                     pair_sums[3, k] = parent_sum[n_pairs + pair_a[k]] - parent_sum[n_pairs + pair_b[k]]
+            elif by_pairs:
+                # with ties: A_k, B_k, and twice the Borda votes' margin (votes of tied labels are halves)
+                votes = 2 * n_pairs
+                for k in range(n_pairs):
+                    pair_sums[2, k] = np.int32(parent_sum[k])
+                    pair_sums[5, k] = np.int32(parent_sum[n_pairs + k])
+                    pair_sums[3, k] = np.int32(2.0 * (parent_sum[votes + pair_a[k]] - parent_sum[votes + pair_b[k]]))
             if draws:
                 draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
             best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
@@ -921,7 +930,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                                   parent_square, left_levels, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_PAIRS:
             n_cand = _scan_pairs(values, seg, min_leaf, row_codes, n_labels, floats[0], table, table_x, bounds,
-                                 reciprocals, -np.inf if math.isnan(best_score) else best_score, pair_sums,
+                                 reciprocals, -np.inf if math.isnan(best_score) else best_score, ints[0] == 0,
+                                 pair_sums,
                                  distances, cand_pos, cand_score)
         else:
             n_cand = _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
@@ -1285,8 +1295,22 @@ def _pair_distances(a_left, margin_left, a_parent, margin_parent, count_left, co
 
 
 @njit(cache=True, _nrt=False)
+def _tied_pair_distances(a_left, b_left, margin_left, a_parent, b_parent, margin_parent):
+    """:func:`_pair_distances` of rankings with ties: a side's distance counts, per pair, its rows that put
+    ``b_k`` first where its centre puts ``a_k`` first (margin >= 0), else those that put ``a_k`` first."""
+    distance_left = np.int32(0)
+    distance_right = np.int32(0)
+    for k in range(len(a_left)):
+        distance_left = np.int32(distance_left + (b_left[k] if margin_left[k] >= 0 else a_left[k]))
+        distance_right = np.int32(distance_right + (np.int32(b_parent[k] - b_left[k])
+                                                    if margin_parent[k] - margin_left[k] >= 0
+                                                    else np.int32(a_parent[k] - a_left[k])))
+    return distance_left, distance_right
+
+
+@njit(cache=True, _nrt=False)
 def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, table_x, bounds, reciprocals,
-                best_before, pair_sums, distances, cand_pos, cand_score):
+                best_before, tied, pair_sums, distances, cand_pos, cand_score):
     """Mallows of complete rankings, pair by pair: the left side's pair counts and vote margins as running sums.
 
     ``row_codes[row, k]`` is the row's vote margin of pair k,
@@ -1296,7 +1320,11 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
     as in :func:`_mallows_distance`) and the counts ``A_k`` how many of its
     rows disagree there, so a candidate's two Kendall distances take one
     pass over the pairs (:func:`_pair_distances`); the right side's sums
-    are the node's (``pair_sums[2:]``) less the left's (``pair_sums[:2]``).
+    are the node's (``pair_sums[2:4]``) less the left's (``pair_sums[:2]``).
+    With ``tied`` rankings a row's code is 0 for a pair it ties, and the
+    rows putting ``b_k`` first are counted too (``pair_sums[4]``, the node's
+    ``pair_sums[5]``): the distance counts them where the centre puts
+    ``a_k`` first, as :func:`_mallows_distance` does.
 
     Keeping each side's Borda order and distance up to date instead, by
     swaps of labels next in the order, cost O(labels) per row plus the swaps;
@@ -1317,10 +1345,12 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
     """
     c = len(seg)
     a_left, margin_left, a_node, margin_node = pair_sums[0], pair_sums[1], pair_sums[2], pair_sums[3]
+    b_left, b_node = pair_sums[4], pair_sums[5]
     n_pairs = row_codes.shape[1]
     for k in range(n_pairs):
         a_left[k] = 0
         margin_left[k] = 0
+        b_left[k] = 0
     theta_upper, theta_lower, first_key = bounds
     n_keys = len(theta_upper)
     # 1. Each candidate's two Kendall distances (a pure side counts as half a discordance)
@@ -1330,17 +1360,27 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
         row = seg[p]
         if p + _AHEAD < c:
             _prefetch_row(row_codes, seg[p + _AHEAD])
-        for k in range(n_pairs):
-            code = row_codes[row, k]
-            margin_left[k] = np.int32(margin_left[k] + code)
-            a_left[k] = np.int32(a_left[k] + (code > 0))
+        if tied:
+            for k in range(n_pairs):
+                code = row_codes[row, k]
+                margin_left[k] = np.int32(margin_left[k] + code)
+                a_left[k] = np.int32(a_left[k] + (code > 0))
+                b_left[k] = np.int32(b_left[k] + (code < 0))
+        else:
+            for k in range(n_pairs):
+                code = row_codes[row, k]
+                margin_left[k] = np.int32(margin_left[k] + code)
+                a_left[k] = np.int32(a_left[k] + (code > 0))
         if not values[p + 1] > values[p]:
             continue
         left_count = p + 1
         if left_count < min_leaf or c - left_count < min_leaf:
             continue
-        distance_l, distance_r = _pair_distances(a_left, margin_left, a_node, margin_node,
-                                                 np.int32(left_count), np.int32(c - left_count))
+        if tied:
+            distance_l, distance_r = _tied_pair_distances(a_left, b_left, margin_left, a_node, b_node, margin_node)
+        else:
+            distance_l, distance_r = _pair_distances(a_left, margin_left, a_node, margin_node,
+                                                     np.int32(left_count), np.int32(c - left_count))
         distance_left[n_found] = max(float(distance_l), 0.5)
         distance_right[n_found] = max(float(distance_r), 0.5)
         cand_pos[n_found] = p

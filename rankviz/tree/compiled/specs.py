@@ -77,25 +77,34 @@ class CriterionSpec:
         return (n_levels - 1 - below).astype(np.uint8)
 
     def row_codes(self, stats: np.ndarray) -> np.ndarray:
-        """Each row's vote margin of every pair, ``wins[a_k] - wins[b_k]``, for Mallows' scans of complete
-        rankings (rows x pairs, int16); else empty.
+        """Each row's vote margin of every pair, ``wins[a_k] - wins[b_k]``, for Mallows' scans of rankings
+        without missing labels (rows x pairs, int16); else empty.
 
         Positive when the row puts ``a_k`` first, so the codes hold both the
         pair indicators ``A_k`` and, summed, the Borda votes' margins: the
-        scans read one row of small integers per row.
+        scans read one row of small integers per row. Rankings with ties
+        (the criterion's full statistics: both pair indicators, the Borda
+        votes, the labels present) have twice the votes' margin, a whole
+        number, 0 where the row ties the pair.
         """
-        if self.kind != kernels.MALLOWS or not self.ints[0]:
-            return np.zeros((0, 0), dtype=np.int16)
+        none = np.zeros((0, 0), dtype=np.int16)
+        if self.kind != kernels.MALLOWS:
+            return none
         n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])
         if len(stats) * n_pairs >= 2**31:  # the scans sum them, and a side's distance, in int32: exact below
-            return np.zeros((0, 0), dtype=np.int16)  # (the criterion's memory limit keeps them far below)
-        return kernels.pair_codes(stats[:, n_pairs:n_pairs + n_labels], self.ints[3:3 + n_pairs],
-                                  self.ints[3 + n_pairs:3 + 2 * n_pairs])
+            return none  # (the criterion's memory limit keeps them far below)
+        pair_a, pair_b = self.ints[3:3 + n_pairs], self.ints[3 + n_pairs:3 + 2 * n_pairs]
+        if self.ints[0]:
+            return kernels.pair_codes(stats[:, n_pairs:n_pairs + n_labels], pair_a, pair_b)
+        votes, present = stats[:, 2 * n_pairs:2 * n_pairs + n_labels], stats[:, 2 * n_pairs + n_labels:]
+        if not (present == 1.0).all():
+            return none  # labels missing: the full statistics' scan
+        return kernels.pair_codes(2.0 * votes, pair_a, pair_b)
 
     def theta_bounds(self) -> tuple[np.ndarray, np.ndarray, int]:
         """The θ bound tables the scans of :meth:`row_codes` prune candidates with
         (:func:`rankviz.tree.compiled.kernels.theta_bounds`); empty tables for any other scan."""
-        if self.kind != kernels.MALLOWS or not self.ints[0]:
+        if self.kind != kernels.MALLOWS:
             return _theta_bound_tables(0)
         return _theta_bound_tables(int(self.ints[1]))
 

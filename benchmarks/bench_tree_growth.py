@@ -17,12 +17,18 @@
     defaults of mean Spearman and Mallows against n = 10k … 1M generated rows
     (9 attributes, 5 labels), with scikit-learn's alongside, and the growth
     exponent fitted to log time against log n.
+(d) Small files (issue 37, goal 5; ``--small``): every file of the
+    public collection with 150 to 2,000 rows found in the data home,
+    complete rankings and the partial ones with ties (``*-partial``), each
+    criterion maximal and with its defaults against CART, and which of them
+    are over 1.0x. On files this small the fit's fixed work (validation,
+    node models, the bucket orders of partial rankings) is much of the time.
 (c) max_bins. The defaults of every criterion with every threshold and with
     ``max_bins`` of 255 and 32 on the sets of at least 10,000 rows: fit
     time, and the mean Kendall tau of 5-fold cross-validation (the
     accuracy the bins cost).
 
-Run: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR] [--repeats 5] [--quick]
+Run: .venv/bin/python benchmarks/bench_tree_growth.py [--data DIR] [--repeats 5] [--quick] [--small]
      [--criteria mean_spearman mallows ...] [--skip-ratio] [--skip-bins] [--skip-scale] [--max-rows 1000000]
 Prints numbers only; nothing here asserts on timing.
 """
@@ -54,6 +60,8 @@ SHAPES = (
     ("noisy chain", 2_465, 24, 11, None),  # rankings independent of the attributes
     ("deep chain", 3_000, 1, 5, "chain"),  # noise growing fast along the attribute: chains of hundreds of levels
 )
+#: The small files of part (d): rows from, rows to.
+SMALL_ROWS = (150, 2_000)
 #: Each timing repeats a fit until the fits add up to this long (at least `repeats` fits): the small
 #: files fit in a fraction of a millisecond, where 5 fits leave their ratios to chance.
 MIN_SECONDS = 0.25
@@ -143,6 +151,44 @@ def ratio_table(sets, criteria, repeats):
     for (criterion, label), values in ratios.items():
         print(f"| {criterion} | {label} | {np.exp(np.mean(np.log(values))):.2f}x | {max(values):.2f}x |")
     print()
+
+
+def small_files_table(data, criteria, repeats):
+    """Part (d): the ratio table of the small files, complete and partial, and the fits over CART's time."""
+    from rankviz.datasets import LABEL_RANKING_SETS
+
+    sets = []
+    for name in LABEL_RANKING_SETS:
+        dataset = load_label_ranking(data, name, required=False)
+        if dataset is not None and SMALL_ROWS[0] <= dataset.X.shape[0] <= SMALL_ROWS[1]:
+            sets.append((name, dataset.X.to_numpy(dtype=float), np.asarray(dataset.Y, dtype=float)))
+    print(f"(d) small files: the {len(sets)} files of {SMALL_ROWS[0]:,}-{SMALL_ROWS[1]:,} rows in the data home\n")
+    print("| file (rows × attributes, labels) | setting | " + " | ".join(criteria) + " |")
+    print("|---|---|" + "---:|" * len(criteria))
+    over = []
+    ratios = {}
+    for name, X, Y in sets:
+        shape = f"{name} ({X.shape[0]:,} × {X.shape[1]}, {Y.shape[1]})"
+        for label, params in SETTINGS:
+            cart_time, _ = median_time(
+                lambda: DecisionTreeRegressor(min_samples_leaf=params["min_samples_leaf"], random_state=0).fit(
+                    X, np.nan_to_num(Y)), repeats, warm_up=True, min_seconds=MIN_SECONDS)
+            cells = []
+            for criterion in criteria:
+                ours_time, _ = median_time(lambda: RankingTree(criterion=criterion, **params).fit(X, Y),
+                                           repeats, warm_up=True, min_seconds=MIN_SECONDS)
+                ratio = ours_time / cart_time
+                ratios.setdefault((criterion, label), []).append(ratio)
+                cells.append(f"{ratio:.2f}x")
+                if ratio > 1.0:
+                    over.append(f"{name} {criterion} {label.split(' (')[0]} {ratio:.2f}x")
+            print(f"| {shape} | {label.split(' (')[0]} | " + " | ".join(cells) + " |", flush=True)
+    print("\n| criterion | setting | geometric mean ours / CART | worst |")
+    print("|---|---|---:|---:|")
+    for (criterion, label), values in ratios.items():
+        print(f"| {criterion} | {label} | {np.exp(np.mean(np.log(values))):.2f}x | {max(values):.2f}x |")
+    print(f"\nover 1.0x CART: {len(over)} of {len(sets) * len(SETTINGS) * len(criteria)} fits"
+          + ("".join(f"\n  {line}" for line in over) if over else "") + "\n")
 
 
 def _one_fit(method, n, repeats):
@@ -266,6 +312,8 @@ def main():
     parser.add_argument("--skip-ratio", action="store_true")
     parser.add_argument("--skip-scale", action="store_true")
     parser.add_argument("--skip-bins", action="store_true", help="skip part (c), max_bins")
+    parser.add_argument("--small", action="store_true",
+                        help="only part (d): the files of 150-2,000 rows in the data home, complete and partial")
     parser.add_argument("--max-rows", type=int, default=None, help="largest n of the scale part (default 1,000,000)")
     parser.add_argument("--scale-repeats", type=int, default=1, help="fits per size in the scale part (default 1)")
     args = parser.parse_args()
@@ -273,6 +321,10 @@ def main():
     criteria = args.criteria or ["mean_spearman", "mallows", "ranking_impurity", "gini"]
     print(f"machine: {machine()}\n")
     start = time.perf_counter()
+    if args.small:
+        small_files_table(args.data, criteria, repeats)
+        print(f"(total wall time {time.perf_counter() - start:.0f} s)")
+        return
     sets = data_sets(args.data, args.quick, args.sets) if not (args.skip_ratio and args.skip_bins) else []
     if not args.skip_ratio:
         ratio_table(sets, criteria, repeats)

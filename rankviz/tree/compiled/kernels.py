@@ -747,7 +747,7 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
 
     Without reference counting: in :func:`grow`, which allocates, every
     view of a node's rows or sums and every call counted references
-    atomically, a seventh of a maximal tree's time on a file of 500 rows.
+    atomically, a fifth of a maximal tree's time on a file of 500 rows.
     It stops when a split needs more room than ``capacity`` nodes or
     ``ring`` waiting nodes' sums (``wanted`` is then :data:`_MORE_NODES` or
     :data:`_WIDER_RING`, and ``node`` the node to search again once

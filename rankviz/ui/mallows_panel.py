@@ -475,12 +475,23 @@ def _shown_result(key, request):
     return None, False
 
 
+def _finished(key, request):
+    """The stored result of exactly this request (not an older one shown in its place), or None."""
+    result, stale = _shown_result(key, request)
+    return None if stale else result
+
+
 def _job_seconds(dataset, protocol, method, rate):
     return estimate_seconds(dataset.n_samples, len(dataset.feature_names), dataset.n_labels,
                             protocol, rates=(rate,), methods=(method,))
 
 
-def _estimate_note(seconds, what):
+def _estimate_note(seconds, what, done=None):
+    """The run's estimated time, or, once this very run is done (``done``, its result), what it took."""
+    if done is not None and done["complete"]:
+        st.caption(f"{what} This run took {format_duration(done['seconds'])} "
+                   f"(estimated: about {format_duration(seconds)}).")
+        return
     st.caption(f"{what} Estimated time: about {format_duration(seconds)} (rough).")
     if seconds > SLOW_SECONDS:
         st.warning(f"This run will take roughly {format_duration(seconds)}. IBLR with k chosen "
@@ -533,7 +544,8 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
         _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
                                         dataset.n_labels, protocol, rates=(missing_rate,)),
                        f"{counted(len(protocol.methods), 'method')} × "
-                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
+                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.",
+                       _finished(key, request))
     if st.button("Run comparison", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not protocol.methods):
         result: dict[str, Any] = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
@@ -621,7 +633,8 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
         _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
                                         dataset.n_labels, protocol, rates=rates),
                        f"{counted(len(rates), 'rate')} × {counted(len(protocol.methods), 'method')} × "
-                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
+                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.",
+                       _finished(key, request))
     if st.button("Run curve", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not ready):
         result: dict[str, Any] = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,

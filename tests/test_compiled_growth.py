@@ -14,6 +14,7 @@ import pytest
 from rankviz import RankingTree
 from rankviz.tree.builder import grow_tree
 from rankviz.tree.feature_draws import drawn_features
+from rankviz.label_ranking.aggregation import mean_from_sums, rank_by_mean
 from rankviz.label_ranking.mallows import theta_from_mean_distance
 from rankviz.tree import compiled
 from rankviz.tree.compiled import criterion_spec, growth, kernels
@@ -221,6 +222,22 @@ def test_same_tree_with_split_level_feature_draws(criterion):
     full = grow_tree(X, nominal, Y, get_criterion(criterion), gamma=np.inf, min_samples_leaf=1)
     assert_same_tree(full, grow_tree(X, nominal, Y, get_criterion(criterion), gamma=np.inf, min_samples_leaf=1,
                                      max_features=X.shape[1], feature_seed=5))
+
+
+def test_the_nodes_rankings_sorted_in_compiled_code_are_the_mean_rank_rule():
+    """Equal means keep the label order, a label no row holds (count 0: NaN) goes last, an infinite
+    mean sorts before NaN: as ``mean_from_sums`` and ``rank_by_mean`` (NumPy's stable argsort)."""
+    rng = np.random.default_rng(7)
+    for trial in range(300):
+        n_nodes, n_labels = rng.integers(1, 30), rng.integers(1, 20)
+        sums = rng.integers(0, 6, size=(n_nodes, n_labels)) * rng.choice([1.0, 0.5, 0.37])
+        counts = rng.integers(0, 4, size=(n_nodes, n_labels)).astype(float)
+        if trial % 3 == 0:
+            sums[:, :2] = np.inf
+        mean, ranking = kernels.node_rankings(np.hstack([sums, counts]))
+        expected = mean_from_sums(sums, counts)
+        np.testing.assert_array_equal(mean, expected)
+        np.testing.assert_array_equal(ranking, rank_by_mean(expected))
 
 
 def test_the_draws_are_the_same_keys_in_numpy_and_compiled_code():

@@ -37,6 +37,8 @@ __all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "Searc
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
+#: Labels up to which the nodes' rankings are sorted in compiled code (an insertion sort per node, O(L²)).
+_SORTED_IN_COMPILED_CODE = 64
 # Scores this close count as equal: running sums and direct sums of the same
 # set differ in the last bits, and a tie must not be decided by rounding.
 _TIE = 1e-12
@@ -667,7 +669,11 @@ class _NodeTable:
         used = slice(0, self.size)
         rank_part = self.rank_part[used]
         n_labels = rank_part.shape[1] // 2
-        mean_rank = mean_from_sums(rank_part[:, :n_labels], rank_part[:, n_labels:])
+        if n_labels <= _SORTED_IN_COMPILED_CODE and use_compiled(None):
+            mean_rank, ranking = compiled.node_rankings(np.ascontiguousarray(rank_part, dtype=float))
+        else:
+            mean_rank = mean_from_sums(rank_part[:, :n_labels], rank_part[:, n_labels:])
+            ranking = rank_by_mean(mean_rank)
         return Tree(
             children_left=self.children_left[used].copy(),
             children_right=self.children_right[used].copy(),
@@ -679,7 +685,7 @@ class _NodeTable:
             split_feature=self.split_feature[used].copy(),
             split_threshold=self.split_threshold[used].copy(),
             mean_rank=mean_rank,
-            ranking=rank_by_mean(mean_rank),
+            ranking=ranking,
             depth=self.depth[used].copy(),
             feature_names=list(feature_names),
             categories=list(categories),

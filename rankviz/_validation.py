@@ -116,10 +116,29 @@ def rank_rows(Y: np.ndarray, method: str = "average") -> np.ndarray:
     if not np.isnan(Y).any():
         # Rows that already hold the positions 1..L once each are their own ranks under every
         # method: the usual input, returned without scipy (506 x 6: 0.04 ms against 0.12 ms)
-        if np.array_equal(np.sort(Y, axis=1), np.broadcast_to(np.arange(1.0, Y.shape[1] + 1), Y.shape)):
+        ordered = np.sort(Y, axis=1)
+        if np.array_equal(ordered, np.broadcast_to(np.arange(1.0, Y.shape[1] + 1), Y.shape)):
+            return np.array(Y, dtype=float)
+        # Rankings with ties given in average positions (the form files of partial rankings take, and
+        # this function's output) are their own average ranks: 150 x 3 0.02 against 0.06 ms
+        if method == "average" and _in_average_positions(ordered):
             return np.array(Y, dtype=float)
         return rankdata(Y, axis=1, method=method).astype(float)
     return rankdata(Y, axis=1, method=method, nan_policy="omit").astype(float)
+
+
+def _in_average_positions(ordered: np.ndarray) -> bool:
+    """Whether every row of sorted values holds average positions: each run of equal values, filling the
+    sorted places ``first..last`` (1-based), equals ``(first + last) / 2``."""
+    n_labels = ordered.shape[1]
+    places = np.arange(1, n_labels + 1)
+    starts = np.ones(ordered.shape, dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    ends = np.ones(ordered.shape, dtype=bool)
+    ends[:, :-1] = starts[:, 1:]
+    first = np.maximum.accumulate(np.where(starts, places, 0), axis=1)
+    last = np.minimum.accumulate(np.where(ends, places, n_labels + 1)[:, ::-1], axis=1)[:, ::-1]
+    return bool(np.array_equal(2.0 * ordered, first + last))
 
 
 def validate_rank_matrix(Y: ArrayLike, label_names: Sequence[str], source: str = "", *,

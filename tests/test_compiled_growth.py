@@ -374,6 +374,33 @@ def test_growth_returns_the_leaf_of_every_row(engine):
 
 
 @pytest.mark.parametrize("ties", [False, True], ids=["strict", "tied"])
+def test_mallows_node_models_are_the_criterions_centres_and_theta_of_each_node(ties):
+    """The node models read the mean-rank centres and count pairs; the criterion's formulas, on each node's
+    summed statistics (its Borda votes, with the tolerance of generalised votes), are the definition."""
+    rng = np.random.default_rng(62)
+    X, nominal, _ = structured(rng, 300, 4, 7, nominal=1)
+    Y = rankings(rng, 300, 7, ties=ties)
+    tree, leaves = grow_tree(X, nominal, Y, get_criterion("mallows"), gamma=np.inf, min_samples_leaf=1,
+                             return_leaves=True)
+    criterion = Mallows()
+    stats = criterion.row_statistics(Y)
+    assert criterion.complete_ is not ties
+    sums = np.array([stats[np.isin(leaves, subtree)].sum(axis=0) for subtree in _subtrees(tree)])
+    centre, theta, _ = node_models(tree, X, Y, leaves)
+    np.testing.assert_array_equal(centre, criterion.centers(tree.n_samples, sums))
+    np.testing.assert_array_equal(theta, criterion.theta(tree.n_samples, sums))
+
+
+def _subtrees(tree):
+    """Each node's leaves."""
+    leaves_of = [[] for _ in range(tree.node_count)]
+    for node in range(tree.node_count - 1, -1, -1):
+        left, right = tree.children_left[node], tree.children_right[node]
+        leaves_of[node] = [node] if left < 0 else leaves_of[left] + leaves_of[right]
+    return leaves_of
+
+
+@pytest.mark.parametrize("ties", [False, True], ids=["strict", "tied"])
 def test_mallows_node_models_summed_with_numpy_equal_the_compiled_ones(ties):
     """Before the compiled code is built the node models sum with NumPy (rankviz.jit): the same whole
     numbers, so the same centres and θ, on a deep maximal tree (without ties the wins and the distances

@@ -17,7 +17,6 @@ from numpy.typing import ArrayLike
 
 from . import compiled
 from .builder import ENGINES, node_value_sums, use_compiled
-from .criteria.mallows import Mallows
 from ..label_ranking.mallows import fit_mallows_groups, label_pairs, most_probable_extension, theta_from_mean_distance
 from .structure import Tree, parent_array
 
@@ -77,10 +76,10 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     """Complete rankings: no EM rounds, so every node's model follows from its rows' pair orders, in
     O(rows x depth) work instead of a fit over every (row, ancestor) pair.
 
-    Without ties, a node's Borda centre is the mean-rank ranking the growth
-    gave it, and its distance to the centre is counted row by row as bits
-    (:func:`rankviz.tree.compiled.distances_to_centres`); with ties the
-    criterion's own statistics are summed per node. ``in_compiled_code``
+    A node's Borda centre is the mean-rank ranking the growth gave it. Without
+    ties its distance to the centre is counted row by row as bits
+    (:func:`rankviz.tree.compiled.distances_to_centres`); with ties from the
+    node's counts of the rows putting either label of a pair first. ``in_compiled_code``
     chooses the compiled sums or their NumPy twins (:func:`rankviz.tree.builder.node_value_sums`,
     :func:`_distances_to_centres`), which give the same whole numbers.
     """
@@ -90,15 +89,21 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     compact = Y.astype(np.float32)
     a_first, b_first = compact[:, a] < compact[:, b], compact[:, b] < compact[:, a]
     count = tree.n_samples.astype(float)
-    criterion = Mallows()
-    if not (a_first | b_first).all():
-        stats = criterion.row_statistics(Y)
-        sums = node_value_sums(tree, leaf_of_row, stats, "compiled" if in_compiled_code else "numpy")
-        return criterion.centers(count, sums), criterion.theta(count, sums)
-    # Without ties a row gives label l the Borda votes L - Y[l], so a node's votes are L * count less its
-    # position sums, and ordering by decreasing votes (ties by label order) is ordering by increasing mean
-    # position: the mean-rank ranking the growth already gave every node (whole sums, so exactly that order).
+    # A row gives label l the Borda votes L + 1 - Y[l] (ties or not), so a node's votes are (L + 1) * count
+    # less its position sums, and ordering by decreasing votes (ties by label order) is ordering by
+    # increasing mean position: the mean-rank ranking the growth already gave every node (sums of whole
+    # or half numbers, so exactly that order).
     centre = np.array(tree.ranking)
+    if not (a_first | b_first).all():
+        # With ties a row orders no pair it ties: a node's distance counts, per pair, its rows putting
+        # b first where the centre puts a first, else those putting a first (Mallows.total_distance)
+        engine = "compiled" if in_compiled_code else "numpy"
+        n_pairs = len(a)
+        sums = node_value_sums(tree, leaf_of_row, np.hstack([a_first, b_first]).astype(float), engine)
+        ahead = centre[:, a] < centre[:, b]
+        distance = np.where(ahead, sums[:, n_pairs:], sums[:, :n_pairs]).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return centre, theta_from_mean_distance(distance / count, n_labels)
     positions = centre.astype(np.int32)
     parent = parent_array(tree.children_left, tree.children_right)
     distance_of = compiled.distances_to_centres if in_compiled_code else _distances_to_centres

@@ -171,16 +171,24 @@ class Mallows(Criterion):
         # number of pairs whose second label is l.
         self._pair_votes = None  # built when first needed (_votes_matrix); the compiled builder never does
         self._votes_offset = np.bincount(self.pair_b_, minlength=n).astype(float)
-        a_first = Y[:, self.pair_a_] < Y[:, self.pair_b_]  # NaN compares False: a missing label orders nothing
+        first, second = Y[:, self.pair_a_], Y[:, self.pair_b_]
+        a_first = first < second  # NaN compares False: a missing label orders nothing
+        b_first = second < first
         # Without missing labels or ties every pair is ordered one way, so
         # P[b, a] = n - P[a, b] and the Borda votes follow from P: the pair
         # indicators alone are the statistics (0/1, summed in integers).
-        self.complete_ = not np.isnan(Y).any() and (a_first | (Y[:, self.pair_b_] < Y[:, self.pair_a_])).all()
+        self.complete_ = not np.isnan(Y).any() and bool((a_first | b_first).all())
         if self.complete_:
             return a_first.astype(float)
-        b_first = Y[:, self.pair_b_] < Y[:, self.pair_a_]
-        present = ~np.isnan(Y)
-        return np.hstack([a_first, b_first, borda_votes(Y), present]).astype(float)
+        # written into one table (a stack of the parts and a conversion copied it twice: yeast-partial's
+        # 1,484 x 110 statistics 1.3 -> 0.3 ms)
+        n_pairs = len(self.pair_a_)
+        stats = np.empty((len(Y), 2 * n_pairs + 2 * n))
+        stats[:, :n_pairs] = a_first
+        stats[:, n_pairs:2 * n_pairs] = b_first
+        stats[:, 2 * n_pairs:2 * n_pairs + n] = borda_votes(Y)
+        stats[:, 2 * n_pairs + n:] = ~np.isnan(Y)
+        return stats
 
     # -- the pieces of a set's model -----------------------------------------
     def total_distance(self, count: ArrayLike, stat_sum: ArrayLike) -> tuple[np.ndarray, np.ndarray]:

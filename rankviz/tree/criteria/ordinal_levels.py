@@ -66,6 +66,10 @@ class OrdinalLevelCriterion(Criterion):
         self.n_labels_ = Y.shape[1]
         self.complete_ = bool(present.all())
         # (n, L, K-1): is the label at or below each level but the last?
+        if self.complete_:  # written as numbers at once (a boolean table converted after cost twice the time)
+            stats = np.empty((len(Y), Y.shape[1], len(levels) - 1))
+            np.less_equal(Y[:, :, None], levels[None, None, :-1], out=stats)
+            return stats.reshape(len(Y), -1)
         below = (Y[:, :, None] <= levels[None, None, :-1]) & present[:, :, None]
         if not self.complete_:
             below = np.concatenate([present[:, :, None], below], axis=2)

@@ -39,7 +39,13 @@ def pair_relations(Y: ArrayLike) -> np.ndarray:
     Y = np.asarray(Y, dtype=float)
     first, second = np.triu_indices(Y.shape[1], k=1)
     difference = Y[:, first] - Y[:, second]  # NaN where a label is missing: no relation
-    return np.hstack([difference < 0, difference == 0, difference > 0]).astype(float)
+    n_pairs = len(first)
+    # written into one table (a stack and a conversion copied it twice)
+    relations = np.empty((len(Y), 3 * n_pairs))
+    np.less(difference, 0, out=relations[:, :n_pairs])
+    np.equal(difference, 0, out=relations[:, n_pairs:2 * n_pairs])
+    np.greater(difference, 0, out=relations[:, 2 * n_pairs:])
+    return relations
 
 
 class PairRelationCriterion(Criterion):

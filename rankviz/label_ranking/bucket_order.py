@@ -39,7 +39,8 @@ from ..jit import LazyKernels
 
 __all__ = ["CONSENSUS_CHOICES", "DEFAULT_BETA", "KERNELS", "PARTIAL_SHARE", "NeighbourhoodCounts", "bucket_order",
            "bucket_order_from_counts", "bucket_orders", "bucket_orders_from_counts", "bucket_orders_from_pair_counts",
-           "check_consensus", "chosen_consensus", "has_ties", "is_partial", "precedence_counts", "warm_up"]
+           "check_consensus", "chosen_consensus", "has_ties", "is_partial", "labels_of_pairs", "precedence_counts",
+           "warm_up"]
 
 #: The tie threshold β of the partial label rankers of Alfaro et al. (2021), fixed there.
 DEFAULT_BETA = 0.25
@@ -453,6 +454,17 @@ def bucket_orders_from_counts(before: ArrayLike, tied: ArrayLike, beta: float = 
     return out
 
 
+def labels_of_pairs(n_pairs: int) -> int:
+    """The number ``L`` of labels with ``L(L - 1)/2`` pairs (the nearest, when ``n_pairs`` is no such number).
+
+    Examples
+    --------
+    >>> labels_of_pairs(0), labels_of_pairs(1), labels_of_pairs(45)
+    (1, 2, 10)
+    """
+    return int(round((1 + np.sqrt(1 + 8 * n_pairs)) / 2))
+
+
 def bucket_orders_from_pair_counts(ahead: ArrayLike, tie: ArrayLike, behind: ArrayLike,
                                    beta: float = DEFAULT_BETA) -> np.ndarray:
     """The bucket orders of many sets from their counts per pair of labels (compiled when it is built).
@@ -479,7 +491,7 @@ def bucket_orders_from_pair_counts(ahead: ArrayLike, tie: ArrayLike, behind: Arr
     _check_beta(beta)
     ahead, tie, behind = (np.ascontiguousarray(np.atleast_2d(counts), dtype=float) for counts in (ahead, tie, behind))
     n_sets, n_pairs = ahead.shape
-    n_labels = int(round((1 + np.sqrt(1 + 8 * n_pairs)) / 2))
+    n_labels = labels_of_pairs(n_pairs)
     if n_labels * (n_labels - 1) // 2 != n_pairs or tie.shape != ahead.shape or behind.shape != ahead.shape:
         raise ValueError(f"ahead, tie and behind must have one column per pair of labels (L(L - 1)/2 for L labels), "
                          f"all of one shape; got shapes {ahead.shape}, {tie.shape} and {behind.shape}.")

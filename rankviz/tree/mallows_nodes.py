@@ -99,7 +99,7 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
         # b first where the centre puts a first, else those putting a first (Mallows.total_distance)
         engine = "compiled" if in_compiled_code else "numpy"
         n_pairs = len(a)
-        sums = node_value_sums(tree, leaf_of_row, np.hstack([a_first, b_first]).astype(float), engine)
+        sums = node_value_sums(tree, leaf_of_row, np.concatenate([a_first, b_first], axis=1, dtype=float), engine)
         ahead = centre[:, a] < centre[:, b]
         distance = np.where(ahead, sums[:, n_pairs:], sums[:, :n_pairs]).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -487,10 +487,10 @@ def _job_seconds(dataset, protocol, method, rate):
 
 
 def _estimate_note(seconds, what, done=None):
-    """The run's estimated time, or, once this very run is done (``done``, its result), what it took."""
+    """What a run holds and its estimated time; once this very run is done (``done``, its result), only what
+    it holds: the result's caption says what it took."""
     if done is not None and done["complete"]:
-        st.caption(f"{what} This run took {format_duration(done['seconds'])} "
-                   f"(estimated: about {format_duration(seconds)}).")
+        st.caption(what)
         return
     st.caption(f"{what} Estimated time: about {format_duration(seconds)} (rough).")
     if seconds > SLOW_SECONDS:

@@ -795,11 +795,12 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                     pair_sums[3, k] = parent_sum[n_pairs + pair_a[k]] - parent_sum[n_pairs + pair_b[k]]
             elif by_pairs:
                 # with ties: A_k, B_k, and twice the Borda votes' margin (votes of tied labels are halves)
-                votes = 2 * n_pairs
+                votes_at = 2 * n_pairs
                 for k in range(n_pairs):
                     pair_sums[2, k] = np.int32(parent_sum[k])
                     pair_sums[5, k] = np.int32(parent_sum[n_pairs + k])
-                    pair_sums[3, k] = np.int32(2.0 * (parent_sum[votes + pair_a[k]] - parent_sum[votes + pair_b[k]]))
+                    pair_sums[3, k] = np.int32(2.0 * (parent_sum[votes_at + pair_a[k]]
+                                                      - parent_sum[votes_at + pair_b[k]]))
             if draws:
                 draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
             best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
@@ -1396,6 +1397,8 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
         row = seg[p]
         if p + _AHEAD < c:
             _prefetch_row(row_codes, seg[p + _AHEAD])
+        # Two loops: counting B_k too whatever the rankings (B_k = count - A_k without ties) made the
+        # complete rankings' trees a third slower (16 labels 0.69 -> 0.98 s, wisconsin 2.5 -> 3.6 ms)
         if tied:
             for k in range(n_pairs):
                 code = row_codes[row, k]

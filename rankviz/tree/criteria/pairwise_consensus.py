@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ...label_ranking.bucket_order import DEFAULT_BETA, bucket_orders_from_pair_counts, check_consensus
+from ...label_ranking.bucket_order import DEFAULT_BETA, bucket_orders_from_pair_counts, check_consensus, labels_of_pairs
 from .pair_relations import PairRelationCriterion
 
 #: Sets whose precedence tables are built at once (their labels x labels tables, a few of each).
@@ -80,7 +80,7 @@ class _ConsensusCriterion(PairRelationCriterion):
         sums = np.asarray(stat_sum, dtype=float)
         shape, width = sums.shape[:-1], sums.shape[-1]
         n_pairs = width // 3
-        n_labels = int(round((1 + np.sqrt(1 + 8 * n_pairs)) / 2))
+        n_labels = labels_of_pairs(n_pairs)
         flat = sums.reshape(-1, width)
         costs = np.zeros((len(flat), n_pairs))
         if not n_pairs:

@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.stats import rankdata
 
 from rankviz import RankingTree
 from rankviz.label_ranking import bucket_order as bucket_order_module
@@ -94,6 +95,32 @@ def test_the_orders_from_pair_counts_equal_the_orders_of_their_tables(beta):
             np.testing.assert_array_equal(many[k], bucket_order_from_counts(before, tied, beta))
     with pytest.raises(ValueError, match="one column per pair"):
         bucket_order_module.bucket_orders_from_pair_counts(np.zeros((2, 4)), np.zeros((2, 4)), np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.1, 0.25, 0.4, 0.5])
+def test_sets_of_alike_rankings_are_read_off_as_the_algorithm_orders_them(beta):
+    """The compiled orders read a set whose rankings all order every pair alike (a maximal tree's leaf) off its
+    counts; at β = 0 and 0.5 the thresholds meet the precedences and the algorithm must run. Sets one count
+    away from alike, and with a label missing, must run it too."""
+    bucket_order_module.KERNELS.build()
+    rng = np.random.default_rng(3)
+    for n_labels in (2, 3, 5, 9):
+        first, second = np.triu_indices(n_labels, k=1)
+        rankings = rng.integers(1, n_labels + 1, size=(120, n_labels)).astype(float)  # weak orders, ties common
+        weights = rng.choice([1.0, 2.0, 0.25, 7.5], size=(120, 1))
+        relation = np.stack([rankings[:, first] < rankings[:, second], rankings[:, first] == rankings[:, second],
+                             rankings[:, first] > rankings[:, second]]) * weights  # ahead, tie, behind
+        relation[:, 80:100, 0] = np.roll(relation[:, 80:100, 0], 1, axis=0)  # one pair ordered otherwise
+        relation[:, 100:, 0] = 0.0  # a label missing from the first pair
+        ahead, tie, behind = relation
+        many = bucket_order_module.bucket_orders_from_pair_counts(ahead, tie, behind, beta)
+        for k in range(120):
+            before, tied = np.zeros((n_labels, n_labels)), np.zeros((n_labels, n_labels))
+            before[first, second], before[second, first] = ahead[k], behind[k]
+            tied[first, second] = tied[second, first] = tie[k]
+            np.testing.assert_array_equal(many[k], bucket_order_from_counts(before, tied, beta))
+            if k < 80 and 0 < beta < 0.5:  # the set's own ranking, in average positions
+                np.testing.assert_array_equal(many[k], rankdata(rankings[k], method="average"))
 
 
 def test_the_tree_predicts_each_nodes_bucket_order_on_rankings_with_ties():

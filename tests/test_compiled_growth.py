@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from rankviz import RankingTree
-from rankviz.tree.builder import grow_tree
+from rankviz.tree.builder import grow_tree, node_pair_counts
 from rankviz.tree.feature_draws import drawn_features
 from rankviz.label_ranking.aggregation import mean_from_sums, rank_by_mean
 from rankviz.label_ranking.mallows import theta_from_mean_distance
@@ -416,3 +416,23 @@ def test_mallows_node_models_summed_with_numpy_equal_the_compiled_ones(ties):
         np.testing.assert_array_equal(ours, theirs, err_msg=name)
     with pytest.raises(ValueError, match="engine must be one of"):
         node_models(tree, X, Y, leaves, engine="cython")
+
+
+@pytest.mark.parametrize("engine", ["numpy", "compiled"])
+def test_the_nodes_pair_counts_are_each_nodes_rows_ordering_each_pair(engine):
+    """The counts of the bucket orders and the tied Mallows models (compiled: without the rows' table of
+    pair relations), against a count over each node's rows, ties and missing labels included."""
+    rng = np.random.default_rng(64)
+    X, nominal, _ = structured(rng, 300, 4, 5, nominal=1)
+    Y = rankings(rng, 300, 5, ties=True)
+    Y[rng.random(Y.shape) < 0.1] = np.nan
+    tree, leaves = grow_tree(X, nominal, Y, get_criterion("mean_spearman"), gamma=np.inf, min_samples_leaf=2,
+                             return_leaves=True)
+    ahead, tie, behind = node_pair_counts(tree, leaves, Y, engine)
+    first, second = np.triu_indices(5, k=1)
+    for node, subtree in enumerate(_subtrees(tree)):
+        rows = Y[np.isin(leaves, subtree)]
+        np.testing.assert_array_equal(ahead[node], (rows[:, first] < rows[:, second]).sum(axis=0))
+        np.testing.assert_array_equal(tie[node], (rows[:, first] == rows[:, second]).sum(axis=0))
+        np.testing.assert_array_equal(behind[node], (rows[:, first] > rows[:, second]).sum(axis=0))
+    assert tie.sum() > 0 and (ahead + tie + behind)[0].min() < len(Y)  # ties, and pairs some rows lack

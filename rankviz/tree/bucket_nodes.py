@@ -14,8 +14,7 @@ import numpy as np
 
 from ..label_ranking.bucket_order import bucket_orders_from_pair_counts
 from ..memory import check_memory
-from .builder import node_value_sums
-from .criteria.pair_relations import pair_relations
+from .builder import node_pair_counts
 from .structure import Tree
 
 __all__ = ["node_bucket_orders"]
@@ -47,10 +46,9 @@ def node_bucket_orders(tree: Tree, Y: np.ndarray, leaf_of_row: np.ndarray, beta:
     """
     n, n_labels = Y.shape
     n_pairs = n_labels * (n_labels - 1) // 2
-    # 3 counts per pair for every row and node, then each node's two (labels x labels) count tables
+    # 3 counts per pair for every node (and every row, and two labels x labels tables per node, where the
+    # compiled code is not ready)
     check_memory(8 * (3 * n_pairs * (n + tree.node_count) + 2 * n_labels * n_labels * tree.node_count),
                  f"the bucket orders of {tree.node_count:,} nodes count 3 numbers per pair of labels "
                  f"({n_pairs:,} pairs) for every row and node")
-    sums = node_value_sums(tree, leaf_of_row, pair_relations(Y))
-    ahead, tie, behind = np.split(sums, 3, axis=1)  # pair_relations' three blocks
-    return bucket_orders_from_pair_counts(ahead, tie, behind, beta)
+    return bucket_orders_from_pair_counts(*node_pair_counts(tree, leaf_of_row, Y), beta)

@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_from_sums, rank_by_mean
 from . import compiled
+from .criteria.pair_relations import pair_relations
 from .feature_draws import drawn_features
 from .structure import TREE_LEAF, Tree, parent_array
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .criteria import Criterion
 
 __all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
-           "node_value_sums", "subtree_sums", "use_compiled"]
+           "node_pair_counts", "node_value_sums", "subtree_sums", "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -263,6 +264,35 @@ def node_value_sums(tree: Tree, leaf_of_row: np.ndarray, values: np.ndarray, eng
         return compiled.node_sums(leaf_of_row, np.ascontiguousarray(values, dtype=float), tree.children_left,
                                   tree.children_right)
     return subtree_sums(leaf_of_row, values, tree.children_left, tree.children_right, np.asarray(tree.depth))
+
+
+def node_pair_counts(tree: Tree, leaf_of_row: np.ndarray, Y: np.ndarray,
+                     engine: str = "auto") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every node's counts of its rows that put each pair's first label ahead, tie the pair, or put it behind.
+
+    :func:`node_value_sums` of :func:`rankviz.tree.criteria.pair_relations.pair_relations`, split into its
+    three blocks; in compiled code (:func:`rankviz.tree.compiled.node_pair_counts`) without making the rows'
+    table. Both count the same rows, so the counts are equal.
+
+    Parameters
+    ----------
+    tree : Tree
+    leaf_of_row : ndarray of int, shape (n_rows,)
+        Each row's leaf.
+    Y : ndarray of shape (n_rows, n_labels)
+        Rank positions (equal = tied, NaN = missing: in no count).
+    engine : {"auto", "compiled", "numpy"}, default="auto"
+
+    Returns
+    -------
+    ahead, tie, behind : ndarray of shape (tree.node_count, n_labels * (n_labels - 1) / 2)
+        The pairs ``i < j`` in :func:`numpy.triu_indices` order.
+    """
+    if use_compiled(None, engine):
+        return compiled.node_pair_counts(np.ascontiguousarray(Y, dtype=float), leaf_of_row, tree.children_left,
+                                         tree.children_right)
+    ahead, tie, behind = np.split(node_value_sums(tree, leaf_of_row, pair_relations(Y), "numpy"), 3, axis=1)
+    return ahead, tie, behind
 
 
 def subtree_sums(leaf_of_row: np.ndarray, values: np.ndarray, children_left: np.ndarray,

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from . import compiled
-from .builder import ENGINES, node_value_sums, use_compiled
+from .builder import ENGINES, node_pair_counts, use_compiled
 from ..label_ranking.mallows import fit_mallows_groups, label_pairs, most_probable_extension, theta_from_mean_distance
 from .structure import Tree, parent_array
 
@@ -80,7 +80,7 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     ties its distance to the centre is counted row by row as bits
     (:func:`rankviz.tree.compiled.distances_to_centres`); with ties from the
     node's counts of the rows putting either label of a pair first. ``in_compiled_code``
-    chooses the compiled sums or their NumPy twins (:func:`rankviz.tree.builder.node_value_sums`,
+    chooses the compiled counts or their NumPy twins (:func:`rankviz.tree.builder.node_pair_counts`,
     :func:`_distances_to_centres`), which give the same whole numbers.
     """
     n_labels = Y.shape[1]
@@ -97,11 +97,8 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     if not (a_first | b_first).all():
         # With ties a row orders no pair it ties: a node's distance counts, per pair, its rows putting
         # b first where the centre puts a first, else those putting a first (Mallows.total_distance)
-        engine = "compiled" if in_compiled_code else "numpy"
-        n_pairs = len(a)
-        sums = node_value_sums(tree, leaf_of_row, np.concatenate([a_first, b_first], axis=1, dtype=float), engine)
-        ahead = centre[:, a] < centre[:, b]
-        distance = np.where(ahead, sums[:, n_pairs:], sums[:, :n_pairs]).sum(axis=1)
+        a_ahead, _, b_ahead = node_pair_counts(tree, leaf_of_row, Y, "compiled" if in_compiled_code else "numpy")
+        distance = np.where(centre[:, a] < centre[:, b], b_ahead, a_ahead).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             return centre, theta_from_mean_distance(distance / count, n_labels)
     positions = centre.astype(np.int32)

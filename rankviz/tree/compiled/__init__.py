@@ -17,7 +17,7 @@ from ...jit import LazyKernels
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
 
 __all__ = ["CriterionSpec", "GrownNodes", "KERNELS", "criterion_spec", "distances_to_centres", "grow_nodes",
-           "has_compiled_form", "node_rankings", "node_sums", "warm_up"]
+           "has_compiled_form", "node_pair_counts", "node_rankings", "node_sums", "warm_up"]
 
 #: The builder's compiled code: all of it is in :mod:`.kernels`; :func:`rankviz.tree.compiled.warm.warm_up`
 #: compiles every function for every kind of argument a fit passes.
@@ -36,7 +36,8 @@ KERNELS = LazyKernels("the ranking tree builder", "rankviz.tree.compiled.kernels
 
 # The names that need Numba, and the module of each (imported on first use).
 _LAZY = {"CriterionSpec": "specs", "criterion_spec": "specs", "GrownNodes": "growth", "grow_nodes": "growth",
-         "distances_to_centres": "kernels", "node_rankings": "kernels", "node_sums": "kernels", "warm_up": "warm"}
+         "distances_to_centres": "kernels", "node_pair_counts": "kernels", "node_rankings": "kernels",
+         "node_sums": "kernels", "warm_up": "warm"}
 
 
 def _module(part: str) -> ModuleType:

@@ -986,6 +986,45 @@ def node_sums(node_of_row: np.ndarray, row_values: np.ndarray, children_left: np
 
 
 @njit(cache=True)
+def node_pair_counts(Y: np.ndarray, node_of_row: np.ndarray, children_left: np.ndarray,
+                     children_right: np.ndarray) -> tuple:
+    """Every node's counts of the rows that put the first label of each pair ahead, tie the pair, or put it behind.
+
+    The sums :func:`node_sums` makes of the rows' pair relations
+    (:func:`rankviz.tree.criteria.pair_relations.pair_relations`: the same
+    differences of positions, compared the same way, NaN in no count),
+    without the table of three indicators per row and pair: for a
+    bucket-order tree on 1,484 rows of 10 labels that table cost more than
+    growing the tree. Returns ``(ahead, tie, behind)``, each of shape
+    (nodes, pairs), the pairs ``i < j`` in ``np.triu_indices`` order.
+    """
+    size, n_labels = len(children_left), Y.shape[1]
+    n_pairs = n_labels * (n_labels - 1) // 2
+    ahead = np.zeros((size, n_pairs))
+    tie = np.zeros((size, n_pairs))
+    behind = np.zeros((size, n_pairs))
+    for row in range(len(node_of_row)):
+        leaf = node_of_row[row]
+        k = 0
+        for i in range(n_labels):
+            position = Y[row, i]
+            for j in range(i + 1, n_labels):
+                difference = position - Y[row, j]
+                ahead[leaf, k] += difference < 0.0
+                tie[leaf, k] += difference == 0.0
+                behind[leaf, k] += difference > 0.0
+                k += 1
+    for node in range(size - 1, -1, -1):
+        left, right = children_left[node], children_right[node]
+        if left >= 0:
+            for k in range(n_pairs):
+                ahead[node, k] = ahead[left, k] + ahead[right, k]
+                tie[node, k] = tie[left, k] + tie[right, k]
+                behind[node, k] = behind[left, k] + behind[right, k]
+    return ahead, tie, behind
+
+
+@njit(cache=True)
 def augmented_pair_statistics(indicators: np.ndarray, pair_a: np.ndarray, pair_b: np.ndarray,
                               n_labels: int) -> np.ndarray:
     """Each row's pair indicators ``A_k``, then each label's wins, then ``sum_k A_k`` (rows x (pairs + labels + 1)).

@@ -159,12 +159,15 @@ class LazyKernels:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         self._error_reported = False
+        self._module: ModuleType | None = None
         _registry.append(self)
 
     def load(self) -> ModuleType:
         """The compiled module, imported now (with Numba; functions compile when first called)."""
-        numba_cache.configure()  # before the module's `import numba`
-        return self._load()
+        if self._module is None:  # kept: every compiled fit asks, and the cache folder's lookup is 10 µs
+            numba_cache.configure()  # before the module's `import numba`
+            self._module = self._load()
+        return self._module
 
     def build(self) -> float:
         """Compile every function (or load it from the cache) in this thread; returns the CPU seconds taken.

@@ -99,7 +99,7 @@ def test_same_tree_on_noise_and_tied_rankings(criterion, seed):
         assert_same_tree(*both(X, np.zeros(3, dtype=bool), Y, criterion, **limits))
 
 
-@pytest.mark.parametrize("criterion", ["mallows", "ranking_impurity", "gini"])
+@pytest.mark.parametrize("criterion", ["mallows", "ranking_impurity", "gini", "pairwise_entropy"])
 @pytest.mark.parametrize("seed", range(3))
 def test_same_tree_on_incomplete_rankings(criterion, seed):
     rng = np.random.default_rng(20 + seed)
@@ -436,3 +436,28 @@ def test_the_nodes_pair_counts_are_each_nodes_rows_ordering_each_pair(engine):
         np.testing.assert_array_equal(tie[node], (rows[:, first] == rows[:, second]).sum(axis=0))
         np.testing.assert_array_equal(behind[node], (rows[:, first] > rows[:, second]).sum(axis=0))
     assert tie.sum() > 0 and (ahead + tie + behind)[0].min() < len(Y)  # ties, and pairs some rows lack
+
+
+def test_the_compiled_pairwise_entropy_cuts_small_shares_as_the_criterion_does():
+    """Above 100,000 rows a relation held by fewer than 1e-5 of them counts as none: the compiled formula
+    takes that branch there, and must give the criterion's similarity to the bit on both sides of it."""
+    rng = np.random.default_rng(65)
+    Y = rankings(rng, 150_000, 3, ties=True)
+    criterion = get_criterion("pairwise_entropy")
+    stats = criterion.row_statistics(Y)
+    spec = criterion_spec(criterion)
+    sets = [stats.sum(axis=0), stats[:99_999].sum(axis=0), stats[:20].sum(axis=0)]
+    rare = np.zeros(9)
+    rare[[0, 3, 6]] = [149_999, 1, 0]  # pair (a, b): one tie in 150,000 (a share below the cut)
+    rare[[1, 4, 7]] = [0, 2, 149_998]  # (a, c): two ties, above it
+    rare[[2, 5, 8]] = [150_000, 0, 0]
+    for s in [*sets, rare]:
+        count = float(s[:3].sum()) if s is rare else float(np.sum(s[[0, 3, 6]]))
+        expected = float(criterion.node_similarity(count, s))
+        assert kernels.node_similarity(kernels.PAIRWISE_ENTROPY, spec.ints, spec.floats, count, s) == expected
+    def plogp(count):
+        return -count / 150_000 * np.log2(count / 150_000)
+
+    # the one tie left out of (a, b), the two of (a, c) kept
+    assert float(criterion.impurity(150_000, rare)) == pytest.approx(
+        (plogp(149_999) + (plogp(2) + plogp(149_998)) + 0) / 3, rel=1e-12)

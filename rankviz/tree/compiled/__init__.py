@@ -15,6 +15,7 @@ from types import ModuleType
 
 from ...jit import LazyKernels
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
+from ..criteria.pairwise_entropy import PairwiseEntropy
 
 __all__ = ["CriterionSpec", "GrownNodes", "KERNELS", "criterion_spec", "distances_to_centres", "grow_nodes",
            "has_compiled_form", "node_pair_counts", "node_rankings", "node_sums", "warm_up"]
@@ -61,7 +62,7 @@ def has_compiled_form(criterion: Criterion) -> bool:
     Only the library's own classes qualify (``type(criterion) is ...``): a
     subclass may change a formula the compiled code would not know about.
     """
-    return type(criterion) in (MeanSpearman, Mallows, RankingImpurity, Gini)
+    return type(criterion) in (MeanSpearman, Mallows, RankingImpurity, Gini, PairwiseEntropy)
 
 
 def __getattr__(name: str):

@@ -55,9 +55,10 @@ from numba.extending import intrinsic  # noqa: E402
 
 from ..feature_draws import GOLDEN, splitmix64  # noqa: E402
 
-__all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "node_similarity", "split_score",
-           "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split", "mallows_split",
-           "theta_bounds", "theta_bound_key", "grow", "node_sums", "MALLOWS_IMPURITY"]
+__all__ = ["MEAN_SPEARMAN", "MALLOWS", "RANKING_IMPURITY", "GINI", "PAIRWISE_ENTROPY", "node_similarity",
+           "split_score", "split_similarity", "can_split", "spearman_split", "gini_split", "rank_impurity_split",
+           "mallows_split", "entropy_split", "theta_bounds", "theta_bound_key", "grow", "node_sums",
+           "MALLOWS_IMPURITY"]
 
 # The NumPy search's constants (rankviz.tree.builder): a node this similar is
 # pure; scores this close are equal.
@@ -77,6 +78,13 @@ MALLOWS_IMPURITY = -1.0
 #: then each statistic's gap (labels x levels), for the ranking impurity of complete rankings].
 RANKING_IMPURITY = 3
 GINI = 4
+#: Pairwise entropy (Alfaro et al. 2021): ints = [n_pairs, n_labels, T]; floats = [log2(3), c log2 c for the
+#: counts c = 0..T-1, then log2 c for them] (rankviz.tree.criteria.pairwise_entropy.entropy_tables).
+PAIRWISE_ENTROPY = 5
+#: Shares below this count as none (rankviz.tree.criteria.pairwise_entropy.SMALLEST_SHARE) ...
+_SMALLEST_SHARE = 1e-5
+#: ... which no share of a set of at most this many rows is (a count of 1 in 100,000 is 1e-5 exactly).
+_NO_SHARE_CUT = 100_000.0
 
 # The scans of a numeric attribute (rows without missing values; the others take _scan_sums)
 _SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS = 0, 1, 2, 3, 4
@@ -379,6 +387,61 @@ def _gini_similarity(ints, floats, count, s):
     return 1.0 - (total / n_labels) / (1.0 - 1.0 / n_levels)
 
 
+# -- pairwise entropy (Alfaro, Aledo & Gámez 2021) ------------------------------------------------------
+@njit(cache=True, inline="always")
+def _entropy_impurity(ints, floats, count, s):
+    """The mean over pairs of the entropy of their three relations, by the NumPy criterion's arithmetic.
+
+    ``H = (kept / n) log2 n - (sum of the kept c log2 c) / n`` per pair, the
+    logarithms read from the criterion's tables (whole counts), the pairs
+    summed in order: the same operations as
+    ``PairwiseEntropy.impurity``, so the same bits. A set of at most 100,000
+    rows cuts no share, so ``kept / n`` is 1 exactly, and a pair no row holds
+    (``n = 0``, all terms 0) gives ``0 - 0 / 1``, the criterion's 0: that loop
+    has no branch (indices in int32, which the vector units convert).
+    """
+    n_pairs, size = ints[0], ints[2]
+    if n_pairs == 0:
+        return 0.0
+    xlogx, log_count = 1, 1 + size  # where the tables start in `floats`
+    total = 0.0
+    if count <= _NO_SHARE_CUT:
+        for k in range(n_pairs):
+            a, t, b = s[k], s[n_pairs + k], s[2 * n_pairs + k]
+            n = (a + t) + b
+            kept_xlogx = ((floats[xlogx + np.int32(a)] + floats[xlogx + np.int32(t)])
+                          + floats[xlogx + np.int32(b)])
+            total += floats[log_count + np.int32(n)] - kept_xlogx / max(n, 1.0)
+        return total / n_pairs
+    for k in range(n_pairs):
+        a, t, b = s[k], s[n_pairs + k], s[2 * n_pairs + k]
+        n = (a + t) + b
+        entropy = 0.0
+        if n > 0.0:
+            kept = kept_xlogx = 0.0
+            for c in (a, t, b):
+                if c / n >= _SMALLEST_SHARE:
+                    kept += c
+                    kept_xlogx += floats[xlogx + int(c)]
+            entropy = kept / n * floats[log_count + int(n)] - kept_xlogx / n
+        total += entropy
+    return total / n_pairs
+
+
+@njit(cache=True, inline="always")
+def _entropy_similarity(ints, floats, count, s):
+    return 1.0 - _entropy_impurity(ints, floats, count, s) / floats[0]
+
+
+@njit(cache=True, inline="always")
+def entropy_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_left: np.ndarray,
+                  count_right: float, s_right: np.ndarray) -> float:
+    """Pairwise entropy: ``S_split``, the size-weighted similarity of the subsets (the weighted gain)."""
+    left = _entropy_similarity(ints, floats, count_left, s_left)
+    right = _entropy_similarity(ints, floats, count_right, s_right)
+    return (count_left * left + count_right * right) / (count_left + count_right)
+
+
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
 @njit(cache=True, _nrt=False)
 def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: float,
@@ -390,6 +453,8 @@ def node_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count: floa
         return _mallows_similarity(ints, count, s)
     if kind == RANKING_IMPURITY:
         return _rank_similarity(ints, floats, count, s)
+    if kind == PAIRWISE_ENTROPY:
+        return _entropy_similarity(ints, floats, count, s)
     return _gini_similarity(ints, floats, count, s)
 
 
@@ -485,6 +550,8 @@ def split_score(kind: int, ints: np.ndarray, floats: np.ndarray, table: np.ndarr
         return mallows_split(ints, floats, table, table_x, count_left, s_left, count_right, s_right)
     if kind == RANKING_IMPURITY:
         return rank_impurity_split(ints, floats, count_left, s_left, count_right, s_right)
+    if kind == PAIRWISE_ENTROPY:
+        return entropy_split(ints, floats, count_left, s_left, count_right, s_right)
     return gini_split(ints, floats, count_left, s_left, count_right, s_right)
 
 
@@ -679,7 +746,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     work = (sums, cand_pos, cand_score, cand_left, missing_sum, np.empty(n))
     # Statistics that are counts (indicators) or halves of them sum exactly in any order, so a child's
     # sums may be taken as its parent's less its sibling's (see _left_sums)
-    whole_sums = kind == GINI or kind == RANKING_IMPURITY or (kind == MALLOWS and ints[0] == 1)
+    whole_sums = (kind == GINI or kind == RANKING_IMPURITY or kind == PAIRWISE_ENTROPY
+                  or (kind == MALLOWS and ints[0] == 1))
 
     count[0] = n
     for row in range(n):
@@ -1165,6 +1233,8 @@ def _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum,
                 score = gini_split(ints, floats, float(left_count), running, float(right_count), right)
             elif kind == RANKING_IMPURITY:
                 score = rank_impurity_split(ints, floats, float(left_count), running, float(right_count), right)
+            elif kind == PAIRWISE_ENTROPY:
+                score = entropy_split(ints, floats, float(left_count), running, float(right_count), right)
             else:
                 score = mallows_split(ints, floats, table, table_x, float(left_count), running,
                                       float(right_count), right)

@@ -17,6 +17,7 @@ import numpy as np
 from ...label_ranking.mallows import label_pairs, theta_inverse_table
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
 from ..criteria.mallows import THETA_FLOOR
+from ..criteria.pairwise_entropy import MAX_ENTROPY, PairwiseEntropy
 from . import kernels
 
 __all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec"]
@@ -159,6 +160,12 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
         impurity = type(criterion) is RankingImpurity
         return CriterionSpec(kernels.RANKING_IMPURITY if impurity else kernels.GINI, ints, floats,
                              *_NO_TABLE, searches_other_score=impurity)
+    if type(criterion) is PairwiseEntropy and criterion.tables_ is not None:
+        xlogx, log_count = criterion.tables_
+        n_labels = int(criterion.n_labels_)
+        ints = np.array([n_labels * (n_labels - 1) // 2, n_labels, len(xlogx)], dtype=np.int64)
+        return CriterionSpec(kernels.PAIRWISE_ENTROPY, ints, np.concatenate([[MAX_ENTROPY], xlogx, log_count]),
+                             *_NO_TABLE)
     return None
 
 

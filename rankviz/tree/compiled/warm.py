@@ -53,7 +53,7 @@ def warm_up() -> float:
     incomplete = strict.copy()
     incomplete[::3, 2] = np.nan
     shapes = {"mean_spearman": [strict, tied], "ranking_impurity": [strict, incomplete],
-              "gini": [strict, incomplete], "mallows": [strict, tied, incomplete]}
+              "gini": [strict, incomplete], "mallows": [strict, tied, incomplete], "pairwise_entropy": [tied]}
     for name, targets in shapes.items():
         for Y in targets:
             tree, leaves = grow_tree(X, nominal, Y, get_criterion(name), gamma=np.inf, min_samples_leaf=1,

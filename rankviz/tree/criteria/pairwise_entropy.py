@@ -12,6 +12,13 @@ Costa (2008) is ``1 - impurity / log2(3)``: 1 for a set whose rankings agree on
 every pair. A split scores the size-weighted mean of its subsets'
 similarities, so the best split is the one of the largest weighted gain in
 impurity, the choice of Alfaro et al.
+
+The arithmetic is that of counts: with a pair's relations counted ``c_k``
+out of ``n``, ``H = log2 n - sum_k c_k log2 c_k / n``, the terms ``c log2 c``
+and ``log2 n`` read from tables of the whole numbers up to the rows fitted
+(:func:`entropy_tables`). The compiled search (:mod:`rankviz.tree.compiled`)
+reads the same tables and sums in the same order, pair after pair, so both
+engines grow the same tree; it needs no logarithm per candidate.
 """
 
 from __future__ import annotations
@@ -21,9 +28,63 @@ from numpy.typing import ArrayLike
 
 from .pair_relations import PairRelationCriterion
 
+__all__ = ["PairwiseEntropy", "SMALLEST_SHARE", "MAX_ENTROPY", "entropy_tables"]
+
 #: Shares below this count as none (the reference implementation's cut, which keeps log2 finite).
-_SMALLEST_SHARE = 1e-5
-_MAX_ENTROPY = float(np.log2(3.0))
+SMALLEST_SHARE = 1e-5
+#: The largest entropy of three relations, log2(3): the impurity of every pair split evenly.
+MAX_ENTROPY = float(np.log2(3.0))
+
+
+def entropy_tables(largest: int) -> tuple[np.ndarray, np.ndarray]:
+    """``c log2 c`` and ``log2 c`` for the whole numbers ``c = 0 .. largest`` (0 at ``c = 0``).
+
+    Parameters
+    ----------
+    largest : int
+        The largest count the tables serve (a fit's number of rows).
+
+    Returns
+    -------
+    xlogx, log_count : ndarray of float, shape (largest + 1,)
+
+    Examples
+    --------
+    >>> xlogx, log_count = entropy_tables(4)
+    >>> xlogx.tolist(), log_count.tolist()
+    ([0.0, 0.0, 2.0, 4.754887502163468, 8.0], [0.0, 0.0, 1.0, 1.584962500721156, 2.0])
+    """
+    counts = np.arange(max(int(largest), 1) + 1, dtype=float)
+    log_count = np.zeros_like(counts)
+    np.log2(counts[1:], out=log_count[1:])
+    return counts * log_count, log_count
+
+
+def _pair_entropies(ahead: np.ndarray, tie: np.ndarray, behind: np.ndarray,
+                    tables: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """Each pair's entropy (bits) from its three counts, by the arithmetic the compiled search repeats.
+
+    ``H = (kept / n) log2 n - (sum of the kept c log2 c) / n``, the shares below
+    :data:`SMALLEST_SHARE` left out (``kept`` the counts kept); 0 where no
+    row holds the pair. ``tables`` (:func:`entropy_tables`, for counts that are
+    whole numbers within them) give the logarithms; without them they are
+    computed.
+    """
+    total = (ahead + tie) + behind
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kept_count = np.zeros(total.shape)
+        kept_xlogx = np.zeros(total.shape)
+        for count in (ahead, tie, behind):  # in this order, as the compiled code adds them
+            kept = count / total >= SMALLEST_SHARE  # False where no row holds the pair (NaN)
+            if tables is not None:
+                xlogx = tables[0][count.astype(np.intp)]
+            else:
+                xlogx = np.where(count > 0, count * np.log2(count), 0.0)
+            kept_count = kept_count + np.where(kept, count, 0.0)
+            kept_xlogx = kept_xlogx + np.where(kept, xlogx, 0.0)
+        log_total = tables[1][total.astype(np.intp)] if tables is not None else np.log2(total)
+        entropy = kept_count / total * log_total - kept_xlogx / total
+    return np.where(total > 0, entropy, 0.0)
 
 
 class PairwiseEntropy(PairRelationCriterion):
@@ -37,6 +98,8 @@ class PairwiseEntropy(PairRelationCriterion):
     ----------
     n_labels_ : int
         Labels of the rankings (set by ``row_statistics``).
+    tables_ : tuple of ndarray
+        :func:`entropy_tables` up to the number of rows (set by ``row_statistics``).
 
     References
     ----------
@@ -61,6 +124,9 @@ class PairwiseEntropy(PairRelationCriterion):
     0.834419
     """
 
+    #: :func:`entropy_tables` up to the rows of the last ``row_statistics`` (None before).
+    tables_: tuple[np.ndarray, np.ndarray] | None = None
+
     name = "pairwise_entropy"
     title = "Pairwise entropy"
     similarity_label = "1 - mean pairwise entropy / log2(3)"
@@ -82,14 +148,22 @@ class PairwiseEntropy(PairRelationCriterion):
         """
         sums = np.asarray(stat_sum, dtype=float)
         n_pairs = sums.shape[-1] // 3
-        relations = sums.reshape(*sums.shape[:-1], 3, n_pairs)
-        total = relations.sum(axis=-2, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            share = relations / total
-        kept = share >= _SMALLEST_SHARE  # False for NaN (a pair the set never holds): entropy 0
-        safe = np.where(kept, share, 1.0)
-        entropy = -np.where(kept, safe * np.log2(safe), 0.0).sum(axis=-2)
-        return entropy.mean(axis=-1) if n_pairs else np.zeros(np.shape(count))
+        if not n_pairs:
+            return np.zeros(np.shape(count))
+        tables = self.tables_
+        if tables is not None and not (np.all((sums >= 0) & (sums < len(tables[0])))
+                                       and np.array_equal(sums, np.floor(sums))):
+            tables = None  # counts the tables do not hold (fractions, or more than the rows fitted)
+        entropy = _pair_entropies(sums[..., :n_pairs], sums[..., n_pairs:2 * n_pairs], sums[..., 2 * n_pairs:],
+                                  tables)
+        # the pairs summed one after another (an accumulation; a sum's pairwise order would differ from the
+        # compiled code's in the last bits)
+        return np.add.accumulate(entropy, axis=-1)[..., -1] / n_pairs
 
     def node_similarity(self, count: ArrayLike, stat_sum: ArrayLike) -> np.ndarray:
-        return 1.0 - self.impurity(count, stat_sum) / _MAX_ENTROPY
+        return 1.0 - self.impurity(count, stat_sum) / MAX_ENTROPY
+
+    def row_statistics(self, Y: ArrayLike) -> np.ndarray:
+        stats = super().row_statistics(Y)
+        self.tables_ = entropy_tables(len(stats))  # a set's counts are at most the rows
+        return stats

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from rankviz import RankingTree, load_sample
 from rankviz.datasets.formats import sniff_label_ranking_format, sniff_query_format
 from rankviz.datasets.label_ranking import load_benchmark
+from rankviz.exceptions import DataError
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF
 from drawings import tree_views
 
@@ -53,6 +54,30 @@ def test_the_sniffer_tells_every_benchmark_file_the_loader_reads(content):
     assert load_benchmark(io.BytesIO(content)).n_samples == 3  # and the loader reads it
 
 
+def test_a_header_that_names_the_columns_after_n_d_l_is_the_benchmark_format():
+    """scikit-lr publishes the benchmark files with the d + L column names after n,d,L on line 1 (its yeast
+    names a feature and a label alike): the sniffer, and the loader, read them."""
+    content = b"3,2,2,mit,size,cyt,mit\n0.1,5,1,2\n0.2,6,2,1\n0.3,7,1,1\n"
+    guess = sniff_label_ranking_format(content)
+    assert guess.format == "benchmark" and "names" in guess.reason
+    data = load_benchmark(io.BytesIO(content))
+    assert list(data.X.columns) == ["mit (feature)", "size"] and data.label_names == ("cyt", "mit")
+    np.testing.assert_array_equal(data.Y, [[1, 2], [2, 1], [1.5, 1.5]])
+    # the loader's own label names win; a feature is renamed only against the labels in effect
+    named = load_benchmark(io.BytesIO(content), label_names=["p", "q"])
+    assert named.label_names == ("p", "q") and list(named.X.columns) == ["mit", "size"]
+    # names of the wrong number are CSV to the sniffer and an error to the loader
+    wrong = content.replace(b",mit\n", b"\n", 1)
+    assert sniff_label_ranking_format(wrong).format == "csv"
+    with pytest.raises(DataError, match=r"names 3 columns after 3,2,2; expected 4 names \(2 features, then 2 labels\)"):
+        load_benchmark(io.BytesIO(wrong))
+    for bad, message in [(b"3,2,2,a,b,c,c", "label name 'c' appears twice"),
+                         (b"3,2,2,a,a,c,d", "feature name 'a' appears twice"),
+                         (b"3,2,2,a,,c,d", "column 2 has no name")]:
+        with pytest.raises(DataError, match=f"^line 1: .*{message}"):
+            load_benchmark(io.BytesIO(content.replace(b"3,2,2,mit,size,cyt,mit", bad)))
+
+
 def test_svmlight_is_told_from_csv():
     assert sniff_query_format(b"# LETOR\n2 qid:1 1:0.5 2:0.1\n0 qid:1 1:0.2\n").format == "svmlight"
     assert sniff_query_format(b"1 1:0.5 3:2e-3\n").format == "svmlight"  # no qid (a group file elsewhere)
@@ -76,6 +101,26 @@ def test_a_benchmark_upload_without_extension_is_detected_and_grown(app_path):
     expected = RankingTree(min_samples_leaf=DEFAULT_MIN_LEAF).fit(data.X, data.Y).tree_
     (view,) = tree_views(at)
     assert len(view["nodes"]) == expected.node_count
+
+
+def test_an_upload_naming_its_columns_after_n_d_l_is_grown_with_those_names(app_path):
+    """scikit-lr's yeast-partial as published names its scores and classes alike: once read as CSV with a
+    header, the upload was refused for a name appearing twice."""
+    rng = np.random.default_rng(8)
+    x = rng.random((40, 2))
+    ranks = np.where(x[:, :1] < 0.5, [1, 2, 2], [2, 2, 1])  # the rankings follow the first score
+    rows = [",".join([f"{v:.2f}" for v in features] + [str(r) for r in ranking]) for features, ranking in zip(x, ranks)]
+    content = ("40,2,3,nuc,mit,cyt,nuc,mit\n" + "\n".join(rows) + "\n").encode()
+    at = AppTest.from_file(app_path, default_timeout=120)
+    at.session_state["dataset"] = "__upload__"
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("yeast_like.csv", content, "text/csv")).run()
+    assert not at.exception and not at.error
+    kind = next(r for r in at.radio if (r.key or "").startswith("upload_kind_"))
+    assert kind.value == "benchmark"
+    (view,) = tree_views(at)
+    text = str(view)
+    assert "nuc (feature)" in text and "cyt" in text  # the split on the first score, the labels by name
 
 
 def test_the_picker_names_an_encoding_that_is_not_utf8(app_path):

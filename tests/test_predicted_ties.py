@@ -170,6 +170,16 @@ def test_ties_are_shown_with_an_equals_sign():
     assert order.tolist() == [1, 2, 0] and tied.tolist() == [False, True, False]
 
 
+def test_a_ranking_cut_short_inside_a_tie_says_so():
+    """The drawings show a leaf's first labels, then "…": the sign before it is the relation of the first
+    label left out, so a tie running past the cut is not drawn as an order."""
+    tree = RankingTree(min_samples_leaf=5).fit(np.arange(10.0)[:, None], [[1, 2, 2, 2, 2, 3]] * 10).tree_
+    assert " ".join(ranking_lines(tree, 0, max_labels=3)).replace("&gt;", ">") == "label_1 > label_2 = label_3 = …"
+    assert " ".join(ranking_lines(tree, 0, max_labels=5)).replace("&gt;", ">") == (
+        "label_1 > label_2 = label_3 = label_4 = label_5 > …")
+    assert tree.ranking_text(0) == "label_1 > label_2 = label_3 = label_4 = label_5 > label_6"
+
+
 def test_tree_drawings_show_tied_leaves():
     X, Y = random_problem(7)
     model = RankingTree(min_samples_leaf=20, tie_tolerance=0.3).fit(X, pd.DataFrame(Y, columns=list("abcde")))

@@ -619,30 +619,11 @@ def fetch_label_ranking(name: str, *, data_home: str | os.PathLike | None = None
     home = get_data_home(data_home)
     path = home / "label_ranking" / f"{name}.csv"
     data = _cached_bytes(path, entry.remote, home, download_if_missing, entry.known_copies)
-    first, newline, rest = data.partition(b"\n")
-    fields = [f.strip() for f in first.decode("utf-8", "replace").lstrip("\ufeff").split(",")]
-    feature_names = label_names = None
-    if len(fields) > 3 and all(f.isdigit() for f in fields[:3]):
-        d, n_labels = int(fields[1]), int(fields[2])
-        names = fields[3:]
-        if len(names) == d + n_labels:
-            feature_names, label_names = _apart_from(names[:d], names[d:]), names[d:]
-            data = ",".join(fields[:3]).encode("ascii") + newline + rest
-    dataset = load_benchmark(_named_buffer(data, path), name=name,
-                             label_names=label_names if label_names is not None else entry.label_names)
-    X = dataset.X if feature_names is None else dataset.X.set_axis(feature_names, axis=1)
-    return dataclasses.replace(dataset, X=X, description=f"{entry.description} Published at {entry.remote.url}.")
-
-
-def _apart_from(feature_names: list[str], label_names: list[str]) -> list[str]:
-    """The feature names, each that is also a label's name renamed ``<name> (feature)``.
-
-    A published file may name a feature and a label alike (yeast's scores
-    ``mit``, ``nuc`` ... and its classes of the same names); the labels keep
-    theirs, since the rankings show them.
-    """
-    labels = set(label_names)
-    return [f"{name} (feature)" if name in labels else name for name in feature_names]
+    # scikit-lr's copies name their columns after n,d,L on line 1 (load_benchmark reads them, and they win);
+    # the registry names the labels of the benchmark files, which name none
+    named = data.partition(b"\n")[0].rstrip(b"\r, ").count(b",") > 2
+    dataset = load_benchmark(_named_buffer(data, path), name=name, label_names=None if named else entry.label_names)
+    return dataclasses.replace(dataset, description=f"{entry.description} Published at {entry.remote.url}.")
 
 
 def fetch_letor_example(*, data_home: str | os.PathLike | None = None,

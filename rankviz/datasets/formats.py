@@ -78,7 +78,8 @@ def _fields(line: str, sep: str) -> list[str]:
 
 
 def sniff_label_ranking_format(content: bytes) -> FormatGuess:
-    """``"benchmark"`` when the first line is ``n,d,L`` and the next lines have ``d + L`` fields.
+    """``"benchmark"`` when the first line is ``n,d,L`` (with or without the ``d + L`` column names after it,
+    as scikit-lr publishes the files) and the next lines have ``d + L`` fields.
 
     The separator (``,``, ``;`` or a tab) is that of the first line, as
     :func:`rankviz.load_benchmark` reads it; an empty cell (a missing
@@ -102,13 +103,17 @@ def sniff_label_ranking_format(content: bytes) -> FormatGuess:
     if len(header) == 4 and header[-1] == "":
         header.pop()  # a separator ending the header, as load_benchmark allows
     # Unicode digits too (\d): the loader then names a full-width digit rather than a CSV loader a column.
-    if len(header) != 3 or not all(re.fullmatch(r"\+?\d+", field) for field in header):
+    if len(header) < 3 or not all(re.fullmatch(r"\+?\d+", field) for field in header[:3]):
         return FormatGuess("csv")
-    n, d, n_labels = (int(field) for field in header)
+    n, d, n_labels = (int(field) for field in header[:3])
+    named = len(header) > 3  # n,d,L then the columns' names, as scikit-lr publishes the files
+    if named and len(header) != 3 + d + n_labels:
+        return FormatGuess("csv")
     records = lines[1:]
     widths = {len(line.split(sep)) for line in records}
     if records and widths == {d + n_labels}:
-        return FormatGuess("benchmark", f"first line {n},{d},{n_labels} (n,d,L) and {d + n_labels} fields "
+        names = ", with the columns' names," if named else ""
+        return FormatGuess("benchmark", f"first line {n},{d},{n_labels} (n,d,L){names} and {d + n_labels} fields "
                                         "on each of the next lines")
     return FormatGuess("csv")
 

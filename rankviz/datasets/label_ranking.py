@@ -257,10 +257,16 @@ _ASCII_BLANKS = " \t\r\n"
 
 
 def _parse_benchmark_header(line, source, sep=","):
+    """``(n, d, L, names)`` of line 1: ``n,d,L``, or ``n,d,L`` followed by the ``d + L`` column names (the
+    form scikit-lr publishes the files in); ``names`` is None without them."""
     fields = [f.strip(_ASCII_BLANKS).strip('"') for f in line.split(sep)]
     if len(fields) == 4 and fields[-1] == "":
         fields.pop()  # "150,4,3,": a separator ending the line, as some writers leave it
-    expected = "expected three positive whole numbers n_samples,n_features,n_labels (e.g. 150,4,3)"
+    expected = ("expected three positive whole numbers n_samples,n_features,n_labels (e.g. 150,4,3), "
+                "optionally followed by the names of the features and labels")
+    names = None
+    if len(fields) > 3 and all(re.fullmatch(r"\+?[0-9]+", field) for field in fields[:3]):
+        fields, names = fields[:3], fields[3:]
     if len(fields) != 3:
         raise data_error(f"the header {show_text(line.strip())} has {len(fields)} fields; {expected}", source, line=1)
     values = []
@@ -274,7 +280,27 @@ def _parse_benchmark_header(line, source, sep=","):
         raise data_error(f"the header says n_samples = {n}; expected at least 2 examples", source, line=1)
     if L < 2:
         raise data_error(f"the header says n_labels = {L}; expected at least 2 labels to rank", source, line=1)
-    return tuple(values)
+    if names is not None:
+        if len(names) != d + L:
+            raise data_error(f"the header names {len(names)} columns after {n},{d},{L}; expected {d + L} names "
+                             f"({d} features, then {L} labels) or none", source, line=1)
+        if "" in names:
+            raise data_error(f"column {names.index('') + 1} has no name in the header; expected a name for each "
+                             f"of the {d + L} columns, or none", source, line=1)
+        check_unique(names[d:], "label name", source, line=1, where=" in the header")
+    return n, d, L, names
+
+
+def _apart_from(feature_names: list[str], label_names: Sequence[str]) -> list[str]:
+    """The feature names, each that is also a label's name renamed ``<name> (feature)``.
+
+    A published file may name a feature and a label alike (yeast's scores
+    ``mit``, ``nuc`` ... and its classes of the same names); the labels keep
+    theirs, since the rankings show them.
+    """
+    labels = set(label_names)
+    return [f"{name} (feature)" if name in labels else name for name in feature_names]
+
 
 def _benchmark_column_label(j, d, label_names):
     if j < d:
@@ -305,9 +331,11 @@ def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
 
 def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = None,
                    label_names: Sequence[str] | None = None) -> RankingDataset:
-    """Read a label-ranking benchmark file (``n,d,L`` header, no column names).
+    """Read a label-ranking benchmark file (``n,d,L`` header).
 
-    Line 1 is ``n_samples,n_features,n_labels``; each of the following
+    Line 1 is ``n_samples,n_features,n_labels``, optionally followed by the
+    names of the ``d`` features and ``L`` labels (as scikit-lr publishes the
+    files; a feature named like a label becomes ``<name> (feature)``); each of the following
     ``n_samples`` lines holds ``x_1,...,x_d,r_1,...,r_L`` where ``r_j`` is the
     rank position of label ``j``. An empty rank cell marks a missing label
     (an incomplete ranking, as in Cheng, Hühn & Hüllermeier 2009). The
@@ -329,12 +357,12 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     name : str, optional
         Dataset name; defaults to the file name without extension.
     label_names : sequence of str, optional
-        Names of the ``L`` labels; defaults to ``label_1..label_L``.
+        Names of the ``L`` labels; defaults to those of the header, else ``label_1..label_L``.
 
     Returns
     -------
     RankingDataset
-        Features named ``x1..xd`` (float), ``Y`` the rank positions.
+        Features named by the header, else ``x1..xd`` (float), ``Y`` the rank positions.
 
     Raises
     ------
@@ -370,7 +398,7 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     if not lines:
         raise data_error("the file is empty; expected a header line n_samples,n_features,n_labels and data lines", source)
     sep = sniff_separator(lines[0])
-    n, d, L = _parse_benchmark_header(lines[0], source, sep)
+    n, d, L, header_names = _parse_benchmark_header(lines[0], source, sep)
     body = lines[1:]
     if sep != ",":  # decimal commas: 0,5 is 0.5
         body = [line.replace(",", ".") for line in body]
@@ -397,7 +425,7 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     # Only now, with n and d + L matched against the data lines, is anything of
     # the declared sizes built: a 40-byte header cannot ask for 10^8 label names.
     if label_names is None:
-        label_names = tuple(f"label_{j + 1}" for j in range(L))
+        label_names = tuple(header_names[d:] if header_names else (f"label_{j + 1}" for j in range(L)))
     else:
         label_names = tuple(str(x) for x in label_names)
         if len(label_names) != L:
@@ -432,7 +460,10 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     check_labels_used(~np.isnan(values[:, d:]), label_names, source, "rank position", column_offset=d)
     line_numbers = np.arange(2, n + 2)
     Y = validate_rank_matrix(values[:, d:], label_names, source, line_numbers=line_numbers, column_offset=d)
-    X = pd.DataFrame(features, columns=[f"x{j + 1}" for j in range(d)])
+    feature_names = [f"x{j + 1}" for j in range(d)] if header_names is None else _apart_from(header_names[:d],
+                                                                                              label_names)
+    check_unique(feature_names, "feature name", source, line=1, where=" in the header")
+    X = pd.DataFrame(features, columns=feature_names)
     return RankingDataset(X, Y, label_names, name=file_stem(source) if name is None else name,
                           rank_convention=rank_convention(values[:, d:], line_numbers))
 

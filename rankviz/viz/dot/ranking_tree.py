@@ -41,7 +41,8 @@ def ranking_lines(tree: Tree, node: int, max_labels: int | None = None) -> list[
     names = [str(tree.label_names[j]) for j in order]
     signs = ["=" if t else ">" for t in tied]
     if max_labels is not None and len(names) > max_labels:
-        names, signs = names[:max_labels] + ["…"], signs[:max_labels] + [">"]
+        # the sign before "…" is that of the first label left out: a cut inside a tie reads "= …"
+        names, signs = names[:max_labels] + ["…"], signs[:max_labels + 1]
     rows, current = [], ""
     for name, sign in zip(names, signs):
         piece = name if not current else f"{current} {sign} {name}"

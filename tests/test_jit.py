@@ -202,7 +202,7 @@ def test_a_criterion_without_compiled_form_never_asks_for_the_compiled_code():
 # --------------------------------------------------------------------------- #
 # the estimators in each mode grow the same trees
 # --------------------------------------------------------------------------- #
-@pytest.mark.parametrize("criterion", ["mean_spearman", "ranking_impurity", "gini", "mallows"])
+@pytest.mark.parametrize("criterion", ["mean_spearman", "ranking_impurity", "gini", "mallows", "pairwise_entropy"])
 def test_a_fit_with_numpy_equals_the_compiled_fit(criterion):
     rng = np.random.default_rng(7)
     X = rng.normal(size=(300, 5))

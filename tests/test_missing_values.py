@@ -75,7 +75,7 @@ def test_root_split_is_the_best_over_thresholds_and_missing_sides(seed, make_pro
         assert tree.missing_left[0]  # the missing rows belong with the low values ("yes")
 
 
-@pytest.mark.parametrize("criterion", ["mean_spearman", "ranking_impurity", "gini", "mallows"])
+@pytest.mark.parametrize("criterion", ["mean_spearman", "ranking_impurity", "gini", "mallows", "pairwise_entropy"])
 def test_rows_follow_the_same_routes_in_fit_and_predict(criterion):
     X, Y = problem_with_missing(7, n=80)
     model = RankingTree(criterion=criterion, gamma=np.inf, min_samples_leaf=4).fit(X, Y)

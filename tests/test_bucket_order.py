@@ -77,6 +77,16 @@ def test_the_compiled_orders_of_many_sets_equal_the_orders_of_each_set(beta):
             np.testing.assert_array_equal(many[k], bucket_order_from_counts(before[k], tied[k], beta))
 
 
+def order_of_pair_counts(ahead, tie, behind, beta):
+    """One set's bucket order from its counts per pair, by the tables of :func:`bucket_order_from_counts`."""
+    n_labels = bucket_order_module.labels_of_pairs(len(ahead))
+    first, second = np.triu_indices(n_labels, k=1)
+    before, tied = np.zeros((n_labels, n_labels)), np.zeros((n_labels, n_labels))
+    before[first, second], before[second, first] = ahead, behind
+    tied[first, second] = tied[second, first] = tie
+    return bucket_order_from_counts(before, tied, beta)
+
+
 @pytest.mark.parametrize("beta", [0.0, 0.1, 0.25])
 def test_the_orders_from_pair_counts_equal_the_orders_of_their_tables(beta):
     bucket_order_module.KERNELS.build()
@@ -86,13 +96,9 @@ def test_the_orders_from_pair_counts_equal_the_orders_of_their_tables(beta):
         ahead, behind = (rng.integers(0, 4, size=(150, n_pairs)) * rng.choice([1.0, 0.5, 0.25], size=(150, 1))
                          for _ in range(2))
         tie = rng.integers(0, 3, size=(150, n_pairs)).astype(float)
-        first, second = np.triu_indices(n_labels, k=1)
         many = bucket_order_module.bucket_orders_from_pair_counts(ahead, tie, behind, beta)
         for k in range(150):
-            before, tied = np.zeros((n_labels, n_labels)), np.zeros((n_labels, n_labels))
-            before[first, second], before[second, first] = ahead[k], behind[k]
-            tied[first, second] = tied[second, first] = tie[k]
-            np.testing.assert_array_equal(many[k], bucket_order_from_counts(before, tied, beta))
+            np.testing.assert_array_equal(many[k], order_of_pair_counts(ahead[k], tie[k], behind[k], beta))
     with pytest.raises(ValueError, match="one column per pair"):
         bucket_order_module.bucket_orders_from_pair_counts(np.zeros((2, 4)), np.zeros((2, 4)), np.zeros((2, 4)))
 
@@ -115,10 +121,7 @@ def test_sets_of_alike_rankings_are_read_off_as_the_algorithm_orders_them(beta):
         ahead, tie, behind = relation
         many = bucket_order_module.bucket_orders_from_pair_counts(ahead, tie, behind, beta)
         for k in range(120):
-            before, tied = np.zeros((n_labels, n_labels)), np.zeros((n_labels, n_labels))
-            before[first, second], before[second, first] = ahead[k], behind[k]
-            tied[first, second] = tied[second, first] = tie[k]
-            np.testing.assert_array_equal(many[k], bucket_order_from_counts(before, tied, beta))
+            np.testing.assert_array_equal(many[k], order_of_pair_counts(ahead[k], tie[k], behind[k], beta))
             if k < 80 and 0 < beta < 0.5:  # the set's own ranking, in average positions
                 np.testing.assert_array_equal(many[k], rankdata(rankings[k], method="average"))
 

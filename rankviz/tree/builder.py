@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .criteria import Criterion
 
 __all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
-           "node_pair_counts", "node_value_sums", "subtree_sums", "use_compiled"]
+           "node_pair_counts", "subtree_sums", "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
 PURE_SIMILARITY = 1.0 - 1e-12
@@ -242,37 +242,14 @@ def use_compiled(criterion: Criterion | None, engine: str = "auto") -> bool:
     return engine == "compiled" or compiled.KERNELS.request()
 
 
-def node_value_sums(tree: Tree, leaf_of_row: np.ndarray, values: np.ndarray, engine: str = "auto") -> np.ndarray:
-    """Every node's sums of ``values`` over its rows: compiled (:func:`rankviz.tree.compiled.node_sums`) when
-    ``engine`` allows and the compiled code is ready (:func:`use_compiled`), else :func:`subtree_sums`.
-
-    Both add the same numbers in the same order, so the sums are equal.
-
-    Parameters
-    ----------
-    tree : Tree
-    leaf_of_row : ndarray of int, shape (n_rows,)
-        Each row's leaf.
-    values : ndarray of shape (n_rows, n_values)
-    engine : {"auto", "compiled", "numpy"}, default="auto"
-
-    Returns
-    -------
-    ndarray of shape (tree.node_count, n_values)
-    """
-    if use_compiled(None, engine):
-        return compiled.node_sums(leaf_of_row, np.ascontiguousarray(values, dtype=float), tree.children_left,
-                                  tree.children_right)
-    return subtree_sums(leaf_of_row, values, tree.children_left, tree.children_right, np.asarray(tree.depth))
-
-
 def node_pair_counts(tree: Tree, leaf_of_row: np.ndarray, Y: np.ndarray,
                      engine: str = "auto") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every node's counts of its rows that put each pair's first label ahead, tie the pair, or put it behind.
 
-    :func:`node_value_sums` of :func:`rankviz.tree.criteria.pair_relations.pair_relations`, split into its
-    three blocks; in compiled code (:func:`rankviz.tree.compiled.node_pair_counts`) without making the rows'
-    table. Both count the same rows, so the counts are equal.
+    :func:`subtree_sums` of :func:`rankviz.tree.criteria.pair_relations.pair_relations`, split into its
+    three blocks; in compiled code (:func:`rankviz.tree.compiled.node_pair_counts`, when ``engine`` allows and
+    the code is ready: :func:`use_compiled`) without making the rows' table. Both count the same rows, so the
+    counts are equal.
 
     Parameters
     ----------
@@ -291,7 +268,9 @@ def node_pair_counts(tree: Tree, leaf_of_row: np.ndarray, Y: np.ndarray,
     if use_compiled(None, engine):
         return compiled.node_pair_counts(np.ascontiguousarray(Y, dtype=float), leaf_of_row, tree.children_left,
                                          tree.children_right)
-    ahead, tie, behind = np.split(node_value_sums(tree, leaf_of_row, pair_relations(Y), "numpy"), 3, axis=1)
+    sums = subtree_sums(leaf_of_row, pair_relations(Y), tree.children_left, tree.children_right,
+                        np.asarray(tree.depth))
+    ahead, tie, behind = np.split(sums, 3, axis=1)
     return ahead, tie, behind
 
 

@@ -90,6 +90,12 @@ _NO_SHARE_CUT = 100_000.0
 _SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS = 0, 1, 2, 3, 4
 
 
+@njit(cache=True, inline="always")
+def _size_weighted(count_left, left, count_right, right):
+    """The size-weighted mean of the two sides' values: ``S_split`` from the sides' similarities."""
+    return (count_left * left + count_right * right) / (count_left + count_right)
+
+
 # -- mean pairwise Spearman (Rebelo et al. 2008) -------------------------------------------------
 @njit(cache=True, inline="always")
 def _spearman_from_squares(all_unit, scale, count, squares, own):
@@ -439,7 +445,7 @@ def entropy_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_lef
     """Pairwise entropy: ``S_split``, the size-weighted similarity of the subsets (the weighted gain)."""
     left = _entropy_similarity(ints, floats, count_left, s_left)
     right = _entropy_similarity(ints, floats, count_right, s_right)
-    return (count_left * left + count_right * right) / (count_left + count_right)
+    return _size_weighted(count_left, left, count_right, right)
 
 
 # -- the protocol of rankviz.tree.criteria.base.Criterion, for one set or one split ------------------
@@ -464,7 +470,7 @@ def split_similarity(kind: int, ints: np.ndarray, floats: np.ndarray, count_left
     """``S_split`` of rule (6): the size-weighted mean similarity of the two subsets."""
     left = node_similarity(kind, ints, floats, count_left, s_left)
     right = node_similarity(kind, ints, floats, count_right, s_right)
-    return (count_left * left + count_right * right) / (count_left + count_right)
+    return _size_weighted(count_left, left, count_right, right)
 
 
 @njit(cache=True, inline="always")
@@ -473,7 +479,7 @@ def spearman_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_le
     """Mean pairwise Spearman: ``S_split``, the size-weighted similarity of the subsets."""
     left = _spearman_similarity(ints, floats, count_left, s_left)
     right = _spearman_similarity(ints, floats, count_right, s_right)
-    return (count_left * left + count_right * right) / (count_left + count_right)
+    return _size_weighted(count_left, left, count_right, right)
 
 
 @njit(cache=True, inline="always")
@@ -482,7 +488,7 @@ def gini_split(ints: np.ndarray, floats: np.ndarray, count_left: float, s_left: 
     """Gini: ``S_split``, the size-weighted similarity of the subsets (the weighted gain)."""
     left = _gini_similarity(ints, floats, count_left, s_left)
     right = _gini_similarity(ints, floats, count_right, s_right)
-    return (count_left * left + count_right * right) / (count_left + count_right)
+    return _size_weighted(count_left, left, count_right, right)
 
 
 @njit(cache=True, inline="always")
@@ -536,7 +542,7 @@ def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table
     a pure side counts as half a discordance."""
     term_left = _spread_term(_mallows_theta(ints, table, table_x, count_left, s_left), floats[0])
     term_right = _spread_term(_mallows_theta(ints, table, table_x, count_right, s_right), floats[0])
-    return (count_left * term_left + count_right * term_right) / (count_left + count_right)
+    return _size_weighted(count_left, term_left, count_right, term_right)
 
 
 @njit(cache=True, _nrt=False)
@@ -1293,7 +1299,7 @@ def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_
         left = _spearman_from_squares(all_unit, scale, count_left, square_left, own_left)
         right = _spearman_from_squares(all_unit, scale, count_right, square_right, own_right)
         cand_pos[n_cand] = p
-        cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
+        cand_score[n_cand] = _size_weighted(count_left, left, count_right, right)
         n_cand += 1
     return n_cand
 
@@ -1328,7 +1334,7 @@ def _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_l
         left = _gini_complete(n_labels, n_levels, count_left, square_left)
         right = _gini_complete(n_labels, n_levels, count_right, square_right)
         cand_pos[n_cand] = p
-        cand_score[n_cand] = (count_left * left + count_right * right) / (count_left + count_right)
+        cand_score[n_cand] = _size_weighted(count_left, left, count_right, right)
         n_cand += 1
     return n_cand
 

@@ -486,17 +486,19 @@ def _job_seconds(dataset, protocol, method, rate):
                             protocol, rates=(rate,), methods=(method,))
 
 
-def _estimate_note(seconds, what, done=None):
-    """What a run holds and its estimated time; once this very run is done (``done``, its result), only what
-    it holds: the result's caption says what it took."""
-    if done is not None and done["complete"]:
-        st.caption(what)
-        return
-    st.caption(f"{what} Estimated time: about {format_duration(seconds)} (rough).")
-    if seconds > SLOW_SECONDS:
-        st.warning(f"This run will take roughly {format_duration(seconds)}. IBLR with k chosen "
-                   "automatically takes most of it; a fixed k, fewer folds or no repetitions are "
-                   "quicker, and **Stop** keeps what is finished.", icon=":material/hourglass_top:")
+def _estimate_note(place, seconds, what, done=None):
+    """Write into ``place`` (an ``st.empty``) what a run holds and its estimated time; once this very run is
+    done (``done``, its result), only what it holds: the result's caption says what it took. The page calls
+    it again when a run it started ends, so the note above the button no longer promises a time."""
+    with place.container():
+        if done is not None and done["complete"]:
+            st.caption(what)
+            return
+        st.caption(f"{what} Estimated time: about {format_duration(seconds)} (rough).")
+        if seconds > SLOW_SECONDS:
+            st.warning(f"This run will take roughly {format_duration(seconds)}. IBLR with k chosen "
+                       "automatically takes most of it; a fixed k, fewer folds or no repetitions are "
+                       "quicker, and **Stop** keeps what is finished.", icon=":material/hourglass_top:")
 
 
 def _report_problems(result, what):
@@ -540,12 +542,11 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
                 "held-out rankings stay complete.")
     protocol = protocol_controls(dataset.n_samples, settings, key)
     request = ("compare", data_key, protocol, float(missing_rate))
+    note, seconds = st.empty(), estimate_seconds(dataset.n_samples, len(dataset.feature_names), dataset.n_labels,
+                                                 protocol, rates=(missing_rate,))
+    what = f"{counted(len(protocol.methods), 'method')} × {counted(protocol.folds * protocol.repetitions, 'fit')}."
     if protocol.methods:
-        _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
-                                        dataset.n_labels, protocol, rates=(missing_rate,)),
-                       f"{counted(len(protocol.methods), 'method')} × "
-                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.",
-                       _finished(key, request))
+        _estimate_note(note, seconds, what, _finished(key, request))
     if st.button("Run comparison", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not protocol.methods):
         result: dict[str, Any] = {"scores": [], "errors": {}, "complete": False, "seconds": 0.0,
@@ -562,6 +563,7 @@ def compare_panel(dataset: RankingDataset, data_key: str, settings: TreeSettings
                 result["scores"].append(scores)
             jobs.append((name, name, _job_seconds(dataset, protocol, name, missing_rate), run))
         run_jobs(jobs, result, key, help=STOP_HELP)
+        _estimate_note(note, seconds, what, result)
 
     result, stale = _shown_result(key, request)
     if result is None:
@@ -629,12 +631,13 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
     protocol = protocol_controls(dataset.n_samples, settings, key)
     request = ("curve", data_key, protocol, tuple(rates))
     ready = bool(protocol.methods and rates)
+    note = st.empty()
+    seconds = estimate_seconds(dataset.n_samples, len(dataset.feature_names), dataset.n_labels, protocol,
+                               rates=rates) if rates else 0.0
+    what = (f"{counted(len(rates), 'rate')} × {counted(len(protocol.methods), 'method')} × "
+            f"{counted(protocol.folds * protocol.repetitions, 'fit')}.")
     if ready:
-        _estimate_note(estimate_seconds(dataset.n_samples, len(dataset.feature_names),
-                                        dataset.n_labels, protocol, rates=rates),
-                       f"{counted(len(rates), 'rate')} × {counted(len(protocol.methods), 'method')} × "
-                       f"{counted(protocol.folds * protocol.repetitions, 'fit')}.",
-                       _finished(key, request))
+        _estimate_note(note, seconds, what, _finished(key, request))
     if st.button("Run curve", type="primary", key=f"{key}_run", icon=":material/play_arrow:",
                  disabled=not ready):
         result: dict[str, Any] = {"rows": [], "errors": {}, "complete": False, "seconds": 0.0,
@@ -654,6 +657,7 @@ def missing_rate_panel(dataset: RankingDataset, data_key: str, settings: TreeSet
                 jobs.append((name, f"p = {rate:g} · {name}", _job_seconds(dataset, protocol, name, rate),
                              run))
         run_jobs(jobs, result, key, help=STOP_HELP)
+        _estimate_note(note, seconds, what, result)
 
     result, stale = _shown_result(key, request)
     if result is None:

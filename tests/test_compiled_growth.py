@@ -99,6 +99,42 @@ def test_same_tree_on_noise_and_tied_rankings(criterion, seed):
         assert_same_tree(*both(X, np.zeros(3, dtype=bool), Y, criterion, **limits))
 
 
+@pytest.mark.parametrize("criterion", COMPILED_CRITERIA)
+@pytest.mark.parametrize("seed", range(2))
+def test_same_tree_when_every_split_ties_across_attributes(criterion, seed):
+    """Monotone transforms of one attribute part the rows alike, so every split ties across them and the
+    margins (the gap over the node's range) decide; a nominal copy and missing values take part."""
+    rng = np.random.default_rng(40 + seed)
+    x = np.round(rng.random(150), 2)
+    X = np.column_stack([x, x ** 3, np.exp(4 * x), -x, np.round(x * 3)])
+    X[rng.random(150) < 0.05 * seed, 1] = np.nan
+    nominal = np.array([False, False, False, False, True])
+    scores = x[:, None] * np.arange(4) + rng.normal(scale=0.4, size=(150, 4))
+    if seed == 1:
+        scores = np.round(scores * 2)  # tied rankings
+    Y = np.apply_along_axis(lambda s: np.unique(-s, return_inverse=True)[1] + 1.0, 1, scores)
+    for limits in LIMITS[1::-1]:
+        reference, compiled_tree = both(X, nominal, Y, criterion, **limits)
+        assert_same_tree(reference, compiled_tree)
+    split = reference.children_left >= 0  # of the last, maximal tree
+    assert (reference.split_feature[split] != 0).any()  # the margins chose, not the attributes' order
+
+
+def test_ties_go_to_the_widest_margin_of_the_node():
+    """Hand-worked: x and x ** 3 part three rankings from three others at the same place; in the node
+    x's gap is 1 of 5 (0.2), x ** 3's is 64 - 27 = 37 of 215 (0.17); 10 - x ** 2 (reversed) 16 - 9 = 7 of
+    35 (0.2, a later attribute). The tree splits on x at 3.5, and on x ** 3 once x is gone."""
+    x = np.arange(1.0, 7.0)
+    Y = np.array([[1, 2, 3]] * 3 + [[3, 2, 1]] * 3, dtype=float)
+    for engine in ("numpy", "compiled"):
+        tree = grow_tree(np.column_stack([x ** 3, x, 10 - x ** 2]), np.zeros(3, dtype=bool), Y,
+                         get_criterion("mean_spearman"), gamma=np.inf, min_samples_leaf=1, engine=engine)
+        assert (tree.split_feature[0], tree.split_threshold[0]) == (1, 3.5)
+        tree = grow_tree(np.column_stack([10 - x ** 2, x ** 3]), np.zeros(2, dtype=bool), Y,
+                         get_criterion("mean_spearman"), gamma=np.inf, min_samples_leaf=1, engine=engine)
+        assert (tree.split_feature[0], tree.split_threshold[0]) == (0, 0.5 * (10 - 9) + 0.5 * (10 - 16))
+
+
 @pytest.mark.parametrize("criterion", ["mallows", "ranking_impurity", "gini", "pairwise_entropy"])
 @pytest.mark.parametrize("seed", range(3))
 def test_same_tree_on_incomplete_rankings(criterion, seed):

@@ -123,14 +123,22 @@ def test_row_zero_is_the_builders_split_on_random_problems(seed, min_samples_lea
         assert_row_zero_is_the_builders_split(tree, Xe, Y, min_samples_leaf)
 
 
-def test_row_zero_prefers_the_earlier_attribute_on_equal_scores():
-    # x1 and x2 (and the nominal c) separate the same rows: equal scores.
+def test_row_zero_prefers_the_widest_margin_then_the_earlier_attribute_on_equal_scores():
+    # x1 and x2 (and the nominal c) separate the same rows: equal scores, and the same margin for
+    # x1 and x2 (a gap of 1 in a range of 5); a nominal test has none.
     X = pd.DataFrame({"x1": [1.0, 2, 3, 4, 5, 6], "c": list("aaabbb"), "x2": [6.0, 5, 4, 3, 2, 1]})
     Y = np.array([[1, 2, 3]] * 3 + [[3, 2, 1]] * 3)
     tree, Xe = fitted(X, Y, min_samples_leaf=1)
     table = inspect_node(tree, Xe, Y, 0).candidates
-    assert list(table["condition"][:3]) == ["x1 <= 3.5", "c = a", "c = b"]
+    assert list(table["condition"][:4]) == ["x1 <= 3.5", "x2 <= 3.5", "c = a", "c = b"]
+    np.testing.assert_allclose(table["margin"][:4], [0.2, 0.2, 0.0, 0.0])
     assert tree.split_feature[0] == 0
+    # x3 parts the same rows across a gap of 7 in a range of 11: the widest margin wins the tie.
+    X["x3"] = [1.0, 2, 3, 10, 11, 12]
+    tree, Xe = fitted(X, Y, min_samples_leaf=1)
+    table = inspect_node(tree, Xe, Y, 0).candidates
+    assert table["condition"][0] == "x3 <= 6.5" and table["margin"][0] == pytest.approx(7 / 11)
+    assert tree.split_feature[0] == 3 and tree.split_threshold[0] == 6.5
 
 
 @pytest.mark.parametrize("name", list_samples("label_ranking"))

@@ -46,8 +46,9 @@ def test_split_scores_are_the_weighted_variances_or_eq_6(seed, split):
     for f, threshold, left in candidate_tests(X_num, np.array([False, False]), 1):
         score = criterion.split_score(np.array([left.sum()]), stats[left].sum(axis=0)[None],
                                       np.array([(~left).sum()]), stats[~left].sum(axis=0)[None])[0]
-        expected = (left.sum() * term(direct_theta(Y[left], 0.5))
-                    + (~left).sum() * term(direct_theta(Y[~left], 0.5))) / len(Y)
+        floor = 0.0 if split == "impurity" else 0.5  # a pure side's impurity is 0; its θ is finite
+        expected = (left.sum() * term(direct_theta(Y[left], floor))
+                    + (~left).sum() * term(direct_theta(Y[~left], floor))) / len(Y)
         assert score == pytest.approx(expected, rel=1e-9)
 
 
@@ -56,7 +57,8 @@ def test_the_variance_form_and_eq_6_choose_different_cuts():
     cuts the pure trio off (x <= 2.5: its θ, 2.48 with the half-discordance floor, leads the weighted
     mean, 1.76 against 1.59 at 3.5); the weighted variance cuts at 3.5 (-0.653 against -0.680), where
     the right side is a pure pair and the left is one ranking off its centre; the weighted impurity,
-    bounded, cuts the trio off again (-0.388 against -0.392 at 3.5)."""
+    bounded, cuts the trio off again (-0.245 against -0.283 at 3.5: a pure side's impurity is 0, as in
+    scikit-lr's tree, so each score is the other side's share alone)."""
     X = pd.DataFrame({"x": np.arange(6.0)})
     Y = np.array([[1, 2, 3], [1, 2, 3], [1, 2, 3], [3, 1, 2], [2, 3, 1], [2, 3, 1]], dtype=float)
     spread = RankingTree(criterion=Mallows(split="spread"), gamma=np.inf, min_samples_leaf=1, max_depth=1)
@@ -67,6 +69,15 @@ def test_the_variance_form_and_eq_6_choose_different_cuts():
     assert impurity.fit(X, Y).tree_.threshold[0] == 2.5
     assert RankingTree(criterion="mallows", gamma=np.inf, min_samples_leaf=1, max_depth=1).fit(
         X, Y).tree_.threshold[0] == 2.5  # the default is the impurity
+    criterion = Mallows(split="impurity")
+    stats = criterion.row_statistics(Y)
+    for cut, (pure, other) in {3: (slice(0, 3), slice(3, 6)), 4: (slice(4, 6), slice(0, 4))}.items():
+        left = np.arange(6) < cut
+        score = criterion.split_score(np.array([left.sum()]), stats[left].sum(axis=0)[None],
+                                      np.array([(~left).sum()]), stats[~left].sum(axis=0)[None])[0]
+        assert direct_theta(Y[pure]) == np.inf
+        assert score == pytest.approx(-(len(Y[other]) / 6) / (1.0 + direct_theta(Y[other])), rel=1e-12)
+    assert score == pytest.approx(-0.28301446, abs=1e-8)
 
 
 def test_split_must_be_a_known_form():

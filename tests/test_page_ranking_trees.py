@@ -275,13 +275,17 @@ def test_leaf_size_and_gamma_are_tuned_together_as_rankingtreecv_does(app):
     search = RankingTreeCV(leaf_grid=sorted({*LEAF_GRID, DEFAULT_MIN_LEAF}), cv=4, scoring="cs", random_state=0).fit(
         dataset.X, pd.DataFrame(dataset.Y, columns=list(dataset.label_names)))
     leaf = search.best_params_["min_samples_leaf"]
-    best = next(m.value for m in app.markdown if m.value.startswith("**Best"))
-    assert f"at least {leaf} example{'' if leaf == 1 else 's'} per leaf" in best and f"mean held-out CS {search.best_score_:.3f}" in best
+    chosen = next(m.value for m in app.markdown if m.value.startswith("**Chosen"))
+    assert f"at least {leaf} example{'' if leaf == 1 else 's'} per leaf" in chosen
+    assert f"mean held-out CS {search.best_score_:.3f}" in chosen
     table = next(d.value for d in app.dataframe if "mean CS" in d.value.columns)
-    assert table["mean CS"].iloc[0] == pytest.approx(search.best_score_)
-    # the button sets the sidebar and the slider to the slider's best γ for that leaf size
+    assert table["mean CS"].iloc[0] == pytest.approx(search.cv_results_["mean_test_score"].max())
+    assert table[table["chosen"]]["mean CS"].item() == pytest.approx(search.best_score_)
+    # the button sets the sidebar and the slider to the chosen tree's smallest γ on the slider (or, if
+    # none gives it, to the slider's best γ for that leaf size)
+    same = search.gamma_path_.same_tree(search.best_params_["gamma"], GAMMA_GRID)
     scores = search.score_at(GAMMA_GRID)
-    gamma = float(GAMMA_GRID[int(np.nanargmax(scores))])
+    gamma = float(GAMMA_GRID[int(np.argmax(same)) if same.any() else int(np.nanargmax(scores))])
     app.button(key="tune_cv_use").click().run()
     assert not app.exception
     assert app.number_input(key="tree_min_leaf").value == leaf

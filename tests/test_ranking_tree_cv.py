@@ -6,13 +6,15 @@ import pytest
 from sklearn.model_selection import GridSearchCV, KFold
 
 from rankviz import RankingTree, RankingTreeCV, load_sample
+from rankviz.tree.ranking_tree_cv import best_index, largest_within_one_se
 from rankviz.label_ranking.metrics import tau_x
 from rankviz.metrics import get_scorer
 
 
 def test_equals_a_grid_search_that_regrows_every_gamma():
     data = load_sample("metalearning")
-    model = RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3, random_state=4).fit(data.X, data.Y)
+    model = RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3, random_state=4,
+                          selection="best").fit(data.X, data.Y)
     results = pd.DataFrame({"leaf": model.cv_results_["param_min_samples_leaf"],
                             "gamma": model.cv_results_["param_gamma"],
                             "score": model.cv_results_["mean_test_score"]})
@@ -30,6 +32,22 @@ def test_equals_a_grid_search_that_regrows_every_gamma():
     tied = results[results["score"] >= top - 1e-12].sort_values(["leaf", "gamma"], ascending=[False, True])
     assert model.best_params_ == {"min_samples_leaf": int(tied["leaf"].iloc[0]), "gamma": tied["gamma"].iloc[0]}
     assert model.best_score_ == pytest.approx(top)
+    assert model.best_index_ == best_index(model.cv_results_)
+    # The default choice: GridSearchCV refitting by the same rule on its own (regrown) scores.
+    rule = GridSearchCV(RankingTree(), grid, cv=KFold(3, shuffle=True, random_state=4),
+                        scoring=get_scorer("kendall_tau"),
+                        refit=lambda r: largest_within_one_se(r, best_index(r))).fit(data.X, data.Y)
+    chosen = RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3, random_state=4,
+                           selection="largest_within_se").fit(data.X, data.Y)
+    assert chosen.best_params_ == {key: rule.best_params_[key] for key in ("min_samples_leaf", "gamma")}
+    assert chosen.best_params_ != model.best_params_  # the rule chose another pair here
+    # "auto": the best pair for mean Spearman (Rebelo et al. prune by γ), the rule for Mallows
+    assert RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3, random_state=4).fit(
+        data.X, data.Y).best_params_ == model.best_params_
+    mallows = {selection: RankingTreeCV(criterion="mallows", leaf_grid=(5, 10), extend_grid=False, cv=3,
+                                        random_state=4, selection=selection).fit(data.X, data.Y).best_params_
+               for selection in ("auto", "largest_within_se")}
+    assert mallows["auto"] == mallows["largest_within_se"]
     # The tree is grown on all the data with them, and predicts as that tree.
     tree = RankingTree(**model.best_params_).fit(data.X, data.Y)
     np.testing.assert_array_equal(model.predict(data.X), tree.predict(data.X))
@@ -50,6 +68,11 @@ def test_the_leaf_grid_extends_while_its_largest_value_wins():
     model = RankingTreeCV(leaf_grid=(1, 2), cv=3).fit(X, Y)
     assert model.leaf_grid_ == [1, 2, 3, 4, 6, 8, 12, 16, 24, 30]  # 1.5 and 2 times the largest, each time
     assert model.best_params_["min_samples_leaf"] == 30 and model.best_estimator_.tree_.n_leaves == 2
+    # The rule keeps the least pruned pair as good: leaf size 1, its two leaves cut by γ.
+    default = RankingTreeCV(leaf_grid=(1, 2), cv=3, selection="largest_within_se").fit(X, Y)
+    assert default.leaf_grid_ == model.leaf_grid_  # the best pair, not the chosen one, extends the grid
+    assert default.best_params_["min_samples_leaf"] == 1 and default.best_estimator_.tree_.n_leaves == 2
+    assert default.best_score_ == pytest.approx(model.best_score_)
     fixed = RankingTreeCV(leaf_grid=(1, 2), cv=3, extend_grid=False).fit(X, Y)
     assert fixed.leaf_grid_ == [1, 2]
 
@@ -75,6 +98,7 @@ def test_incomplete_and_partial_rankings_any_criterion_and_a_measure_of_ones_own
     ({"leaf_grid": (0, 2)}, "leaf_grid must hold whole numbers >= 1"),
     ({"leaf_grid": ()}, "leaf_grid must hold whole numbers >= 1"),
     ({"scoring": "accuracy"}, "scoring must be 'auto', one of kendall_tau, cs, wrc, lra, tau_x"),
+    ({"selection": "simplest"}, "selection must be one of 'auto', 'largest_within_se', 'best'; got 'simplest'"),
 ])
 def test_bad_settings_are_named(params, message):
     data = load_sample("toy")

@@ -33,7 +33,7 @@ from .structure import TREE_LEAF, Tree, parent_array
 if TYPE_CHECKING:
     from .criteria import Criterion
 
-__all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums",
+__all__ = ["PURE_SIMILARITY", "ENGINES", "grow_tree", "find_best_splits", "SearchData", "group_sums", "split_margins",
            "node_pair_counts", "subtree_sums", "use_compiled"]
 
 #: A node this similar (its rankings all identical) cannot become more homogeneous: never split.
@@ -395,22 +395,30 @@ class BestSplits:
     left_count: np.ndarray
     left_sum: np.ndarray
     missing_left: np.ndarray
+    margin: np.ndarray  # of a numeric threshold (see split_margins); 0 for a nominal test
 
     @classmethod
     def empty(cls, n_nodes: int, n_stats: int) -> BestSplits:
         return cls(np.full(n_nodes, np.nan), np.full(n_nodes, -1), np.full(n_nodes, np.nan),
                    np.zeros(n_nodes, dtype=np.intp), np.zeros((n_nodes, n_stats)),
-                   np.zeros(n_nodes, dtype=bool))
+                   np.zeros(n_nodes, dtype=bool), np.zeros(n_nodes))
 
     def update(self, feature: int | np.integer, found: np.ndarray, score: np.ndarray, threshold: np.ndarray,
                left_count: np.ndarray, left_sum: np.ndarray,
-               missing_left: bool | np.ndarray = False) -> None:
-        """Keep, for the nodes in ``found``, this feature's split where it is better."""
+               missing_left: bool | np.ndarray = False, margin: float | np.ndarray = 0.0) -> None:
+        """Keep, for the nodes in ``found``, this feature's split where it is better.
+
+        Ties (within rounding) go to the wider margin, then to the earlier
+        attribute (a nominal test's margin is 0).
+        """
         current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
-        # Ties (within rounding) go to the earlier attribute, whatever its kind.
         tie = np.isfinite(current) & (np.abs(score - current) <= _TIE * (1.0 + np.abs(current)))
-        better = np.where(tie, feature < self.feature[found], score > current)
+        margin = np.broadcast_to(np.asarray(margin, dtype=float), found.shape)
+        kept_margin = self.margin[found]
+        wider = (margin > kept_margin) | ((margin == kept_margin) & (feature < self.feature[found]))
+        better = np.where(tie, wider, score > current)
         nodes = found[better]
+        self.margin[nodes] = margin[better]
         self.score[nodes] = score[better]
         self.feature[nodes] = feature
         self.threshold[nodes] = threshold[better]
@@ -524,7 +532,8 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
                     margin = np.where(np.isfinite(kept), _TIE * (1.0 + np.abs(kept)), 0.0)
                 to_left[lo:lo + block] = moved_score > kept + margin
                 score[lo:lo + block] = np.maximum(score[lo:lo + block], moved_score)
-        pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes)
+        margin = split_margins(x, cand, slot_at, seg_start)
+        pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes, margin)
         found = np.flatnonzero(pick >= 0)
         at = cand[pick[found]]
         low, high = x[at], x[at + 1]
@@ -536,7 +545,7 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         if has_missing:
             left_sum = left_sum + np.where(chosen_left, missing_sum_t.take(found, axis=1), 0.0)
             count = count + np.where(chosen_left, n_missing[found], 0)
-        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left)
+        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left, margin[pick[found]])
 
     # Nominal attributes: count and sum the rows of each (node, value) pair.
     nominal_features = np.flatnonzero(data.nominal)
@@ -609,11 +618,42 @@ def _slot_dtype(n_slots):
     return np.int16 if n_slots < 2**15 else np.int32 if n_slots < 2**31 else np.int64
 
 
-def _argmax_per_sorted_group(group, score, n_groups):
-    """Index (into ``score``) of the first maximum of each group, -1 if empty.
+def split_margins(x: np.ndarray, cand: np.ndarray, slot_at: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
+    """The margin of each candidate threshold: the gap it lies in over its node's range of the attribute.
+
+    Parameters
+    ----------
+    x : ndarray of float
+        The searched rows' values, grouped by node and sorted within each
+        (missing values last).
+    cand : ndarray of int
+        Candidate positions: the threshold lies between ``x[p]`` and ``x[p + 1]``.
+    slot_at : ndarray of int
+        The node of each position.
+    seg_start : ndarray of int
+        The first position of each node (every node holds rows).
+
+    Returns
+    -------
+    ndarray of float
+        ``(x[p + 1] - x[p]) / (max - min)`` over the node's values, in (0, 1];
+        0 where the range overflows. Splits whose scores tie part the
+        training rows equally well; the tree takes the widest margin, which
+        leaves the most room to rows it has not seen. The compiled search
+        computes the same numbers (its ``_widest_best``).
+    """
+    span = np.fmax.reduceat(x, seg_start) - np.fmin.reduceat(x, seg_start)
+    with np.errstate(invalid="ignore"):
+        margin = (x[cand + 1] - x[cand]) / span[slot_at[cand]]
+    return np.where(margin > 0.0, margin, 0.0)
+
+
+def _argmax_per_sorted_group(group, score, n_groups, margin=None):
+    """Index (into ``score``) of the best candidate of each group, -1 if empty.
 
     ``group`` must be non-decreasing (candidates come grouped by node).
-    Ties go to the first candidate, i.e. the lowest threshold.
+    Ties go to the widest ``margin``, then to the first candidate, i.e. the
+    lowest threshold.
     """
     score = np.where(np.isnan(score), -np.inf, score)
     starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
@@ -621,6 +661,8 @@ def _argmax_per_sorted_group(group, score, n_groups):
     lengths = np.diff(np.r_[starts, len(score)])
     maxima = np.repeat(maxima, lengths)
     at_max = np.flatnonzero(score >= maxima - _TIE * (1.0 + np.abs(maxima)))
+    if margin is not None:  # widest first within each group; the sort is stable, so then the first
+        at_max = at_max[np.lexsort((-margin[at_max], group[at_max]))]
     first = at_max[np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]]
     pick = np.full(n_groups, -1)
     pick[group[first]] = first

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 
 from ..label_ranking.aggregation import mean_ranks
 from ..label_ranking.metrics import cs
-from .builder import PURE_SIMILARITY
+from .builder import PURE_SIMILARITY, split_margins
 from .criteria import Criterion, get_criterion
 from .structure import Tree, test_text
 
@@ -37,7 +37,7 @@ __all__ = ["CANDIDATE_COLUMNS", "LEAF_REASONS", "NodeInspection", "NodeRows", "c
 #: Columns of the table :func:`candidate_splits` returns (``accepted`` only with a γ).
 CANDIDATE_COLUMNS = ["feature", "attribute", "kind", "threshold", "condition", "negated",
                      "missing_meet", "n_meet", "similarity_meet", "n_rest", "similarity_rest",
-                     "score", "gamma_breakpoint"]
+                     "score", "margin", "gamma_breakpoint"]
 
 # Scores this close count as equal, as in the builder: the same split scored
 # from other running sums differs in the last bits, and such a tie must go to
@@ -98,13 +98,16 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
     -------
     DataFrame
         One row per candidate, best first (score descending; within rounding
-        ties the earlier attribute, then the lower threshold, so row 0 is the
-        split the builder picks). Columns: ``feature``, ``attribute``,
+        ties the widest margin, then the earlier attribute, then the lower
+        threshold, so row 0 is the split the builder picks). Columns: ``feature``, ``attribute``,
         ``kind`` ("numeric" or "nominal"), ``threshold`` (the category code
         for a nominal test), ``condition`` (``A2 <= 4.5``, ``A1 = c``),
         ``negated`` (``A2 > 4.5``, ``A1 ≠ c``), ``n_meet``,
         ``similarity_meet``, ``n_rest``, ``similarity_rest``, ``score``
-        (``S_split``, the size-weighted mean similarity), ``gamma_breakpoint``
+        (``S_split``, the size-weighted mean similarity), ``margin`` (the gap
+        a threshold lies in over the node's range of its attribute,
+        :func:`rankviz.tree.builder.split_margins`; 0 for a nominal test),
+        ``gamma_breakpoint``
         (rule (6) accepts the split for γ above it) and, with ``gamma``,
         ``accepted``. A criterion that searches by another score than
         ``S_split`` (its ``search_label`` is set, e.g. the ranking impurity's
@@ -130,6 +133,7 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
             codes, inverse = np.unique(x, return_inverse=True)
             one_hot = (inverse[:, None] == np.arange(len(codes))).astype(float)
             meet_count, meet_sum, threshold = one_hot.sum(axis=0), one_hot.T @ node_stats, codes
+            margin = np.zeros(len(codes))  # a nominal test has no margin
         else:
             # Sorted by x, the first k rows are the "x <= t" side of a threshold
             # between positions k-1 and k: prefix sums give every side at once.
@@ -143,12 +147,14 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
             low, high = x[cut], x[cut + 1]
             mid = low / 2.0 + high / 2.0  # as the builder: no overflow
             threshold = np.where(mid < high, mid, low)  # as the builder: never round up to `high`
+            margin = split_margins(x, cut, np.zeros(len(x), dtype=np.intp), np.zeros(1, dtype=np.intp))
             missing = np.isnan(x)
             if missing.any() and len(cut):
                 moved_sum = node_stats[order][missing].sum(axis=0)
                 meet_count = np.concatenate([meet_count, meet_count + missing.sum()])
                 meet_sum = np.concatenate([meet_sum, meet_sum + moved_sum])
                 threshold = np.concatenate([threshold, threshold])
+                margin = np.concatenate([margin, margin])
                 missing_meet = np.repeat([False, True], len(cut))
             else:
                 missing_meet = np.zeros(len(cut), dtype=bool)
@@ -169,6 +175,7 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
             "n_rest": rest_count.astype(int),
             "similarity_rest": criterion.node_similarity(rest_count, rest_sum),
             "score": criterion.split_similarity(meet_count, meet_sum, rest_count, rest_sum),
+            "margin": margin[keep],
             **({"search_score": criterion.split_score(meet_count, meet_sum, rest_count, rest_sum)}
                if criterion.search_label else {}),
         }))
@@ -196,22 +203,22 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
         table["accepted"] = criterion.accepts_split(similarity, table["score"].to_numpy(), gamma)
 
     # Best first. Scores within rounding of the best one count as the best,
-    # so the builder's tie-break (earlier attribute, lower threshold) decides
-    # row 0; NaN scores (undefined similarity) go last.
+    # so the builder's tie-break (widest margin, earlier attribute, lower
+    # threshold) decides row 0; NaN scores (undefined similarity) go last.
     score = table["search_score" if criterion.search_label else "score"].to_numpy()
     best = np.nanmax(score) if np.isfinite(score).any() else np.nan
     key = np.where(score >= best - _TIE * (1.0 + abs(best)), best, score)
     key = np.where(np.isnan(key), -np.inf, key)
     # (missing values stay on the "rest" side unless moving them scores better)
     order = np.lexsort((table["missing_meet"].to_numpy(), table["threshold"].to_numpy(),
-                        table["feature"].to_numpy(), -key))
+                        table["feature"].to_numpy(), -table["margin"].to_numpy(), -key))
     return table.iloc[order].reset_index(drop=True)
 
 
 def _empty_candidates(with_accepted):
     dtypes = dict(feature=int, attribute=object, kind=object, threshold=float, condition=object,
                   negated=object, missing_meet=bool, n_meet=int, similarity_meet=float, n_rest=int,
-                  similarity_rest=float, score=float, gamma_breakpoint=float)
+                  similarity_rest=float, score=float, margin=float, gamma_breakpoint=float)
     if with_accepted:
         dtypes["accepted"] = bool
     return pd.DataFrame({column: pd.Series(dtype=dtype) for column, dtype in dtypes.items()})

@@ -11,7 +11,7 @@ import streamlit as st
 from ..label_ranking.bucket_order import is_partial
 from ..label_ranking.metrics import MEASURES_BY_NAME
 from ..safe_csv import safe_csv
-from ..tree.ranking_tree_cv import RankingTreeCV
+from ..tree.ranking_tree_cv import RankingTreeCV, best_index
 from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
 from .stale import rerun_requested, settings_facts, stale_notice
@@ -94,30 +94,39 @@ def _show_search(search: RankingTreeCV, measure: str, key: str, tree_key: str) -
     path = search.gamma_path_
     n_leaves = search.tree_.n_leaves
     shown = "∞" if np.isinf(gamma) else f"{gamma:.4f}"
-    n_folds = sum(name.startswith("split") for name in search.cv_results_)
-    st.markdown(f"**Best: at least {counted(int(leaf), 'example')} per leaf and γ = {shown}** (a tree of "
+    results = search.cv_results_
+    n_folds = sum(name.startswith("split") for name in results)
+    best = best_index(results)
+    why = ("the best pair" if best == search.best_index_ else
+           f"the least pruned tree within one standard error of the best pair's {results['mean_test_score'][best]:.3f}")
+    st.markdown(f"**Chosen: at least {counted(int(leaf), 'example')} per leaf and γ = {shown}** (a tree of "
                 f"{counted(n_leaves, 'leaf', 'leaves')}): mean held-out {measure} {search.best_score_:.3f} over "
-                f"{counted(n_folds, 'fold')}; leaf sizes tried: {', '.join(map(str, search.leaf_grid_))}.")
-    # The slider's values give the path's trees too: the best of them (the search's own γ may lie between
-    # two values of the slider, 0.001 apart, when its tree's interval of γ is narrower)
+                f"{counted(n_folds, 'fold')}, {why}; leaf sizes tried: {', '.join(map(str, search.leaf_grid_))}.")
+    # The slider's values give the path's trees too: the chosen tree's smallest γ on the slider, or else
+    # the best of them (the search's own γ may lie between two values of the slider, 0.001 apart, when
+    # its tree's interval of γ is narrower)
     on_grid = search.score_at(GAMMA_GRID)
+    same_on_grid = path.same_tree(gamma, GAMMA_GRID)
     if np.isfinite(on_grid).any():
-        best = int(np.nanargmax(on_grid))  # the first: the smallest such γ, the simplest tree
-        on_slider = float(GAMMA_GRID[best])
-        same = bool(path.same_tree(gamma, [on_slider])[0])
+        pick = int(np.argmax(same_on_grid)) if same_on_grid.any() else int(np.nanargmax(on_grid))
+        on_slider = float(GAMMA_GRID[pick])
+        same = bool(same_on_grid[pick])
         row = st.container(horizontal=True, vertical_alignment="center")
         if row.button(f"Use leaf size {leaf} and γ = {on_slider:.3f}", key=f"{key}_use", icon=":material/check:",
                       on_click=_use, args=(tree_key, leaf, on_slider),
                       help="Sets the sidebar's minimum of examples per leaf and the γ slider."):
             st.rerun()  # the whole page: the sidebar, the slider and the tree are outside this fragment
         row.caption("The same tree as the search's." if same else
-                    f"The slider's best γ (mean {measure} {on_grid[best]:.3f}): the search's γ = {shown} lies "
+                    f"The slider's best γ (mean {measure} {on_grid[pick]:.3f}): the search's γ = {shown} lies "
                     "between two of the slider's values, 0.001 apart.")
-    results = search.cv_results_
     table = pd.DataFrame({"leaf size": results["param_min_samples_leaf"], "γ": results["param_gamma"],
                           "leaves": results["n_leaves"], f"mean {measure}": results["mean_test_score"],
-                          "sd over folds": results["std_test_score"], "rank": results["rank_test_score"]})
-    st.dataframe(table.sort_values("rank").head(10).style.format(
+                          "sd over folds": results["std_test_score"], "rank": results["rank_test_score"],
+                          "chosen": np.arange(len(results["param_gamma"])) == search.best_index_})
+    shown_rows = table.sort_values("rank").head(10)
+    if not shown_rows["chosen"].any():
+        shown_rows = pd.concat([shown_rows, table[table["chosen"]]])
+    st.dataframe(shown_rows.style.format(
         {"γ": "{:.4f}", f"mean {measure}": "{:.3f}", "sd over folds": "{:.3f}"}), hide_index=True,
         key=f"{key}_table")
     st.download_button("Download every (leaf size, γ) tried (CSV)", safe_csv(table).encode(),

@@ -17,7 +17,9 @@ costs what its rows cost:
   formula for one split (:mod:`rankviz.tree.compiled.kernels`).
 * Nodes are split in breadth-first order, so they get the ids the level-wise
   search gives them, and every decision follows the NumPy search: ties
-  within 1e-12 go to the lowest threshold and then the earliest attribute,
+  within 1e-12 go to the widest margin (the gap a threshold lies in over the
+  node's range of its attribute), then the lowest threshold and the earliest
+  attribute,
   missing values go to the better side with "no" on ties, and rule (6) of
   Rebelo, Soares & Costa (2008) [2]_ decides with the same breakpoint.
 

@@ -234,10 +234,17 @@ def theta_bounds(m: int, table: np.ndarray, table_x: np.ndarray) -> tuple:
 
 
 @njit(cache=True, inline="always")
-def _mallows_theta(ints, table, table_x, count, s):
-    """θ of a set for the search: a pure set counts as half a discordance."""
+def _pure_distance(theta_floor):
+    """The summed distance a pure side counts as in the form ``theta_floor`` (see :func:`_spread_term`):
+    none for the bounded impurity (θ = ∞, impurity 0), half a discordance for θ and 1/θ, unbounded there."""
+    return 0.0 if theta_floor < 0.0 else 0.5
+
+
+@njit(cache=True, inline="always")
+def _mallows_theta(ints, table, table_x, count, s, theta_floor):
+    """θ of a set for the search in the form ``theta_floor``, a pure set counted by :func:`_pure_distance`."""
     distance, held = _mallows_distance(ints, count, s)
-    distance = max(distance, 0.5)
+    distance = max(distance, _pure_distance(theta_floor))
     if held < 2:
         return 0.0
     return _theta_from_mean_distance(distance / count, held, table, table_x)
@@ -539,9 +546,9 @@ def mallows_split(ints: np.ndarray, floats: np.ndarray, table: np.ndarray, table
                   count_left: float, s_left: np.ndarray, count_right: float,
                   s_right: np.ndarray) -> float:
     """Mallows: the size-weighted impurity 1/(1 + θ) or variance 1/θ (minimised), or θ (eq. 6 of Cheng et al.);
-    a pure side counts as half a discordance."""
-    term_left = _spread_term(_mallows_theta(ints, table, table_x, count_left, s_left), floats[0])
-    term_right = _spread_term(_mallows_theta(ints, table, table_x, count_right, s_right), floats[0])
+    a pure side's impurity is 0, its θ that of half a discordance (:func:`_pure_distance`)."""
+    term_left = _spread_term(_mallows_theta(ints, table, table_x, count_left, s_left, floats[0]), floats[0])
+    term_right = _spread_term(_mallows_theta(ints, table, table_x, count_right, s_right, floats[0]), floats[0])
     return _size_weighted(count_left, term_left, count_right, term_right)
 
 
@@ -877,7 +884,8 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                                                       - parent_sum[votes_at + pair_b[k]]))
             if draws:
                 draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
-            best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = _best_numeric(
+            (best_score, best_feature, best_threshold, best_count, best_missing_left, best_column,
+             best_margin) = _best_numeric(
                 columns, numeric, missing, order, lo, hi, stats, parent_sum, min_leaf, kind, ints, floats, table,
                 table_x, path, levels, (float(parent_square), parent_impurity, worst), pairs, work, drawn)
             for f in range(n_features):
@@ -890,11 +898,11 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                     continue
                 current = -np.inf if math.isnan(best_score) else best_score
                 if math.isfinite(current) and abs(score - current) <= _TIE * (1.0 + abs(current)):
-                    better = f < best_feature
+                    better = best_margin == 0.0 and f < best_feature  # a nominal test has no margin
                 else:
                     better = score > current
                 if better:
-                    best_score, best_feature, best_threshold = score, f, float(value)
+                    best_score, best_feature, best_threshold, best_margin = score, f, float(value), 0.0
                     best_count, best_missing_left = value_count, False
                     best_column = -1
                     for j in range(n_stats):
@@ -957,8 +965,9 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     (``_SCAN_*``); ``levels``, ``pairs`` and ``work`` are the scans' arrays
     and ``level_sums`` the node's numbers they start from.
     Returns (score, attribute, threshold, left count, missing go left, attribute's
-    column in ``order``), with score NaN and attribute -1 when no threshold
-    is allowed. A function apart from :func:`grow`, without reference
+    column in ``order``, margin), with score NaN and attribute -1 when no
+    threshold is allowed. Ties go to the widest margin, then to the earlier
+    attribute (:func:`_widest_best`). A function apart from :func:`grow`, without reference
     counting: there each attribute's views (its values, the node's segment)
     cost atomic reference counts, a sixth of a deep tree's time.
     """
@@ -971,8 +980,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     n_levels = ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
     c = hi - lo
     values = gathered[:c]
-    best_score, best_feature, best_threshold, best_count, best_missing_left, best_column = (
-        np.nan, -1, np.nan, 0, False, -1)
+    best_score, best_feature, best_threshold, best_count, best_missing_left, best_column, best_margin = (
+        np.nan, -1, np.nan, 0, False, -1, 0.0)
     for column in range(len(numeric)):
         f = numeric[column]
         if not drawn[f]:
@@ -1013,12 +1022,12 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                                 floats, table, table_x, sums, cand_pos, cand_score, cand_left)
         if n_cand == 0:
             continue
-        pick = _first_best(cand_score, n_cand)
+        pick, margin = _widest_best(cand_score, cand_pos, n_cand, values, values[c - 1 - n_missing] - values[0])
         p = cand_pos[pick]
         score = cand_score[pick]
         current = -np.inf if math.isnan(best_score) else best_score
         if math.isfinite(current) and abs(score - current) <= _TIE * (1.0 + abs(current)):
-            better = f < best_feature
+            better = margin > best_margin or (margin == best_margin and f < best_feature)
         else:
             better = score > current
         if not better:
@@ -1031,7 +1040,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
         best_missing_left = n_missing > 0 and cand_left[pick]  # only the scan of full sums moves them
         best_count = p + 1 + (n_missing if best_missing_left else 0)
         best_column = column
-    return best_score, best_feature, best_threshold, best_count, best_missing_left, best_column
+        best_margin = margin
+    return best_score, best_feature, best_threshold, best_count, best_missing_left, best_column, best_margin
 
 
 @njit(cache=True)
@@ -1505,8 +1515,9 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
         b_left[k] = 0
     theta_upper, theta_lower, first_key = bounds
     n_keys = len(theta_upper)
-    # 1. Each candidate's two Kendall distances (a pure side counts as half a discordance)
+    # 1. Each candidate's two Kendall distances (a pure side as _pure_distance counts it)
     distance_left, distance_right = distances[0], distances[1]
+    pure = _pure_distance(theta_floor)
     n_found = 0
     for p in range(c - 1):
         row = seg[p]
@@ -1535,8 +1546,8 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
         else:
             distance_l, distance_r = _pair_distances(a_left, margin_left, a_node, margin_node,
                                                      np.int32(left_count), np.int32(c - left_count))
-        distance_left[n_found] = max(float(distance_l), 0.5)
-        distance_right[n_found] = max(float(distance_r), 0.5)
+        distance_left[n_found] = max(float(distance_l), pure)
+        distance_right[n_found] = max(float(distance_r), pure)
         cand_pos[n_found] = p
         n_found += 1
     # 2. Bounds of each candidate's score, and the best lower bound. Reciprocals stand for the divisions
@@ -1670,6 +1681,35 @@ def _first_best(score, n_cand):
         if value >= floor:
             return i
     return 0
+
+
+@njit(cache=True, _nrt=False)
+def _widest_best(score, position, n_cand, values, span):
+    """Among the candidates within 1e-12 (relative) of the best score, the one with the widest margin.
+
+    A threshold's margin is the gap it lies in, ``values[p + 1] - values[p]``,
+    over the node's range of the attribute, ``span`` (scale-free, in (0, 1]).
+    Splits whose scores tie part the training rows equally well; the widest
+    gap leaves the most room to rows the tree has not seen. Equal margins go
+    to the first candidate, the lowest threshold. Returns (index, margin).
+    """
+    best = -np.inf
+    for i in range(n_cand):
+        value = score[i]
+        if not math.isnan(value) and value > best:
+            best = value
+    floor = best - _TIE * (1.0 + abs(best))
+    pick, widest = 0, -1.0
+    for i in range(n_cand):
+        value = -np.inf if math.isnan(score[i]) else score[i]
+        if value >= floor:
+            p = position[i]
+            margin = (values[p + 1] - values[p]) / span
+            if not margin > 0.0:  # a range beyond the floats (inf / inf): no margin
+                margin = 0.0
+            if margin > widest:
+                pick, widest = i, margin
+    return pick, widest
 
 
 @njit(cache=True, _nrt=False)

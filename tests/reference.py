@@ -40,6 +40,24 @@ def candidate_tests(X, nominal, min_samples_leaf):
                 yield f, threshold, mask
 
 
+def margin(x, threshold):
+    """The gap ``threshold`` lies in, between the values of ``x`` around it, over their range (the
+    tie-break of rankviz's search: of splits scoring alike, the widest margin, then the first)."""
+    values = np.unique(x[~np.isnan(x)])
+    return (values[values > threshold].min() - values[values <= threshold].max()) / (values[-1] - values[0])
+
+
+def widest_of_the_best(candidates, tolerance):
+    """Of ``(score, margin, payload)`` in search order: the best score, ties (within ``tolerance``) to
+    the widest margin, then to the first. None if there are none."""
+    if not candidates:
+        return None
+    top = max(score for score, _, _ in candidates)
+    tied = [c for c in candidates if c[0] >= top - tolerance]
+    widest = max(m for _, m, _ in tied)
+    return next(c for c in tied if c[1] == widest)
+
+
 def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0):
     """Recursive TDIDT: every candidate split scored by explicit loops."""
     n = len(Y)
@@ -47,15 +65,16 @@ def brute_force_tree(X, Y, nominal, gamma, min_samples_leaf, max_depth, depth=0)
             "mean_rank": Y.mean(axis=0), "split": None}
     if depth == max_depth or n < 2 * min_samples_leaf or node["similarity"] >= 1 - 1e-12:
         return node
-    best = None
+    candidates = []
     for f, threshold, left in candidate_tests(X, nominal, min_samples_leaf):
         score = (left.sum() * mean_pairwise_spearman(Y[left])
                  + (~left).sum() * mean_pairwise_spearman(Y[~left])) / n
-        if best is None or score > best[0] + 1e-12:
-            best = (score, f, threshold, left)
+        candidates.append((score, 0.0 if nominal[f] else margin(X[:, f].astype(float), threshold),
+                           (f, threshold, left)))
+    best = widest_of_the_best(candidates, 1e-12)
     if best is None:
         return node
-    score, f, threshold, left = best
+    score, _, (f, threshold, left) = best
     node["split_score"] = score
     if (1 + node["similarity"]) >= gamma * (1 + score) - 1e-12:  # rule (6): stop (equal within rounding)
         return node

@@ -18,7 +18,7 @@ from rankviz.ordinal.levels import OrdinalLevels, mean_rank_loss, median_level, 
 from rankviz.ordinal.synthetic import (DEFAULT_THRESHOLDS, PRINTED_THRESHOLDS, add_label_noise,
                                make_ordinal_square)
 from rankviz.experiments.teaching import figure1_splits, impurities_of_counts
-from reference import random_problem
+from reference import random_problem, widest_of_the_best
 
 
 # -- references from the definitions -------------------------------------------
@@ -157,7 +157,7 @@ def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, levels
     if depth == max_depth or len(y) < 2 * min_leaf or len(np.unique(y)) == 1:
         return node
     values = np.unique(x)
-    best = None
+    candidates = []
     for lo, hi in zip(values[:-1], values[1:]):
         left = x <= (lo + hi) / 2
         if min(left.sum(), (~left).sum()) < min_leaf:
@@ -166,10 +166,11 @@ def brute_force_ordinal_tree(x, y, criterion, gamma, min_leaf, max_depth, levels
             gain = impurity(y) - impurity(y[left]) - impurity(y[~left])
         else:
             gain = impurity(y) - left.mean() * impurity(y[left]) - (1 - left.mean()) * impurity(y[~left])
-        if best is None or gain > best[0] + 1e-9:
-            best = (gain, (lo + hi) / 2, left)
+        candidates.append((gain, (hi - lo) / (values[-1] - values[0]), ((lo + hi) / 2, left)))
+    best = widest_of_the_best(candidates, 1e-9)
     if best is None:
         return node
+    best = (best[0], *best[2])
     left = best[2]
     s_split = (left.mean() * similarity(y[left], criterion, levels)
                + (1 - left.mean()) * similarity(y[~left], criterion, levels))

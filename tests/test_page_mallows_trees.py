@@ -142,8 +142,8 @@ def test_each_tree_control_changes_the_tree_as_the_library_says(app):
     check_tree_drawn(app, library_tree(X, Y, min_samples_leaf=2))
     shown.append(n_leaves_shown(app))
 
-    app.number_input(key="lrt_max_depth").set_value(2).run()
-    check_tree_drawn(app, library_tree(X, Y, min_samples_leaf=2, max_depth=2))
+    app.number_input(key="lrt_max_depth").set_value(3).run()
+    check_tree_drawn(app, library_tree(X, Y, min_samples_leaf=2, max_depth=3))
     shown.append(n_leaves_shown(app))
 
     app.number_input(key="lrt_max_depth").set_value(0).run()

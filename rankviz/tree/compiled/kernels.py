@@ -1667,15 +1667,21 @@ def _enlarged(column, capacity, fill):
     return longer
 
 
-@njit(cache=True, _nrt=False)
-def _first_best(score, n_cand):
-    """The first candidate within 1e-12 (relative) of the best score: the lowest such threshold."""
+@njit(cache=True, inline="always")
+def _tie_floor(score, n_cand):
+    """The lowest score that ties the best of the first ``n_cand`` (within 1e-12, relative)."""
     best = -np.inf
     for i in range(n_cand):
         value = score[i]
         if not math.isnan(value) and value > best:
             best = value
-    floor = best - _TIE * (1.0 + abs(best))
+    return best - _TIE * (1.0 + abs(best))
+
+
+@njit(cache=True, _nrt=False)
+def _first_best(score, n_cand):
+    """The first candidate within 1e-12 (relative) of the best score: the lowest such threshold."""
+    floor = _tie_floor(score, n_cand)
     for i in range(n_cand):
         value = -np.inf if math.isnan(score[i]) else score[i]
         if value >= floor:
@@ -1693,12 +1699,7 @@ def _widest_best(score, position, n_cand, values, span):
     gap leaves the most room to rows the tree has not seen. Equal margins go
     to the first candidate, the lowest threshold. Returns (index, margin).
     """
-    best = -np.inf
-    for i in range(n_cand):
-        value = score[i]
-        if not math.isnan(value) and value > best:
-            best = value
-    floor = best - _TIE * (1.0 + abs(best))
+    floor = _tie_floor(score, n_cand)
     pick, widest = 0, -1.0
     for i in range(n_cand):
         value = -np.inf if math.isnan(score[i]) else score[i]

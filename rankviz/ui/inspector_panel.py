@@ -50,7 +50,7 @@ _TABLE_COLUMNS = {
     "condition": "Condition", "n_meet": "n (yes)", "similarity_meet": "S (yes)",
     "negated": "Negated condition", "n_rest": "n (no)", "similarity_rest": "S (no)",
     "score": "S_split", "search_score": "Search score", "accepted": "Rule (6)",
-    "gamma_breakpoint": "Splits for γ >",
+    "gamma_breakpoint": "Splits for γ >", "margin": "Margin",
 }
 
 
@@ -302,14 +302,18 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
     st.dataframe(
         shown.style.apply(mark_chosen, axis=1).format(
             {"S (yes)": "{:z.4f}", "S (no)": "{:z.4f}", "S_split": "{:z.4f}", "Search score": "{:z.4f}",
-             "Splits for γ >": _format_gamma}),
-        hide_index=True, height=min(400, 38 + 35 * len(shown)))
+             "Margin": "{:.3g}", "Splits for γ >": _format_gamma}),
+        hide_index=True, height=min(400, 38 + 35 * len(shown)),
+        column_config={"Margin": st.column_config.NumberColumn(
+            help="The gap the threshold lies in over the node's range of its attribute (0 for a nominal "
+                 "test). Of splits that score alike, the tree takes the widest margin.")})
     search = get_criterion(settings.criterion).search_label
     st.caption("Best first. n and S: examples and similarity of those that meet the condition (the "
                "tree's \"yes\" branch) and of the rest (\"no\"); S_split is their size-weighted mean. "
                + (f"The search picks the highest search score, {search}; rule (6) judges its S_split. "
                   if search else "")
-               + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. "
+               + f"Rule (6) at γ = {settings.gamma:.3f}: split or stop. Of splits that score alike, the "
+               "widest margin (the gap a threshold lies in, over the node's range) goes first. "
                + ("The tree's split is shaded." if chosen is not None else ""))
     # Made in the run, once per (tree, node): a file made on click can arrive cancelled when
     # other sessions run (rankviz.ui.export_panel._buttons). In a popover, because the browser

@@ -280,7 +280,7 @@ def test_leaf_size_and_gamma_are_tuned_together_as_rankingtreecv_does(app):
     assert f"mean held-out CS {search.best_score_:.3f}" in chosen
     table = next(d.value for d in app.dataframe if "mean CS" in d.value.columns)
     assert table["mean CS"].iloc[0] == pytest.approx(search.cv_results_["mean_test_score"].max())
-    assert table[table["chosen"]]["mean CS"].item() == pytest.approx(search.best_score_)
+    assert table[table["chosen"] == "✓"]["mean CS"].item() == pytest.approx(search.best_score_)
     # the button sets the sidebar and the slider to the chosen tree's smallest γ on the slider (or, if
     # none gives it, to the slider's best γ for that leaf size)
     same = search.gamma_path_.same_tree(search.best_params_["gamma"], GAMMA_GRID)

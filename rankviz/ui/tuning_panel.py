@@ -122,13 +122,16 @@ def _show_search(search: RankingTreeCV, measure: str, key: str, tree_key: str) -
     table = pd.DataFrame({"leaf size": results["param_min_samples_leaf"], "γ": results["param_gamma"],
                           "leaves": results["n_leaves"], f"mean {measure}": results["mean_test_score"],
                           "sd over folds": results["std_test_score"], "rank": results["rank_test_score"],
-                          "chosen": np.arange(len(results["param_gamma"])) == search.best_index_})
+                          "chosen": np.where(np.arange(len(results["param_gamma"])) == search.best_index_, "✓", "")})
     shown_rows = table.sort_values("rank").head(10)
-    if not shown_rows["chosen"].any():
-        shown_rows = pd.concat([shown_rows, table[table["chosen"]]])
-    st.dataframe(shown_rows.style.format(
+    if search.best_index_ not in shown_rows.index:
+        shown_rows = pd.concat([shown_rows, table.loc[[search.best_index_]]])
+    def mark_chosen(row: pd.Series) -> list[str]:
+        return ["background-color: #fde2e2" if row["chosen"] else "" for _ in row]
+
+    st.dataframe(shown_rows.style.apply(mark_chosen, axis=1).format(
         {"γ": "{:.4f}", f"mean {measure}": "{:.3f}", "sd over folds": "{:.3f}"}), hide_index=True,
-        key=f"{key}_table")
+        key=f"{key}_table", height=38 + 35 * len(shown_rows))  # every row shown, the chosen one too
     st.download_button("Download every (leaf size, γ) tried (CSV)", safe_csv(table).encode(),
                        file_name="leaf_and_gamma_search.csv", mime="text/csv", key=f"{key}_csv", on_click="ignore",
                        icon=":material/download:")

@@ -146,3 +146,15 @@ def test_auto_scoring_is_tau_x_on_partial_rankings_and_kendall_tau_otherwise():
     strict = np.argsort(rng.random((60, 3)), axis=1) + 1.0
     assert (RankingTreeCV(leaf_grid=(2,), extend_grid=False, cv=3).fit(X, strict).best_score_
             == RankingTreeCV(leaf_grid=(2,), extend_grid=False, cv=3, scoring="kendall_tau").fit(X, strict).best_score_)
+
+
+@pytest.mark.parametrize("selection", ["best", "largest_within_se"])
+def test_a_measure_that_scores_no_row_still_gives_a_tree(selection):
+    """NaN for every row (no fold scored a row): every pair ties, and the simplest is kept."""
+    data = load_sample("metalearning")
+    search = RankingTreeCV(leaf_grid=(5, 10), extend_grid=False, cv=3, selection=selection,
+                           scoring=lambda truth, predicted: np.full(len(truth), np.nan)).fit(data.X, data.Y)
+    assert np.isnan(search.best_score_)
+    assert search.best_params_["min_samples_leaf"] == 10  # the larger leaf, then the smallest γ
+    assert search.best_params_["gamma"] == search.cv_results_["param_gamma"][search.best_index_]
+    assert search.best_index_ == best_index(search.cv_results_)

@@ -412,13 +412,15 @@ class BestSplits:
         attribute (a nominal test's margin is 0).
         """
         current = np.where(np.isnan(self.score[found]), -np.inf, self.score[found])
+        better = score > current
         tie = np.isfinite(current) & (np.abs(score - current) <= _TIE * (1.0 + np.abs(current)))
-        margin = np.broadcast_to(np.asarray(margin, dtype=float), found.shape)
-        kept_margin = self.margin[found]
-        wider = (margin > kept_margin) | ((margin == kept_margin) & (feature < self.feature[found]))
-        better = np.where(tie, wider, score > current)
+        margin = np.asarray(margin, dtype=float)
+        if tie.any():
+            tied_margin = margin[tie] if margin.ndim else margin
+            kept = self.margin[found[tie]]
+            better[tie] = (tied_margin > kept) | ((tied_margin == kept) & (feature < self.feature[found[tie]]))
         nodes = found[better]
-        self.margin[nodes] = margin[better]
+        self.margin[nodes] = margin[better] if margin.ndim else margin
         self.score[nodes] = score[better]
         self.feature[nodes] = feature
         self.threshold[nodes] = threshold[better]
@@ -532,8 +534,15 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
                     margin = np.where(np.isfinite(kept), _TIE * (1.0 + np.abs(kept)), 0.0)
                 to_left[lo:lo + block] = moved_score > kept + margin
                 score[lo:lo + block] = np.maximum(score[lo:lo + block], moved_score)
-        margin = split_margins(x, cand, slot_at, seg_start)
-        pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes, margin)
+        # Each node's range of x: its first value to its last present one (missing values end it).
+        last_present = seg_start + node_count - 1 - (n_missing if has_missing else 0)
+
+        def margins_of(i):  # of candidates cand[i], only asked for those that tie a node's best score
+            at = cand[i]
+            node = slot_at[at]
+            return split_margins(x[at], x[at + 1], x[seg_start[node]], x[last_present[node]])
+
+        pick = _argmax_per_sorted_group(slot_at[cand], score, n_nodes, margins_of)
         found = np.flatnonzero(pick >= 0)
         at = cand[pick[found]]
         low, high = x[at], x[at + 1]
@@ -545,7 +554,8 @@ def find_best_splits(data: SearchData, node_of_row: np.ndarray, nodes: np.ndarra
         if has_missing:
             left_sum = left_sum + np.where(chosen_left, missing_sum_t.take(found, axis=1), 0.0)
             count = count + np.where(chosen_left, n_missing[found], 0)
-        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left, margin[pick[found]])
+        best.update(f, found, score[pick[found]], threshold, count, left_sum.T, chosen_left,
+                    margins_of(pick[found]))
 
     # Nominal attributes: count and sum the rows of each (node, value) pair.
     nominal_features = np.flatnonzero(data.nominal)
@@ -618,55 +628,65 @@ def _slot_dtype(n_slots):
     return np.int16 if n_slots < 2**15 else np.int32 if n_slots < 2**31 else np.int64
 
 
-def split_margins(x: np.ndarray, cand: np.ndarray, slot_at: np.ndarray, seg_start: np.ndarray) -> np.ndarray:
-    """The margin of each candidate threshold: the gap it lies in over its node's range of the attribute.
+def split_margins(low: ArrayLike, high: ArrayLike, smallest: ArrayLike, largest: ArrayLike) -> np.ndarray:
+    """The margin of thresholds between ``low`` and ``high``: the gap over the node's range of the attribute.
+
+    Splits whose scores tie part the training rows equally well; the tree
+    takes the widest margin, which leaves the most room to rows it has not
+    seen. The compiled search computes the same numbers (its ``_widest_best``).
 
     Parameters
     ----------
-    x : ndarray of float
-        The searched rows' values, grouped by node and sorted within each
-        (missing values last).
-    cand : ndarray of int
-        Candidate positions: the threshold lies between ``x[p]`` and ``x[p + 1]``.
-    slot_at : ndarray of int
-        The node of each position.
-    seg_start : ndarray of int
-        The first position of each node (every node holds rows).
+    low, high : array-like of float
+        The values either side of each threshold (consecutive distinct
+        values of the node's rows).
+    smallest, largest : array-like of float
+        The node's smallest and largest present value of the attribute.
 
     Returns
     -------
     ndarray of float
-        ``(x[p + 1] - x[p]) / (max - min)`` over the node's values, in (0, 1];
-        0 where the range overflows. Splits whose scores tie part the
-        training rows equally well; the tree takes the widest margin, which
-        leaves the most room to rows it has not seen. The compiled search
-        computes the same numbers (its ``_widest_best``).
+        ``(high - low) / (largest - smallest)``, in (0, 1]; 0 where the
+        range overflows.
     """
-    span = np.fmax.reduceat(x, seg_start) - np.fmin.reduceat(x, seg_start)
-    with np.errstate(invalid="ignore"):
-        margin = (x[cand + 1] - x[cand]) / span[slot_at[cand]]
+    with np.errstate(invalid="ignore", over="ignore"):
+        margin = (np.asarray(high, dtype=float) - low) / (np.asarray(largest, dtype=float) - smallest)
     return np.where(margin > 0.0, margin, 0.0)
 
 
-def _argmax_per_sorted_group(group, score, n_groups, margin=None):
+def _argmax_per_sorted_group(group, score, n_groups, margins_of=None):
     """Index (into ``score``) of the best candidate of each group, -1 if empty.
 
     ``group`` must be non-decreasing (candidates come grouped by node).
-    Ties go to the widest ``margin``, then to the first candidate, i.e. the
-    lowest threshold.
+    Ties go to the widest margin (``margins_of(indices)``, asked for the tied
+    candidates only), then to the first candidate, i.e. the lowest threshold.
     """
     score = np.where(np.isnan(score), -np.inf, score)
-    starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-    maxima = np.maximum.reduceat(score, starts)
-    lengths = np.diff(np.r_[starts, len(score)])
-    maxima = np.repeat(maxima, lengths)
+    new_group = _starts(group)
+    maxima = np.maximum.reduceat(score, np.flatnonzero(new_group))[np.cumsum(new_group) - 1]
     at_max = np.flatnonzero(score >= maxima - _TIE * (1.0 + np.abs(maxima)))
-    if margin is not None:  # widest first within each group; the sort is stable, so then the first
-        at_max = at_max[np.lexsort((-margin[at_max], group[at_max]))]
-    first = at_max[np.r_[True, group[at_max[1:]] != group[at_max[:-1]]]]
+    opens = _starts(group[at_max])
     pick = np.full(n_groups, -1)
-    pick[group[first]] = first
+    pick[group[at_max[opens]]] = at_max[opens]
+    if margins_of is None or len(at_max) == np.count_nonzero(opens):  # no group with two at its maximum
+        return pick
+    shared = np.ones(len(at_max), dtype=bool)  # in a group with another candidate at its maximum
+    shared[:-1] = ~(opens[:-1] & opens[1:])
+    shared[-1] = not opens[-1]
+    # widest first within each such group; the sort is stable, so then the first
+    tied = at_max[shared]
+    tied = tied[np.lexsort((-margins_of(tied), group[tied]))]
+    widest = tied[_starts(group[tied])]
+    pick[group[widest]] = widest
     return pick
+
+
+def _starts(group: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of ``group`` starts (np.r_ costs more than the comparison)."""
+    starts = np.empty(len(group), dtype=bool)
+    starts[:1] = True
+    np.not_equal(group[1:], group[:-1], out=starts[1:])
+    return starts
 
 
 def group_sums(keys: ArrayLike, values: np.ndarray, n_groups: int) -> np.ndarray:

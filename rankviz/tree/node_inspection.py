@@ -147,7 +147,8 @@ def candidate_splits(X_encoded: ArrayLike, nominal: ArrayLike, Y: ArrayLike, row
             low, high = x[cut], x[cut + 1]
             mid = low / 2.0 + high / 2.0  # as the builder: no overflow
             threshold = np.where(mid < high, mid, low)  # as the builder: never round up to `high`
-            margin = split_margins(x, cut, np.zeros(len(x), dtype=np.intp), np.zeros(1, dtype=np.intp))
+            present = x[~np.isnan(x)]  # sorted: the node's range is its first and last present value
+            margin = split_margins(low, high, present[0], present[-1]) if len(cut) else np.zeros(0)
             missing = np.isnan(x)
             if missing.any() and len(cut):
                 moved_sum = node_stats[order][missing].sum(axis=0)

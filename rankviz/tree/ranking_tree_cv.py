@@ -259,13 +259,13 @@ class RankingTreeCV(LabelRankerMixin, BaseEstimator):
             results = _results(searched)
         self.cv_results_ = results
         index = self._chosen(results)
-        leaf = int(self.cv_results_["param_min_samples_leaf"][index])
-        gamma = float(self.cv_results_["param_gamma"][index])
+        leaf = int(results["param_min_samples_leaf"][index])
+        gamma = float(results["param_gamma"][index])
         self.leaf_grid_ = sorted(searched)
         self.gamma_path_ = searched[leaf][2].gamma_path()
         self.best_params_ = {"min_samples_leaf": leaf, "gamma": gamma}
         self.best_index_ = index
-        self.best_score_ = float(self.cv_results_["mean_test_score"][index])
+        self.best_score_ = float(results["mean_test_score"][index])
         self.best_estimator_ = self._tree(leaf, gamma).fit(X, Y, label_names)
         self.tree_ = self.best_estimator_.tree_
         return self
@@ -363,9 +363,8 @@ def best_index(results: dict[str, np.ndarray]) -> int:
         The index of the pair.
     """
     mean = np.where(np.isfinite(results["mean_test_score"]), results["mean_test_score"], -np.inf)
-    leaf = np.asarray(results["param_min_samples_leaf"], dtype=float)
-    gamma = np.asarray(results["param_gamma"], dtype=float)
-    tied = np.flatnonzero(mean >= mean.max() - _TIE)
+    leaf, gamma = _pairs(results)
+    tied = np.flatnonzero(mean >= mean.max() - _TIE)  # every pair when no fold scored a row
     return int(tied[np.lexsort((gamma[tied], -leaf[tied]))[0]])
 
 
@@ -403,10 +402,17 @@ def largest_within_one_se(results: dict[str, np.ndarray], best: int) -> int:
     centred = np.where(finite, gap - _finite_mean(gap), 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt((centred ** 2).sum(axis=0) / (count - 1) / count)
-    close = np.flatnonzero(np.isfinite(mean_gap) & (mean_gap <= np.nan_to_num(se, nan=0.0) + _TIE))
-    leaf = np.asarray(results["param_min_samples_leaf"], dtype=float)
-    gamma = np.asarray(results["param_gamma"], dtype=float)
+    close = np.isfinite(mean_gap) & (mean_gap <= np.nan_to_num(se, nan=0.0) + _TIE)
+    close[best] = True  # also when no fold scored a row
+    close = np.flatnonzero(close)
+    leaf, gamma = _pairs(results)
     return int(close[np.lexsort((-gamma[close], leaf[close]))[0]])
+
+
+def _pairs(results: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The leaf sizes and γ of ``cv_results_``, as floats (GridSearchCV's are object arrays)."""
+    return (np.asarray(results["param_min_samples_leaf"], dtype=float),
+            np.asarray(results["param_gamma"], dtype=float))
 
 
 def _scores_along_path(measure: Callable[[np.ndarray, np.ndarray], Any], truth: np.ndarray,

@@ -23,6 +23,7 @@ from ..tree.criteria import get_criterion
 from ..features import FeatureEncoder
 from ..tree.node_inspection import inspect_node, leaf_reason, ordered_rows
 from ..viz.figures.ranking_trees import rank_heatmap, threshold_curve
+from .page_style import shade_rows
 from .text import counted, md_escape
 
 if TYPE_CHECKING:
@@ -296,11 +297,8 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
         shown["Rule (6)"] = shown["Rule (6)"].map({True: "split", False: "stop"})
     chosen = inspection.chosen
 
-    def mark_chosen(row: pd.Series) -> list[str]:
-        return ["background-color: #fde2e2" if row.name == chosen else "" for _ in row]
-
     st.dataframe(
-        shown.style.apply(mark_chosen, axis=1).format(
+        shade_rows(shown, lambda row: row.name == chosen).format(
             {"S (yes)": "{:z.4f}", "S (no)": "{:z.4f}", "S_split": "{:z.4f}", "Search score": "{:z.4f}",
              "Margin": "{:.3g}", "Splits for γ >": _format_gamma}),
         hide_index=True, height=min(400, 38 + 35 * len(shown)),

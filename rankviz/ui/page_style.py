@@ -7,12 +7,18 @@ nothing is loaded from the network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from importlib.resources import files
 
+import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
-__all__ = ["apply_page_style"]
+__all__ = ["apply_page_style", "shade_rows"]
+
+#: The background of a table's chosen rows (the tree's split, the tuned pair), alike on every page.
+CHOSEN_ROW = "background-color: #fde2e2"
 
 
 @cache
@@ -23,3 +29,8 @@ def _css() -> str:
 def apply_page_style() -> None:
     """Add the app's page style (a compact header) to the page."""
     st.html(f"<style>{_css()}</style>")
+
+
+def shade_rows(table: pd.DataFrame, chosen: Callable[[pd.Series], bool]) -> Styler:
+    """``table`` styled with the rows where ``chosen(row)`` holds shaded (:data:`CHOSEN_ROW`)."""
+    return table.style.apply(lambda row: [CHOSEN_ROW if chosen(row) else ""] * len(row), axis=1)

@@ -14,6 +14,7 @@ from ..safe_csv import safe_csv
 from ..tree.ranking_tree_cv import RankingTreeCV, best_index
 from .defaults import seed_defaults, user_set
 from .long_run import background, short_hash
+from .page_style import shade_rows
 from .stale import rerun_requested, settings_facts, stale_notice
 from .text import counted
 from .tree_panel import GAMMA_GRID
@@ -126,10 +127,7 @@ def _show_search(search: RankingTreeCV, measure: str, key: str, tree_key: str) -
     shown_rows = table.sort_values("rank").head(10)
     if search.best_index_ not in shown_rows.index:
         shown_rows = pd.concat([shown_rows, table.loc[[search.best_index_]]])
-    def mark_chosen(row: pd.Series) -> list[str]:
-        return ["background-color: #fde2e2" if row["chosen"] else "" for _ in row]
-
-    st.dataframe(shown_rows.style.apply(mark_chosen, axis=1).format(
+    st.dataframe(shade_rows(shown_rows, lambda row: row["chosen"] == "✓").format(
         {"γ": "{:.4f}", f"mean {measure}": "{:.3f}", "sd over folds": "{:.3f}"}), hide_index=True,
         key=f"{key}_table", height=38 + 35 * len(shown_rows))  # every row shown, the chosen one too
     st.download_button("Download every (leaf size, γ) tried (CSV)", safe_csv(table).encode(),

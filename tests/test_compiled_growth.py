@@ -497,3 +497,30 @@ def test_the_compiled_pairwise_entropy_cuts_small_shares_as_the_criterion_does()
     # the one tie left out of (a, b), the two of (a, c) kept
     assert float(criterion.impurity(150_000, rare)) == pytest.approx(
         (plogp(149_999) + (plogp(2) + plogp(149_998)) + 0) / 3, rel=1e-12)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_the_pairwise_entropy_of_complete_rankings_takes_one_logarithm_per_set_in_both_engines(ties):
+    """When every row holds every label each pair's relations add up to the set's rows, and both engines
+    compute a set's impurity as log2 n - sum(c log2 c) / (n pairs): the same bits in both, and the mean of
+    the pairs' Shannon entropies (scipy) to rounding. A missing label turns it off; ties turn on their terms."""
+    from scipy.stats import entropy
+
+    rng = np.random.default_rng(66)
+    Y = rankings(rng, 500, 6, ties=ties)
+    criterion = get_criterion("pairwise_entropy")
+    stats = criterion.row_statistics(Y)
+    assert criterion.complete_ and criterion.ties_ == ties
+    spec = criterion_spec(criterion)
+    n_pairs = 15
+    for size in (1, 2, 7, 80, 500):
+        rows = rng.choice(500, size, replace=False)
+        s = stats[rows].sum(axis=0)
+        ours = float(criterion.impurity(size, s))
+        compiled = kernels.node_similarity(kernels.PAIRWISE_ENTROPY, spec.ints, spec.floats, float(size), s)
+        assert compiled == float(criterion.node_similarity(size, s))
+        by_pair = [entropy(s[[k, n_pairs + k, 2 * n_pairs + k]], base=2) for k in range(n_pairs)]
+        assert ours == pytest.approx(np.mean(by_pair), rel=1e-12, abs=1e-12)
+    Y[0, 2] = np.nan
+    criterion.row_statistics(Y)
+    assert not criterion.complete_

@@ -78,8 +78,9 @@ MALLOWS_IMPURITY = -1.0
 #: then each statistic's gap (labels x levels), for the ranking impurity of complete rankings].
 RANKING_IMPURITY = 3
 GINI = 4
-#: Pairwise entropy (Alfaro et al. 2021): ints = [n_pairs, n_labels, T]; floats = [log2(3), c log2 c for the
-#: counts c = 0..T-1, then log2 c for them] (rankviz.tree.criteria.pairwise_entropy.entropy_tables).
+#: Pairwise entropy (Alfaro et al. 2021): ints = [n_pairs, n_labels, T, complete, ties]; floats = [log2(3),
+#: c log2 c for the counts c = 0..T-1, then log2 c for them] (rankviz.tree.criteria.pairwise_entropy.entropy_tables);
+#: complete: every row holds every label; ties: some row ties a pair.
 PAIRWISE_ENTROPY = 5
 #: Shares below this count as none (rankviz.tree.criteria.pairwise_entropy.SMALLEST_SHARE) ...
 _SMALLEST_SHARE = 1e-5
@@ -411,13 +412,27 @@ def _entropy_impurity(ints, floats, count, s):
     ``PairwiseEntropy.impurity``, so the same bits. A set of at most 100,000
     rows cuts no share, so ``kept / n`` is 1 exactly, and a pair no row holds
     (``n = 0``, all terms 0) gives ``0 - 0 / 1``, the criterion's 0: that loop
-    has no branch (indices in int32, which the vector units convert).
+    has no branch (indices in int32, which the vector units convert). When every row holds every label
+    (``ints[3]``) each pair's ``n`` is the set's ``count``, and the mean is ``log2 n - (sum over the pairs
+    of their c log2 c) / (n n_pairs)``: the arithmetic of ``PairwiseEntropy.impurity`` for such rankings.
     """
     n_pairs, size = ints[0], ints[2]
     if n_pairs == 0:
         return 0.0
     xlogx, log_count = 1, 1 + size  # where the tables start in `floats`
     total = 0.0
+    if count <= _NO_SHARE_CUT and ints[3]:
+        # Every row holds every label, so every pair's relations add up to the set's rows: one logarithm
+        # and one division for the set, not one per pair. Without ties the tied counts are all 0, whose
+        # table entry 0.0 adds nothing (the same bits skipped).
+        if ints[4]:
+            for k in range(n_pairs):
+                total += ((floats[xlogx + np.int32(s[k])] + floats[xlogx + np.int32(s[n_pairs + k])])
+                          + floats[xlogx + np.int32(s[2 * n_pairs + k])])
+        else:
+            for k in range(n_pairs):
+                total += floats[xlogx + np.int32(s[k])] + floats[xlogx + np.int32(s[2 * n_pairs + k])]
+        return floats[log_count + np.int32(count)] - total / (max(count, 1.0) * n_pairs)
     if count <= _NO_SHARE_CUT:
         for k in range(n_pairs):
             a, t, b = s[k], s[n_pairs + k], s[2 * n_pairs + k]

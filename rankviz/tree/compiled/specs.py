@@ -163,7 +163,8 @@ def criterion_spec(criterion: Criterion) -> CriterionSpec | None:
     if type(criterion) is PairwiseEntropy and criterion.tables_ is not None:
         xlogx, log_count = criterion.tables_
         n_labels = int(criterion.n_labels_)
-        ints = np.array([n_labels * (n_labels - 1) // 2, n_labels, len(xlogx)], dtype=np.int64)
+        ints = np.array([n_labels * (n_labels - 1) // 2, n_labels, len(xlogx), int(criterion.complete_),
+                         int(criterion.ties_)], dtype=np.int64)
         return CriterionSpec(kernels.PAIRWISE_ENTROPY, ints, np.concatenate([[MAX_ENTROPY], xlogx, log_count]),
                              *_NO_TABLE)
     return None

@@ -88,7 +88,7 @@ _SMALLEST_SHARE = 1e-5
 _NO_SHARE_CUT = 100_000.0
 
 # The scans of a numeric attribute (rows without missing values; the others take _scan_sums)
-_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS = 0, 1, 2, 3, 4
+_SCAN_SUMS, _SCAN_SPEARMAN, _SCAN_LEVELS, _SCAN_DISTANCES, _SCAN_PAIRS, _SCAN_ENTROPY = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True, inline="always")
@@ -681,7 +681,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     centre and Kendall distance in one pass over the pairs; ``bounds`` are then
     the θ bound tables of :func:`theta_bounds` for its number of labels (they
     depend on nothing else, so the caller keeps them: computing them took
-    0.14 ms, a third of a small file's fit). ``ring`` (a power of
+    0.14 ms, a third of a small file's fit). For the pairwise entropy of
+    rankings holding every label it holds each row's relation of every pair
+    (1, 0, -1), and the scans keep each side's pair counts as whole numbers
+    (:func:`_scan_entropy`). ``ring`` (a power of
     two) is the first room for the summed statistics of the nodes waiting to
     be searched; it doubles as the frontier grows. Returns the node
     columns, the leaf of every row and the number of nodes.
@@ -710,9 +713,11 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     # Mallows of complete rankings, scanned pair by pair: each pair's labels, and the scans' running
     # sums (left side's counts and margins, the node's)
     by_pairs = row_codes.shape[0] == n and n > 0 and kind == MALLOWS
-    n_pairs = ints[2] if by_pairs else 0
-    pair_a = ints[3:3 + n_pairs]
-    pair_b = ints[3 + n_pairs:3 + 2 * n_pairs]
+    # the pairwise entropy of rankings holding every label, scanned pair by pair too (_scan_entropy)
+    by_entropy = row_codes.shape[0] == n and n > 0 and kind == PAIRWISE_ENTROPY
+    n_pairs = ints[2] if by_pairs else (ints[0] if by_entropy else 0)
+    pair_a = ints[3:3 + n_pairs] if by_pairs else ints[:0]
+    pair_b = ints[3 + n_pairs:3 + 2 * n_pairs] if by_pairs else ints[:0]
     # (int32 whole numbers, exact; padded to whole blocks of _PAIR_BLOCK by pairs that add nothing to a
     # distance: no count, the left margin -1 and the node's -2, so both sides' margins are negative)
     n_padded = (n_pairs + _PAIR_BLOCK - 1) // _PAIR_BLOCK * _PAIR_BLOCK
@@ -730,6 +735,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_LEVELS
     elif by_pairs:
         path = _SCAN_PAIRS
+    elif by_entropy:
+        path = _SCAN_ENTROPY
     else:
         path = _SCAN_SUMS
     levels = (row_levels, parent_levels, level_distance, to_parent, left_levels)
@@ -863,9 +870,10 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
     n_stats = stats.shape[1]
     n_labels = ints[1]
     n_levels = ints[3] if kind == GINI or kind == RANKING_IMPURITY else 1
-    n_pairs = ints[2] if by_pairs else 0
-    pair_a = ints[3:3 + n_pairs]
-    pair_b = ints[3 + n_pairs:3 + 2 * n_pairs]
+    by_entropy = path == _SCAN_ENTROPY
+    n_pairs = ints[2] if by_pairs else (ints[0] if by_entropy else 0)
+    pair_a = ints[3:3 + n_pairs] if by_pairs else ints[:0]
+    pair_b = ints[3 + n_pairs:3 + 2 * n_pairs] if by_pairs else ints[:0]
     parent_impurity = worst = 0.0
     while node < size:
         c = count[node]
@@ -897,6 +905,11 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                     pair_sums[5, k] = np.int32(parent_sum[n_pairs + k])
                     pair_sums[3, k] = np.int32(2.0 * (parent_sum[votes_at + pair_a[k]]
                                                       - parent_sum[votes_at + pair_b[k]]))
+            elif by_entropy:
+                # the node's rows putting a_k first and b_k first (whole numbers)
+                for k in range(n_pairs):
+                    pair_sums[2, k] = np.int32(parent_sum[k])
+                    pair_sums[5, k] = np.int32(parent_sum[2 * n_pairs + k])
             if draws:
                 draw_features(feature_seed, node, max_features, feature_keys, drawn, feature_heap)
             (best_score, best_feature, best_threshold, best_count, best_missing_left, best_column,
@@ -1032,6 +1045,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                                  reciprocals, -np.inf if math.isnan(best_score) else best_score, ints[0] == 0,
                                  pair_sums,
                                  distances, cand_pos, cand_score)
+        elif n_missing == 0 and path == _SCAN_ENTROPY:
+            n_cand = _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, cand_pos, cand_score)
         else:
             n_cand = _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
                                 floats, table, table_x, sums, cand_pos, cand_score, cand_left)
@@ -1483,6 +1498,72 @@ def _tied_pair_distances(a_left, b_left, margin_left, a_parent, b_parent, margin
                                                     if margin_parent[k] - margin_left[k] >= 0
                                                     else np.int32(a_parent[k] - a_left[k])))
     return distance_left, distance_right
+
+
+@njit(cache=True, _nrt=False)
+def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, cand_pos, cand_score):
+    """Pairwise entropy of rankings that hold every label: each side's pair counts as int32 running sums.
+
+    ``row_codes[row, k]`` is 1 where the row puts ``a_k`` first, -1 where
+    it puts ``b_k`` first and 0 where it ties them
+    (:meth:`rankviz.tree.compiled.CriterionSpec.row_codes`). A row adds to
+    one or two counts per pair, where the sums of the generic scan add its
+    three indicators as floats and a candidate subtracts all three from the
+    node's; the right side's counts are the node's (``pair_sums[2]``,
+    ``pair_sums[5]``) less the left's, its ties the rest. The arithmetic of
+    :func:`_entropy_impurity` for such rankings, term for term and pair
+    after pair, so the same scores to the bit.
+    """
+    c = len(seg)
+    a_left, a_node, b_left, b_node = pair_sums[0], pair_sums[2], pair_sums[4], pair_sums[5]
+    n_pairs = row_codes.shape[1]
+    tied = ints[4] != 0
+    size = ints[2]
+    xlogx, log_count = 1, 1 + size  # where the tables start in `floats`
+    for k in range(n_pairs):
+        a_left[k] = 0
+        b_left[k] = 0
+    n_cand = 0
+    for p in range(c - 1):
+        row = seg[p]
+        if p + _AHEAD < c:
+            _prefetch_row(row_codes, seg[p + _AHEAD])
+        if tied:
+            for k in range(n_pairs):
+                code = row_codes[row, k]
+                a_left[k] = np.int32(a_left[k] + (code > 0))
+                b_left[k] = np.int32(b_left[k] + (code < 0))
+        else:
+            for k in range(n_pairs):
+                a_left[k] = np.int32(a_left[k] + (row_codes[row, k] > 0))
+        if not values[p + 1] > values[p]:
+            continue
+        left_count = p + 1
+        right_count = c - left_count
+        if left_count < min_leaf or right_count < min_leaf:
+            continue
+        total_left = total_right = 0.0
+        if tied:
+            for k in range(n_pairs):
+                a, b = a_left[k], b_left[k]
+                a_right, b_right = a_node[k] - a, b_node[k] - b
+                total_left += ((floats[xlogx + a] + floats[xlogx + (left_count - a - b)])
+                               + floats[xlogx + b])
+                total_right += ((floats[xlogx + a_right] + floats[xlogx + (right_count - a_right - b_right)])
+                                + floats[xlogx + b_right])
+        else:
+            for k in range(n_pairs):
+                a = a_left[k]
+                a_right = a_node[k] - a
+                total_left += floats[xlogx + a] + floats[xlogx + (left_count - a)]
+                total_right += floats[xlogx + a_right] + floats[xlogx + (right_count - a_right)]
+        impurity_left = floats[log_count + left_count] - total_left / (max(float(left_count), 1.0) * n_pairs)
+        impurity_right = floats[log_count + right_count] - total_right / (max(float(right_count), 1.0) * n_pairs)
+        cand_pos[n_cand] = p
+        cand_score[n_cand] = _size_weighted(float(left_count), 1.0 - impurity_left / floats[0],
+                                            float(right_count), 1.0 - impurity_right / floats[0])
+        n_cand += 1
+    return n_cand
 
 
 @njit(cache=True, _nrt=False)

@@ -17,7 +17,7 @@ import numpy as np
 from ...label_ranking.mallows import label_pairs, theta_inverse_table
 from ..criteria import Criterion, Gini, Mallows, MeanSpearman, RankingImpurity
 from ..criteria.mallows import THETA_FLOOR
-from ..criteria.pairwise_entropy import MAX_ENTROPY, PairwiseEntropy
+from ..criteria.pairwise_entropy import MAX_ENTROPY, NO_SHARE_CUT, PairwiseEntropy
 from . import kernels
 
 __all__ = ["CriterionSpec", "DISTANCE_SCAN_CELLS", "criterion_spec"]
@@ -79,7 +79,8 @@ class CriterionSpec:
 
     def row_codes(self, stats: np.ndarray) -> np.ndarray:
         """Each row's vote margin of every pair, ``wins[a_k] - wins[b_k]``, for Mallows' scans of rankings
-        without missing labels (rows x pairs, int16); else empty.
+        without missing labels (rows x pairs, int16); for the pairwise entropy's of such rankings (at most
+        :data:`rankviz.tree.criteria.pairwise_entropy.NO_SHARE_CUT` rows) its sign, 1, 0 or -1; else empty.
 
         Positive when the row puts ``a_k`` first, so the codes hold both the
         pair indicators ``A_k`` and, summed, the Borda votes' margins: the
@@ -89,6 +90,12 @@ class CriterionSpec:
         number, 0 where the row ties the pair.
         """
         none = np.zeros((0, 0), dtype=np.int16)
+        if self.kind == kernels.PAIRWISE_ENTROPY:
+            # rankings holding every label (ints[3]), of sets that cut no share: 1, 0, -1 per pair
+            n_pairs = int(self.ints[0])
+            if not self.ints[3] or len(stats) > NO_SHARE_CUT or not n_pairs:
+                return none
+            return (stats[:, :n_pairs] - stats[:, 2 * n_pairs:]).astype(np.int16)
         if self.kind != kernels.MALLOWS:
             return none
         n_labels, n_pairs = int(self.ints[1]), int(self.ints[2])

@@ -60,7 +60,9 @@ SHAPES = (
     ("fried-like", 40_768, 9, 5, 0.3),
     ("16 labels", 40_000, 16, 16, 0.3),
     ("noisy chain", 2_465, 24, 11, None),  # rankings independent of the attributes
-    ("deep chain", 3_000, 1, 5, "chain"),  # noise growing fast along the attribute: chains of hundreds of levels
+    ("deep chain", 3_000, 1, 5, "chain"),  # noise growing fast along the attribute, values rounded
+    # the same with every value distinct: the Mallows tree is a chain of 1,500+ levels (issue 37, goal 3)
+    ("long chain", 20_000, 1, 5, "long chain"),
 )
 #: The small files of part (d): rows from, rows to.
 SMALL_ROWS = (150, 2_000)
@@ -81,13 +83,18 @@ def generated(n, d, n_labels, noise, seed=0):
     them off one at a time: a deep chain). ``"chain"`` gives every row one
     ranking plus noise whose sd grows as ``exp(6 x)`` along the first
     attribute: the best split keeps peeling the few noisiest rows off the
-    top, so the maximal trees are chains of hundreds to thousands of levels
-    (the noisy data sets the issue measured, spo among them). Attributes are
-    rounded to 3 decimals, as measured data are.
+    top, so the maximal trees are chains (the noisy data sets the issue
+    measured, spo among them). Attributes are rounded to 3 decimals, as
+    measured data are, but for ``"long chain"``: the same noise with every
+    value distinct, so nothing stops the peeling but the rows (the Mallows
+    tree on 20,000 rows: 1,572 levels; the other criteria's trees stay
+    under 100).
     """
     rng = np.random.default_rng(seed)
-    X = np.round(rng.random((n, d)), 3)
-    if noise == "chain":
+    X = rng.random((n, d))
+    if noise != "long chain":
+        X = np.round(X, 3)
+    if noise in ("chain", "long chain"):
         spread = 3 * np.expm1(6 * X[:, 0]) / np.expm1(6)
         scores = np.arange(n_labels, 0, -1.0) + rng.normal(size=(n, n_labels)) * spread[:, None]
     elif noise is None:

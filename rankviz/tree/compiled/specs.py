@@ -79,7 +79,7 @@ class CriterionSpec:
 
     def row_codes(self, stats: np.ndarray) -> np.ndarray:
         """Each row's vote margin of every pair, ``wins[a_k] - wins[b_k]``, for Mallows' scans of rankings
-        without missing labels (rows x pairs, int16); for the pairwise entropy's of such rankings (at most
+        without missing labels (rows x pairs, int16); for the pairwise entropy's scan of such rankings (at most
         :data:`rankviz.tree.criteria.pairwise_entropy.NO_SHARE_CUT` rows) its sign, 1, 0 or -1; else empty.
 
         Positive when the row puts ``a_k`` first, so the codes hold both the

@@ -302,9 +302,11 @@ def _candidate_table(inspection: NodeInspection, settings: TreeSettings, key: st
             {"S (yes)": "{:z.4f}", "S (no)": "{:z.4f}", "S_split": "{:z.4f}", "Search score": "{:z.4f}",
              "Margin": "{:.3g}", "Splits for γ >": _format_gamma}),
         hide_index=True, height=min(400, 38 + 35 * len(shown)),
-        column_config={"Margin": st.column_config.NumberColumn(
-            help="The gap the threshold lies in over the node's range of its attribute (0 for a nominal "
-                 "test). Of splits that score alike, the tree takes the widest margin.")})
+        # the condition stays in view while the table scrolls to rule (6), its γ and the margin (1280 px)
+        column_config={"Condition": st.column_config.TextColumn(pinned=True),
+                       "Margin": st.column_config.NumberColumn(
+                           help="The gap the threshold lies in over the node's range of its attribute (0 for "
+                                "a nominal test). Of splits that score alike, the tree takes the widest margin.")})
     search = get_criterion(settings.criterion).search_label
     st.caption("Best first. n and S: examples and similarity of those that meet the condition (the "
                "tree's \"yes\" branch) and of the rest (\"no\"); S_split is their size-weighted mean. "

@@ -22,6 +22,10 @@ Headless Chromium (Playwright) drives the app served by ``rankviz app``
   Space folds, Escape goes back to the viewport whose arrows pan;
 * semantic zoom: zoomed far out the text is hidden (never drawn at 1-5 px),
   zoomed in again it is back;
+* the legend: where the drawing's is out of view (a wide tree at its readable
+  zoom) or its text hidden, a copy is pinned in the view's bottom-left corner,
+  at least 11 px, off the root, and the drawing's is hidden; moved into view,
+  the drawing's shows again and the copy goes;
 * 100 % centres the inspected node; at 100 % every text of a tree of over 140
   leaves is at least 12 px tall.
 
@@ -513,6 +517,60 @@ def test_a_tree_opens_readable(streamlit_server, page: Page, big: bool):
     assert height[0] >= 0.6 * height[1] - 1, height
 
 
+def legend_state(page: Page) -> dict:
+    """Where the legend shows: the pinned copy's and the drawing's screen boxes (px), whether each is
+    drawn, the copy's smallest font in screen px, and the view's box cut to the window."""
+    return page.locator(PORT).evaluate("""p => {
+        const rect = el => { const r = el.getBoundingClientRect();
+                             return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+        const pin = p.querySelector('.rv-legend-pin'), drawn = p.querySelector('.rv-svg g#legend');
+        const k = t => t.getScreenCTM().a;  // screen px per unit of the copy's text
+        const fonts = [...pin.querySelectorAll('text')].filter(t => t.textContent.trim())
+            .map(t => parseFloat(t.getAttribute('font-size')) * k(t));
+        const port = rect(p);
+        port.top = Math.max(port.top, 0);
+        port.bottom = Math.min(port.bottom, innerHeight);
+        return {pinned: !pin.hidden && getComputedStyle(pin).display !== 'none', pin: rect(pin),
+                drawn: getComputedStyle(drawn).visibility === 'visible', legend: rect(drawn),
+                font: fonts.length ? Math.min(...fonts) : null, texts: fonts.length, port};
+    }""")
+
+
+def inside(inner: dict, outer: dict) -> bool:
+    return (inner["left"] >= outer["left"] - 1 and inner["top"] >= outer["top"] - 1
+            and inner["right"] <= outer["right"] + 1 and inner["bottom"] <= outer["bottom"] + 1)
+
+
+def test_the_legend_is_readable_where_the_tree_opens(streamlit_server, page: Page):
+    # At 1280x720 the tree of 140+ leaves opens on its root, readable and much wider than the view:
+    # the drawing's legend (on the root's rank, to its right) lies past the view's edge.
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_big_tree(streamlit_server, page)
+    show_view(page)
+    state = legend_state(page)
+    assert not inside(state["legend"], state["port"])
+    # Its copy is pinned in the view's bottom-left corner, wholly on screen, its text at least 11 px,
+    # and the drawing's own is hidden (no second legend cut at the edge).
+    assert state["pinned"] and not state["drawn"], state
+    assert inside(state["pin"], state["port"]), state
+    assert state["texts"] >= 3 and state["font"] >= 11 - 1e-3, state
+    assert state["pin"]["left"] - state["port"]["left"] < 20 and state["port"]["bottom"] - state["pin"]["bottom"] < 20
+    # It does not cover the root, which the tree opens on.
+    root = box(page, 0)
+    assert root["y"] + root["height"] <= state["pin"]["top"] or root["x"] >= state["pin"]["right"], (root, state)
+    # Moved so that the drawing's legend is wholly in view, the copy goes and the drawing's shows.
+    legend, port = state["legend"], state["port"]
+    x, y = background_point(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + port["right"] - 40 - legend["right"], y + port["top"] + 40 - legend["top"], steps=5)
+    page.mouse.up()
+    settle(page)
+    state = legend_state(page)
+    assert inside(state["legend"], state["port"]), state
+    assert state["drawn"] and not state["pinned"], state
+
+
 def test_text_at_100_percent_is_at_least_12px(streamlit_server, page: Page):
     tree = open_big_tree(streamlit_server, page)
     show_view(page)
@@ -738,8 +796,10 @@ def test_semantic_zoom_hides_text_too_small_to_read(streamlit_server, page: Page
         if "rv-blocks" in (root.get_attribute("class") or ""):
             break
     expect(root).to_have_class(re.compile(r"\brv-blocks\b"))
-    # Far out: the nodes are blocks of their colour, with no text.
+    # Far out: the nodes are blocks of their colour, with no text; the legend is the pinned copy, readable.
     assert not [s for s in text_sizes(page) if s[3]]
+    state = legend_state(page)
+    assert state["pinned"] and state["font"] >= 11 - 1e-3, state
     fills = page.locator(f"{SVG} g.node[data-node-id] .rv-shape").evaluate_all(
         "ss => ss.map(s => getComputedStyle(s).fill)")
     assert fills and all(f not in ("none", "") for f in fills)
@@ -749,8 +809,11 @@ def test_semantic_zoom_hides_text_too_small_to_read(streamlit_server, page: Page
         check_no_small_text()
     expect(root).not_to_have_class(re.compile(r"\brv-blocks\b"))
     # Zoomed in again (about the view's middle, maybe between nodes): every text is drawn again ...
-    assert page.locator(SVG).evaluate(
-        "svg => [...svg.querySelectorAll('g.node text')].every(t => getComputedStyle(t).visibility === 'visible')")
+    assert page.locator(SVG).evaluate("svg => [...svg.querySelectorAll('g.node[data-node-id] text')]"
+                                      ".every(t => getComputedStyle(t).visibility === 'visible')")
+    # (the legend is drawn too: the drawing's, or its copy pinned while the drawing's is out of view)
+    state = legend_state(page)
+    assert state["drawn"] != state["pinned"], state
     # ... and shows on the nodes 100 % brings into view.
     page.locator(f"{VIEW} .rv-actual").click()
     settle(page)

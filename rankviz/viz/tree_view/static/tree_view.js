@@ -48,6 +48,10 @@ function makeView(root) {
     mini: root.querySelector(".rv-mini"),
     miniSvg: root.querySelector(".rv-mini-svg"),
     miniFrame: null,               // the overview's rectangle of what the view shows
+    legendPin: root.querySelector(".rv-legend-pin"),
+    legendBox: null,               // the drawing's legend in drawing units, when it has one
+    legendFont: 9,                 // its smallest font (pt)
+    shownLegend: null,             // the pin's size last written ("" when not pinned)
     ring: null,                    // the keyboard focus ring drawn around a node
     svg: null,
     svgText: null,
@@ -121,6 +125,7 @@ function apply(view) {
     view.miniFrame.setAttribute("width", String(w / k));
     view.miniFrame.setAttribute("height", String(h / k));
   }
+  pinLegend(view);
   placeCard(view);
 }
 
@@ -443,6 +448,7 @@ function loadSvg(view, data) {
   (t.graph || node).appendChild(view.ring);
   view.tabItem = null;
   buildMinimap(view, t);
+  buildLegendPin(view, t);
   describe(view, data);
 }
 
@@ -532,6 +538,95 @@ function addToggle(view, item, graph) {
   toggle.append(circle, sign, hint);
   (graph || item.group.parentNode).appendChild(toggle);
   item.toggle = toggle;
+}
+
+// -- the legend, pinned --------------------------------------------------------
+
+function buildLegendPin(view, t) {
+  // A copy of the drawing's legend (Graphviz's node "legend": what the colours
+  // and numbers mean) for the view's bottom-left corner. The drawing keeps its
+  // own, as every export does; the copy stands in for it while it is out of
+  // view, which a tree wider than the view at its readable zoom leaves it.
+  view.legendBox = null;
+  const pin = view.legendPin;
+  if (!pin) return;
+  const original = view.svg.querySelector("g#legend");
+  let local = null;
+  for (const shape of original ? original.querySelectorAll("polygon, path") : []) {
+    const box = shapeBox(shape);
+    if (!box) continue;
+    local = local ? union(local, box) : box;
+  }
+  const box = toDrawing(t, local);
+  const copySvg = pin.querySelector("svg");
+  if (!box || !box.width || !box.height || !copySvg) {
+    copySvg && copySvg.replaceChildren();
+    pin.hidden = true;
+    view.root.classList.remove("rv-legend-pinned");
+    return;
+  }
+  const copy = original.cloneNode(true);
+  for (const element of [copy, ...copy.querySelectorAll("[id]")]) element.removeAttribute("id");
+  const frame = document.createElementNS(SVG_NS, "g");
+  const placed = t.graph && t.graph.getAttribute("transform");
+  if (placed) frame.setAttribute("transform", placed);
+  frame.appendChild(copy);
+  copySvg.replaceChildren(frame);
+  // Half a point around the box: its border's stroke lies half outside it.
+  copySvg.setAttribute("viewBox", `${box.x - 0.5} ${box.y - 0.5} ${box.width + 1} ${box.height + 1}`);
+  view.legendBox = box;
+  view.legendFont = legendFont(original);
+  view.shownLegend = null;
+}
+
+function union(a, b) {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return {
+    x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y,
+  };
+}
+
+function legendFont(group) {
+  let size = Infinity;
+  for (const text of group.querySelectorAll("text")) {
+    const value = parseFloat(text.getAttribute("font-size"));
+    if (value > 0) size = Math.min(size, value);
+  }
+  return Number.isFinite(size) ? size : 9;
+}
+
+function pinLegend(view) {
+  // Pinned while the drawing's legend is not wholly in view or its text is
+  // hidden (blocks); then at the drawing's zoom, but never smaller than
+  // readable nor larger than 100 %. The drawing's own is hidden meanwhile,
+  // so no half-cut second legend shows at the edge.
+  const box = view.legendBox;
+  const pin = view.legendPin;
+  if (!pin) return;
+  let pinned = false;
+  let width = 0;
+  let height = 0;
+  if (box) {
+    const k = pxPerUnit(view);
+    const left = view.x + box.x * k;
+    const top = view.y + box.y * k;
+    const inView = left >= -1 && top >= -1
+      && left + box.width * k <= view.w + 1 && top + box.height * k <= view.h + 1;
+    pinned = !inView || view.blocks;
+    const scale = clamp(view.scale, READABLE_PX / (view.legendFont * PT_TO_PX), 1) * PT_TO_PX;
+    width = Math.round((box.width + 1) * scale);
+    height = Math.round((box.height + 1) * scale);
+  }
+  const shown = pinned ? `${width}x${height}` : "";
+  if (shown === view.shownLegend) return;
+  view.shownLegend = shown;
+  pin.hidden = !pinned;
+  view.root.classList.toggle("rv-legend-pinned", pinned);
+  if (pinned) {
+    pin.style.width = `${width}px`;
+    pin.style.height = `${height}px`;
+  }
 }
 
 // -- the overview map ----------------------------------------------------------

@@ -524,3 +524,15 @@ def test_the_pairwise_entropy_of_complete_rankings_takes_one_logarithm_per_set_i
     Y[0, 2] = np.nan
     criterion.row_statistics(Y)
     assert not criterion.complete_
+
+
+@pytest.mark.parametrize("n_labels, n", [(3, 150), (8, 300), (8, 2100)])
+def test_same_pairwise_entropy_tree_with_and_without_the_pair_table(n_labels, n):
+    """Complete rankings without ties: the compiled scan reads each pair's two terms of a set from a table
+    of every set size where that pays (8 labels, 300 rows) and adds them itself where it does not (3 labels,
+    150 rows: fewer candidates than cells; 2,100 rows: past the table's size). Node for node the NumPy
+    engine's tree either way, on attributes with few values (many equal scores)."""
+    rng = np.random.default_rng(70 + n_labels)
+    X, nominal, Y = structured(rng, n, 4, n_labels, decimals=2)
+    for limits in LIMITS[:2]:
+        assert_same_tree(*both(X, nominal, Y, "pairwise_entropy", **limits))

@@ -742,7 +742,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     levels = (row_levels, parent_levels, level_distance, to_parent, left_levels)
     reciprocals = 1.0 / np.arange(n + 1 if by_pairs else 1)  # 1 / k at k, for the scans' θ bounds
     distances = np.empty((2, n if by_pairs else 1))  # the scans' Kendall distances
-    pairs = (row_codes, pair_sums, bounds, reciprocals, distances)
+    pair_entropy = _pair_entropy_table(floats, n, n_pairs, n_features) if by_entropy and not ints[4] else np.empty(0)
+    pairs = (row_codes, pair_sums, bounds, reciprocals, distances, pair_entropy)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
     # grows (a tree of defaults on many rows has far fewer nodes than the 2n - 1 bound).
     limit = capacity
@@ -1001,7 +1002,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
     """
     row_levels, parent_levels, level_distance, to_parent, left_levels = levels
     parent_square, parent_impurity, worst = level_sums
-    row_codes, pair_sums, bounds, reciprocals, distances = pairs
+    row_codes, pair_sums, bounds, reciprocals, distances, pair_entropy = pairs
     sums, cand_pos, cand_score, cand_left, missing_sum, gathered = work
     n_stats = stats.shape[1]
     n_labels = ints[1]
@@ -1046,7 +1047,8 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                                  pair_sums,
                                  distances, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_ENTROPY:
-            n_cand = _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, cand_pos, cand_score)
+            n_cand = _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_entropy, pair_sums, cand_pos,
+                                   cand_score)
         else:
             n_cand = _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum, kind, ints,
                                 floats, table, table_x, sums, cand_pos, cand_score, cand_left)
@@ -1532,8 +1534,36 @@ def _add_row_codes(row_codes, seg, p, n_pairs, tied, margins, margin_left, a_lef
             a_left[k] = np.int32(a_left[k] + (code > 0))
 
 
+#: Rows up to which :func:`_pair_entropy_table` is built (2,098,176 cells, 16 MB, at 2,047 rows).
+_PAIR_TABLE_ROWS = 2047
+
+
+@njit(cache=True)
+def _pair_entropy_table(floats, n, n_pairs, n_features):
+    """``c log2 c + (m - c) log2 (m - c)`` for every set size ``m = 0..n`` and count ``c = 0..m``, at
+    ``m (m + 1) / 2 + c``; empty where it would not pay.
+
+    A pair's two terms in a set of ``m`` rows that all hold it untied: :func:`_scan_entropy` then reads
+    one number per pair and side, where it read two from the ``c log2 c`` table and added them. The sum
+    is the same one, so the same bits. Built in about a nanosecond per cell, it pays where a scan's
+    candidates (``n`` per attribute at the root alone, and again on every level) times its pairs
+    outnumber the cells: ``n <= n_features n_pairs log2 n``, up to :data:`_PAIR_TABLE_ROWS` rows.
+    Measured on candidates of 21 and 120 pairs: 1.05 -> 0.55 ns per pair.
+    """
+    if n > _PAIR_TABLE_ROWS or n < 2 or n > n_features * n_pairs * math.log2(n):
+        return np.empty(0)
+    xlogx = 1  # where the c log2 c table starts in `floats` (counts 0..n)
+    table = np.empty((n + 1) * (n + 2) // 2)
+    cell = 0
+    for m in range(n + 1):
+        for c in range(m + 1):
+            table[cell] = floats[xlogx + c] + floats[xlogx + (m - c)]
+            cell += 1
+    return table
+
+
 @njit(cache=True, _nrt=False)
-def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, cand_pos, cand_score):
+def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_entropy, pair_sums, cand_pos, cand_score):
     """Pairwise entropy of rankings that hold every label: each side's pair counts as int32 running sums.
 
     ``row_codes[row, k]`` is 1 where the row puts ``a_k`` first, -1 where
@@ -1544,7 +1574,9 @@ def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, can
     node's; the right side's counts are the node's (``pair_sums[2]``,
     ``pair_sums[5]``) less the left's, its ties the rest. The arithmetic of
     :func:`_entropy_impurity` for such rankings, term for term and pair
-    after pair, so the same scores to the bit.
+    after pair, so the same scores to the bit. Without ties, a non-empty
+    ``pair_entropy`` (:func:`_pair_entropy_table`) holds each pair's two
+    terms already added, for every set size.
     """
     c = len(seg)
     a_left, a_node, b_left, b_node = pair_sums[0], pair_sums[2], pair_sums[4], pair_sums[5]
@@ -1573,6 +1605,14 @@ def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_sums, can
                                + floats[xlogx + b])
                 total_right += ((floats[xlogx + a_right] + floats[xlogx + (right_count - a_right - b_right)])
                                 + floats[xlogx + b_right])
+        elif len(pair_entropy):
+            # each side's row of the pair table (_pair_entropy_table): the same sums, read at once
+            row_left = left_count * (left_count + 1) // 2
+            row_right = right_count * (right_count + 1) // 2
+            for k in range(n_pairs):
+                a = a_left[k]
+                total_left += pair_entropy[row_left + a]
+                total_right += pair_entropy[row_right + (a_node[k] - a)]
         else:
             for k in range(n_pairs):
                 a = a_left[k]

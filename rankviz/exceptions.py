@@ -81,7 +81,7 @@ def _where(source="", line=None, row=None, column=None):
     if row is not None:
         parts.append(f"row {int(row)}")
     if column is not None:
-        parts.append(column if isinstance(column, ColumnLabel) else f"column {column!r}")
+        parts.append(column if isinstance(column, ColumnLabel) else f"column {show_text(column)}")
     return ", ".join(parts)
 
 class ColumnLabel(str):
@@ -113,11 +113,20 @@ def count_phrase(n: int, noun: str) -> str:
     """``"is 1 example"`` / ``"are 3 examples"``."""
     return f"is 1 {noun}" if n == 1 else f"are {n} {noun}s"
 
-def quote_list(names: Iterable[Any], limit: int = 20) -> str:
+def quote_list(names: Iterable[Any], limit: int = 20, chars: int = 600) -> str:
+    """``'a', 'b', ... (3 more)``: at most ``limit`` names, and no more than about ``chars`` characters of them
+    (each shortened by :func:`show_text`), so that a message stays one readable sentence."""
     names = [show_text(n) for n in names]
-    if len(names) > limit:
-        names = names[:limit] + [f"... ({len(names) - limit} more)"]
-    return ", ".join(names)
+    shown: list[str] = []
+    length = 0
+    for name in names[:limit]:
+        if shown and length + len(name) > chars:
+            break
+        shown.append(name)
+        length += len(name) + 2
+    if len(shown) < len(names):
+        shown.append(f"... ({len(names) - len(shown)} more)")
+    return ", ".join(shown)
 
 def join_and(items: Iterable[str], limit: int = 6) -> str:
     """``'a'``, ``'a' and 'b'``, ``'a', 'b' and 'c'`` (at most ``limit`` shown)."""

@@ -570,7 +570,8 @@ def _cases():
                error=("line 4", "quote", "never closed", "expected"))
     yield Case("ranks_long_line.csv", R, b"x" * 140_000, "one line of 140,000 characters (no separator)",
                CSV_OPTIONS,
-               error=("there is no feature column 'f1'", "expected one of the columns of the header", "..."))
+               error=("line 1", "the name of column 1 is 140,000 characters long", "is a line break missing",
+                      "..."))
     yield Case("ranks_long_quoted_field.csv", R, lines(*with_row(rank_csv(), 2, '"' + "y" * 140_000 + '",v,2,1,3')),
                "a quoted field of 140,000 characters (over the csv module's limit)", CSV_OPTIONS,
                error=("line 3", "field larger than field limit", "expected fields of at most 131,072 characters"))
@@ -776,6 +777,53 @@ def _cases():
     yield Case("qcsv_text_feature.csv", Q, lines(*with_row(qcsv(), 6, "2,1,abc,2,1")),
                "text in a numeric feature (LTR features are numbers)", q_opts,
                error=("line 7", "column 'f1'", "'abc' is not a number", "expected a number"))
+
+    # Found by fuzzing the loaders (2026-11-28): encodings, huge numbers, names and what a file asks for.
+    R = "ranks"
+    csv_text = "\n".join(rank_csv()) + "\n"
+    yield Case("ranks_bom_then_latin1.csv", R,
+               b"\xef\xbb\xbf" + csv_text.replace("0.2,v", "0.2,v\u00e9").encode("latin-1"),
+               "a UTF-8 byte order mark, then a Latin-1 byte (once a raw UnicodeDecodeError)", CSV_OPTIONS,
+               error=("line 3", "byte 0xe9 is not UTF-8 text", "the UTF-8 byte order mark"))
+    yield Case("ranks_utf16_cut.csv", R, csv_text.encode("utf-16") + b"\x00",
+               "UTF-16 with an odd number of bytes (once a raw UnicodeDecodeError)", CSV_OPTIONS,
+               error=("ends inside a UTF-16 character", "the UTF-16 byte order mark"))
+    latin = [(r[0], "d\u00e9j\u00e0 \u00bd" if r[1] == "u" else r[1]) + r[2:] for r in RANK_ROWS]
+    yield Case("ranks_latin1_words.csv", R, ("\n".join(rank_csv(latin)) + "\n").encode("latin-1"),
+               "Latin-1 text a detector cannot place (once refused; its '\u00bd' once read as '\u0153')", CSV_OPTIONS,
+               check=lambda ds: (_same(ds.Y, RANK_Y), _assert(set(ds.X["f2"]) == {"d\u00e9j\u00e0 \u00bd", "v"})))
+    yield Case("ranks_utf8_one_stray_byte.csv", R,
+               csv_text.replace(",u,", ",caf\u00e9,").encode("utf-8").replace(b"0.4,v", b"0.4,v\xe9", 1),
+               "UTF-8 with one Latin-1 byte (once decoded whole as Windows-1252: 'caf\u00c3\u00a9')", CSV_OPTIONS,
+               error=("line 5", "byte 0xe9 is not UTF-8 text", "other accented or special characters are"))
+    yield Case("ranks_long_column_name.csv", R, lines(*rank_csv(header=("f1", "f2" + "x" * 2_000, "a", "b", "c"))),
+               "a column name of 2,002 characters (one of 100,000 among 3,000 columns once asked for 1.1 GiB)",
+               CSV_OPTIONS, error=("line 1", "the name of column 2 is 2,002 characters long", "at most 1,000"))
+    yield Case("ranks_header_line_break.csv", R, lines('"f1', '(kg)",f2,a,b,c', *rank_csv()[1:]),
+               "a line break inside a quoted column name (a spreadsheet's wrapped cell)", CSV_OPTIONS,
+               error=("line 1", "runs on past line 1", "remove the line breaks"))
+    yield Case("ordering_invisible_character.csv", O,
+               lines(*ordering_csv(with_row(ORDERINGS, 3, "b>c\u200b>a"))),
+               "a zero-width space after a label (once a fourth label)", order_opts,
+               error=("line 5", "differs from the label 'c'", "invisible characters"))
+    yield Case("ordering_fullwidth_letter.csv", O, lines(*ordering_csv(with_row(ORDERINGS, 5, "\uff43>b>a"))),
+               "a full-width letter (once a fourth label)", order_opts,
+               error=("line 7", "differs from the label 'c'", "width"))
+    yield Case("bench_4301_digit_header.txt", B, lines("1" * 4301 + ",2,3", *bench()[1:]),
+               "a header number of 4,301 digits (once Python's int() limit, a raw ValueError)",
+               error=("line 1", "expected three positive whole numbers"))
+    yield Case("svm_4301_digit_index.txt", V, lines(*svm_lines()[:3], "1 qid:2 " + "1" * 4301 + ":0.5"),
+               "a feature index of 4,301 digits (once a raw ValueError)",
+               error=("line 4", "larger than 100000"))
+    yield Case("group_4301_digits.query", G, lines("2", "1" * 4301),
+               "a size of 4,301 digits (once a raw ValueError)", error=("line 2", "larger than 1,000,000,000"))
+    yield Case("group_leading_zeros.query", G, lines("3", "0000000000001"),
+               "a size written with leading zeros (once 'larger than 1,000,000,000')",
+               check=lambda sizes: _same(sizes, np.array([3, 1])))
+
+
+def _assert(condition):
+    assert condition
 
 
 CASES = list(_cases())

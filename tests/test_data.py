@@ -610,10 +610,27 @@ def test_a_mistyped_ordering_label_is_named_with_the_closest_label():
     upload = io.BytesIO(b"f,order\n1,a>b>c\n2,b>a>c\n3,c>A>b\n4,a>c>b\n")
     upload.name = "orders.csv"
     with pytest.raises(DataError, match=r"^orders\.csv, line 4, column 'order': the label 'A' differs from the "
-                                        r"label 'a' only in case or spacing \(did you mean 'a'\?\)"):
+                                        r"label 'a' only in case, spacing, width or invisible characters "
+                                        r"\(did you mean 'a'\?\)"):
         load_csv(upload, ["f"], "ordering", ["order"])
     upload = io.BytesIO(b"f,order\n1,apple>banana\n2,banana>appel\n")
     upload.name = "orders.csv"
     with pytest.raises(DataError, match=r"line 3, column 'order': the label 'appel' .* is not one of the given "
                                         r"labels \(did you mean 'apple'\?\)"):
         load_csv(upload, ["f"], "ordering", ["order"], labels=["apple", "banana"])
+
+
+def test_orderings_naming_a_label_per_row_are_refused_before_their_rank_matrix_is_made():
+    """Orderings name labels sparsely, the rank matrix holds a cell for every row and label: 800 rows each
+    naming two new labels (13 KB) make 1.3 million cells, about 110 MB with the validation's copies. Refused
+    under a budget they exceed, naming the rows, the labels and how many labels would fit; loaded above it."""
+    import rankviz
+
+    text = "f,o\n" + "".join(f"{i},L{i}>M{i}\n" for i in range(800))
+    with rankviz.config_context(max_memory="32 MiB"):
+        with pytest.raises(rankviz.DataError, match=r"^o\.csv: the orderings name 1,600 labels in 800 rows.*"
+                                                    r"needs about 10\d\.\d MiB, over the memory limit of 32\.0 MiB.*"
+                                                    r"expected at most 4\d\d labels in 800 rows"):
+            load_csv(as_file(text, "o.csv"), ["f"], "ordering", ["o"])
+    with rankviz.config_context(max_memory="1 GiB"):
+        assert load_csv(as_file(text, "o.csv"), ["f"], "ordering", ["o"]).Y.shape == (800, 1600)

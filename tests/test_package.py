@@ -95,7 +95,7 @@ def test_lower_layers_do_not_import_higher_ones():
         "ordinal": {"neighbours", "features", "_validation", "exceptions"},
         "label_ranking": {"neighbours", "features", "model_selection", "_validation", "exceptions", "jit",
                           "numba_cache"},
-        "datasets": {"exceptions", "_validation", "features", "ordinal", "jit", "numba_cache"},
+        "datasets": {"exceptions", "_validation", "features", "ordinal", "jit", "numba_cache", "memory"},
         "ltr": {"_validation", "exceptions", "label_ranking", "datasets", "binning", "jit", "numba_cache",
                 "memory"},
         "tree": {"label_ranking", "ordinal", "features", "binning", "_validation", "exceptions", "jit",

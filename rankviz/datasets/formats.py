@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .reading import sniff_separator
+from .reading import sniff_separator, whole_number
 
 __all__ = ["FormatGuess", "sniff_label_ranking_format", "sniff_query_format"]
 
@@ -105,7 +105,7 @@ def sniff_label_ranking_format(content: bytes) -> FormatGuess:
     # Unicode digits too (\d): the loader then names a full-width digit rather than a CSV loader a column.
     if len(header) < 3 or not all(re.fullmatch(r"\+?\d+", field) for field in header[:3]):
         return FormatGuess("csv")
-    n, d, n_labels = (int(field) for field in header[:3])
+    n, d, n_labels = (_header_number(field) for field in header[:3])
     named = len(header) > 3  # n,d,L then the columns' names, as scikit-lr publishes the files
     if named and len(header) != 3 + d + n_labels:
         return FormatGuess("csv")
@@ -116,6 +116,15 @@ def sniff_label_ranking_format(content: bytes) -> FormatGuess:
         return FormatGuess("benchmark", f"first line {n},{d},{n_labels} (n,d,L){names} and {d + n_labels} fields "
                                         "on each of the next lines")
     return FormatGuess("csv")
+
+
+def _header_number(field):
+    """A header field's value: :func:`~rankviz.datasets.reading.whole_number` of ASCII digits, ``int`` of
+    others (full-width digits, which the loader names), a value above any size where ``int`` refuses it."""
+    try:
+        return whole_number(field) if field.isascii() else int(field)
+    except ValueError:
+        return 10**18
 
 
 def sniff_query_format(content: bytes, name: str = "") -> FormatGuess:

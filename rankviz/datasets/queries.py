@@ -68,7 +68,7 @@ def parse_query_ids(tokens: Iterable[str]) -> np.ndarray:
     if all(_INTEGER_RE.fullmatch(t) for t in tokens):
         try:
             return np.array(tokens, dtype=np.int64)
-        except OverflowError:
+        except (OverflowError, ValueError):  # past int64, or past the 4,300 digits int() reads: kept as text
             pass
     out = np.empty(len(tokens), dtype=object)
     out[:] = tokens

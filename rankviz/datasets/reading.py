@@ -55,9 +55,11 @@ from numpy.typing import ArrayLike
 from ..exceptions import data_error, format_number, quote_list, show_text
 
 __all__ = [
-    "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_IN_WORDS", "MISSING_MARKERS", "SPREADSHEET_ERRORS", "PANDAS_PARSES_EXACTLY", "SEPARATORS",
-    "SEPARATOR_NAMES",
-    "TEXT_ENCODINGS", "check_upload_size", "detect_encoding", "encoding_name", "read_text", "split_lines", "sniff_separator", "file_stem",
+    "MAX_NAME_CHARS", "MAX_UPLOAD_MB", "MAX_UPLOAD_BYTES", "MISSING_IN_WORDS", "MISSING_MARKERS", "SPREADSHEET_ERRORS",
+    "PANDAS_PARSES_EXACTLY", "SEPARATORS", "SEPARATOR_NAMES",
+    "TEXT_ENCODINGS", "check_upload_size", "whole_number", "detect_encoding", "encoding_name", "read_text",
+    "split_lines",
+    "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
     "check_unique", "missing_mask", "numeric_cells", "convert_features", "check_feature_dtypes", "non_ascii_hint",
     "parse_number", "to_float",
@@ -207,19 +209,32 @@ def read_text(path_or_buffer: str | os.PathLike | IO) -> tuple[str, str]:
 
 #: Encodings a file may be read in besides UTF-8, as a detector names them:
 #: UTF-16 (Excel's "Unicode text") and the Western single-byte code pages
-#: that Excel writes as "CSV" in many countries.
-TEXT_ENCODINGS = ("utf_16", "utf_16_le", "utf_16_be", "cp1252", "latin_1", "iso8859_15")
+#: that Excel writes as "CSV" in many countries. Not Latin-9 (ISO 8859-15): it
+#: differs from them in eight letters and signs (0xBD is "½" in both, "œ" in
+#: Latin-9), and a detector cannot tell them apart on a few accented words.
+TEXT_ENCODINGS = ("utf_16", "utf_16_le", "utf_16_be", "cp1252", "latin_1")
 
 _ENCODING_NAMES = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8 (with BOM)", "utf_16": "UTF-16",
                    "utf_16_le": "UTF-16 LE", "utf_16_be": "UTF-16 BE", "cp1252": "Windows-1252",
-                   "latin_1": "Latin-1", "iso8859_15": "Latin-9"}
+                   "latin_1": "Latin-1"}
+
+# A multi-byte UTF-8 character: a lead byte and its continuation bytes. A file holding one is UTF-8
+# text, however many bytes elsewhere are not (Windows-1252 text would need "Ã©"-like pairs by chance).
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+# Bytes that are control characters in every code page, which text files other than UTF-16 never hold.
+_CONTROL_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def detect_encoding(data: bytes, source: str = "") -> str:
     """The text encoding of a file's bytes: UTF-8 (with or without BOM), UTF-16, or a Western code page.
 
-    A byte order mark decides; then strict UTF-8; then charset-normalizer
-    (a maintained detector) among :data:`TEXT_ENCODINGS`.
+    A byte order mark decides, and the whole file must then decode in its
+    encoding; then strict UTF-8. A file with a byte that is not UTF-8 but
+    with multi-byte UTF-8 characters elsewhere is UTF-8 with a bad byte,
+    and is refused there. Otherwise charset-normalizer (a maintained
+    detector) chooses among :data:`TEXT_ENCODINGS`, and text it cannot
+    place (a few accented words) is read as Windows-1252 when it decodes so
+    and holds no control bytes.
 
     Parameters
     ----------
@@ -236,31 +251,66 @@ def detect_encoding(data: bytes, source: str = "") -> str:
     Raises
     ------
     DataError
-        If the bytes are none of these encodings, naming the first byte
-        that is not UTF-8 and its line.
+        If the bytes are none of these encodings, or not the one their byte
+        order mark names, naming the first byte at fault and its line.
     """
     if data.startswith(b"\xef\xbb\xbf"):
-        return "utf-8-sig"
+        return _whole(data, "utf-8-sig", source)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf_16"
+        return _whole(data, "utf_16", source)
     try:
         data.decode("utf-8")
         return "utf-8"
     except UnicodeDecodeError as exc:
         first_bad = exc.start
+    line = data[:first_bad].count(b"\n") + 1
+    if _UTF8_SEQUENCE.search(data):
+        raise data_error(
+            f"byte 0x{data[first_bad]:02x} is not UTF-8 text, though the file's other accented or special "
+            "characters are; expected UTF-8 throughout (retype that character, or save the file as "
+            "'CSV UTF-8')", source, line=line)
     from charset_normalizer import from_bytes  # imported on demand: most files are UTF-8
 
     best = from_bytes(data[: 1 << 20], cp_isolation=list(TEXT_ENCODINGS)).best()
-    if best is not None:
+    if best is not None and best.encoding in TEXT_ENCODINGS:
         try:
             data.decode(best.encoding)
             return best.encoding
         except (UnicodeDecodeError, LookupError):
             pass
-    line = data[:first_bad].count(b"\n") + 1
+    if not _CONTROL_BYTES.search(data):
+        try:
+            data.decode("cp1252")
+            return "cp1252"
+        except UnicodeDecodeError:
+            pass
     raise data_error(
         f"byte 0x{data[first_bad]:02x} is not UTF-8 text, and the file is not UTF-16, Windows-1252 or "
         "Latin-1 either; expected a text file (save it as 'CSV UTF-8')", source, line=line)
+
+
+def _whole(data, encoding, source):
+    """``encoding`` if all of ``data`` decodes in it (the encoding its byte order mark names), else a DataError."""
+    try:
+        data.decode(encoding)
+        return encoding
+    except UnicodeDecodeError:
+        pass
+    # Decoded again after the mark, in the byte order it names, for the fault's place in the file.
+    mark, codec, name = ((3, "utf-8", "UTF-8") if encoding == "utf-8-sig" else
+                         (2, "utf_16_le" if data.startswith(b"\xff\xfe") else "utf_16_be", "UTF-16"))
+    try:
+        data[mark:].decode(codec)
+        problem, start = "the file cannot be decoded", mark
+    except UnicodeDecodeError as exc:
+        start = mark + exc.start
+        if "truncated" in exc.reason or "end of data" in exc.reason:
+            problem = f"the file ends inside a {name} character (it is cut short)"
+        else:
+            problem = f"byte 0x{data[start]:02x} is not {name} text"
+    line = data[mark:start].decode(codec, errors="ignore").count("\n") + 1
+    raise data_error(f"{problem}, though the file starts with the {name} byte order mark; expected {name} "
+                     "throughout (save it again as such)", source, line=line)
 
 
 def encoding_name(encoding: str) -> str:
@@ -309,6 +359,10 @@ def file_stem(source: str) -> str:
 # --------------------------------------------------------------------------- #
 
 
+#: Longest column name a CSV header may hold (characters).
+MAX_NAME_CHARS = 1_000
+
+
 def parse_csv_header(text: str, source: str) -> list[str]:
     """Column names from line 1 (stripped; an empty name becomes ``Unnamed: i``).
 
@@ -320,13 +374,36 @@ def parse_csv_header(text: str, source: str) -> list[str]:
     if first.strip() == "":
         raise data_error("the line is empty; expected the header with the column names on line 1", source, line=1)
     sep = sniff_separator(first)
+    if first.count('"') % 2 and _header_spans_lines(text, sep):
+        # A quote the line does not close: a column name with a line break (a spreadsheet's wrapped
+        # header cell). The data rows are read from line 2 on, so the header must be one line.
+        raise data_error("a quote '\"' opened in the header runs on past line 1 (a column name holding a "
+                         "line break?); expected the column names on line 1 alone: remove the line breaks inside "
+                         "them", source, line=1)
     if '"' in first:
         names = _csv_records(first, sep, source, first_line=1)[0][0]
     else:
         names = first.split(sep)
     names = [n.strip() or f"Unnamed: {k}" for k, n in enumerate(names)]
+    long = next((k for k, n in enumerate(names) if len(n) > MAX_NAME_CHARS), None)
+    if long is not None:
+        # Tables of names cost their longest name per column (NumPy's fixed-width strings): one name of
+        # 100,000 characters among 3,000 columns asked for 1.1 GiB.
+        raise data_error(f"the name of column {long + 1} is {len(names[long]):,} characters long "
+                         f"({show_text(names[long])}); expected names of at most {MAX_NAME_CHARS:,} characters "
+                         "(is a line break missing after the header?)", source, line=1)
     check_unique(names, "column name", source, line=1, where=" in the header", position="columns")
     return names
+
+def _header_spans_lines(text, sep):
+    """Whether the first CSV record of ``text`` (as the csv module reads quotes) runs past line 1."""
+    reader = csv.reader(io.StringIO(text[:1 << 16]), delimiter=sep)
+    try:
+        next(reader)
+    except (csv.Error, StopIteration):
+        return False
+    return reader.line_num > 1
+
 
 def read_csv_header(path_or_buffer: str | os.PathLike | IO) -> list[str]:
     """Read the column names of a CSV file (its first line).
@@ -631,6 +708,23 @@ def _thousands_numbers(column, values, missing, lines, source, name):
             "throughout, or names throughout", source, line=lines[odd], column=name)
     numbers = to_float(column.str.replace(",", "", regex=False).where(~missing, None))
     return pd.Series(numbers, dtype=float)
+
+
+def whole_number(digits: str, cap: int = 10**18) -> int:
+    """The value of a string of the digits 0-9 (an optional ``+``, leading zeros), at most ``cap``.
+
+    ``int`` refuses strings of over 4,300 digits (Python's guard against
+    slow conversions); any value over ``cap`` is more than every limit the
+    loaders check it against, so it is ``cap``, which they then name as
+    too large.
+
+    Examples
+    --------
+    >>> whole_number("+007"), whole_number("9" * 5000) == 10**18
+    (7, True)
+    """
+    significant = digits.lstrip("+").lstrip("0") or "0"
+    return cap if len(significant) > len(str(cap)) else min(int(significant), cap)
 
 
 def parse_number(text: str) -> float | None:

@@ -22,7 +22,7 @@ from scipy.sparse import csr_matrix
 from ..exceptions import data_error, show_text
 from .queries import RELEVANCE_EXPECTED, QueryDataset, parse_query_ids
 from ..jit import LazyKernels
-from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float
+from .reading import MAX_UPLOAD_BYTES, file_stem, parse_number, read_text, split_lines, to_float, whole_number
 
 __all__ = ["load_svmlight", "dump_svmlight", "read_query_file", "CELLS_PER_VALUE", "KERNELS", "MAX_FEATURE_INDEX",
            "MAX_DENSE_BYTES", "SMALL_DENSE_BYTES", "warm_up"]
@@ -106,15 +106,16 @@ def _feature_problem(token, previous):
     if not _INDEX_RE.fullmatch(index_text):
         return (f"the feature index {show_text(index_text)} in {show_text(token)} is not a whole number; expected "
                 f"index:value with a whole-number index from 1, such as {_FEATURE_EXAMPLE}")
-    index = int(index_text)
+    index = whole_number(index_text)
     if index < 1:
         return (f"the feature index {index} in {show_text(token)} is less than 1; expected 1-based indices "
                 f"(the first feature is 1:)")
     if index > MAX_FEATURE_INDEX:
-        return (f"the feature index {index} in {show_text(token)} is larger than {MAX_FEATURE_INDEX}; expected "
+        shown = index_text if len(index_text) <= 60 else show_text(index_text)
+        return (f"the feature index {shown} in {show_text(token)} is larger than {MAX_FEATURE_INDEX}; expected "
                 f"feature numbers up to {MAX_FEATURE_INDEX}")
     if previous is not None:
-        last = int(previous.partition(":")[0])
+        last = whole_number(previous.partition(":")[0])
         if index == last:
             return (f"the feature index {index} in {show_text(token)} repeats {show_text(previous)}; expected each "
                     f"feature at most once per line")
@@ -213,10 +214,10 @@ def _read_general(lines, source):
     index_text = flat[0::2]  # ASCII digits: the line pattern took only those
     try:
         indices = np.fromiter(map(int, index_text), dtype=np.int64, count=len(index_text))
-    except OverflowError:
-        # An index too long for an int64 is above MAX_FEATURE_INDEX: marked as such, so that the line
-        # holding it is the one diagnosed.
-        indices = np.fromiter((min(int(text), MAX_FEATURE_INDEX + 1) for text in index_text), dtype=np.int64,
+    except (OverflowError, ValueError):
+        # An index too long for an int64 (or for int: over 4,300 digits) is above MAX_FEATURE_INDEX:
+        # marked as such, so that the line holding it is the one diagnosed.
+        indices = np.fromiter((whole_number(text, MAX_FEATURE_INDEX + 1) for text in index_text), dtype=np.int64,
                               count=len(index_text))
     values = to_float(flat[1::2])
     doc_of = np.repeat(np.arange(n), counts)
@@ -295,13 +296,13 @@ def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
         if not token:
             continue
         # ASCII digits only: str.isdigit() also takes '³' and other digits int() refuses.
-        if not _INDEX_RE.fullmatch(token) or int(token) < 1:
+        if not _INDEX_RE.fullmatch(token) or whole_number(token) < 1:
             raise data_error(f"{show_text(token)} is not a number of documents; expected one whole number "
                              "of at least 1 per line (the query's size, in the digits 0-9)", source, line=k)
-        if len(token) > len(str(MAX_GROUP_SIZE)) or int(token) > MAX_GROUP_SIZE:
+        if whole_number(token) > MAX_GROUP_SIZE:
             raise data_error(f"the query size {show_text(token)} is larger than {MAX_GROUP_SIZE:,} documents; "
                              "expected the number of documents of one query (the data file's lines)", source, line=k)
-        sizes.append(int(token))
+        sizes.append(whole_number(token))
     if not sizes:
         raise data_error("the group file has no query sizes; expected one number of documents per line", source)
     return np.asarray(sizes, dtype=np.int64)

@@ -558,6 +558,15 @@ def test_the_legend_is_readable_where_the_tree_opens(streamlit_server, page: Pag
     # It does not cover the root, which the tree opens on.
     root = box(page, 0)
     assert root["y"] + root["height"] <= state["pin"]["top"] or root["x"] >= state["pin"]["right"], (root, state)
+    # Its button (or L) turns the copy off, and the drawing's shows where it is; on again, back.
+    legend_button = page.locator(f"{VIEW} .rv-legend")
+    legend_button.click()
+    expect(legend_button).to_have_attribute("aria-pressed", "false")
+    off = legend_state(page)
+    assert not off["pinned"] and off["drawn"], off
+    legend_button.click()
+    expect(legend_button).to_have_attribute("aria-pressed", "true")
+    assert legend_state(page)["pinned"]
     # Moved so that the drawing's legend is wholly in view, the copy goes and the drawing's shows.
     legend, port = state["legend"], state["port"]
     x, y = background_point(page)

@@ -559,6 +559,7 @@ function buildLegendPin(view, t) {
   }
   const box = toDrawing(t, local);
   const copySvg = pin.querySelector("svg");
+  view.root.classList.toggle("rv-no-legend", !box || !box.width || !box.height);
   if (!box || !box.width || !box.height || !copySvg) {
     copySvg && copySvg.replaceChildren();
     pin.hidden = true;
@@ -597,8 +598,9 @@ function legendFont(group) {
 }
 
 function pinLegend(view) {
-  // Pinned while the drawing's legend is not wholly in view or its text is
-  // hidden (blocks); then at the drawing's zoom, but never smaller than
+  // Pinned while the drawing's legend is not wholly in view (its border's
+  // stroke included) or its text is hidden (blocks), unless the reader
+  // turned the copy off; then at the drawing's zoom, but never smaller than
   // readable nor larger than 100 %. The drawing's own is hidden meanwhile,
   // so no half-cut second legend shows at the edge.
   const box = view.legendBox;
@@ -607,12 +609,12 @@ function pinLegend(view) {
   let pinned = false;
   let width = 0;
   let height = 0;
-  if (box) {
+  if (box && !view.root.classList.contains("rv-legend-off")) {
     const k = pxPerUnit(view);
-    const left = view.x + box.x * k;
-    const top = view.y + box.y * k;
-    const inView = left >= -1 && top >= -1
-      && left + box.width * k <= view.w + 1 && top + box.height * k <= view.h + 1;
+    const left = view.x + (box.x - 0.5) * k;
+    const top = view.y + (box.y - 0.5) * k;
+    const inView = left >= 0 && top >= 0
+      && left + (box.width + 1) * k <= view.w && top + (box.height + 1) * k <= view.h;
     pinned = !inView || view.blocks;
     const scale = clamp(view.scale, READABLE_PX / (view.legendFont * PT_TO_PX), 1) * PT_TO_PX;
     width = Math.round((box.width + 1) * scale);
@@ -993,13 +995,14 @@ function onNodeKey(view, item, event) {
 }
 
 function onViewKey(view, event) {
-  // Keys on the viewport itself: zoom, fit, 100 %, pan, full screen.
+  // Keys on the viewport itself: zoom, fit, 100 %, map, legend, pan, full screen.
   const moves = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] };
   if (event.key === "+" || event.key === "=") zoomCenter(view, STEP);
   else if (event.key === "-" || event.key === "_") zoomCenter(view, 1 / STEP);
   else if (event.key === "0") actualSize(view);
   else if (event.key === "f" || event.key === "F") fit(view);
   else if (event.key === "m" || event.key === "M") toggleMap(view);
+  else if (event.key === "l" || event.key === "L") toggleLegend(view);
   else if (moves[event.key] && event.target === view.viewport) panBy(view, ...moves[event.key]);
   else return false;
   return true;
@@ -1043,6 +1046,12 @@ function fullscreenChanged(view) {
 function toggleMap(view) {
   const hidden = view.root.classList.toggle("rv-map-off");
   view.root.querySelector(".rv-map").setAttribute("aria-pressed", hidden ? "false" : "true");
+}
+
+function toggleLegend(view) {
+  const hidden = view.root.classList.toggle("rv-legend-off");
+  view.root.querySelector(".rv-legend").setAttribute("aria-pressed", hidden ? "false" : "true");
+  pinLegend(view);
 }
 
 // -- interaction -------------------------------------------------------------
@@ -1157,6 +1166,7 @@ function wire(view) {
     "rv-fit": () => fit(view),
     "rv-actual": () => actualSize(view),
     "rv-map": () => toggleMap(view),
+    "rv-legend": () => toggleLegend(view),
     "rv-full-button": () => toggleFullscreen(view),
   };
   for (const [cls, action] of Object.entries(buttons)) {

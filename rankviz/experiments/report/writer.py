@@ -146,9 +146,9 @@ def describe_tests(significance: Significance, escape: Callable[[object], str] =
     """The tests' results in sentences; names pass through ``escape`` (Markdown or HTML)."""
     s, alpha = significance, significance.alpha
     ranks = ", ".join(f"{escape(method)} {rank:.3f}" for method, rank in s.average_ranks.items())
-    direction = "higher" if s.higher_is_better else "lower"
-    lines = [f"Average ranks over N = {s.n_datasets} data sets (rank 1 = best; {direction} values are better; "
-             f"ties share the average rank): {ranks}."]
+    direction = "highest" if s.higher_is_better else "lowest"
+    lines = [f"Average ranks over N = {s.n_datasets} data sets (on each data set the method with the {direction} "
+             f"score ranks 1, the best; ties share the average rank; lower average ranks are better): {ranks}."]
     if s.dropped_datasets:
         lines.append("Left out of the tests, as some method has no score there: "
                      + ", ".join(escape(name) for name in s.dropped_datasets) + ".")

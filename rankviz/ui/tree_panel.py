@@ -407,32 +407,41 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
 
     level = settings.order == "level"
     unit = "level" if level else "split"
-    # One row: the buttons as wide as their labels, the scrub slider takes the rest.
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-    row.button("Start", on_click=go, args=(0,), key=f"{key}_first", icon=":material/first_page:",
-               help="Back to the root alone")
-    row.button("Back", on_click=move, args=(-1,), key=f"{key}_back", icon=":material/chevron_left:",
-               help=f"Undo the last {unit}")
-    playing = state[playing_key]
-    row.button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play",
-               icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
-               help=f"Replay the tree one {unit} at a time")
-    row.button("Step", on_click=move, args=(1,), key=f"{key}_forward", icon=":material/chevron_right:",
-               help="Grow the next depth level" if level else "Make the next split")
-    row.button("End", on_click=go, args=(n_steps,), key=f"{key}_last", icon=":material/last_page:",
-               help="The fully grown tree")
-    # The scrub slider shows the step the other controls set; dragging it jumps there. While playing it
-    # has another key: the timer's reruns carry the values the browser holds, and one sent just as a play
-    # ends would otherwise drag the slider back to where the play started.
-    scrubbed = scrub_key if not playing else f"{scrub_key}_playing"
-    state[scrubbed] = stop_index(state[step_key])
-    row.slider(
-        "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrubbed, width="stretch",
-        disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrubbed], len(stops) - 1)]),
-        help="Drag to any step of the growth: the tree up to that depth level." if level else
-             "Drag to any step of the growth: the tree after that many splits (in the growth order).")
-    speed = row.select_slider("Speed", list(SPEEDS), value="normal", key=f"{key}_speed", width=110)
-    depth = depth_control(tree, f"{key}_draw", signature)
+    speed_key, retime_key = f"{key}_speed", f"{key}_retime"
+
+    def retime() -> None:
+        if state[playing_key]:
+            state[retime_key] = True  # the timer's period is the fragment's: the page reruns to change it
+
+    def controls() -> int | None:
+        """The player's row and the depth to draw to. Drawn with the tree, in the timer's fragment while
+        playing: the scrub slider and the Pause button then follow every step."""
+        playing = state[playing_key]
+        # One row: the buttons as wide as their labels, the scrub slider takes the rest.
+        row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+        row.button("Start", on_click=go, args=(0,), key=f"{key}_first", icon=":material/first_page:",
+                   help="Back to the root alone")
+        row.button("Back", on_click=move, args=(-1,), key=f"{key}_back", icon=":material/chevron_left:",
+                   help=f"Undo the last {unit}")
+        row.button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play",
+                   icon=":material/pause:" if playing else ":material/play_arrow:", type="primary",
+                   help=f"Replay the tree one {unit} at a time")
+        row.button("Step", on_click=move, args=(1,), key=f"{key}_forward", icon=":material/chevron_right:",
+                   help="Grow the next depth level" if level else "Make the next split")
+        row.button("End", on_click=go, args=(n_steps,), key=f"{key}_last", icon=":material/last_page:",
+                   help="The fully grown tree")
+        # The scrub slider shows the step the other controls set; dragging it jumps there. While playing it
+        # has another key: the timer's reruns carry the values the browser holds, and one sent just as a play
+        # ends would otherwise drag the slider back to where the play started.
+        scrubbed = scrub_key if not playing else f"{scrub_key}_playing"
+        state[scrubbed] = stop_index(state[step_key])
+        row.slider(
+            "Depth level" if level else "Split", 0, max(1, len(stops) - 1), key=scrubbed, width="stretch",
+            disabled=len(stops) < 2, on_change=lambda: go(stops[min(state[scrubbed], len(stops) - 1)]),
+            help="Drag to any step of the growth: the tree up to that depth level." if level else
+                 "Drag to any step of the growth: the tree after that many splits (in the growth order).")
+        row.select_slider("Speed", list(SPEEDS), value="normal", key=speed_key, width=110, on_change=retime)
+        return depth_control(tree, f"{key}_draw", signature)
 
     picked_key = f"{key}_picked"  # set by a click on a node while playing: the page follows
 
@@ -442,14 +451,17 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
             on_select(node_id)
 
     def draw() -> GrowthStep:
+        depth = controls()
         current = growth_step(tree, sequence, state[step_key])
         status = st.container(horizontal=True, vertical_alignment="center", gap="small")
         status.markdown(_step_caption(current, n_steps), width="stretch")
-        if selected_key is not None and not state[playing_key]:
+        if selected_key is not None:
+            # Shown while playing too (disabled), so that the row keeps its height and the tree does not move.
             chosen = state.get(selected_key)
             target = _split_step(tree, sequence, chosen)
             status.button(f"Grow to the split of #{chosen}" if target is not None else "Grow to the selected split",
-                          on_click=to_selected, key=f"{key}_to_selected", disabled=target is None,
+                          on_click=to_selected, key=f"{key}_to_selected",
+                          disabled=target is None or state[playing_key],
                           icon=":material/my_location:", type="tertiary",
                           help="Replay the growth up to the step that splits the selected node (for a leaf: "
                                "the split that made it).")
@@ -471,11 +483,13 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
         # view with its inspector, see pages/ranking_trees.py), not the page.
         return draw()
 
-    @st.fragment(run_every=SPEEDS[speed])
+    @st.fragment(run_every=SPEEDS[state.get(speed_key, "normal")])
     def animated() -> GrowthStep:
         if state.pop(picked_key, False):
             state[playing_key] = False
             st.rerun()  # a click while playing pauses; the page and its inspector follow
+        if not state[playing_key] or state.pop(retime_key, False):
+            st.rerun()  # paused, stopped or a new speed: the whole page, and the timer, follow
         if state[step_key] >= n_steps:
             state[playing_key] = False
             st.rerun()  # whole page: the Play button and the timer follow

@@ -15,7 +15,8 @@ Headless Chromium (Playwright) drives the app served by ``rankviz app``
 * a node's − button folds its subtree ("+ n nodes, k leaves" as
   ``Tree.subtree_sizes`` says), and the fold survives a γ move;
 * a traced training row lights up the path and leaf ``RankingTree.apply`` gives;
-* nodes stay put while the growth player steps;
+* nodes stay put while the growth player steps; Play keeps the reader's zoom
+  and the view's place, and the Split slider follows it;
 * the overview map: a click or a drag in it centres the view there, same zoom;
   its button hides it;
 * the keyboard: Tab enters the tree on a node, arrows walk it, Enter inspects,
@@ -478,6 +479,36 @@ def test_nodes_stay_put_while_the_player_steps(streamlit_server, page: Page):
             now = box(page, i)
             for side in ("x", "y", "width", "height"):
                 assert now[side] == pytest.approx(b[side], abs=1), f"node #{i} moved at step {step}: {b} → {now}"
+
+
+def test_play_keeps_the_readers_zoom_and_moves_the_split_slider(streamlit_server, page: Page):
+    """Play draws the tree in a fragment of its own that a timer reruns: the view keeps the zoom the reader
+    chose, stays where it was on the page, and the Split slider and the status follow every step."""
+    tree = fitted().tree_
+    open_page(page, streamlit_server, tree.node_count)
+    show_view(page)
+    page.locator(f"{VIEW} .rv-actual").click()
+    expect(page.locator(f"{VIEW} .rv-root")).to_have_attribute("data-scale", "1.0000")
+    top = page.locator(PORT).bounding_box()["y"]
+    thumb = page.locator("[data-testid=stSlider]").filter(has_text="Split").locator(
+        "[data-testid=stSliderThumbValue]")
+    button(page, "Play").click()
+    seen = set()
+    for _ in range(40):
+        match = STATUS_RE.search(status_line(page).inner_text())
+        if match and 1 <= int(match.group(1)) < int(match.group(2)):
+            step = int(match.group(1))
+            # The status and the slider are drawn in the same rerun: they agree (or the next tick is drawing).
+            assert int(thumb.inner_text()) in (step - 1, step, step + 1)
+            seen.add(step)
+            assert page.locator(f"{VIEW} .rv-root").get_attribute("data-scale") == "1.0000"
+            assert page.locator(PORT).bounding_box()["y"] == pytest.approx(top, abs=1)
+        if len(seen) >= 3:
+            break
+        page.wait_for_timeout(250)
+    assert len(seen) >= 3, seen
+    button(page, "Pause").click()
+    expect(button(page, "Play")).to_be_visible()
 
 
 def open_big_tree(streamlit_server, page: Page):

@@ -72,6 +72,9 @@ def tree_view(layout: TreeLayout, *, key: str, layout_key: str = "", label: str 
     data = view_data(layout, layout_key=layout_key, label=label, selected=selected, current=current,
                      revealed=revealed, path=path, trace=trace, group=group, direction=direction,
                      selectable=on_select is not None, max_height=max_height, min_height=min_height)
+    # The view's zoom and pan are kept in the browser under this key. Not the component's own: Streamlit
+    # gives a view drawn in a fragment (the growth player's timer) another one, which opened it afresh.
+    data["view_key"] = key
 
     def report(name: str, callback: Callable[[int], None] | None) -> Callable[[], None] | None:
         if callback is None:

@@ -6,5 +6,7 @@
 
 export default function (component) {
   const { data, parentElement, setTriggerValue, key } = component;
-  return renderView(parentElement.querySelector(".rv-root"), key, data, (name, value) => setTriggerValue(name, value));
+  // The Python key (data.view_key) names the view: the component's own differs inside a fragment.
+  const name = data.view_key || key;
+  return renderView(parentElement.querySelector(".rv-root"), name, data, (n, value) => setTriggerValue(n, value));
 }

@@ -236,8 +236,7 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
     model = growth.model
     n = model.n_rounds_
     # The round on screen lives apart from the slider's own key: the
-    # animation moves it while the slider (outside the fragment) cannot be
-    # written once drawn; the slider follows it on the next full run.
+    # animation moves it, and the slider (drawn in the fragment) shows it.
     round_key, shown_key = f"{key}_round", f"{key}_at"
     playing_key, signature_key = f"{key}_playing", f"{key}_shown"
     state = st.session_state
@@ -273,26 +272,34 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
         st.warning(f"In {rising} of {counted(n, 'round')} the exponential loss **rose** (Z_t > 1): the Newton step "
                    "assumes |dist| ≈ 1 (condition 9) and overshoots here. Lower the DDF parameter or the "
                    "shrinkage ν.", icon=":material/trending_down:")
-    cols = st.columns([1.2, 5], vertical_alignment="bottom")
     playing = state[playing_key]
-    cols[0].button("Pause" if playing else "Play", on_click=toggle, key=f"{key}_play", type="primary",
-                   icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch",
-                   help="Replay the ensemble growing, round by round.")
-    # While playing, a disabled slider of another key stands in: the timer's reruns carry the values the
-    # browser holds, and one sent just as a play ends would otherwise "move" the real slider back to the
-    # round the play started from.
-    shown_at = round_key if not playing else f"{round_key}_playing"
-    state[shown_at] = state[shown_key]
-    cols[1].slider("Show the ensemble after round", 1, n, key=shown_at, on_change=None if playing else slide,
-                   disabled=playing)
+
+    def controls() -> None:
+        """Play/Pause and the round slider, drawn with the round in the timer's fragment: while playing they
+        follow every tick."""
+        now = state[playing_key]
+        cols = st.columns([1.2, 5], vertical_alignment="bottom")
+        cols[0].button("Pause" if now else "Play", on_click=toggle, key=f"{key}_play", type="primary",
+                       icon=":material/pause:" if now else ":material/play_arrow:", width="stretch",
+                       help="Replay the ensemble growing, round by round.")
+        # While playing, a disabled slider of another key stands in: the timer's reruns carry the values the
+        # browser holds, and one sent just as a play ends would otherwise "move" the real slider back to the
+        # round the play started from.
+        shown_at = round_key if not now else f"{round_key}_playing"
+        state[shown_at] = state[shown_key]
+        cols[1].slider("Show the ensemble after round", 1, n, key=shown_at, on_change=None if now else slide,
+                       disabled=now)
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def animated() -> None:
+        if state[playing_key] != playing:
+            st.rerun()  # played or paused from inside: the whole page, and the timer, follow
         if state[playing_key]:
             if state[shown_key] >= n:
                 state[playing_key] = False
                 st.rerun()
             state[shown_key] = min(n, state[shown_key] + stride)
+        controls()
         _show_round(growth, settings, state[shown_key], key)
 
     animated()

@@ -601,6 +601,18 @@ def test_mpboost_page(streamlit_server, browser):
         }""")
         page.get_by_role("button", name="Play").click()
         page.wait_for_function("() => window.__firstRounds.has(1)", timeout=30_000)
+        # The round slider follows the play (drawn with the round, in the timer's fragment).
+        thumb = page.locator("[data-testid=stSlider]").filter(has_text="Show the ensemble after round").locator(
+            "[data-testid=stSliderThumbValue]")
+        between = set()
+        for _ in range(120):
+            text = thumb.first.inner_text() if thumb.count() else ""
+            if text.isdigit() and 1 < int(text) < rounds:
+                between.add(int(text))
+            if len(between) >= 2 or page.get_by_role("button", name="Play").count():
+                break
+            page.wait_for_timeout(200)
+        assert len(between) >= 2, f"the round slider did not follow the play: {between}"
         expect(page.locator(page_drawing).first).to_contain_text(f"round {rounds}", timeout=60_000)
         # one Play button once the run settles (a rerun can show the old one beside the new for a moment)
         expect(page.get_by_role("button", name="Play")).to_have_count(1, timeout=10_000)

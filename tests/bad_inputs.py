@@ -820,6 +820,22 @@ def _cases():
     yield Case("group_leading_zeros.query", G, lines("3", "0000000000001"),
                "a size written with leading zeros (once 'larger than 1,000,000,000')",
                check=lambda sizes: _same(sizes, np.array([3, 1])))
+    us = [("1,000", "u", "1", "2", "3"), ("2,500", "v", "2", "1", "3"), ("12,345,678", "u", "1", "3", "2")]
+    yield Case("ranks_tab_thousands.txt", R, lines(*rank_csv(us, sep="\t")),
+               "tab-separated, thousands separators (once '1,000' read as 1 beside 12,345,678)", CSV_OPTIONS,
+               check=lambda ds: _same(ds.X["f1"], [1000, 2500, 12345678]))
+    eu = [("1.000,5", "u", "1", "2", "3"), ("2.000,5", "v", "2", "1", "3"), ("0,3", "u", "1", "3", "2")]
+    yield Case("ranks_semicolon_dotted_thousands.csv", R, lines(*rank_csv(eu, sep=";")),
+               "';'-separated, points between thousands and a decimal comma (once a text column)", CSV_OPTIONS,
+               check=lambda ds: _same(ds.X["f1"], [1000.5, 2000.5, 0.3]))
+    mixed = [("1,000", "u", "1", "2", "3"), ("2,5", "v", "2", "1", "3"), ("12,345,678", "u", "1", "3", "2")]
+    yield Case("ranks_tab_thousands_and_decimal.txt", R, lines(*rank_csv(mixed, sep="\t")),
+               "a decimal comma in a column of thousands separators", CSV_OPTIONS,
+               error=("line 3", "column 'f1'", "'2,5' is not a number", "thousands separators such as '1,000'"))
+    grouped = [row.replace(",0.4,", ',"1,400",').replace(",0.1,", ',"1,100",') for row in qcsv()]
+    yield Case("qcsv_thousands_feature.csv", Q, lines(*grouped), "a feature written with thousands separators "
+               "(once left out of the default features)", q_opts,
+               check=lambda ds: _assert(ds.X.shape[1] == 3 and 1400.0 in ds.X[:, 0] and 1100.0 in ds.X[:, 0]))
 
 
 def _assert(condition):

@@ -37,8 +37,8 @@ import pandas as pd
 
 from ..exceptions import data_error, quote_list, show_text
 from .reading import (
-    check_unique, count_missing_features, file_stem, missing_mask, numeric_cells, parse_csv_header, parse_number,
-    read_records, read_text, to_float,
+    check_unique, count_missing_features, file_stem, grouped_numbers, missing_mask, numeric_cells, parse_csv_header,
+    parse_number, read_records, read_text, to_float,
 )
 
 __all__ = ["QueryDataset", "split_by_query", "load_query_csv", "parse_query_ids", "query_text",
@@ -462,7 +462,8 @@ def _default_features(frame, exclude):
     ids, titles) that happens to hold a number or two is left out.
     """
     candidates = [column for column in frame.columns if column not in exclude]
-    _, missing, values = numeric_cells(frame, candidates)
+    cells, missing, values = numeric_cells(frame, candidates)
+    values = np.where(np.isnan(values) & ~missing, grouped_numbers(cells), values)  # 1,000 is a number too
     numbers = (np.isfinite(values) & ~missing).sum(axis=0)
     present = (~missing).sum(axis=0)
     return [column for column, n, m in zip(candidates, numbers, present) if m and n * 2 > m]
@@ -470,6 +471,7 @@ def _default_features(frame, exclude):
 def _feature_matrix(frame, columns, lines, source):
     """The feature cells as floats, NaN for a missing cell; the first bad cell in file order is reported."""
     cells, missing, X = numeric_cells(frame, columns)
+    X = np.where(np.isnan(X) & ~missing, grouped_numbers(cells), X)  # 1,000: digits in groups of three
     bad = ~np.isfinite(X) & ~missing
     if bad.any():  # in file order: the first row with a bad cell, its first bad column
         i = int(np.flatnonzero(bad.any(axis=1))[0])

@@ -62,7 +62,7 @@ __all__ = [
     "sniff_separator", "file_stem",
     "parse_csv_header", "read_csv_header", "read_records", "as_name_list", "check_columns",
     "check_unique", "missing_mask", "numeric_cells", "convert_features", "check_feature_dtypes", "non_ascii_hint",
-    "parse_number", "to_float",
+    "parse_number", "to_float", "grouped_numbers",
     "is_supported_feature", "check_finite_features", "count_missing_features",
     "describe_missing_features",
 ]
@@ -604,18 +604,39 @@ def read_records(text: str, header: Sequence[str], source: str) -> tuple[pd.Data
     return frame, lines[keep]
 
 def _decimal_commas(frame):
-    """Cells such as ``0,5`` to ``0.5`` (only numbers; other text is left alone).
+    """Cells such as ``0,5`` to ``0.5``, and ``1.000,5`` to ``1000.5`` (only numbers; other text is left alone).
 
-    All cells in one pass (column after column), not one pass per column: a
-    file may have tens of thousands of columns.
+    Column by column the reading is one: a column holding a number that only
+    thousands separators can explain (``12,345,678``, ``1,234.5``) keeps its
+    ``1,000`` as one thousand too (read later, with the separators), where a
+    decimal comma would have made it 1 beside 12,345,678. All cells in one
+    pass (column after column), not one pass per column: a file may have tens
+    of thousands of columns.
     """
+    n_rows, n_columns = frame.shape
     flat = pd.Series(frame.to_numpy(dtype=object).ravel(order="F"), dtype=object)
-    comma = flat.str.contains(",", regex=False)
+    comma = flat.str.contains(",", regex=False).fillna(False).to_numpy(dtype=bool)
     if comma.any():
-        comma[comma] = flat[comma].str.match(_DECIMAL_COMMA)
-        flat[comma] = flat[comma].str.replace(",", ".", regex=False)
-    cells = flat.to_numpy(dtype=object).reshape(frame.shape[1], frame.shape[0]).T
+        candidates = flat[comma]
+        column_of = np.flatnonzero(comma) // max(n_rows, 1)
+        grouped = candidates.str.fullmatch(_ONLY_THOUSANDS).to_numpy(dtype=bool)
+        thousands_columns = np.zeros(n_columns, dtype=bool)
+        thousands_columns[column_of[grouped]] = True
+        keep = thousands_columns[column_of]
+        decimal = candidates.str.match(_DECIMAL_COMMA).to_numpy(dtype=bool) & ~keep
+        dotted = candidates.str.fullmatch(_DOTTED_THOUSANDS).to_numpy(dtype=bool) & ~keep
+        where = np.flatnonzero(comma)
+        flat.iloc[where[decimal]] = candidates[decimal].str.replace(",", ".", regex=False).to_numpy()
+        flat.iloc[where[dotted]] = (candidates[dotted].str.replace(".", "", regex=False)
+                                    .str.replace(",", ".", regex=False).to_numpy())
+    cells = flat.to_numpy(dtype=object).reshape(n_columns, n_rows).T
     return pd.DataFrame(cells, columns=frame.columns, index=frame.index, dtype=object)
+
+
+# Numbers only thousands separators explain: two or more groups, or groups then a decimal point.
+_ONLY_THOUSANDS = r"\s*[+-]?\d{1,3}(?:,\d{3}){2,}(?:\.\d+)?\s*|\s*[+-]?\d{1,3}(?:,\d{3})+\.\d+\s*"
+# 1.000,5 or 12.345.678,25: points between groups of three, a decimal comma (the European way).
+_DOTTED_THOUSANDS = r"\s*[+-]?\d{1,3}(?:\.\d{3})+,\d+\s*"
 
 
 # --------------------------------------------------------------------------- #
@@ -685,6 +706,31 @@ def convert_features(frame: pd.DataFrame, feature_columns: Iterable[str], lines:
 
 # 1,000 or -12,345.5: digits in groups of three, as spreadsheets write numbers.
 _THOUSANDS = r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+
+
+def grouped_numbers(cells: np.ndarray) -> np.ndarray:
+    """The numbers of cells written with thousands separators (``1,000``, ``-12,345.5``), NaN for other cells.
+
+    Parameters
+    ----------
+    cells : ndarray of object
+        Stripped cell texts (None for a missing cell), any shape.
+
+    Returns
+    -------
+    ndarray of float, the shape of ``cells``
+
+    Examples
+    --------
+    >>> grouped_numbers(np.array(["1,000", "12,345.5", "1,00", "x"], dtype=object))
+    array([ 1000. , 12345.5,     nan,     nan])
+    """
+    flat = pd.Series(np.asarray(cells, dtype=object).ravel(), dtype=object)
+    grouped = flat.str.fullmatch(_THOUSANDS).fillna(False).to_numpy(dtype=bool)
+    values = np.full(len(flat), np.nan)
+    if grouped.any():
+        values[grouped] = to_float(flat[grouped].str.replace(",", "", regex=False))
+    return values.reshape(np.shape(cells))
 
 
 def _thousands_numbers(column, values, missing, lines, source, name):

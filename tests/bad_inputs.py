@@ -836,6 +836,16 @@ def _cases():
     yield Case("qcsv_thousands_feature.csv", Q, lines(*grouped), "a feature written with thousands separators "
                "(once left out of the default features)", q_opts,
                check=lambda ds: _assert(ds.X.shape[1] == 3 and 1400.0 in ds.X[:, 0] and 1100.0 in ds.X[:, 0]))
+    yield Case("ranks_unclosed_quote_at_end.csv", R, lines(*rank_csv()[:-1], '0.9,v,2,1,"3'),
+               "a quote never closed on the last row (once pandas' 'EOF inside string starting at row 7')",
+               CSV_OPTIONS, error=("line 9", "opened on this line is never closed", "the file ends inside"))
+    yield Case("bench_quoted_separator.txt", B, lines(*bench()[:4], '"0.4,0",3,1,2', *bench()[5:]),
+               "a quoted field holding the separator (once 'the data lines cannot be read as numbers')",
+               error=("line 5", "a quoted field on this line cannot be read", "expected plain numbers"))
+    yield Case("bench_semicolon_bad_cell.txt", B,
+               lines(*with_row(bench(sep=";"), 2, "1.000,5;0;2;1;3")),
+               "';' and a cell that is no number: named as written (once as the loader's rewrite '1.000.5')",
+               error=("line 3", "'1.000,5' is not a number"))
 
 
 def _assert(condition):

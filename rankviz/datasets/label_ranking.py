@@ -309,13 +309,15 @@ def _benchmark_column_label(j, d, label_names):
         return ColumnLabel(f"column {j + 1} (feature x{j + 1})")
     return ColumnLabel(f"column {j + 1} (rank of {show_text(label_names[j - d], 40)})")
 
-def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
+def _locate_bad_number(lines, first_line, d, label_names, source, sep=",", written=None):
     """After a fast parse failed: find the first cell that is not a number.
 
     An empty cell is a missing value (a feature) or a missing label (a rank),
-    not an error.
+    not an error. ``written`` are the lines as in the file, when ``lines``
+    were rewritten (decimal commas): the message quotes the file's cell.
     """
     for k, line in enumerate(lines):
+        as_written = (written[k] if written is not None else line).split(sep)
         for j, cell in enumerate(line.split(sep)):
             # ASCII blanks only: the fast parse reads neither a no-break space nor a full-width digit.
             text = cell.strip(_ASCII_BLANKS).strip('"').strip(_ASCII_BLANKS)
@@ -325,8 +327,10 @@ def _locate_bad_number(lines, first_line, d, label_names, source, sep=","):
             if number is None or np.isnan(number):
                 hint = (" (leave the cell empty for a missing value)" if text in MISSING_MARKERS
                         else non_ascii_hint(text))
+                shown = (as_written[j].strip(_ASCII_BLANKS).strip('"').strip(_ASCII_BLANKS) if j < len(as_written)
+                         else text)
                 return data_error(
-                    f"{show_text(text)} is not a number; expected a number in every cell{hint}", source,
+                    f"{show_text(shown)} is not a number; expected a number in every cell{hint}", source,
                     line=first_line + k, column=_benchmark_column_label(j, d, label_names),
                 )
     return None
@@ -402,6 +406,7 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
     sep = sniff_separator(lines[0])
     n, d, L, header_names = _parse_benchmark_header(lines[0], source, sep)
     body = lines[1:]
+    written = body  # as in the file, for the messages
     if sep != ",":  # decimal commas: 0,5 is 0.5
         body = [line.replace(",", ".") for line in body]
     width = d + L
@@ -444,9 +449,14 @@ def load_benchmark(path_or_buffer: str | os.PathLike | IO, name: str | None = No
             na_values=[""], engine="c", skip_blank_lines=False, **_EXACT_FLOATS,
         ).to_numpy()
     except (ValueError, pd.errors.ParserError):
-        error = _locate_bad_number(body, 2, d, label_names, source, sep)
+        error = _locate_bad_number(body, 2, d, label_names, source, sep, written=written)
         if error is not None:
             raise error from None
+        quoted = next((k for k, line in enumerate(body) if '"' in line), None)
+        if quoted is not None:  # a quoted field holding the separator, or one never closed
+            raise data_error(f"a quoted field on this line cannot be read (does it hold {SEPARATOR_NAMES[sep]}, "
+                             "or is its quote never closed?); expected plain numbers, as the benchmark format "
+                             "has", source, line=2 + quoted) from None
         raise data_error("the data lines cannot be read as numbers; expected numbers only", source) from None
     if values.shape != (n, width):  # pragma: no cover - guarded by the checks above
         raise data_error(f"read a {values.shape} table; expected {n} rows of {width} numbers", source)

@@ -589,10 +589,17 @@ def read_records(text: str, header: Sequence[str], source: str) -> tuple[pd.Data
             keep_default_na=False, na_filter=False, skip_blank_lines=False,
             skipinitialspace=True, engine="c", index_col=False,
         )
-    except pd.errors.ParserError as exc:  # pragma: no cover - field counts checked above
-        match = re.search(r"line (\d+)", str(exc))
+    except pd.errors.ParserError as exc:
+        if "EOF inside string" in str(exc):
+            # A quote the file never closes, on its last record (the field counts could not see it).
+            opened = int(np.flatnonzero(~blank)[-1])
+            raise data_error("a quote '\"' opened on this line is never closed (the file ends inside the quoted "
+                             "field); expected every quoted field to end with '\"'", source,
+                             line=lines[opened]) from None
+        match = re.search(r"line (\d+)", str(exc))  # pragma: no cover - field counts checked above
         line = int(match.group(1)) + 1 if match else None
-        raise data_error(f"the row cannot be read as CSV ({exc}); expected {len(header)} fields", source, line=line) from None
+        raise data_error(f"the row cannot be read as CSV ({exc}); expected {len(header)} fields", source,
+                         line=line) from None
     if len(frame) != len(counts):  # pragma: no cover - parsers disagree on odd quoting
         raise data_error(
             "the rows cannot be split consistently (unbalanced quotes?); expected plain CSV rows", source

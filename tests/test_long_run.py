@@ -186,3 +186,16 @@ def test_what_is_left_follows_the_current_job_and_the_rate_per_weight_of_the_fin
     first = _extrapolated(spent=2.0, in_job=2.0, done=1, steps=4, before=0.0, weight=2.0, later=1.0)
     assert first == pytest.approx(2.0 * 3 + 1.0 * 8.0 / 2.0)
     assert _extrapolated(spent=0.0, in_job=0.0, done=0, steps=4, before=0.0, weight=1.0, later=0.0) is None
+
+
+def test_a_forest_weighs_its_trees_and_the_features_each_split_searches():
+    """The bar's weights (one tree = 1): a forest of 100 trees searching √13 of 13 features at a split weighs
+    100 √13 / 13 (about 28), so its pace is not promised to the quicker methods after it."""
+    from rankviz import RankingForest, RankingTree
+    from rankviz.ui.evaluation_panel import _job_weight
+
+    assert _job_weight("Forest", RankingForest(n_estimators=100), 13, 1) == pytest.approx(100 * 13 ** 0.5 / 13)
+    assert _job_weight("Forest", RankingForest(n_estimators=10, split_features=None), 13, 1) == pytest.approx(10)
+    assert _job_weight("One tree", RankingTree(), 13, 1) == 1.0
+    assert _job_weight("KNN (k=auto)", None, 13, "auto") == 3.0
+    assert _job_weight("Default ranking", None, 13, 1) == 0.05

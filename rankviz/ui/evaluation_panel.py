@@ -14,6 +14,8 @@ References
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -52,6 +54,27 @@ LOO_LIMIT = 500
 KNN_K_OPTIONS = [1, 3, 5, 7, 9, 11, 15, 21, "auto"]
 # Rough share of the time of each method (the trees: any other name), for the progress bar.
 _METHOD_WEIGHTS = {"Default ranking": 0.05}
+
+
+def _job_weight(name: str, method: Any, n_features: int, knn_k: int | str) -> float:
+    """A method's guessed time, one tree's = 1: it apportions the progress bar and the time left.
+
+    A forest grows ``n_estimators`` trees, each searching a share of the
+    features at a split (its ``split_features``). Counted as one tree, a
+    forest of 100 made the bar promise the later methods its own pace: on
+    leave-one-out of 153 rows, "about 3 min left" with 57 s to go.
+    """
+    if name in _METHOD_WEIGHTS:
+        return _METHOD_WEIGHTS[name]
+    if name.startswith("KNN"):
+        return 3.0 if knn_k == "auto" else 0.3
+    n_trees = getattr(method, "n_estimators", None)
+    if isinstance(n_trees, int):
+        split = getattr(method, "split_features", None)
+        d = max(n_features, 1)
+        searched = {"sqrt": math.sqrt(d), "log2": math.log2(max(d, 2))}.get(split, d) if isinstance(split, str) else d
+        return n_trees * searched / d
+    return 1.0
 
 
 def knn_name(k: int | str) -> str:
@@ -137,8 +160,7 @@ def evaluation_panel(dataset: RankingDataset, data_key: str, trees: Mapping[str,
             def run(progress: Callable[[int, int], None], name: str = name, method: Any = method) -> None:
                 running["scores"].append(compare_methods({name: method}, dataset.X, dataset.Y, cv=cv,
                                                        seed=int(seed), progress=progress))
-            weight = _METHOD_WEIGHTS.get(name, (3.0 if knn_k == "auto" else 0.3) if name.startswith("KNN") else 1.0)
-            jobs.append((name, name, weight, run))
+            jobs.append((name, name, _job_weight(name, method, dataset.X.shape[1], knn_k), run))
         run_jobs(jobs, running, f"{key}_jobs",
                  help="Stops after the current fold; the methods evaluated so far stay.")
     result = state.get(f"{key}_result")

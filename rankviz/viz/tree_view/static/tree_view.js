@@ -68,6 +68,7 @@ function makeView(root) {
     minFont: Infinity,             // smallest font of any text (pt): decides when text hides
     blocks: false,
     shown: { scale: null },        // what apply() last wrote, to write only changes
+    naturalHeight: 0,              // the height (px) its own tree asks for (sizeViewport)
     byId: new Map(),               // stable id -> node record
     localFolds: new Set(),         // stable ids folded on the drawing itself (data.local_folds)
     bySvg: new Map(),              // svg id -> node record
@@ -1196,7 +1197,11 @@ function sizeViewport(view, data) {
   const fitted = Math.min(1, width / across, Math.max(1, high - 16) / down);
   const scale = Math.max(fitted, readableScale(view));
   const height = clamp(Math.ceil(down * scale) + 16, low, Math.max(low, high));
-  view.viewport.style.height = `${Math.round(height)}px`;
+  view.naturalHeight = Math.round(height);
+  // Views drawn side by side (a group) take the tallest one's height, so the rows below them line up.
+  const members = groupViews(view);
+  const tallest = Math.max(...members.map((member) => member.naturalHeight || 0));
+  for (const member of members) member.viewport.style.height = `${tallest}px`;
 }
 
 function renderView(root, key, data, send) {

@@ -604,14 +604,14 @@ def test_mpboost_page(streamlit_server, browser):
         # The round slider follows the play (drawn with the round, in the timer's fragment).
         thumb = page.locator("[data-testid=stSlider]").filter(has_text="Show the ensemble after round").locator(
             "[data-testid=stSliderThumbValue]")
-        between = set()
-        for _ in range(120):
+        between, deadline = set(), time.monotonic() + 60
+        while len(between) < 2 and time.monotonic() < deadline:
             text = thumb.first.inner_text() if thumb.count() else ""
             if text.isdigit() and 1 < int(text) < rounds:
                 between.add(int(text))
-            if len(between) >= 2 or page.get_by_role("button", name="Play").count():
-                break
-            page.wait_for_timeout(200)
+            if f"round {rounds}" in (page.locator(page_drawing).first.text_content() or ""):
+                break  # the play has ended
+            page.wait_for_timeout(100)
         assert len(between) >= 2, f"the round slider did not follow the play: {between}"
         expect(page.locator(page_drawing).first).to_contain_text(f"round {rounds}", timeout=60_000)
         # one Play button once the run settles (a rerun can show the old one beside the new for a moment)

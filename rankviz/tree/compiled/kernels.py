@@ -1321,12 +1321,10 @@ def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_
         row = seg[p]
         for j in range(n_stats):
             running[j] += stats[row, j]
-        if not values[p + 1] > values[p]:
+        if not _is_candidate(values, p, c, min_leaf):
             continue
         left_count = p + 1
         right_count = c - left_count
-        if left_count < min_leaf or right_count < min_leaf:
-            continue
         square_left = square_right = 0.0
         for label in range(n_labels):
             a = running[label]
@@ -1366,12 +1364,10 @@ def _scan_levels(values, seg, min_leaf, row_levels, n_labels, n_levels, parent_l
             square_left += 2.0 * a + 1.0
             square_right += 1.0 - 2.0 * b
             left_levels[at] = a + 1.0
-        if not values[p + 1] > values[p]:
+        if not _is_candidate(values, p, c, min_leaf):
             continue
         left_count = p + 1
         right_count = c - left_count
-        if left_count < min_leaf or right_count < min_leaf:
-            continue
         count_left, count_right = float(left_count), float(right_count)
         left = _gini_complete(n_labels, n_levels, count_left, square_left)
         right = _gini_complete(n_labels, n_levels, count_right, square_right)
@@ -1448,10 +1444,7 @@ def _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level
             at = label * n_levels
             for k in range(n_levels):
                 left_levels[at + k] += distance[k]
-        if not values[p + 1] > values[p]:
-            continue
-        left_count = p + 1
-        if left_count < min_leaf or c - left_count < min_leaf:
+        if not _is_candidate(values, p, c, min_leaf):
             continue
         cand_pos[n_cand] = p
         cand_score[n_cand] = 1.0 - (impurity_left + impurity_right) / worst if worst > 0.0 else 1.0
@@ -1500,6 +1493,16 @@ def _tied_pair_distances(a_left, b_left, margin_left, a_parent, b_parent, margin
                                                     if margin_parent[k] - margin_left[k] >= 0
                                                     else np.int32(a_parent[k] - a_left[k])))
     return distance_left, distance_right
+
+
+@njit(cache=True, inline="always")
+def _is_candidate(values, p, c, min_leaf):
+    """Whether a scan of ``c`` sorted rows may split after its row ``p``: the next value is larger (NaN
+    never is, so missing values end the candidates) and both sides keep ``min_leaf`` rows."""
+    if not values[p + 1] > values[p]:
+        return False
+    left_count = p + 1
+    return left_count >= min_leaf and c - left_count >= min_leaf
 
 
 @njit(cache=True, inline="always")
@@ -1590,12 +1593,10 @@ def _scan_entropy(values, seg, min_leaf, row_codes, ints, floats, pair_entropy, 
     n_cand = 0
     for p in range(c - 1):
         _add_row_codes(row_codes, seg, p, n_pairs, tied, False, a_left, a_left, b_left)
-        if not values[p + 1] > values[p]:
+        if not _is_candidate(values, p, c, min_leaf):
             continue
         left_count = p + 1
         right_count = c - left_count
-        if left_count < min_leaf or right_count < min_leaf:
-            continue
         total_left = total_right = 0.0
         if tied:
             for k in range(n_pairs):
@@ -1679,16 +1680,13 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
     n_found = 0
     for p in range(c - 1):
         _add_row_codes(row_codes, seg, p, n_pairs, tied, True, margin_left, a_left, b_left)
-        if not values[p + 1] > values[p]:
-            continue
-        left_count = p + 1
-        if left_count < min_leaf or c - left_count < min_leaf:
+        if not _is_candidate(values, p, c, min_leaf):
             continue
         if tied:
             distance_l, distance_r = _tied_pair_distances(a_left, b_left, margin_left, a_node, b_node, margin_node)
         else:
             distance_l, distance_r = _pair_distances(a_left, margin_left, a_node, margin_node,
-                                                     np.int32(left_count), np.int32(c - left_count))
+                                                     np.int32(p + 1), np.int32(c - p - 1))
         distance_left[n_found] = max(float(distance_l), pure)
         distance_right[n_found] = max(float(distance_r), pure)
         cand_pos[n_found] = p

@@ -454,6 +454,17 @@ def _relevance_column(frame, column, lines, source):
         raise data_error(problem, source, line=lines[i], column=column)
     return values
 
+def _read_grouped(cells, missing, values):
+    """``values`` with the numbers of the cells written with thousands separators, such as ``1,000``: only
+    the cells present that are no plain number are looked at again."""
+    odd = np.isnan(values) & ~missing
+    if not odd.any():
+        return values
+    values = values.copy()  # numeric_cells' may be a read-only view
+    values[odd] = grouped_numbers(cells[odd])
+    return values
+
+
 def _default_features(frame, exclude):
     """Columns other than ``exclude`` whose non-missing cells are mostly numbers.
 
@@ -463,7 +474,7 @@ def _default_features(frame, exclude):
     """
     candidates = [column for column in frame.columns if column not in exclude]
     cells, missing, values = numeric_cells(frame, candidates)
-    values = np.where(np.isnan(values) & ~missing, grouped_numbers(cells), values)  # 1,000 is a number too
+    values = _read_grouped(cells, missing, values)
     numbers = (np.isfinite(values) & ~missing).sum(axis=0)
     present = (~missing).sum(axis=0)
     return [column for column, n, m in zip(candidates, numbers, present) if m and n * 2 > m]
@@ -471,7 +482,7 @@ def _default_features(frame, exclude):
 def _feature_matrix(frame, columns, lines, source):
     """The feature cells as floats, NaN for a missing cell; the first bad cell in file order is reported."""
     cells, missing, X = numeric_cells(frame, columns)
-    X = np.where(np.isnan(X) & ~missing, grouped_numbers(cells), X)  # 1,000: digits in groups of three
+    X = _read_grouped(cells, missing, X)
     bad = ~np.isfinite(X) & ~missing
     if bad.any():  # in file order: the first row with a bad cell, its first bad column
         i = int(np.flatnonzero(bad.any(axis=1))[0])

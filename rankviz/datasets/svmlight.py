@@ -296,13 +296,14 @@ def read_query_file(path_or_buffer: str | os.PathLike | IO) -> np.ndarray:
         if not token:
             continue
         # ASCII digits only: str.isdigit() also takes '³' and other digits int() refuses.
-        if not _INDEX_RE.fullmatch(token) or whole_number(token) < 1:
+        size = whole_number(token) if _INDEX_RE.fullmatch(token) else 0
+        if size < 1:
             raise data_error(f"{show_text(token)} is not a number of documents; expected one whole number "
                              "of at least 1 per line (the query's size, in the digits 0-9)", source, line=k)
-        if whole_number(token) > MAX_GROUP_SIZE:
+        if size > MAX_GROUP_SIZE:
             raise data_error(f"the query size {show_text(token)} is larger than {MAX_GROUP_SIZE:,} documents; "
                              "expected the number of documents of one query (the data file's lines)", source, line=k)
-        sizes.append(whole_number(token))
+        sizes.append(size)
     if not sizes:
         raise data_error("the group file has no query sizes; expected one number of documents per line", source)
     return np.asarray(sizes, dtype=np.int64)

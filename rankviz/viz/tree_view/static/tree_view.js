@@ -560,8 +560,9 @@ function buildLegendPin(view, t) {
   }
   const box = toDrawing(t, local);
   const copySvg = pin.querySelector("svg");
-  view.root.classList.toggle("rv-no-legend", !box || !box.width || !box.height);
-  if (!box || !box.width || !box.height || !copySvg) {
+  const none = !box || !box.width || !box.height;
+  view.root.classList.toggle("rv-no-legend", none);
+  if (none || !copySvg) {
     copySvg && copySvg.replaceChildren();
     pin.hidden = true;
     view.root.classList.remove("rv-legend-pinned");
@@ -577,7 +578,7 @@ function buildLegendPin(view, t) {
   // Half a point around the box: its border's stroke lies half outside it.
   copySvg.setAttribute("viewBox", `${box.x - 0.5} ${box.y - 0.5} ${box.width + 1} ${box.height + 1}`);
   view.legendBox = box;
-  view.legendFont = legendFont(original);
+  view.legendFont = fontSizes(original).node;  // no tree node in it: its smallest text
   view.shownLegend = null;
 }
 
@@ -587,15 +588,6 @@ function union(a, b) {
   return {
     x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y,
   };
-}
-
-function legendFont(group) {
-  let size = Infinity;
-  for (const text of group.querySelectorAll("text")) {
-    const value = parseFloat(text.getAttribute("font-size"));
-    if (value > 0) size = Math.min(size, value);
-  }
-  return Number.isFinite(size) ? size : 9;
 }
 
 function pinLegend(view) {
@@ -1044,14 +1036,18 @@ function fullscreenChanged(view) {
   button.title = on ? "Leave full screen (Esc)" : "Full screen (Esc leaves)";
 }
 
+function toggleOverlay(view, name) {
+  // The map or the legend's copy ("rv-map", "rv-legend"): its button's class, and "<name>-off" on the root.
+  const hidden = view.root.classList.toggle(`${name}-off`);
+  view.root.querySelector(`.${name}`).setAttribute("aria-pressed", hidden ? "false" : "true");
+}
+
 function toggleMap(view) {
-  const hidden = view.root.classList.toggle("rv-map-off");
-  view.root.querySelector(".rv-map").setAttribute("aria-pressed", hidden ? "false" : "true");
+  toggleOverlay(view, "rv-map");
 }
 
 function toggleLegend(view) {
-  const hidden = view.root.classList.toggle("rv-legend-off");
-  view.root.querySelector(".rv-legend").setAttribute("aria-pressed", hidden ? "false" : "true");
+  toggleOverlay(view, "rv-legend");
   pinLegend(view);
 }
 

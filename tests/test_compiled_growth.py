@@ -192,7 +192,10 @@ def test_same_mallows_tree_with_the_centres_kept(n_labels, source):
     spec = criterion_spec(fitted)
     codes = spec.row_codes(spec.augmented_statistics(stats))
     n_pairs = n_labels * (n_labels - 1) // 2
-    assert codes.shape == (300, n_pairs) and codes.dtype == np.int16
+    # padded with codes that add nothing to whole blocks of 8 pairs, so the scans add whole vectors
+    assert codes.shape == (300, -(-n_pairs // 8) * 8) and codes.dtype == np.int16
+    assert not codes[:, n_pairs:].any()
+    codes = codes[:, :n_pairs]
     np.testing.assert_array_equal(codes > 0, stats)  # positive exactly where the row puts a_k first
     a, b = np.triu_indices(n_labels, k=1)
     np.testing.assert_array_equal(codes, Y[:, b] - Y[:, a])  # the margin: b's position less a's
@@ -219,7 +222,8 @@ def test_same_mallows_tree_on_tied_rankings_by_the_pair_scan(n_labels, split):
     n_pairs = n_labels * (n_labels - 1) // 2
     a, b = np.triu_indices(n_labels, k=1)
     assert not fitted.complete_ and (Y[:, a] == Y[:, b]).any()
-    np.testing.assert_array_equal(np.sign(codes), np.sign(Y[:, b] - Y[:, a]))  # 0 where the row ties the pair
+    assert codes.shape[1] == -(-n_pairs // 8) * 8 and not codes[:, n_pairs:].any()  # padding adds nothing
+    np.testing.assert_array_equal(np.sign(codes[:, :n_pairs]), np.sign(Y[:, b] - Y[:, a]))  # 0 where it ties
     for limits in LIMITS[:2]:
         assert_same_tree(*both(X, nominal, Y, Mallows(split=split), **limits))
     Y[0, -1] = np.nan
@@ -371,11 +375,12 @@ def test_theta_bounds_hold_on_a_dense_grid(n_labels):
     keys = np.array([kernels.theta_bound_key(value, first_key, len(upper)) for value in d])
     assert np.all(theta <= upper[keys]) and np.all(theta >= lower[keys])
     assert np.isinf(upper[0]) and lower[-1] == 0.0
-    # and tight enough to prune: within 2% up to half the largest mean distance (θ below 20; beyond
-    # there θ changes fast as the distance nears its largest value, and the ranges are relative)
+    # and tight enough to prune: within 0.2% up to half the largest mean distance (θ below 20; beyond
+    # there θ changes fast as the distance nears its largest value, and the ranges are relative). Noisy
+    # nodes' candidates score within 0.5% of each other: 2% bounds left most of them to be scored.
     inside = (d <= most / 2) & (theta < 20)
-    assert np.all(upper[keys][inside] <= 1.02 * theta[inside])
-    assert np.all(lower[keys][inside] >= 0.98 * theta[inside])
+    assert np.all(upper[keys][inside] <= 1.002 * theta[inside])
+    assert np.all(lower[keys][inside] >= 0.998 * theta[inside])
 
 
 @pytest.mark.parametrize("shape", ["few values", "distinct", "missing", "all missing", "signed zeros and inf", "empty"])

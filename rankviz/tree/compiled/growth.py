@@ -97,7 +97,7 @@ def grow_nodes(X: np.ndarray, nominal: np.ndarray, stats: np.ndarray, spec: Crit
     depth_limit = -1 if not math.isfinite(max_depth) else int(max_depth)
     stats = np.ascontiguousarray(spec.augmented_statistics(np.asarray(stats, dtype=float)), dtype=float)
     arrays = grow(columns, nominal, numeric, missing, order, stats, spec.row_levels(stats), spec.row_codes(stats),
-                  spec.kind, spec.ints, spec.floats, spec.table, spec.table_x, spec.theta_bounds(),
+                  spec.kind, spec.ints, spec.floats, spec.table, spec.table_x, spec.score_bounds(),
                   spec.searches_other_score, float(gamma), int(min_samples_leaf), depth_limit, int(capacity),
                   FIRST_FRONTIER, 0 if max_features is None else int(max_features), int(feature_seed))
     size = int(arrays[-1])

@@ -6,7 +6,8 @@ each compiled function the way fits do: the grower (one signature serves all
 criteria: the criterion's kind is an argument, not a type), the Mallows
 helpers (:func:`~rankviz.tree.compiled.kernels.augmented_pair_statistics`,
 :func:`~rankviz.tree.compiled.kernels.pair_codes` and
-:func:`~rankviz.tree.compiled.kernels.theta_bounds`), and the sums of the
+:func:`~rankviz.tree.compiled.kernels.theta_bounds` with
+:func:`~rankviz.tree.compiled.kernels.spread_bounds`), and the sums of the
 Mallows node models (:func:`~rankviz.tree.compiled.kernels.node_sums`,
 :func:`~rankviz.tree.compiled.kernels.distances_to_centres`) and the nodes' rankings
 (:func:`~rankviz.tree.compiled.kernels.node_rankings`). Tiny trees of

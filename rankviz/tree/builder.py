@@ -711,6 +711,7 @@ class _NodeTable:
         self.split_threshold = np.full(capacity, np.nan)
         self.split_score = np.full(capacity, np.nan)
         self.similarity = np.full(capacity, np.nan)
+        self.distance = np.full(capacity, np.nan)  # (only the compiled grower fills it: see to_tree)
         self.depth = np.zeros(capacity, dtype=np.intp)
         self.count = np.zeros(capacity, dtype=np.intp)
         self.stat_sum = np.zeros((capacity, n_stats))
@@ -724,7 +725,7 @@ class _NodeTable:
         table = cls.__new__(cls)
         table.size = len(grown.count)
         for name in ("children_left", "children_right", "feature", "threshold", "missing_left", "split_feature",
-                     "split_threshold", "split_score", "similarity", "depth", "count"):
+                     "split_threshold", "split_score", "similarity", "distance", "depth", "count"):
             setattr(table, name, getattr(grown, name))
         table.rank_part = compiled.node_sums(grown.node_of_row, row_values, grown.children_left,
                                              grown.children_right)
@@ -764,5 +765,15 @@ class _NodeTable:
             criterion=criterion.name,
             similarity_label=criterion.similarity_label,
             missing_left=self.missing_left[used].copy(),
-            extras={} if missing_features is None else {"missing_features": missing_features},
+            extras=self._extras(used, missing_features),
         )
+
+    def _extras(self, used, missing_features):
+        """The tree's extras: the attributes with missing values, and the Mallows nodes' distances to their
+        centres where the grower summed them (``"node_distance"``, read by
+        :func:`rankviz.tree.mallows_nodes.node_models`)."""
+        extras: dict = {} if missing_features is None else {"missing_features": missing_features}
+        distance = self.distance[used]
+        if len(distance) and not np.isnan(distance).any():
+            extras["node_distance"] = distance.copy()
+        return extras

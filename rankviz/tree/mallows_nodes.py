@@ -77,7 +77,8 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
     O(rows x depth) work instead of a fit over every (row, ancestor) pair.
 
     A node's Borda centre is the mean-rank ranking the growth gave it. Without
-    ties its distance to the centre is counted row by row as bits
+    ties its distance to the centre is the one the compiled grower summed
+    (``tree.extras["node_distance"]``), or is counted row by row as bits
     (:func:`rankviz.tree.compiled.distances_to_centres`); with ties from the
     node's counts of the rows putting either label of a pair first. ``in_compiled_code``
     chooses the compiled counts or their NumPy twins (:func:`rankviz.tree.builder.node_pair_counts`,
@@ -101,10 +102,13 @@ def _complete_node_models(tree, leaf_of_row, Y, in_compiled_code):
         distance = np.where(centre[:, a] < centre[:, b], b_ahead, a_ahead).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             return centre, theta_from_mean_distance(distance / count, n_labels)
-    positions = centre.astype(np.int32)
-    parent = parent_array(tree.children_left, tree.children_right)
-    distance_of = compiled.distances_to_centres if in_compiled_code else _distances_to_centres
-    distance = distance_of(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]), parent)
+    distance = tree.extras.get("node_distance")
+    if distance is None or len(distance) != tree.node_count:
+        positions = centre.astype(np.int32)
+        parent = parent_array(tree.children_left, tree.children_right)
+        distance_of = compiled.distances_to_centres if in_compiled_code else _distances_to_centres
+        distance = distance_of(leaf_of_row, _pair_bits(a_first), _pair_bits(positions[:, a] < positions[:, b]),
+                               parent)
     with np.errstate(invalid="ignore", divide="ignore"):
         return centre, theta_from_mean_distance(distance / count, n_labels)
 

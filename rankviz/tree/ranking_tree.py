@@ -286,6 +286,8 @@ class RankingTree(TreeDisplayMixin, LabelRankerMixin, BaseEstimator):
             self.tree_ = replace(self.tree_, ranking=ranking, theta=theta)
         else:
             mean_position = self.tree_.mean_rank
+        # the grower's node distances serve the node models only (a cut of the tree would not match them)
+        self.tree_.extras.pop("node_distance", None)
         self.consensus_ = chosen_consensus(self.consensus, self.tie_tolerance, Y)
         if self.consensus_ == "bucket_order":
             # Partial label ranking trees (Alfaro, Aledo & Gámez 2021) predict each node's bucket order.

@@ -70,6 +70,8 @@ class GrownNodes:
     similarity: np.ndarray
     depth: np.ndarray
     count: np.ndarray
+    #: Mallows of complete rankings: each node's Kendall distance to its Borda centre (NaN otherwise)
+    distance: np.ndarray
     node_of_row: np.ndarray
 
 

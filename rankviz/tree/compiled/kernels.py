@@ -183,12 +183,13 @@ def _theta_from_mean_distance(d, m, table, table_x):
 
 
 #: Bounds of θ are tabled per range of mean distances that share a float's exponent and first
-#: _BOUND_MANTISSA_BITS bits (ranges 1/1,024 of an octave wide, θ within 0.11 %), from
+#: _BOUND_MANTISSA_BITS bits (ranges 1/4,096 of an octave wide, θ within 0.04 %), from
 #: 2**_BOUND_LOWEST_EXPONENT up. On noisy rows every candidate scores within 0.5 % of the best, so
 #: ranges of 1/64 octave (θ within 2 %) left 82 % of the long chain's candidates to be scored (two
-#: logarithms and exponentials each), 1/1,024 leaves 11 % (its Mallows tree 0.192 -> 0.113 s; 1/8,192,
-#: 0.099 s, is eight times the table, 6 MB, built once per number of labels).
-_BOUND_MANTISSA_BITS = 10
+#: logarithms and exponentials each) and 1/1,024 left 11 % (its Mallows tree 0.192 -> 0.113 s; with the
+#: later changes 0.069 s at 1/1,024, 0.056 s at 1/4,096, the same at 1/8,192). The tables (173,000
+#: ranges, 1.4 MB each) are built once per number of labels, in 6 ms.
+_BOUND_MANTISSA_BITS = 12
 _BOUND_LOWEST_EXPONENT = -40
 _BOUND_SHIFT = 52 - _BOUND_MANTISSA_BITS
 
@@ -199,6 +200,14 @@ def _float_bits(typingctx, value):
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], ir.IntType(64))
     return types.int64(types.float64), codegen
+
+
+@intrinsic
+def _bits_float(typingctx, bits):
+    """The float64 whose bits are the int64 ``bits`` (the inverse of :func:`_float_bits`)."""
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+    return types.float64(types.int64), codegen
 
 
 @njit(cache=True, inline="always")
@@ -227,14 +236,14 @@ def theta_bounds(m: int, table: np.ndarray, table_x: np.ndarray) -> tuple:
     n_keys = (_float_bits(most) >> _BOUND_SHIFT) - first_key + 1
     upper = np.empty(n_keys)
     lower = np.empty(n_keys)
-    buffer = np.empty(1, dtype=np.int64)
+    # θ at each range's start, which is the previous range's end: one θ per range
+    at_start = _theta_from_mean_distance(_bits_float(first_key << _BOUND_SHIFT), m, table, table_x)
     for key in range(n_keys):
-        buffer[0] = (first_key + key) << _BOUND_SHIFT
-        start = buffer.view(np.float64)[0]
-        buffer[0] = (first_key + key + 1) << _BOUND_SHIFT
-        end = min(buffer.view(np.float64)[0], most)
-        upper[key] = math.inf if key == 0 else _theta_from_mean_distance(start, m, table, table_x) * (1.0 + 1e-4) + 1e-9
-        lower[key] = max(_theta_from_mean_distance(end, m, table, table_x) * (1.0 - 1e-4) - 1e-9, 0.0)
+        end = min(_bits_float((first_key + key + 1) << _BOUND_SHIFT), most)
+        at_end = _theta_from_mean_distance(end, m, table, table_x)
+        upper[key] = math.inf if key == 0 else at_start * (1.0 + 1e-4) + 1e-9
+        lower[key] = max(at_end * (1.0 - 1e-4) - 1e-9, 0.0)
+        at_start = at_end
     return upper, lower, first_key
 
 
@@ -704,7 +713,9 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     (:func:`_scan_entropy`). ``ring`` (a power of
     two) is the first room for the summed statistics of the nodes waiting to
     be searched; it doubles as the frontier grows. Returns the node
-    columns, the leaf of every row and the number of nodes.
+    columns (with, for Mallows of complete rankings, each node's Kendall
+    distance to its Borda centre; NaN otherwise), the leaf of every row and
+    the number of nodes.
     """
     n_features, n = columns.shape
     n_stats = stats.shape[1]
@@ -774,6 +785,10 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     split_threshold = np.full(capacity, np.nan)
     split_scores = np.full(capacity, np.nan)
     similarity = np.full(capacity, np.nan)
+    # Mallows of complete rankings: each node's Kendall distance to its Borda centre, for its model
+    # (a whole number from its sums, which only the grower holds; summed row by row over each row's path
+    # afterwards, O(rows x depth), it was a tenth of a deep chain's fit)
+    distance = np.full(capacity, np.nan)
     depth = np.zeros(capacity, dtype=np.intp)
     count = np.zeros(capacity, dtype=np.intp)
     # The summed statistics of the nodes waiting to be searched (ids node..size-1), in a ring: a node's
@@ -785,8 +800,13 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         ring //= 2
     stat_sum = np.zeros((ring, n_stats))
     start = np.zeros(capacity, dtype=np.intp)
-    # Rows of every node in one array too (for nominal attributes and routing), segmented like `order`.
-    rows = np.arange(n).astype(order.dtype)
+    # Rows of every node in one array too (for nominal attributes), segmented like `order`. Any numeric
+    # attribute's order holds each node's rows in its segment too, so without nominal attributes the
+    # first one serves, and one partition per node is saved.
+    own_rows = order.shape[0] == 0
+    for f in range(n_features):
+        own_rows = own_rows or nominal[f]
+    rows = np.arange(n).astype(order.dtype) if own_rows else order[0]
     goes_left = np.zeros(n, dtype=np.bool_)
     buffer = np.empty(n, dtype=order.dtype)
     # Per node search: candidate scores and sides, running sums, the best split's sums.
@@ -807,6 +827,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         for j in range(n_stats):
             stat_sum[0, j] += stats[row, j]
     similarity[0] = node_similarity(kind, ints, floats, float(n), stat_sum[0])
+    if kind == MALLOWS and ints[0]:
+        distance[0] = _mallows_distance(ints, float(n), stat_sum[0])[0]
     data = (columns, nominal, numeric, missing, order, stats, row_levels)
     rule = (kind, ints, floats, table, table_x, searches_other_score, gamma, min_leaf, depth_limit)
     draw = (draws, max_features, feature_seed, feature_keys, drawn, feature_heap)
@@ -819,14 +841,14 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
                 n_values = max(n_values, int(columns[f, row]) + 1)
     nominal_work = (np.zeros(n_values, dtype=np.intp), np.zeros((n_values, n_stats)), np.empty(n_values),
                     np.empty(n_values, dtype=np.intp), np.zeros(n_stats))
-    split = (rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, np.zeros(n_stats))
+    split = (rows, own_rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, np.zeros(n_stats))
     size = 1
     node = 0
     while node < size:
         # The nodes are grown by a function without reference counting (see _grow_from); it comes back
         # here only for more room, which takes allocations.
         nodes = (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
-                 split_scores, similarity, depth, count, start)
+                 split_scores, similarity, distance, depth, count, start)
         node, size, wanted = _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, scan, split)
         if wanted == _MORE_NODES:
             capacity = min(limit, 2 * capacity + 1)
@@ -839,6 +861,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             split_threshold = _enlarged(split_threshold, capacity, np.nan)
             split_scores = _enlarged(split_scores, capacity, np.nan)
             similarity = _enlarged(similarity, capacity, np.nan)
+            distance = _enlarged(distance, capacity, np.nan)
             depth = _enlarged(depth, capacity, 0)
             count = _enlarged(count, capacity, 0)
             start = _enlarged(start, capacity, 0)
@@ -855,7 +878,7 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
             for p in range(start[node], start[node] + count[node]):
                 node_of_row[rows[p]] = node
     return (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold,
-            split_scores, similarity, depth, count, node_of_row, size)
+            split_scores, similarity, depth, count, distance, node_of_row, size)
 
 
 #: What :func:`_grow_from` stops for: room for more nodes, or for more waiting nodes' sums.
@@ -875,12 +898,12 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
     :func:`grow` has made it), and when every node is done (``wanted`` 0).
     """
     (children_left, children_right, feature, threshold, missing_left, split_feature, split_threshold, split_scores,
-     similarity, depth, count, start) = nodes
+     similarity, distance, depth, count, start) = nodes
     columns, nominal, numeric, missing, order, stats, row_levels = data
     kind, ints, floats, table, table_x, searches_other_score, gamma, min_leaf, depth_limit = rule
     draws, max_features, feature_seed, feature_keys, drawn, feature_heap = draw
     path, by_levels, by_distances, by_pairs, partial, pair_sums, levels, pairs, work = scan
-    rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, nominal_sum = split
+    rows, own_rows, goes_left, buffer, best_left, missing_sum, whole_sums, nominal_work, nominal_sum = split
     _, parent_levels, level_distance, to_parent, left_levels = levels
     sums = work[0]
     right = sums[1]
@@ -993,10 +1016,13 @@ def _grow_from(node, size, capacity, ring, nodes, stat_sum, data, rule, draw, sc
                     right_sum[j] = parent_sum[j] - best_left[j]
                 similarity[left] = node_similarity(kind, ints, floats, float(count[left]), left_sum)
                 similarity[left + 1] = node_similarity(kind, ints, floats, float(count[left + 1]), right_sum)
+                if kind == MALLOWS and ints[0]:
+                    distance[left] = _mallows_distance(ints, float(count[left]), left_sum)[0]
+                    distance[left + 1] = _mallows_distance(ints, float(count[left + 1]), right_sum)[0]
                 start[left] = lo
                 start[left + 1] = lo + best_count
                 _split_rows(columns[best_feature], nominal[best_feature], best_threshold, best_missing_left, rows,
-                            order, lo, hi, best_count, goes_left, buffer)
+                            own_rows, order, best_column, lo, hi, best_count, goes_left, buffer)
         node += 1
 
     return node, size, 0
@@ -1923,25 +1949,48 @@ def _breakpoint(similarity_parent, s_split):
 
 
 @njit(cache=True, _nrt=False)
-def _split_rows(x, nominal, threshold, missing_left, rows, order, lo, hi, n_left, goes_left, buffer):
-    """Send the node's rows ``rows[lo:hi]`` to its children by ``x`` and partition every attribute's order;
-    ``n_left`` of them go left (the search counted them).
+def _split_rows(x, nominal, threshold, missing_left, rows, own_rows, order, split_column, lo, hi, n_left, goes_left,
+                buffer):
+    """Send the node's rows ``rows[lo:hi]`` to its children by ``x`` and partition every attribute's order
+    (and ``rows`` where they are ``own_rows``, not the first attribute's order); ``n_left`` of them go left
+    (the search counted them).
 
-    Apart from :func:`grow`, without reference counting (each attribute's
-    order would be a view, counted twice per node).
+    A numeric split's attribute (``split_column`` in ``order``, else -1)
+    says where each row goes by its place alone: its first ``n_left`` rows
+    go left, or with ``missing_left`` those less its missing values (which
+    end it) and those. It is already in its children's order then, unless
+    missing values go left. Routing by place reads no value, and the
+    partition skipped is one of the ``1 + attributes`` passes (the long
+    chain's Mallows tree, one attribute, 0.078 -> 0.069 s). Apart from
+    :func:`grow`, without reference counting (each attribute's order would
+    be a view, counted twice per node).
     """
-    for p in range(lo, hi):
-        row = rows[p]
-        value = x[row]
-        if nominal:
-            goes_left[row] = value == threshold
-        elif math.isnan(value):
-            goes_left[row] = missing_left
-        else:
-            goes_left[row] = value <= threshold
-    _partition(rows, lo, hi, n_left, goes_left, buffer)
+    moved_missing = False
+    if split_column >= 0:
+        seg = order[split_column]
+        n_missing = 0
+        if missing_left:
+            while n_missing < hi - lo and math.isnan(x[seg[hi - 1 - n_missing]]):
+                n_missing += 1
+        moved_missing = n_missing > 0
+        ordered = lo + n_left - n_missing
+        for p in range(lo, hi):
+            goes_left[seg[p]] = p < ordered or p >= hi - n_missing
+    else:
+        for p in range(lo, hi):
+            row = rows[p]
+            value = x[row]
+            if nominal:
+                goes_left[row] = value == threshold
+            elif math.isnan(value):
+                goes_left[row] = missing_left
+            else:
+                goes_left[row] = value <= threshold
+    if own_rows:
+        _partition(rows, lo, hi, n_left, goes_left, buffer)
     for column in range(order.shape[0]):
-        _partition(order[column], lo, hi, n_left, goes_left, buffer)
+        if column != split_column or moved_missing:
+            _partition(order[column], lo, hi, n_left, goes_left, buffer)
 
 
 @njit(cache=True, _nrt=False)

@@ -133,11 +133,11 @@ DISTANCE_SCAN_CELLS = 64
 _NO_TABLE = (np.zeros((1, 1, 4)), np.zeros((1, 3)))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _theta_bound_tables(n_labels: int) -> tuple[np.ndarray, np.ndarray, int]:
     """θ bounds for ``n_labels`` labels, computed once per process: they depend on nothing else, and
-    computing them (about 2 x 46,000 θ per table, 1,024 ranges an octave) takes longer than a Mallows fit on
-    a small file.
+    computing them (θ at 173,000 mean distances, 4,096 an octave: 6 ms) takes longer than a Mallows fit on
+    a small file. At most 16 numbers of labels are kept (2.8 MB each).
 
     The grower only reads them. They stay writeable, as every other array it takes: Numba compiles
     a read-only array as another type, so a second version of the grower.
@@ -152,7 +152,7 @@ def _theta_bound_tables(n_labels: int) -> tuple[np.ndarray, np.ndarray, int]:
     return upper, lower, int(first_key)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _score_bound_tables(n_labels: int, form: float) -> tuple[np.ndarray, np.ndarray, int]:
     """:func:`_theta_bound_tables` as bounds of the score term of ``form`` (``floats[0]``), once per process."""
     upper, lower, first_key = _theta_bound_tables(n_labels)

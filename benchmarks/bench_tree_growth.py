@@ -63,6 +63,8 @@ SHAPES = (
     ("deep chain", 3_000, 1, 5, "chain"),  # noise growing fast along the attribute, values rounded
     # the same with every value distinct: the Mallows tree is a chain of 1,500+ levels (issue 37, goal 3)
     ("long chain", 20_000, 1, 5, "long chain"),
+    # noisy everywhere, the noise steepest at the top: the Mallows tree is 3,000+ levels deep
+    ("noisy everywhere", 20_000, 1, 5, "noisy everywhere"),
 )
 #: The small files of part (d): rows from, rows to.
 SMALL_ROWS = (150, 2_000)
@@ -87,15 +89,18 @@ def generated(n, d, n_labels, noise, seed=0):
     measured, spo among them). Attributes are rounded to 3 decimals, as
     measured data are, but for ``"long chain"``: the same noise with every
     value distinct, so nothing stops the peeling but the rows (the Mallows
-    tree on 20,000 rows: 1,572 levels; the other criteria's trees stay
-    under 100).
+    tree on 20,000 rows: 1,622 levels; the other criteria's trees stay
+    under 100). ``"noisy everywhere"``: one ranking plus noise of sd
+    ``1 + 20 x^8`` (the labels' scores one apart), every value distinct:
+    every row is noisy, so the Mallows tree peels rows off all along (3,469
+    levels on 20,000 rows).
     """
     rng = np.random.default_rng(seed)
     X = rng.random((n, d))
-    if noise != "long chain":
+    if noise not in ("long chain", "noisy everywhere"):
         X = np.round(X, 3)
-    if noise in ("chain", "long chain"):
-        spread = 3 * np.expm1(6 * X[:, 0]) / np.expm1(6)
+    if noise in ("chain", "long chain", "noisy everywhere"):
+        spread = 3 * np.expm1(6 * X[:, 0]) / np.expm1(6) if noise != "noisy everywhere" else 1 + 20 * X[:, 0] ** 8
         scores = np.arange(n_labels, 0, -1.0) + rng.normal(size=(n, n_labels)) * spread[:, None]
     elif noise is None:
         scores = rng.random((n, n_labels))
@@ -115,7 +120,7 @@ def data_sets(data, quick, names=None):
         dataset = load_label_ranking(data, name, required=False)
         if dataset is not None:
             found.append((name, dataset.X.to_numpy(dtype=float), np.asarray(dataset.Y, dtype=float)))
-    for name, n, d, labels, noise in SHAPES if not quick else [shape for shape in SHAPES if "chain" in shape[0]]:
+    for name, n, d, labels, noise in SHAPES if not quick else [shape for shape in SHAPES if "chain" in shape[0] or "noisy" in shape[0]]:
         X, Y = generated(n, d, labels, noise)
         found.append((name, X, Y))
     return [entry for entry in found if names is None or entry[0] in names]

@@ -186,9 +186,9 @@ def _theta_from_mean_distance(d, m, table, table_x):
 #: _BOUND_MANTISSA_BITS bits (ranges 1/4,096 of an octave wide, θ within 0.04 %), from
 #: 2**_BOUND_LOWEST_EXPONENT up. On noisy rows every candidate scores within 0.5 % of the best, so
 #: ranges of 1/64 octave (θ within 2 %) left 82 % of the long chain's candidates to be scored (two
-#: logarithms and exponentials each) and 1/1,024 left 11 % (its Mallows tree 0.192 -> 0.113 s; with the
-#: later changes 0.069 s at 1/1,024, 0.056 s at 1/4,096, the same at 1/8,192). The tables (173,000
-#: ranges, 1.4 MB each) are built once per number of labels, in 6 ms.
+#: logarithms and exponentials each), 1/1,024 left 11 % and 1/4,096 leaves 0.5 % (its Mallows tree
+#: 0.192 -> 0.113 s at 1/1,024; with the later changes 0.069 s at 1/1,024, 0.056 s at 1/4,096, the same
+#: at 1/8,192). The tables (173,000 ranges, 1.4 MB each) are built once per number of labels, in 6 ms.
 _BOUND_MANTISSA_BITS = 12
 _BOUND_LOWEST_EXPONENT = -40
 _BOUND_SHIFT = 52 - _BOUND_MANTISSA_BITS

@@ -453,8 +453,10 @@ def growth_player(tree: Tree, settings: TreeSettings, data_key: str, key: str = 
     def draw() -> GrowthStep:
         depth = controls()
         current = growth_step(tree, sequence, state[step_key])
-        status = st.container(horizontal=True, vertical_alignment="center", gap="small")
-        status.markdown(_step_caption(current, n_steps), width="stretch")
+        # (one line, cut with an ellipsis by the page style: a second line would move the tree between steps)
+        status = st.container(horizontal=True, vertical_alignment="center", gap="small", key=f"{key}_growth_status")
+        caption = _step_caption(current, n_steps)
+        status.markdown(caption, width="stretch", help=caption)
         if selected_key is not None:
             # Shown while playing too (disabled), so that the row keeps its height and the tree does not move.
             chosen = state.get(selected_key)

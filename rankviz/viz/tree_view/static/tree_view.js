@@ -507,6 +507,7 @@ function describe(view, data) {
     if (data.nodes.some((record) => !record.leaf)) parts.push("⊖: collapse");
     if (tree) parts.push("Tab: keys");
     hint.textContent = parts.join(" · ");
+    hint.title = hint.textContent;  // (cut with an ellipsis where the bar is narrow)
   }
 }
 

@@ -330,12 +330,15 @@ def test_a_shared_link_to_a_page_opens_that_page_with_its_settings(fresh_streaml
 
 
 def test_play_animates_and_pause_stops(streamlit_server, page: Page):
+    # A laptop's window, where the status line and the view's bar are narrowest: the tree stays put
+    page.set_viewport_size({"width": 1280, "height": 720})
     n_steps = library_tree_shape(DEFAULT_GAMMA)[0] - 1
     open_app(page, streamlit_server)
     button(page, "Start").click()
     expect(status_line(page)).to_contain_text(f"Step 0 of {n_steps}")
     wait_until_idle(page)
     start_step = read_status(page)[0]
+    view_top = page.locator(".rv-viewport").first.bounding_box()["y"]
 
     button(page, "Play").click()
     expect(button(page, "Pause")).to_be_visible()
@@ -343,6 +346,8 @@ def test_play_animates_and_pause_stops(streamlit_server, page: Page):
     step = read_status(page)[0]
     assert step > start_step, f"Play did not advance the tree in 3 s (still at step {step})"
     assert step < n_steps  # 11 steps at "normal" speed take longer than 3 s
+    # the "just split" key joined the view's bar and the status names a split: neither moved the tree
+    assert page.locator(".rv-viewport").first.bounding_box()["y"] == view_top
 
     button(page, "Pause").click()
     expect(button(page, "Play")).to_be_visible()

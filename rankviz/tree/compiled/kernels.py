@@ -183,14 +183,18 @@ def _theta_from_mean_distance(d, m, table, table_x):
 
 
 #: Bounds of θ are tabled per range of mean distances that share a float's exponent and first
-#: _BOUND_MANTISSA_BITS bits (ranges 1/4,096 of an octave wide, θ within 0.04 %), from
-#: 2**_BOUND_LOWEST_EXPONENT up. On noisy rows every candidate scores within 0.5 % of the best, so
-#: ranges of 1/64 octave (θ within 2 %) left 82 % of the long chain's candidates to be scored (two
-#: logarithms and exponentials each), 1/1,024 left 11 % and 1/4,096 leaves 0.5 % (its Mallows tree
-#: 0.192 -> 0.113 s at 1/1,024; with the later changes 0.069 s at 1/1,024, 0.056 s at 1/4,096, the same
-#: at 1/8,192). The tables (173,000 ranges, 1.4 MB each) are built once per number of labels, in 6 ms.
-_BOUND_MANTISSA_BITS = 12
-_BOUND_LOWEST_EXPONENT = -40
+#: _BOUND_MANTISSA_BITS bits (ranges 1/8,192 of an octave wide, θ within 0.013 %), from
+#: 2**_BOUND_LOWEST_EXPONENT up (below, only pure nodes of over 16 million rows: the first range, whose
+#: upper bound is infinite, holds them). On noisy rows every candidate scores within 0.5 % of the
+#: best, so ranges of 1/64 octave (θ within 2 %) left 82 % of the long chain's candidates to be scored
+#: (two logarithms and exponentials each), 1/1,024 left 11 % and 1/4,096 0.5 % (its Mallows tree
+#: 0.192 -> 0.113 s at 1/1,024; with the later changes 0.069 s at 1/1,024, 0.056 s at 1/4,096). A set
+#: noisy everywhere needs finer still: its tree 0.356 s at 1/4,096 with the margins of theta_bounds at
+#: 1e-4, 0.251 s at 1/8,192 with margins of 1e-6 (1/16,384: the same, twice the table). The tables
+#: (215,000 ranges for 5 labels) are built in about 12 ms once per number of labels and form, and
+#: kept as float32 score terms (specs._score_bound_tables).
+_BOUND_MANTISSA_BITS = 13
+_BOUND_LOWEST_EXPONENT = -24
 _BOUND_SHIFT = 52 - _BOUND_MANTISSA_BITS
 
 
@@ -222,7 +226,7 @@ def theta_bounds(m: int, table: np.ndarray, table_x: np.ndarray) -> tuple:
     """Upper and lower bounds of θ for m labels, per range of mean distances (:func:`theta_bound_key`).
 
     θ falls as the mean distance grows, so its values at a range's ends
-    bound it in the range; margins (1e-4 relative, 1e-9 absolute) cover the
+    bound it in the range; margins (1e-6 relative, 1e-9 absolute) cover the
     interpolant's error (1e-9) and the joins of its pieces
     (tests/test_compiled_growth.py checks the bounds on a dense grid). The
     first range runs down to 0 (upper bound infinite), the last up to the
@@ -241,8 +245,8 @@ def theta_bounds(m: int, table: np.ndarray, table_x: np.ndarray) -> tuple:
     for key in range(n_keys):
         end = min(_bits_float((first_key + key + 1) << _BOUND_SHIFT), most)
         at_end = _theta_from_mean_distance(end, m, table, table_x)
-        upper[key] = math.inf if key == 0 else at_start * (1.0 + 1e-4) + 1e-9
-        lower[key] = max(at_end * (1.0 - 1e-4) - 1e-9, 0.0)
+        upper[key] = math.inf if key == 0 else at_start * (1.0 + 1e-6) + 1e-9
+        lower[key] = max(at_end * (1.0 - 1e-6) - 1e-9, 0.0)
         at_start = at_end
     return upper, lower, first_key
 

@@ -120,7 +120,8 @@ def data_sets(data, quick, names=None):
         dataset = load_label_ranking(data, name, required=False)
         if dataset is not None:
             found.append((name, dataset.X.to_numpy(dtype=float), np.asarray(dataset.Y, dtype=float)))
-    for name, n, d, labels, noise in SHAPES if not quick else [shape for shape in SHAPES if "chain" in shape[0] or "noisy" in shape[0]]:
+    chains = [shape for shape in SHAPES if "chain" in shape[0] or "noisy" in shape[0]]
+    for name, n, d, labels, noise in SHAPES if not quick else chains:
         X, Y = generated(n, d, labels, noise)
         found.append((name, X, Y))
     return [entry for entry in found if names is None or entry[0] in names]

@@ -711,8 +711,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     centre and Kendall distance in one pass over the pairs; ``bounds`` are then
     the score term bounds of :func:`spread_bounds` for its number of labels and
     form of the score (they depend on nothing else, so the caller keeps them:
-    computing them takes milliseconds, more than a small file's fit). For the pairwise entropy of
-    rankings holding every label it holds each row's relation of every pair
+    computing them takes milliseconds, more than a small file's fit). For the
+    pairwise entropy of rankings holding every label it holds each row's relation of every pair
     (1, 0, -1), and the scans keep each side's pair counts as whole numbers
     (:func:`_scan_entropy`). ``ring`` (a power of
     two) is the first room for the summed statistics of the nodes waiting to

@@ -65,6 +65,8 @@ SHAPES = (
     ("long chain", 20_000, 1, 5, "long chain"),
     # noisy everywhere, the noise steepest at the top: the Mallows tree is 3,000+ levels deep
     ("noisy everywhere", 20_000, 1, 5, "noisy everywhere"),
+    # rankings drawn at random, one attribute, every value distinct: the mean-Spearman tree is a chain
+    ("pure noise", 10_000, 1, 8, "pure noise"),
 )
 #: The small files of part (d): rows from, rows to.
 SMALL_ROWS = (150, 2_000)
@@ -93,16 +95,18 @@ def generated(n, d, n_labels, noise, seed=0):
     under 100). ``"noisy everywhere"``: one ranking plus noise of sd
     ``1 + 20 x^8`` (the labels' scores one apart), every value distinct:
     every row is noisy, so the Mallows tree peels rows off all along (3,469
-    levels on 20,000 rows).
+    levels on 20,000 rows). ``"pure noise"``: rankings drawn at random, every
+    value distinct: the mean-Spearman tree peels pairs of alike rankings off
+    one after another (1,533 levels on 10,000 rows of 8 labels).
     """
     rng = np.random.default_rng(seed)
     X = rng.random((n, d))
-    if noise not in ("long chain", "noisy everywhere"):
+    if noise not in ("long chain", "noisy everywhere", "pure noise"):
         X = np.round(X, 3)
     if noise in ("chain", "long chain", "noisy everywhere"):
         spread = 3 * np.expm1(6 * X[:, 0]) / np.expm1(6) if noise != "noisy everywhere" else 1 + 20 * X[:, 0] ** 8
         scores = np.arange(n_labels, 0, -1.0) + rng.normal(size=(n, n_labels)) * spread[:, None]
-    elif noise is None:
+    elif noise is None or noise == "pure noise":
         scores = rng.random((n, n_labels))
     else:
         pairs = rng.integers(0, d, size=(n_labels, 2))

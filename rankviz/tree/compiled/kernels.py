@@ -773,7 +773,8 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
         path = _SCAN_SUMS
     levels = (row_levels, parent_levels, level_distance, to_parent, left_levels)
     reciprocals = 1.0 / np.arange(n + 1 if by_pairs else 1)  # 1 / k at k, for the scans' θ bounds
-    distances = np.empty((2, n if by_pairs else 1))  # the scans' Kendall distances
+    # the Mallows scans' Kendall distances, or the mean-Spearman scans' squared norms, per candidate
+    distances = np.empty((2, n if by_pairs or kind == MEAN_SPEARMAN else 1))
     pair_entropy = _pair_entropy_table(floats, n, n_pairs, n_features) if by_entropy and not ints[4] else np.empty(0)
     pairs = (row_codes, pair_sums, bounds, reciprocals, distances, pair_entropy)
     # `capacity` bounds the number of nodes; the columns start small and double as the tree
@@ -822,9 +823,12 @@ def grow(columns: np.ndarray, nominal: np.ndarray, numeric: np.ndarray, missing:
     best_left = np.zeros(n_stats)
     work = (sums, cand_pos, cand_score, cand_left, missing_sum, np.empty(n))
     # Statistics that are counts (indicators) or halves of them sum exactly in any order, so a child's
-    # sums may be taken as its parent's less its sibling's (see _left_sums)
+    # sums may be taken as its parent's less its sibling's (see _left_sums). Mean Spearman's are whole
+    # numbers when every row holds every label (twice the centred positions, all_unit): a chain that
+    # peels rows off the top summed its whole left side at every node (pure noise, 10,000 rows of 8
+    # labels, 1,282 levels: 2.44x -> 2.22x CART)
     whole_sums = (kind == GINI or kind == RANKING_IMPURITY or kind == PAIRWISE_ENTROPY
-                  or (kind == MALLOWS and ints[0] == 1))
+                  or (kind == MALLOWS and ints[0] == 1) or (kind == MEAN_SPEARMAN and ints[0] == 1))
 
     count[0] = n
     for row in range(n):
@@ -1081,7 +1085,7 @@ def _best_numeric(columns, numeric, missing, order, lo, hi, stats, parent_sum, m
                 p -= 1
         if n_missing == 0 and path == _SCAN_SPEARMAN:
             n_cand = _scan_spearman(values, seg, min_leaf, stats, parent_sum, ints[0], floats[0], n_labels,
-                                    sums[0], cand_pos, cand_score)
+                                    sums[0], distances, cand_pos, cand_score)
         elif n_missing == 0 and path == _SCAN_DISTANCES:
             n_cand = _scan_distances(values, seg, min_leaf, row_levels, n_labels, n_levels, level_distance,
                                      to_parent, parent_impurity, worst, left_levels, cand_pos, cand_score)
@@ -1359,9 +1363,22 @@ def _scan_sums(values, seg, min_leaf, stats, parent_sum, n_missing, missing_sum,
     return n_cand
 
 
-@njit(cache=True, _nrt=False)
-def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_labels, running, cand_pos, cand_score):
-    """Mean pairwise Spearman: running sums, and both sides' squared norms in one pass per candidate."""
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_labels, running, squares, cand_pos,
+                   cand_score):
+    """Mean pairwise Spearman: running sums, and both sides' squared norms in one pass per candidate.
+
+    The scan first collects every candidate's two squared norms (``squares``)
+    and the left side's summed own norms (in ``cand_score``), then scores them
+    all in a loop of its own: in the scan, each candidate's divisions held up
+    the next rows' sums. It is compiled with NumPy's error model: a division
+    is the processor's, without Python's check for a zero divisor before each
+    (none is zero here: a side holds rows), a branch per division that kept
+    the scoring loop from being vectorised (10,000 rows of 8 labels: 17.7 ->
+    12.2 ns per row, the same scores). The other scans gained nothing from it,
+    and the Mallows and ranking-impurity ones lost (pendigits-like 1.27x ->
+    1.47-1.67x and 0.76x -> 1.01-1.12x CART).
+    """
     c = len(seg)
     n_stats = stats.shape[1]
     for j in range(n_stats):
@@ -1373,24 +1390,27 @@ def _scan_spearman(values, seg, min_leaf, stats, parent_sum, all_unit, scale, n_
             running[j] += stats[row, j]
         if not _is_candidate(values, p, c, min_leaf):
             continue
-        left_count = p + 1
-        right_count = c - left_count
         square_left = square_right = 0.0
         for label in range(n_labels):
             a = running[label]
             b = parent_sum[label] - a
             square_left += a * a
             square_right += b * b
+        squares[0, n_cand] = square_left
+        squares[1, n_cand] = square_right
+        cand_score[n_cand] = 0.0 if all_unit else running[n_labels]
+        cand_pos[n_cand] = p
+        n_cand += 1
+    for i in range(n_cand):
+        left_count = cand_pos[i] + 1
         own_left = own_right = 0.0
         if not all_unit:
-            own_left = running[n_labels]
+            own_left = cand_score[i]
             own_right = parent_sum[n_labels] - own_left
-        count_left, count_right = float(left_count), float(right_count)
-        left = _spearman_from_squares(all_unit, scale, count_left, square_left, own_left)
-        right = _spearman_from_squares(all_unit, scale, count_right, square_right, own_right)
-        cand_pos[n_cand] = p
-        cand_score[n_cand] = _size_weighted(count_left, left, count_right, right)
-        n_cand += 1
+        count_left, count_right = float(left_count), float(c - left_count)
+        left = _spearman_from_squares(all_unit, scale, count_left, squares[0, i], own_left)
+        right = _spearman_from_squares(all_unit, scale, count_right, squares[1, i], own_right)
+        cand_score[i] = _size_weighted(count_left, left, count_right, right)
     return n_cand
 
 

@@ -711,7 +711,8 @@ class _NodeTable:
         self.split_threshold = np.full(capacity, np.nan)
         self.split_score = np.full(capacity, np.nan)
         self.similarity = np.full(capacity, np.nan)
-        self.distance = np.full(capacity, np.nan)  # (only the compiled grower fills it: see to_tree)
+        # each node's distance to its Mallows centre: only the compiled grower sums it (see to_tree)
+        self.distance: np.ndarray | None = None
         self.depth = np.zeros(capacity, dtype=np.intp)
         self.count = np.zeros(capacity, dtype=np.intp)
         self.stat_sum = np.zeros((capacity, n_stats))
@@ -773,7 +774,6 @@ class _NodeTable:
         centres where the grower summed them (``"node_distance"``, read by
         :func:`rankviz.tree.mallows_nodes.node_models`)."""
         extras: dict = {} if missing_features is None else {"missing_features": missing_features}
-        distance = self.distance[used]
-        if len(distance) and not np.isnan(distance).any():
-            extras["node_distance"] = distance.copy()
+        if self.distance is not None and not np.isnan(self.distance[used]).any():
+            extras["node_distance"] = self.distance[used].copy()
         return extras

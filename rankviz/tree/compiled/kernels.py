@@ -1742,10 +1742,10 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
     exponential each) are bounded first by a table lookup (``bounds``: the
     score terms of :func:`theta_bounds`, :func:`spread_bounds`). Such a
     candidate could not be chosen, since its score is below the best less
-    the tie margin. The scan first collects
-    every candidate's distances, then bounds them all, then scores the
-    ones left: in one loop, each candidate's chain of divisions and lookups
-    held up the next rows' sums (the noisy chain 0.120 -> 0.107 s).
+    the tie margin. The scan first collects every candidate's distances,
+    then bounds them all, then scores the ones left: in one loop, each
+    candidate's chain of divisions and lookups held up the next rows' sums
+    (the noisy chain 0.120 -> 0.107 s).
     """
     c = len(seg)
     a_left, margin_left, a_node, margin_node = pair_sums[0], pair_sums[1], pair_sums[2], pair_sums[3]
@@ -1762,13 +1762,14 @@ def _scan_pairs(values, seg, min_leaf, row_codes, n_labels, theta_floor, table, 
     pure = _pure_distance(theta_floor)
     n_found = 0
     for p in range(c - 1):
-        if not tied and _is_candidate(values, p, c, min_leaf):
+        candidate = _is_candidate(values, p, c, min_leaf)
+        if candidate and not tied:
             # the row's codes and the two distances in one pass over the pairs
             distance_l, distance_r = _add_row_distances(row_codes, seg, p, n_pairs, margin_left, a_left, a_node,
                                                         margin_node, np.int32(p + 1), np.int32(c - p - 1))
         else:
             _add_row_codes(row_codes, seg, p, n_pairs, tied, True, margin_left, a_left, b_left)
-            if not _is_candidate(values, p, c, min_leaf):
+            if not candidate:
                 continue
             distance_l, distance_r = _tied_pair_distances(a_left, b_left, margin_left, a_node, b_node, margin_node)
         distance_left[n_found] = max(float(distance_l), pure)

@@ -35,7 +35,8 @@ class FeatureEntries(NamedTuple):
 
     #: where each feature's entries start, and the end (n_features + 1)
     ptr: np.ndarray
-    #: the documents (uint32), feature by feature; among equal codes in increasing order
+    #: the documents (uint32), feature by feature; among equal codes in increasing order (MPBoost's search
+    #: regroups a copy by query: :func:`rankviz.ltr.stump_search.entries_by_query`)
     docs: np.ndarray
     #: their bin codes (int32)
     codes: np.ndarray

@@ -21,6 +21,13 @@ def compiled():
     jit.set_compile_mode(previous)
 
 
+@pytest.fixture(params=["code order", "grouped"], autouse=True)
+def arrangement(request, monkeypatch):
+    """Every test with the entries in code order (few documents) and grouped by query (many)."""
+    monkeypatch.setattr(stump_search, "_GROUPED_DOCUMENTS", 10**9 if request.param == "code order" else 0)
+    return request.param
+
+
 def sparse_queries(seed, n_queries=25, n_features=12):
     """LETOR-like: queries of 3-30 documents, grades 0-4, mostly zeros, a few negative values and NaNs
     (so a most frequent bin is not always the lowest), one feature all zero and one dense."""
@@ -55,21 +62,18 @@ def search_for(X, y, qid, ddf="logdd", parameter=None, max_bins=None, sparse=Tru
 def test_every_thresholds_gain_from_the_entries_equals_the_pairs(seed, ddf, parameter, monkeypatch):
     X, y, qid = sparse_queries(seed)
     search, first, second, distance = search_for(X, y, qid, ddf, parameter, monkeypatch=monkeypatch)
-    layout, entries = search.layout, search.entries
+    layout = search.layout
     scores = np.random.default_rng(seed).normal(scale=0.7, size=len(y))
     weights = layout.round_weights(scores)
     pair_weights, _ = layout.pair_weights(scores)
     floor = 1e-6 * weights.total
-    kernels = stump_search.KERNELS.load()
+    bound_kernel, _, feature_kernel, bound, walk = search._entry_kernels(weights, floor)
     bounds = np.empty(layout.n_features)
-    kernels.sparse_bounds(entries.ptr, entries.docs, entries.codes, entries.default_bin, layout.queries, weights.p,
-                          search._inverse_spread, search._query_s1, floor, bounds)
+    bound_kernel(*bound, bounds)
     for k in range(layout.n_features):
         n_thresholds = int(layout.bins.n_bins[k]) - 1
         gains = np.full(max(n_thresholds, 1), -1.0)
-        top = kernels.sparse_feature(k, entries.ptr, entries.docs, entries.codes, entries.default_bin,
-                                     layout.queries, layout.grades, weights.factors, weights.weight, weights.p,
-                                     search._state, floor, gains, True)
+        top = feature_kernel(k, *walk, gains, True)
         expected = []
         for b in range(n_thresholds):
             s1, s2 = stump_sums(layout.bins.codes[:, k], b, first, second, distance, pair_weights)
@@ -78,7 +82,8 @@ def test_every_thresholds_gain_from_the_entries_equals_the_pairs(seed, ddf, para
         assert top == pytest.approx(max(expected, default=0.0), rel=1e-9, abs=1e-12 * weights.total)
         # the bound from S1 alone is never below the feature's best gain
         assert bounds[k] >= top * (1 - 1e-12)
-        assert not search._state.any() and not search._query_s1.any()  # the work arrays are left zero
+        # the work arrays are left zero
+        assert not (search._bins.any() if search._grouped else search._state.any() or search._query_s1.any())
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -98,16 +103,13 @@ def test_the_pruned_search_chooses_the_full_searchs_stump(seed, monkeypatch):
 def test_features_that_cannot_win_are_not_searched(monkeypatch):
     X, y, qid = sparse_queries(0, n_features=40)
     search, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
-    layout, entries = search.layout, search.entries
+    layout = search.layout
     weights = layout.round_weights(np.random.default_rng(0).normal(size=len(y)))
-    floor = 1e-6 * weights.total
-    kernels = stump_search.KERNELS.load()
+    bound_kernel, walk_kernel, _, bound, walk = search._entry_kernels(weights, 1e-6 * weights.total)
     bounds = np.empty(layout.n_features)
-    shared = (entries.ptr, entries.docs, entries.codes, entries.default_bin, layout.queries)
-    kernels.sparse_bounds(*shared, weights.p, search._inverse_spread, search._query_s1, floor, bounds)
+    bound_kernel(*bound, bounds)
     tops = np.zeros(layout.n_features)
-    searched = kernels.sparse_tops(np.argsort(-bounds, kind="stable"), bounds, 2e-5, *shared, layout.grades,
-                                   weights.factors, weights.weight, weights.p, search._state, floor, tops)
+    searched = walk_kernel(np.argsort(-bounds, kind="stable"), bounds, 2e-5, *walk, tops)
     assert 1 <= searched < layout.n_features // 2
 
 
@@ -123,6 +125,40 @@ def test_fits_with_and_without_the_sparse_search_agree(max_bins, monkeypatch):
     np.testing.assert_array_equal(sparse.threshold_, full.threshold_)
     np.testing.assert_allclose(sparse.value_, full.value_, rtol=1e-9)
     np.testing.assert_allclose(sparse.predict(X), full.predict(X), rtol=1e-9, atol=1e-12)
+
+
+def test_the_entries_run_by_code_or_by_query_and_hold_the_bins_values(arrangement, monkeypatch):
+    """In code order, each feature's entries run by code, then document. Grouped, rows of queries interleaved
+    are renumbered query by query and the entries run by query, code and document. Either way they hold the
+    (document, code) of every value outside the feature's default bin, once."""
+    X, y, qid = sparse_queries(3, n_features=9)  # rows shuffled: the queries interleave
+    search, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
+    entries, codes = search.entries, search.layout.bins.codes
+    if arrangement == "grouped":
+        order = search._doc_order
+        assert order is not None and np.all(np.diff(search._query_of) >= 0)
+        np.testing.assert_array_equal(search._query_of, search.layout.queries[order])
+        np.testing.assert_array_equal(search._query_end, np.cumsum(np.bincount(search._query_of)))
+    else:
+        order = np.arange(len(y))
+    for k in range(X.shape[1]):
+        part = slice(entries.ptr[k], entries.ptr[k + 1])
+        docs, entry_codes = entries.docs[part].astype(np.intp), entries.codes[part]
+        keys = np.c_[search._query_of[docs], entry_codes, docs] if arrangement == "grouped" else np.c_[entry_codes, docs]
+        assert all(tuple(a) < tuple(b) for a, b in zip(keys[:-1], keys[1:]))  # strictly: no entry twice
+        np.testing.assert_array_equal(codes[order[docs], k], entry_codes)
+        assert docs.size == np.count_nonzero(codes[:, k] != entries.default_bin[k])
+
+
+def test_rows_in_any_order_fit_the_same_stumps():
+    """Queries listed together (the documents keep their numbers) or interleaved (renumbered): the same fit."""
+    X, y, qid = sparse_queries(5, n_queries=30, n_features=20)
+    together = np.argsort(qid, kind="stable")
+    fits = [MPBoost(ddf="logdd", n_rounds=20).fit(X[rows], y[rows], qid=qid[rows])
+            for rows in (together, np.arange(len(y)))]
+    np.testing.assert_array_equal(fits[0].feature_, fits[1].feature_)
+    np.testing.assert_array_equal(fits[0].threshold_, fits[1].threshold_)
+    np.testing.assert_allclose(fits[0].value_, fits[1].value_, rtol=1e-9)
 
 
 def test_the_sparse_search_is_chosen_for_mostly_zero_features_in_one_thread():

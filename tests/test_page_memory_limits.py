@@ -15,6 +15,7 @@ import io
 import re
 
 import numpy as np
+from scipy import sparse
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -125,6 +126,21 @@ def test_mpboost_fits_one_query_of_20000_documents_in_linear_memory():
             model.pairs_
     peak = peak_of(lambda: MPBoost(n_rounds=5).fit(X, y, qid=qid), max_memory="300 MB")
     assert peak < 100 * 2**20, peak  # a few arrays of documents x grades, not 16 GiB of pairs
+
+
+def test_mpboost_refuses_a_feature_table_over_the_limit_by_its_numbers_not_by_pairs():
+    """When the features alone are over the budget, no number of pairs would fit: the message names the features
+    (it said "at most 0 pairs, e.g. one query of at most 0 documents")."""
+    rng = np.random.default_rng(0)
+    X, y, qid = rng.random((4_000, 50)), rng.integers(0, 3, 4_000), np.repeat(np.arange(40), 100)
+    with config_context(max_memory="4 MB"), pytest.raises(MemoryLimitError) as refused:  # 200,000 numbers: 8 MB
+        MPBoost(n_rounds=2).fit(X, y, qid=qid)
+    message = str(refused.value)
+    assert "4,000 documents whose features hold 200,000 numbers" in message, message
+    assert f"at most {4 * 10**6 // 40:,} numbers" in message and "sparse" in message, message
+    assert "0 pairs" not in message, message
+    with config_context(max_memory="4 MB"), pytest.raises(MemoryLimitError, match="200,000 numbers"):
+        MPBoost(n_rounds=2).fit(sparse.csr_matrix(X), y, qid=qid)  # as many values held: refused the same way
 
 
 def peak_of(fit, max_memory):

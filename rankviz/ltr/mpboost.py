@@ -165,6 +165,11 @@ def _fit_plan(pair_counts: np.ndarray, walked: np.ndarray, sizes: np.ndarray, n_
     need = PAIR_PEAK_BYTES * kept_pairs + features + DOCUMENT_GRADE_BYTES * n_documents * n_grades
     if walked.any() and compile_mode() != "never" and need <= max_memory():
         return True
+    if features >= max_memory():  # no pairs could fit beside the features: say so, not "at most 0 pairs"
+        check_memory(features, f"MPBoost's search of {n_documents:,} documents whose features hold "
+                               f"{n_values:,} numbers",
+                     largest=f"at most {max_memory() // FEATURES_PEAK_BYTES:,} numbers (a scipy sparse matrix, "
+                             "e.g. from load_svmlight(..., sparse=True), holds only its non-zero ones)")
     room = max(max_memory() - features, 0) // PAIR_PEAK_BYTES
     check_memory(PAIR_PEAK_BYTES * n_pairs + features,
                  f"MPBoost keeps every pair of documents of one query with different grades: "

@@ -45,8 +45,9 @@ configure_numba_cache()  # before Numba's first import: it reads its cache folde
 
 import numba  # noqa: E402 -- after the cache folder is set
 
-__all__ = ["document_factors", "feature_tops", "pair_statistics", "scan_feature", "score_ranges", "sparse_bounds",
-           "sparse_feature", "sparse_tops", "split_sums", "stump_tables"]
+__all__ = ["document_factors", "entries_by_query", "feature_tops", "grouped_bounds", "grouped_feature", "grouped_tops",
+           "pair_statistics", "scan_feature", "score_ranges", "sparse_bounds", "sparse_feature", "sparse_tops",
+           "split_sums", "stump_tables"]
 
 
 @numba.njit(cache=True, nogil=True)
@@ -556,6 +557,233 @@ def sparse_tops(by_bound: np.ndarray, bounds: np.ndarray, margin: float, ptr: np
             break
         tops[k] = sparse_feature(k, ptr, docs, entry_codes, default_bin, queries, grades, factors, weight, p,
                                  state, floor, unused, False)
+        best = max(best, tops[k])
+        searched += 1
+    return searched
+
+# --------------------------------------------------------------------------- #
+# The same, with each feature's entries grouped by query
+# --------------------------------------------------------------------------- #
+# On many documents the walk above reads, for each entry, a document's data and
+# its query's state at random: on 1.2 M documents (136 features) an entry of
+# the exact walk cost 70 ns, most of it cache misses. Grouped by query
+# (entries_by_query, once per fit), with the documents numbered query by query,
+# a query's entries read its documents' data from one stretch of memory and
+# keep its per-grade state in a small local array; they add into sums per bin,
+# which one scan of the bins turns into every threshold's sums. On few
+# documents, where everything is in the cache anyway, the walk above is faster
+# (each query's short run of entries costs a few mispredicted branches):
+# StumpSearch chooses by the number of documents.
+
+
+@numba.njit(cache=True, nogil=True)
+def entries_by_query(ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, queries: np.ndarray,
+                     n_queries: int, docs_out: np.ndarray, codes_out: np.ndarray) -> None:
+    """Each feature's entries (in code order) regrouped by query, stably: by query, then code, then document.
+
+    A counting sort per feature, ``O(entries + features x queries)``.
+    """
+    count = np.zeros(n_queries + 1, dtype=np.intp)
+    for k in range(ptr.size - 1):
+        start, stop = ptr[k], ptr[k + 1]
+        count[:] = 0
+        for i in range(start, stop):
+            count[np.uint64(queries[np.uint64(docs[i])]) + np.uint64(1)] += 1
+        for q in range(n_queries):
+            count[q + 1] += count[q]
+        for i in range(start, stop):
+            q = np.uint64(queries[np.uint64(docs[i])])
+            j = start + count[q]
+            count[q] += 1
+            docs_out[j] = docs[i]
+            codes_out[j] = entry_codes[i]
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _add_run(bins: np.ndarray, code: np.uint64, p_sum: float, second: float, count: float) -> None:
+    """Add the sums of a run of entries of one code to its bin."""
+    bins[code, 0] += p_sum
+    bins[code, 1] += second
+    bins[code, 2] += count
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _bound_query(first: int, n: int, step: int, docs: np.ndarray, entry_codes: np.ndarray, p: np.ndarray,
+                 inverse_spread: float, bins: np.ndarray, offset: int) -> None:
+    """Add ``n`` entries of one query, from ``first`` by ``step``, to their bins: ``p`` and the bound's term.
+
+    ``bins[offset + c]`` gets each entry's ``p`` (column 0), a count (column
+    2) and in column 1 the change of the query's ``|S1_q|`` it makes, over
+    ``d_q`` (the bound's ``sum_q |S1_q| / d_q``). The entries come in code order, often
+    several of a code in a row (a count feature's few values): their sums are
+    kept in registers and added to the bin when the code changes.
+    """
+    if n == 0:
+        return
+    s1 = run_p = run_second = run_count = 0.0
+    run_code = np.uint64(offset + entry_codes[np.uint64(first)])
+    for j in range(n):
+        i = np.uint64(first + j * step)
+        m = np.uint64(docs[i])
+        c = np.uint64(offset + entry_codes[i])
+        if c != run_code:
+            _add_run(bins, run_code, run_p, run_second, run_count)
+            run_code, run_p, run_second, run_count = c, 0.0, 0.0, 0.0
+        before = s1
+        s1 += p[m]
+        run_second += (abs(s1) - abs(before)) * inverse_spread
+        run_p += p[m]
+        run_count += 1.0
+    _add_run(bins, run_code, run_p, run_second, run_count)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _exact_query(first: int, n: int, step: int, docs: np.ndarray, entry_codes: np.ndarray, grades: np.ndarray,
+                 factors: np.ndarray, weight: np.ndarray, p: np.ndarray, local: np.ndarray, bins: np.ndarray,
+                 offset: int) -> None:
+    """As :func:`_bound_query`, with what passing each entry adds to ``S2`` in column 1.
+
+    That is ``W_m - 2 sum_h factors[m, h] T[h, g_m]``, the query's per-grade
+    state ``T`` (of the entries passed) in ``local``.
+    """
+    if n == 0:
+        return
+    n_grades = np.uint64(factors.shape[1])
+    local[:, :] = 0.0
+    run_p = run_second = run_count = 0.0
+    run_code = np.uint64(offset + entry_codes[np.uint64(first)])
+    for j in range(n):
+        i = np.uint64(first + j * step)
+        m = np.uint64(docs[i])
+        c = np.uint64(offset + entry_codes[i])
+        if c != run_code:
+            _add_run(bins, run_code, run_p, run_second, run_count)
+            run_code, run_p, run_second, run_count = c, 0.0, 0.0, 0.0
+        g = np.uint64(grades[m])
+        inside = 0.0
+        for h in range(n_grades):
+            factor = factors[m, h]
+            inside += factor * local[h, g]
+            local[g, h] += factor
+        run_second += weight[m] - 2.0 * inside
+        run_p += p[m]
+        run_count += 1.0
+    _add_run(bins, run_code, run_p, run_second, run_count)
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pass_query(a: int, stop: int, end: int, docs: np.ndarray, entry_codes: np.ndarray, default: int,
+                grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, p: np.ndarray, inverse_spread: float,
+                local: np.ndarray, bins: np.ndarray, offset: int, exact: bool) -> int:
+    """Pass a feature's entries from ``a`` on whose documents come before ``end`` (one query's); the next entry.
+
+    Those above the default bin from the top (the set above each threshold),
+    those below it from the bottom (the set below).
+    """
+    split = a
+    while split < stop and docs[np.uint64(split)] < end and entry_codes[np.uint64(split)] < default:
+        split += 1
+    b = split
+    while b < stop and docs[np.uint64(b)] < end:
+        b += 1
+    if exact:
+        _exact_query(b - 1, b - split, -1, docs, entry_codes, grades, factors, weight, p, local, bins, offset)
+        _exact_query(a, split - a, 1, docs, entry_codes, grades, factors, weight, p, local, bins, offset)
+    else:
+        _bound_query(b - 1, b - split, -1, docs, entry_codes, p, inverse_spread, bins, offset)
+        _bound_query(a, split - a, 1, docs, entry_codes, p, inverse_spread, bins, offset)
+    return b
+
+
+@numba.njit(cache=True, nogil=True)
+def _scan_bins(k: int, default_bin: np.ndarray, n_bins: np.ndarray, bins: np.ndarray, floor: float,
+               gains: np.ndarray, record: bool) -> float:
+    """Feature ``k``'s largest gain from the sums of its bins, which are then zeroed.
+
+    Passing the bins above ``c - 1`` makes the set above threshold ``c - 1``,
+    passing those up to ``c`` the set below threshold ``c``. With
+    ``record``, each threshold's gain goes to ``gains``.
+    """
+    default = default_bin[k]
+    top = s1 = second = 0.0
+    for c in range(n_bins[k] - 1, default, -1):
+        if bins[c, 2] > 0.0:
+            s1 += bins[c, 0]
+            second += bins[c, 1]
+            top = _better_gain(s1, second, floor, top)
+            if record:
+                gains[c - 1] = _better_gain(s1, second, floor, 0.0)
+            bins[c, 0] = bins[c, 1] = bins[c, 2] = 0.0
+    s1 = second = 0.0
+    for c in range(default):
+        if bins[c, 2] > 0.0:
+            s1 += bins[c, 0]
+            second += bins[c, 1]
+            top = _better_gain(s1, second, floor, top)
+            if record:
+                gains[c] = _better_gain(s1, second, floor, 0.0)
+            bins[c, 0] = bins[c, 1] = bins[c, 2] = 0.0
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def _grouped_gains(k: int, ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray,
+                   n_bins: np.ndarray, query_of: np.ndarray, query_end: np.ndarray, grades: np.ndarray,
+                   factors: np.ndarray, weight: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray,
+                   local: np.ndarray, bins: np.ndarray, floor: float, exact: bool, gains: np.ndarray,
+                   record: bool) -> float:
+    """Feature ``k``'s largest gain (``exact``) or bound on it, from its entries grouped by query.
+
+    Documents are numbered query by query (``query_of`` does not decrease;
+    query ``q``'s end before ``query_end[q]``). ``bins`` is zero on entry and
+    on return.
+    """
+    a, stop = ptr[k], ptr[k + 1]
+    while a < stop:
+        q = np.uint64(query_of[np.uint64(docs[np.uint64(a)])])
+        a = _pass_query(a, stop, query_end[q], docs, entry_codes, default_bin[k], grades, factors, weight, p,
+                        inverse_spread[q], local, bins, 0, exact)
+    return _scan_bins(k, default_bin, n_bins, bins, floor, gains, record)
+
+
+@numba.njit(cache=True, nogil=True)
+def grouped_feature(k: int, ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray,
+                    n_bins: np.ndarray, query_of: np.ndarray, query_end: np.ndarray, grades: np.ndarray,
+                    factors: np.ndarray, weight: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray,
+                    local: np.ndarray, bins: np.ndarray, floor: float, gains: np.ndarray, record: bool) -> float:
+    """:func:`sparse_feature` from entries grouped by query."""
+    return _grouped_gains(k, ptr, docs, entry_codes, default_bin, n_bins, query_of, query_end, grades, factors,
+                          weight, p, inverse_spread, local, bins, floor, True, gains, record)
+
+
+@numba.njit(cache=True, nogil=True)
+def grouped_bounds(ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray,
+                   n_bins: np.ndarray, query_of: np.ndarray, query_end: np.ndarray, grades: np.ndarray,
+                   factors: np.ndarray, weight: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray,
+                   local: np.ndarray, bins: np.ndarray, floor: float, bounds: np.ndarray) -> None:
+    """:func:`sparse_bounds` from entries grouped by query."""
+    unused = np.empty(0)
+    for k in range(bounds.size):
+        bounds[k] = _grouped_gains(k, ptr, docs, entry_codes, default_bin, n_bins, query_of, query_end, grades,
+                                   factors, weight, p, inverse_spread, local, bins, floor, False, unused, False)
+
+
+@numba.njit(cache=True, nogil=True)
+def grouped_tops(by_bound: np.ndarray, bounds: np.ndarray, margin: float, ptr: np.ndarray, docs: np.ndarray,
+                 entry_codes: np.ndarray, default_bin: np.ndarray, n_bins: np.ndarray, query_of: np.ndarray,
+                 query_end: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, p: np.ndarray,
+                 inverse_spread: np.ndarray, local: np.ndarray, bins: np.ndarray, floor: float,
+                 tops: np.ndarray) -> int:
+    """:func:`sparse_tops` from entries grouped by query."""
+    best = 0.0
+    unused = np.empty(0)
+    searched = 0
+    for j in range(by_bound.size):
+        k = by_bound[j]
+        if bounds[k] < best - margin * best or not bounds[k] > 0.0:
+            break
+        tops[k] = _grouped_gains(k, ptr, docs, entry_codes, default_bin, n_bins, query_of, query_end, grades,
+                                 factors, weight, p, inverse_spread, local, bins, floor, True, unused, False)
         best = max(best, tops[k])
         searched += 1
     return searched

@@ -25,6 +25,7 @@ def compiled():
 def arrangement(request, monkeypatch):
     """Every test with the entries in code order (few documents) and grouped by query (many)."""
     monkeypatch.setattr(stump_search, "_GROUPED_DOCUMENTS", 10**9 if request.param == "code order" else 0)
+    monkeypatch.setattr(stump_search, "_BATCH_DOCUMENTS", 0)  # grouped: features walked a few at a time
     return request.param
 
 
@@ -100,6 +101,21 @@ def test_the_pruned_search_chooses_the_full_searchs_stump(seed, monkeypatch):
         assert gain == pytest.approx(full.best(scores, weights)[2], rel=1e-9)
 
 
+@pytest.mark.parametrize("rows", [1, 40])
+def test_walks_of_features_batched_by_the_room_for_their_bins_choose_the_same_stump(rows, monkeypatch):
+    """Grouped, features are walked a few at a time, as many as their bins fit: one each when only one fits."""
+    monkeypatch.setattr(stump_search, "_GROUPED_DOCUMENTS", 0)
+    monkeypatch.setattr(stump_search, "_WALK_BINS", rows)
+    X, y, qid = sparse_queries(6, n_features=40)
+    batched, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
+    full, *_ = search_for(X, y, qid, sparse=False, monkeypatch=monkeypatch)
+    assert batched._walk_batch == 4 and batched._bins.shape[0] == max(rows, batched.layout.bins.n_bins.max())
+    for seed in range(5):
+        scores = np.random.default_rng(seed).normal(scale=1.5, size=len(y))
+        weights = full.layout.round_weights(scores)
+        assert batched.best(scores, weights)[:2] == full.best(scores, weights)[:2]
+
+
 def test_features_that_cannot_win_are_not_searched(monkeypatch):
     X, y, qid = sparse_queries(0, n_features=40)
     search, *_ = search_for(X, y, qid, monkeypatch=monkeypatch)
@@ -109,7 +125,8 @@ def test_features_that_cannot_win_are_not_searched(monkeypatch):
     bounds = np.empty(layout.n_features)
     bound_kernel(*bound, bounds)
     tops = np.zeros(layout.n_features)
-    searched = walk_kernel(np.argsort(-bounds, kind="stable"), bounds, 2e-5, *walk, tops)
+    batch = (search._walk_batch,) if search._grouped else ()  # grouped: features walked a few at a time
+    searched = walk_kernel(np.argsort(-bounds, kind="stable"), bounds, 2e-5, *batch, *walk, tops)
     assert 1 <= searched < layout.n_features // 2
 
 

@@ -660,12 +660,21 @@ def _exact_query(first: int, n: int, step: int, docs: np.ndarray, entry_codes: n
             _add_run(bins, run_code, run_p, run_second, run_count)
             run_code, run_p, run_second, run_count = c, 0.0, 0.0, 0.0
         g = np.uint64(grades[m])
-        inside = 0.0
-        for h in range(n_grades):
+        # two sums, so that each multiply-add need not wait for the one before
+        inside = other = 0.0
+        h = np.uint64(0)
+        while h + np.uint64(1) < n_grades:
+            factor, next_factor = factors[m, h], factors[m, h + np.uint64(1)]
+            inside += factor * local[h, g]
+            other += next_factor * local[h + np.uint64(1), g]
+            local[g, h] += factor
+            local[g, h + np.uint64(1)] += next_factor
+            h += np.uint64(2)
+        if h < n_grades:
             factor = factors[m, h]
             inside += factor * local[h, g]
             local[g, h] += factor
-        run_second += weight[m] - 2.0 * inside
+        run_second += weight[m] - 2.0 * (inside + other)
         run_p += p[m]
         run_count += 1.0
     _add_run(bins, run_code, run_p, run_second, run_count)
@@ -769,21 +778,51 @@ def grouped_bounds(ptr: np.ndarray, docs: np.ndarray, entry_codes: np.ndarray, d
 
 
 @numba.njit(cache=True, nogil=True)
-def grouped_tops(by_bound: np.ndarray, bounds: np.ndarray, margin: float, ptr: np.ndarray, docs: np.ndarray,
-                 entry_codes: np.ndarray, default_bin: np.ndarray, n_bins: np.ndarray, query_of: np.ndarray,
-                 query_end: np.ndarray, grades: np.ndarray, factors: np.ndarray, weight: np.ndarray, p: np.ndarray,
-                 inverse_spread: np.ndarray, local: np.ndarray, bins: np.ndarray, floor: float,
-                 tops: np.ndarray) -> int:
-    """:func:`sparse_tops` from entries grouped by query."""
+def grouped_tops(by_bound: np.ndarray, bounds: np.ndarray, margin: float, batch: int, ptr: np.ndarray,
+                 docs: np.ndarray, entry_codes: np.ndarray, default_bin: np.ndarray, n_bins: np.ndarray,
+                 query_of: np.ndarray, query_end: np.ndarray, grades: np.ndarray, factors: np.ndarray,
+                 weight: np.ndarray, p: np.ndarray, inverse_spread: np.ndarray, local: np.ndarray,
+                 bins: np.ndarray, floor: float, tops: np.ndarray) -> int:
+    """:func:`sparse_tops` from entries grouped by query, ``batch`` features at a time.
+
+    The features of a batch are walked query by query together, their bins
+    one after another in ``bins`` (as many as it holds; one feature's at
+    least): a query's documents' data are read from memory once per batch
+    rather than once per feature. A batch is the next features whose bounds
+    reach the best gain of the batches before it, so a few more features may
+    be searched than one at a time would.
+    """
     best = 0.0
-    unused = np.empty(0)
     searched = 0
-    for j in range(by_bound.size):
-        k = by_bound[j]
-        if bounds[k] < best - margin * best or not bounds[k] > 0.0:
-            break
-        tops[k] = _grouped_gains(k, ptr, docs, entry_codes, default_bin, n_bins, query_of, query_end, grades,
-                                 factors, weight, p, inverse_spread, local, bins, floor, True, unused, False)
-        best = max(best, tops[k])
-        searched += 1
+    unused = np.empty(0)
+    chosen = np.empty(batch, dtype=np.intp)
+    cursor = np.empty(batch, dtype=np.intp)
+    offset = np.empty(batch, dtype=np.intp)
+    j = 0
+    while j < by_bound.size:
+        n = total = 0
+        while n < batch and j < by_bound.size:
+            k = by_bound[j]
+            if bounds[k] < best - margin * best or not bounds[k] > 0.0:
+                j = by_bound.size  # none after it can win either
+                break
+            if n > 0 and total + n_bins[k] > bins.shape[0]:
+                break  # its bins would not fit: it starts the next batch
+            chosen[n], cursor[n], offset[n] = k, ptr[k], total
+            total += n_bins[k]
+            n += 1
+            j += 1
+        for q in range(query_end.size):
+            end = query_end[q]
+            for i in range(n):
+                k = chosen[i]
+                a = cursor[i]
+                if a < ptr[k + 1] and docs[np.uint64(a)] < end:
+                    cursor[i] = _pass_query(a, ptr[k + 1], end, docs, entry_codes, default_bin[k], grades, factors,
+                                            weight, p, inverse_spread[q], local, bins, offset[i], True)
+        for i in range(n):
+            k = chosen[i]
+            tops[k] = _scan_bins(k, default_bin, n_bins, bins[offset[i]:], floor, unused, False)
+            best = max(best, tops[k])
+        searched += n
     return searched

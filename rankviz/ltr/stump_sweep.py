@@ -614,27 +614,18 @@ def _bound_query(first: int, n: int, step: int, docs: np.ndarray, entry_codes: n
 
     ``bins[offset + c]`` gets each entry's ``p`` (column 0), a count (column
     2) and in column 1 the change of the query's ``|S1_q|`` it makes, over
-    ``d_q`` (the bound's ``sum_q |S1_q| / d_q``). The entries come in code order, often
-    several of a code in a row (a count feature's few values): their sums are
-    kept in registers and added to the bin when the code changes.
+    ``d_q`` (the bound's ``sum_q |S1_q| / d_q``).
     """
-    if n == 0:
-        return
-    s1 = run_p = run_second = run_count = 0.0
-    run_code = np.uint64(offset + entry_codes[np.uint64(first)])
+    s1 = 0.0
     for j in range(n):
         i = np.uint64(first + j * step)
         m = np.uint64(docs[i])
         c = np.uint64(offset + entry_codes[i])
-        if c != run_code:
-            _add_run(bins, run_code, run_p, run_second, run_count)
-            run_code, run_p, run_second, run_count = c, 0.0, 0.0, 0.0
         before = s1
         s1 += p[m]
-        run_second += (abs(s1) - abs(before)) * inverse_spread
-        run_p += p[m]
-        run_count += 1.0
-    _add_run(bins, run_code, run_p, run_second, run_count)
+        bins[c, 0] += p[m]
+        bins[c, 1] += (abs(s1) - abs(before)) * inverse_spread
+        bins[c, 2] += 1.0
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -644,7 +635,10 @@ def _exact_query(first: int, n: int, step: int, docs: np.ndarray, entry_codes: n
     """As :func:`_bound_query`, with what passing each entry adds to ``S2`` in column 1.
 
     That is ``W_m - 2 sum_h factors[m, h] T[h, g_m]``, the query's per-grade
-    state ``T`` (of the entries passed) in ``local``.
+    state ``T`` (of the entries passed) in ``local``. The entries come in code
+    order, often several of a code in a row (a count feature's few values):
+    their sums are kept in registers and added to the bin when the code
+    changes.
     """
     if n == 0:
         return

@@ -33,13 +33,6 @@ LOAD_TIMEOUT = 60_000
 VIEW = ".st-key-tree_view"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def patient_expect():
-    expect.set_options(timeout=20_000)
-    yield
-    expect.set_options(timeout=5_000)
-
-
 def library_model(gamma=0.995):
     """The page's tree for the sample, fitted by the library."""
     data = load_sample(SAMPLE)

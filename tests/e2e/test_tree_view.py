@@ -283,14 +283,6 @@ def map_point_at(page: Page, x: float, y: float) -> tuple[float, float]:
     }""", [x, y]))
 
 
-@pytest.fixture(autouse=True, scope="module")
-def patient_expect():
-    """Page reruns after a click can take seconds on a busy machine: wait up to 20 s in ``expect``."""
-    expect.set_options(timeout=20_000)
-    yield
-    expect.set_options(timeout=5_000)  # Playwright's default, for the other modules
-
-
 # -- tests -------------------------------------------------------------------------
 
 def test_wheel_zooms_about_the_pointer(streamlit_server, page: Page):

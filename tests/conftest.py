@@ -228,8 +228,11 @@ def browser():
     if chromium is None:
         pytest.skip("no chromium binary found (/usr/bin/chromium); "
                     "install Debian's 'chromium' package (scripts/install_system_deps.sh) to run e2e tests")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Page reruns after a click can take seconds on a busy machine (CI runs two workers on two cores): wait up to
+    # 20 s in expect rather than Playwright's 5 s. A run that never comes still fails, 15 s later.
+    expect.set_options(timeout=20_000)
     user_data_dir = tempfile.mkdtemp(prefix="rankviz-chromium-")
     with sync_playwright() as pw:
         b = pw.chromium.launch(
@@ -242,6 +245,7 @@ def browser():
             yield b
         finally:
             b.close()
+            expect.set_options(timeout=5_000)  # Playwright's default
     shutil.rmtree(user_data_dir, ignore_errors=True)
 
 

@@ -146,7 +146,7 @@ def _app(args: argparse.Namespace) -> int:
 
 
 def _warm_up(args: argparse.Namespace) -> int:
-    from . import jit, numba_cache
+    from . import jit, neighbours, numba_cache
     from .datasets import svmlight
     from .label_ranking import bucket_order
     from .ltr import stump_search
@@ -156,7 +156,8 @@ def _warm_up(args: argparse.Namespace) -> int:
     folder = numba_cache.configure()
     print(f"Numba cache: {folder} ({chosen})")
     start_cpu, start_wall = time.process_time(), time.perf_counter()
-    for kernels in (compiled.KERNELS, stump_search.KERNELS, bucket_order.KERNELS, svmlight.KERNELS):
+    for kernels in (compiled.KERNELS, stump_search.KERNELS, bucket_order.KERNELS, svmlight.KERNELS,
+                    neighbours.KERNELS):
         cached = kernels.is_cached()
         seconds = kernels.build()
         print(f"{kernels.name} ({kernels.module}): {'loaded from the cache' if cached else 'compiled'} "

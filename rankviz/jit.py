@@ -1,10 +1,11 @@
 """When rankviz's compiled (Numba) code is built: on first use, and by default in the background.
 
-``import rankviz`` does not import Numba. The compiled code lives in four
+``import rankviz`` does not import Numba. The compiled code lives in five
 modules, :mod:`rankviz.tree.compiled.kernels` (the tree builder),
 :mod:`rankviz.ltr.stump_sweep` (MPBoost's stump search),
-:mod:`rankviz.label_ranking.bucket_kernels` (bucket orders) and
-:mod:`rankviz.datasets.svmlight_kernels` (the svmlight reader), each
+:mod:`rankviz.label_ranking.bucket_kernels` (bucket orders),
+:mod:`rankviz.datasets.svmlight_kernels` (the svmlight reader) and
+:mod:`rankviz.neighbour_kernels` (the choice of nearest neighbours), each
 described by a :class:`LazyKernels`, and is imported when a fit (or a
 load) first needs it.
 
@@ -107,7 +108,7 @@ def set_compile_mode(mode: str) -> str:
 
 
 def kernel_sets() -> list[LazyKernels]:
-    """Every :class:`LazyKernels` defined so far (the library's four, once rankviz is imported)."""
+    """Every :class:`LazyKernels` defined so far (the library's five, once rankviz is imported)."""
     return list(_registry)
 
 

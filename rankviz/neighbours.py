@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import warnings
+from types import ModuleType
 from typing import Any, Literal, Protocol, overload
 
 import numpy as np
@@ -15,8 +16,9 @@ from scipy.spatial import cKDTree
 from sklearn.neighbors import NearestNeighbors
 
 from .features import FeatureEncoder
+from .jit import LazyKernels
 
-__all__ = ["ALGORITHMS", "NeighbourIndex", "SCALINGS"]
+__all__ = ["ALGORITHMS", "KERNELS", "NeighbourIndex", "SCALINGS"]
 
 #: How numeric attributes are put on one scale: their training range to [0, 1], or their
 #: training mean and standard deviation to 0 and 1.
@@ -48,6 +50,27 @@ _TREE_MAX_ALWAYS = 6
 _TRIAL_ROWS = 64
 _TRIAL_MIN_QUERIES = 1_000
 _TRIAL_MARGIN = 0.8
+# The compiled choice among every distance keeps each row's k nearest in a sorted list, O(k) per point that
+# enters it; above this k NumPy's partition and sort, O(1) per point, cost less.
+_COMPILED_MAX_K = 64
+
+
+def _import_kernels() -> ModuleType:
+    from . import neighbour_kernels
+    return neighbour_kernels
+
+
+#: The compiled choice of the k nearest among every distance (:mod:`rankviz.neighbour_kernels`), built on
+#: first use; until then :class:`NeighbourIndex` chooses with NumPy, the same neighbours (:mod:`rankviz.jit`).
+KERNELS = LazyKernels("nearest neighbours", "rankviz.neighbour_kernels", load=_import_kernels,
+                      warm_up=lambda: warm_up())  # defined below
+
+
+def warm_up() -> None:
+    """Compile the nearest-neighbour kernel (or load it from Numba's cache): ``rankviz warm-up`` and the
+    background build."""
+    KERNELS.load().nearest_of_rows(np.zeros((1, 2)), np.zeros(1), np.zeros(2), 1, np.empty((1, 1), dtype=np.intp),
+                                   np.empty((1, 1)), np.empty(1, dtype=np.intp))
 
 
 class NeighbourIndex:
@@ -86,12 +109,13 @@ class NeighbourIndex:
         a fiftieth of the training rows; otherwise it takes a KD-tree's
         candidates in up to 6 dimensions, or where the training rows number
         at least 32 per cell of ``2 ** d`` (``d`` the numeric attributes
-        plus one per nominal value), else scikit-learn's brute force from
-        1,000 rows, else it is exhaustive. Where it chose brute force, the
-        first call of at least 1,000 query rows times SciPy's tree against
-        it on 64 of them and keeps the faster (clustered points favour the
-        tree long before the rule does): the neighbours do not depend on
-        it, only the time.
+        plus one per nominal value), else it is exhaustive (scikit-learn's
+        brute force from 1,000 rows while the compiled choice among every
+        distance, :mod:`rankviz.neighbour_kernels`, is not built or k
+        exceeds 64). Where it chose brute force, the first call of at least
+        1,000 query rows times SciPy's tree against it on 64 of them and
+        keeps the faster (clustered points favour the tree long before the
+        rule does): the neighbours do not depend on it, only the time.
 
     Raises
     ------
@@ -200,8 +224,13 @@ class NeighbourIndex:
         least = (k + 1) * _POINTS_PER_CANDIDATE
         worth_it = n_points >= (least if isinstance(self._search, _TreeCandidates) else max(_SEARCH_MIN_POINTS, least))
         search = self._search if self.algorithm != "auto" or worth_it else None
+        compiled = len(query) > 0 and 1 <= k <= _COMPILED_MAX_K and KERNELS.request()
         if search is not None and self._trial and len(query) >= _TRIAL_MIN_QUERIES:
-            search = self._search = self._faster_search(query[:_TRIAL_ROWS], k + 1)
+            search = self._search = self._faster_search(query[:_TRIAL_ROWS], k, compiled)
+        if compiled and self.algorithm == "auto" and search is not None and not isinstance(search, _TreeCandidates):
+            # scikit-learn's brute force computes every distance too; choosing among them in compiled code costs
+            # less (0.12-0.95x its time on 1,000-40,000 uniform rows in 8-36 dimensions)
+            search = None
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):
                 break
@@ -218,20 +247,53 @@ class NeighbourIndex:
         block = max(1, _BLOCK_CELLS // max(n_points, 1))
         for start in range(0, len(left), block):
             rows = left[start:start + block]
+            if compiled:
+                rows = self._nearest_compiled(query[rows], rows, k, nearest, distance)
+                if not len(rows):
+                    continue
             sq = self._squared_distances(query[rows])
             nearest[rows], distance[rows] = self._select(query[rows], sq, None, k)
         return (nearest, distance) if return_distance else nearest
 
-    def _faster_search(self, sample, n_candidates):
-        """SciPy's tree or the brute force of "auto", whichever answers ``sample`` sooner (see _TRIAL_ROWS)."""
+    def _nearest_compiled(self, query, rows, k, nearest, distance):
+        """:meth:`_select` of every point for ``rows`` in compiled code; returns the rows it leaves to it.
+
+        Those are the crowded rows, whose tied points must be measured again
+        (:meth:`_closest_of_tied`).
+        """
+        found, found_distance = np.empty((len(rows), k), dtype=np.intp), np.empty((len(rows), k))
+        crowded = np.empty(len(rows), dtype=np.intp)
+        # The terms of _squared_distances, summed in its order inside the kernel
+        n_crowded = KERNELS.load().nearest_of_rows(query @ self._minus_two_points.T, (query ** 2).sum(axis=1),
+                                                   self._point_sq, k, found, found_distance, crowded)
+        nearest[rows], distance[rows] = found, found_distance
+        return rows[crowded[:n_crowded]]
+
+    def _faster_search(self, sample, k, compiled):
+        """SciPy's tree or the brute force of "auto", whichever answers ``sample`` sooner (see _TRIAL_ROWS).
+
+        With ``compiled``, every distance chosen among in compiled code stands
+        for the brute force, as :meth:`kneighbors` then runs it instead.
+        """
         self._trial = False
         tree = _TreeCandidates(self.points)
+        search = self._search
+        assert search is not None
+        if compiled:
+            rows = np.arange(len(sample))
+            nearest, distance = np.empty((len(sample), k), dtype=np.intp), np.empty((len(sample), k))
+
+            def brute_force():
+                self._nearest_compiled(sample, rows, k, nearest, distance)
+        else:
+            def brute_force():
+                search.kneighbors(sample, k + 1)
         seconds = []
-        for search in (self._search, tree):
+        for run in (brute_force, lambda: tree.kneighbors(sample, k + 1)):
             start = time.perf_counter()
-            search.kneighbors(sample, n_candidates)
+            run()
             seconds.append(time.perf_counter() - start)
-        return tree if seconds[1] < _TRIAL_MARGIN * seconds[0] else self._search
+        return tree if seconds[1] < _TRIAL_MARGIN * seconds[0] else search
 
     def _separated(self, query, gap):
         """Which rows' left-out points are all farther than their k-th candidate, beyond rounding.

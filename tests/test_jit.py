@@ -231,7 +231,8 @@ def test_warm_up_builds_everything_and_names_the_cache(capsys):
     assert cli.main(["warm-up"]) == 0
     out = capsys.readouterr().out
     assert f"Numba cache: {numba_cache.cache_dir()}" in out
-    for kernels in (compiled.KERNELS, rankviz.ltr.stump_search.KERNELS):
+    for kernels in (compiled.KERNELS, rankviz.ltr.stump_search.KERNELS, rankviz.label_ranking.bucket_order.KERNELS,
+                    rankviz.datasets.svmlight.KERNELS, rankviz.neighbours.KERNELS):
         assert f"{kernels.name} ({kernels.module}):" in out
         assert kernels.ready()
     assert "s of CPU" in out

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankviz import IBLR, KNNRanker
+from rankviz import IBLR, KNNRanker, jit
 from rankviz import neighbours as neighbours_module
 from rankviz.neighbours import ALGORITHMS, NeighbourIndex
 
@@ -133,3 +133,51 @@ def test_the_auto_trial_of_the_tree_against_brute_force_finds_the_same_neighbour
     np.testing.assert_array_equal(found[1], expected[1])
     again = pickle.loads(pickle.dumps(index)).kneighbors(queries.iloc[:50], True)  # the choice is kept, and pickles
     np.testing.assert_array_equal(again[0], expected[0][:50])
+
+
+def exhaustive_neighbours(X, k, queries, scaling, mode):
+    """The exhaustive search's neighbours and distances, chosen in compiled code ("wait") or with NumPy ("never")."""
+    previous = jit.set_compile_mode(mode)
+    try:
+        return NeighbourIndex(X, k, scaling, "exhaustive").kneighbors(queries, True)
+    finally:
+        jit.set_compile_mode(previous)
+
+
+@pytest.mark.parametrize("scaling", ["minmax", "standard"])
+def test_the_compiled_choice_among_every_distance_is_numpys_bit_for_bit(scaling):
+    """Ties on a grid, duplicated rows (crowded k-th distances), nominal and missing values; k = 1 to every row."""
+    rng = np.random.default_rng(6)
+    for n in (1, 3, 40, 300):
+        X = tied_table(rng, n)
+        queries = pd.concat([X.iloc[rng.integers(0, n, 30)], tied_table(rng, 30)], ignore_index=True)
+        for k in sorted({1, 2, 5, 17, 60, min(n, 64), 65}):
+            indices, distances = exhaustive_neighbours(X, k, queries, scaling, "never")
+            their_indices, their_distances = exhaustive_neighbours(X, k, queries, scaling, "wait")
+            np.testing.assert_array_equal(their_indices, indices)
+            np.testing.assert_array_equal(their_distances, distances)
+
+
+def test_the_compiled_choice_is_a_stable_sort_of_every_rounded_distance_and_leaves_crowded_rows():
+    """Against the sort of all distances; a row whose k-th distance more points share than places are left is
+    handed back (its tied points are measured again), the others are not."""
+    from rankviz import neighbour_kernels
+
+    rng = np.random.default_rng(7)
+    points = np.vstack([rng.integers(0, 4, size=(60, 2)) / 3, rng.uniform(size=(200, 2))])
+    queries = np.vstack([points[:40], rng.uniform(size=(40, 2))])
+    k = 3  # a grid point has 3.75 copies on average
+    products = queries @ (-2.0 * points).T
+    query_sq, point_sq = (queries ** 2).sum(axis=1), (points ** 2).sum(axis=1)
+    sq = np.round(np.maximum((products + query_sq[:, None]) + point_sq[None, :], 0.0), 12)
+    expected = np.argsort(sq, axis=1, kind="stable")[:, :k]
+    kth = np.take_along_axis(sq, expected[:, -1:], axis=1)
+    should_crowd = (sq == kth).sum(axis=1) > (np.take_along_axis(sq, expected, axis=1) == kth).sum(axis=1)
+    nearest, distance = np.empty((len(queries), k), dtype=np.intp), np.empty((len(queries), k))
+    crowded = np.empty(len(queries), dtype=np.intp)
+    n_crowded = neighbour_kernels.nearest_of_rows(products, query_sq, point_sq, k, nearest, distance, crowded)
+    np.testing.assert_array_equal(crowded[:n_crowded], np.flatnonzero(should_crowd))
+    assert 10 < n_crowded < 40  # the grid's copies crowd, the uniform rows do not
+    fine = ~should_crowd
+    np.testing.assert_array_equal(nearest[fine], expected[fine])
+    np.testing.assert_array_equal(distance[fine], np.sqrt(np.take_along_axis(sq, expected, axis=1))[fine])

@@ -8,9 +8,10 @@ threads spin after a call, and CPU time would count that against the next
 measurement):
 
 * **search**: :class:`rankviz.neighbours.NeighbourIndex` with
-  ``algorithm="exhaustive"`` (every distance: the search before issue 37)
-  and ``"auto"`` (from 1,000 rows, candidates from scikit-learn's search:
-  a KD-tree in up to 15 dimensions), against
+  ``algorithm="exhaustive"`` (every distance, the k nearest chosen among
+  them in compiled code; before issue 37 the only search) and ``"auto"``
+  (candidates from SciPy's KD-tree where it pays, else every distance),
+  against
   scikit-learn's ``NearestNeighbors`` (``algorithm="auto"``) on the same
   min-max scaled features: the reference, measured in the same run. The two
   of ours must return the same neighbours; the script checks it on every set

@@ -229,7 +229,7 @@ class NeighbourIndex:
             search = self._search = self._faster_search(query[:_TRIAL_ROWS], k, compiled)
         if compiled and self.algorithm == "auto" and search is not None and not isinstance(search, _TreeCandidates):
             # scikit-learn's brute force computes every distance too; choosing among them in compiled code costs
-            # less (0.12-0.95x its time on 1,000-40,000 uniform rows in 8-36 dimensions)
+            # less (0.12-1.02x its time on 1,000-40,000 uniform rows in 8-36 dimensions, a tenth of them as queries)
             search = None
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):

@@ -275,8 +275,9 @@ def benchmark_choice() -> BenchmarkChoice | None:
     col_data, col_methods, col_protocol = st.columns([1.1, 1, 1.2], gap="medium")
     with col_data:
         st.header("Data sets")  # h2: the sections sit right under the page title
+        # wrap: in a column Streamlit keeps the chips on one scrolling row, which cut the last at 1280 px
         picked = st.multiselect("Samples", samples, default=[s for s in DEFAULT_SAMPLES if s in samples],
-                                key=f"{KEY}_samples", persist_state="session",
+                                key=f"{KEY}_samples", persist_state="session", wrap=True,
                                 help="The bundled label-ranking samples (sample_data/): "
                                      + " · ".join(f"{name}: {md_escape(title)}" for name, title in titles.items()))
         st.toggle("Add a file of your own", key=f"{KEY}_upload", persist_state="session", on_change=_want_upload,
@@ -297,7 +298,7 @@ def benchmark_choice() -> BenchmarkChoice | None:
     with col_methods:
         st.header("Methods")
         names = st.multiselect("Methods", METHOD_NAMES, default=DEFAULT_METHODS, key=f"{KEY}_methods",
-                               persist_state="session", label_visibility="collapsed",
+                               persist_state="session", label_visibility="collapsed", wrap=True,
                                help=" · ".join(f"{n}: {t}" for n, t in METHOD_HELP.items()))
         knn_k = knn_k_input(st, KEY, disabled="KNN" not in names)
         iblr_k = st.selectbox("IBLR neighbours k", IBLR_K_OPTIONS, key=f"{KEY}_iblr_k", persist_state="session",

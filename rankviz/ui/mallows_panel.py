@@ -389,7 +389,7 @@ def protocol_controls(n_samples: int, settings: TreeSettings, key: str) -> Proto
     """Widgets of a comparison's protocol; returns a :class:`Protocol`."""
     cols = st.columns([3, 2])
     methods = cols[0].multiselect(
-        "Methods", list(METHODS), default=list(METHODS), key=f"{key}_methods", persist_state="session",
+        "Methods", list(METHODS), default=list(METHODS), key=f"{key}_methods", persist_state="session", wrap=True,
         help=" · ".join(f"{name}: {text}" for name, text in METHOD_HELP.items()))
     lrt = cols[1].radio("LRT", list(LRT_CHOICES), format_func=LRT_CHOICES.get, key=f"{key}_lrt",
                         persist_state="session",

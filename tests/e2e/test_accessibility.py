@@ -66,3 +66,26 @@ def test_no_developer_toolbar(streamlit_server, page: Page):
     expect(menu.get_by_text("Print", exact=True)).to_be_visible()
     for developer_entry in ("Rerun", "Clear cache"):
         expect(menu.get_by_text(developer_entry, exact=True)).to_have_count(0)
+
+
+def test_every_chosen_chip_of_the_benchmark_shows_whole_at_1280(streamlit_server, browser):
+    """In a column, Streamlit keeps a multiselect's chips on one scrolling row unless told to wrap: at
+    1280×720 the Benchmark page's last sample and method were cut at the widget's edge."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        path, title, tree_views = PAGES[-1]
+        open_page(page, streamlit_server, path, title, tree_views)
+        widgets = page.get_by_test_id("stMultiSelect")
+        expect(widgets).to_have_count(2)
+        for i in range(2):
+            shown = widgets.nth(i).get_by_test_id("stMultiSelectTagsContainer")  # scrolls when chips overflow
+            box = shown.bounding_box()
+            chips = shown.locator("[data-tag]")
+            assert chips.count() >= 3  # the page's defaults: three samples, three methods
+            for j in range(chips.count()):
+                chip = chips.nth(j).bounding_box()
+                assert box["x"] <= chip["x"] and chip["x"] + chip["width"] <= box["x"] + box["width"], (i, j)
+                assert box["y"] <= chip["y"] and chip["y"] + chip["height"] <= box["y"] + box["height"], (i, j)
+    finally:
+        context.close()

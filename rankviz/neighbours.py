@@ -66,6 +66,11 @@ KERNELS = LazyKernels("nearest neighbours", "rankviz.neighbour_kernels", load=_i
                       warm_up=lambda: warm_up())  # defined below
 
 
+def _compiled_choice(k: int) -> bool:
+    """Whether the k nearest among every distance are chosen in compiled code (else NumPy chooses, the same)."""
+    return 1 <= k <= _COMPILED_MAX_K and KERNELS.request()
+
+
 def warm_up() -> None:
     """Compile the nearest-neighbour kernel (or load it from Numba's cache): ``rankviz warm-up`` and the
     background build."""
@@ -224,13 +229,14 @@ class NeighbourIndex:
         least = (k + 1) * _POINTS_PER_CANDIDATE
         worth_it = n_points >= (least if isinstance(self._search, _TreeCandidates) else max(_SEARCH_MIN_POINTS, least))
         search = self._search if self.algorithm != "auto" or worth_it else None
-        compiled = len(query) > 0 and 1 <= k <= _COMPILED_MAX_K and KERNELS.request()
-        if search is not None and self._trial and len(query) >= _TRIAL_MIN_QUERIES:
-            search = self._search = self._faster_search(query[:_TRIAL_ROWS], k, compiled)
-        if compiled and self.algorithm == "auto" and search is not None and not isinstance(search, _TreeCandidates):
+        if self.algorithm == "auto" and search is not None and not isinstance(search, _TreeCandidates):
             # scikit-learn's brute force computes every distance too; choosing among them in compiled code costs
             # less (0.12-1.02x its time on 1,000-40,000 uniform rows in 8-36 dimensions, a tenth of them as queries)
-            search = None
+            compiled = _compiled_choice(k)
+            if self._trial and len(query) >= _TRIAL_MIN_QUERIES:
+                search = self._search = self._faster_search(query[:_TRIAL_ROWS], k, compiled)
+            if compiled and not isinstance(search, _TreeCandidates):
+                search = None
         for n_candidates in dict.fromkeys((k + 1, 2 * k + 8)):
             if search is None or n_candidates >= n_points or not len(left):
                 break
@@ -245,6 +251,7 @@ class NeighbourIndex:
         # Rows chosen among all points: small training sets, and rows with more points near their k-th
         # distance than the candidates hold (many ties on nominal attributes or duplicated rows).
         block = max(1, _BLOCK_CELLS // max(n_points, 1))
+        compiled = len(left) > 0 and _compiled_choice(k)  # asked only when needed: the first ask may start its build
         for start in range(0, len(left), block):
             rows = left[start:start + block]
             if compiled:

@@ -181,3 +181,22 @@ def test_the_compiled_choice_is_a_stable_sort_of_every_rounded_distance_and_leav
     fine = ~should_crowd
     np.testing.assert_array_equal(nearest[fine], expected[fine])
     np.testing.assert_array_equal(distance[fine], np.sqrt(np.take_along_axis(sq, expected, axis=1))[fine])
+
+
+def test_a_search_that_computes_no_distance_table_does_not_start_the_kernels_build(monkeypatch):
+    """On a fresh machine the first ask starts a background build (about a second of CPU): only a choice among
+    every distance asks, not a KD-tree search whose candidates settle every row."""
+    kernels = neighbours_module.KERNELS
+    monkeypatch.setattr(kernels, "_ready", False)
+    monkeypatch.setattr(kernels, "_thread", None)
+    monkeypatch.setattr(kernels, "is_cached", lambda: False)
+    monkeypatch.setattr(kernels, "_build_in_background", lambda: None)  # the thread starts, builds nothing
+    previous = jit.set_compile_mode("background")
+    try:
+        X = np.random.default_rng(8).uniform(size=(5_000, 3))
+        NeighbourIndex(X, 10).kneighbors(X[:200])  # a KD-tree's candidates settle every row
+        assert kernels._thread is None
+        NeighbourIndex(X[:300], 10).kneighbors(X[:20])  # too few rows for a search: every distance
+        assert kernels._thread is not None
+    finally:
+        jit.set_compile_mode(previous)

@@ -76,16 +76,21 @@ def test_every_chosen_chip_of_the_benchmark_shows_whole_at_1280(streamlit_server
         page = context.new_page()
         path, title, tree_views = PAGES[-1]
         open_page(page, streamlit_server, path, title, tree_views)
-        widgets = page.get_by_test_id("stMultiSelect")
-        expect(widgets).to_have_count(2)
-        for i in range(2):
-            shown = widgets.nth(i).get_by_test_id("stMultiSelectTagsContainer")  # scrolls when chips overflow
-            box = shown.bounding_box()
-            chips = shown.locator("[data-tag]")
-            assert chips.count() >= 3  # the page's defaults: three samples, three methods
-            for j in range(chips.count()):
-                chip = chips.nth(j).bounding_box()
-                assert box["x"] <= chip["x"] and chip["x"] + chip["width"] <= box["x"] + box["width"], (i, j)
-                assert box["y"] <= chip["y"] and chip["y"] + chip["height"] <= box["y"] + box["height"], (i, j)
+        expect(page.get_by_test_id("stMultiSelect")).to_have_count(2)
+        # Every box read in one frame: the page may still shift (a chart drawn above), and boxes read one
+        # by one would then come from different layouts.
+        widgets = page.evaluate("""() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+            const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            done([...document.querySelectorAll('[data-testid="stMultiSelect"]')].map(widget => {
+                const shown = widget.querySelector('[data-testid="stMultiSelectTagsContainer"]');
+                return {box: rect(shown), chips: [...shown.querySelectorAll('[data-tag]')].map(rect)};
+            }));
+        })))""")
+        for i, widget in enumerate(widgets):
+            left, top, right, bottom = widget["box"]
+            assert len(widget["chips"]) >= 3  # the page's defaults: three samples, three methods
+            for j, (chip_left, chip_top, chip_right, chip_bottom) in enumerate(widget["chips"]):
+                assert left <= chip_left and chip_right <= right, (i, j, widget)
+                assert top <= chip_top and chip_bottom <= bottom, (i, j, widget)
     finally:
         context.close()

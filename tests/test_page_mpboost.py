@@ -164,6 +164,25 @@ def test_bad_upload_names_the_line(app_path):
     assert not drawings(at)
 
 
+def test_play_shows_each_round_on_the_slider_and_pause_keeps_it(app_path):
+    """While playing, a disabled slider shows the round drawn; Pause hands that round to the real slider."""
+    at = open_page(app_path, rounds=30)
+    at.button(key="mpb_play").click().run()  # from the last round, Play starts again at round 1
+    ok(at)
+    shown = [s for s in at.slider if s.label == "Show the ensemble after round"]
+    assert len(shown) == 1 and shown[0].disabled and shown[0].key is None
+    assert shown[0].value == 2  # the first tick of the play
+    assert "Stumps 1–2 of 2" in dot_of(at)
+    at.button(key="mpb_play").click().run()  # Pause
+    ok(at)
+    assert at.slider(key="mpb_round").value == 2 and not at.slider(key="mpb_round").disabled
+    assert "Stumps 1–2 of 2" in dot_of(at)
+    # the play's early rounds draw fewer stumps, but the reader's choice of six stays
+    assert at.number_input(key="mpb_last").value == 6
+    at.slider(key="mpb_round").set_value(30).run()
+    assert "Stumps 25–30 of 30" in dot_of(at)
+
+
 def test_counts_of_one_read_in_the_singular(app_path):
     at = open_page(app_path, rounds=10)
     at.slider(key="mpb_round").set_value(1).run()

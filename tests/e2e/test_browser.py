@@ -340,11 +340,24 @@ def test_play_animates_and_pause_stops(streamlit_server, page: Page):
     start_step = read_status(page)[0]
     view_top = page.locator(".rv-viewport").first.bounding_box()["y"]
 
+    # Every frame notes the scrub slider's step: it follows the play (drawn with the tree, in the timer's fragment).
+    page.evaluate("""() => {
+        window.__scrubbed = new Set();
+        const look = () => {
+            for (const thumb of document.querySelectorAll('input[type="range"][aria-label="Split"]')) {
+                window.__scrubbed.add(Number(thumb.value));
+            }
+            requestAnimationFrame(look);
+        };
+        look();
+    }""")
     button(page, "Play").click()
     expect(button(page, "Pause")).to_be_visible()
     time.sleep(3)  # timing is the point: the animation runs by itself (1 step/s)
     step = read_status(page)[0]
     assert step > start_step, f"Play did not advance the tree in 3 s (still at step {step})"
+    scrubbed = sorted(page.evaluate("() => [...window.__scrubbed]"))
+    assert set(range(start_step, step)) <= set(scrubbed), f"the scrub slider did not follow the play: {scrubbed}"
     assert step < n_steps  # 11 steps at "normal" speed take longer than 3 s
     # the "just split" key joined the view's bar and the status names a split: neither moved the tree
     assert page.locator(".rv-viewport").first.bounding_box()["y"] == view_top

@@ -282,17 +282,13 @@ def growth_view(growth: Growth, settings: BoostSettings, key: str = KEY) -> None
         cols[0].button("Pause" if now else "Play", on_click=toggle, key=f"{key}_play", type="primary",
                        icon=":material/pause:" if now else ":material/play_arrow:", width="stretch",
                        help="Replay the ensemble growing, round by round.")
-        label = "Show the ensemble after round"
-        if now:
-            # While playing, a disabled slider without a key stands in. Its value is part of its identity, so
-            # each round is a new slider that shows its value. A keyed one shows a value the script sets only
-            # if the browser takes the update: in a full test run the browser kept it on the first round
-            # while the drawing played on. And the timer's reruns carry the values the browser holds: one
-            # sent just as a play ends would "move" the real slider back to the round the play started from.
-            cols[1].slider(label, 1, n, state[shown_key], disabled=True)
-        else:
-            state[round_key] = state[shown_key]
-            cols[1].slider(label, 1, n, key=round_key, on_change=slide)
+        # While playing, a disabled slider of another key stands in: the timer's reruns carry the values the
+        # browser holds, and one sent just as a play ends would otherwise "move" the real slider back to the
+        # round the play started from.
+        shown_at = round_key if not now else f"{round_key}_playing"
+        state[shown_at] = state[shown_key]
+        cols[1].slider("Show the ensemble after round", 1, n, key=shown_at, on_change=None if now else slide,
+                       disabled=now)
 
     @st.fragment(run_every=PLAY_SECONDS if playing else None)
     def animated() -> None:
@@ -324,8 +320,8 @@ def _show_round(growth: Growth, settings: BoostSettings, t: int, key: str) -> No
                          persist_state="session")
     partial = model.truncated(t)
     if view == "stumps":
-        # Bounded by the whole ensemble, not by the round shown: a play passes through round 1, and a bound of
-        # t would cut the reader's choice down to 1 for good. Before round `last`, every stump is drawn.
+        # Bounded by the whole ensemble, not by the round shown: a play starts from round 2, and a bound of t
+        # would cut the reader's choice down to 2 for good. Before round `last`, every stump is drawn.
         n = model.n_rounds_
         last = min(t, int(cols[1].number_input(
             "Stumps drawn", 1, n, min(6, n), key=f"{key}_last", persist_state="session",

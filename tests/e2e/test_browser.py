@@ -35,7 +35,7 @@ import pytest
 
 pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect  # noqa: E402
-from streamlit_page import current, wait_until_idle  # noqa: E402
+from streamlit_page import RunLog, current, wait_until_idle  # noqa: E402
 
 from rankviz import RankingTree, load_sample  # noqa: E402
 from rankviz.ui.tree_panel import DEFAULT_MIN_LEAF  # noqa: E402
@@ -587,6 +587,7 @@ def test_mpboost_page(streamlit_server, browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, device_scale_factor=2)
     page = context.new_page()
     page.set_default_timeout(30_000)
+    runs = RunLog(page)
     try:
         page.goto(f"{streamlit_server}/mpboost?rounds={rounds}", timeout=LOAD_TIMEOUT)
         expect(page.get_by_role("heading", name="MPBoost: boosting for ranking")).to_be_visible(timeout=LOAD_TIMEOUT)
@@ -609,30 +610,50 @@ def test_mpboost_page(streamlit_server, browser):
         page.evaluate("""() => {
             window.__firstRounds = new Set();
             window.__sliderRounds = new Set();
+            window.__seen = [];  // (ms, what the page showed) at each change, for a failure's message
             const look = () => {
+                const now = [];
                 for (const holder of document.querySelectorAll('*')) {
                     const svg = holder.shadowRoot && holder.shadowRoot.querySelector('.rv-svg');
                     const shown = svg && /Stumps (\\d+)–/.exec(svg.textContent);
-                    if (shown) window.__firstRounds.add(Number(shown[1]));
+                    if (!shown) continue;
+                    // not the drawing of the run before, kept on screen a moment (stale) while the new one comes
+                    if (holder.closest('[data-stale="true"]')) {
+                        now.push('drawn from ' + shown[1] + ' (stale)');
+                    } else {
+                        window.__firstRounds.add(Number(shown[1]));
+                        now.push('drawn from ' + shown[1]);
+                    }
                 }
                 for (const slider of document.querySelectorAll('[data-testid="stSlider"]')) {
                     const thumb = slider.querySelector('[data-testid="stSliderThumbValue"]');
-                    if (thumb && slider.innerText.includes('Show the ensemble after round')
+                    if (thumb && !slider.closest('[data-stale="true"]')
+                            && slider.innerText.includes('Show the ensemble after round')
                             && /^\\d+$/.test(thumb.innerText.trim())) {
                         window.__sliderRounds.add(Number(thumb.innerText.trim()));
+                        now.push('slider ' + thumb.innerText.trim());
                     }
                 }
+                for (const b of document.querySelectorAll('button')) {
+                    if (/^(Play|Pause)$/.test(b.innerText.trim().split('\\n').pop())) now.push(b.innerText.trim().split('\\n').pop());
+                }
+                const text = now.join(', ');
+                const last = window.__seen[window.__seen.length - 1];
+                if (!last || last[1] !== text) window.__seen.push([Math.round(performance.now()), text]);
                 requestAnimationFrame(look);
             };
             look();
         }""")
+        runs_before = len(runs.runs)
         page.get_by_role("button", name="Play").click()
         page.wait_for_function("() => window.__firstRounds.has(1)", timeout=30_000)
         page.evaluate("() => window.__firstRounds.clear()")  # before the play, the drawing showed the last six
         # the play's last frame draws the six newest stumps of the forty
         page.wait_for_function(f"() => window.__firstRounds.has({rounds - 5})", timeout=120_000)
         between = [r for r in page.evaluate("() => [...window.__sliderRounds]") if 1 < r < rounds]
-        assert len(between) >= rounds // 4, f"the round slider did not follow the play: {sorted(between)}"
+        assert len(between) >= rounds // 4, (
+            f"the round slider did not follow the play: {sorted(between)}; runs since Play: {runs.runs[runs_before:]};"
+            f" the page showed: {page.evaluate('() => window.__seen')}")
         expect(page.locator(page_drawing).first).to_contain_text(f"round {rounds}", timeout=60_000)
         # one Play button once the run settles (a rerun can show the old one beside the new for a moment)
         expect(page.get_by_role("button", name="Play")).to_have_count(1, timeout=10_000)

@@ -77,8 +77,8 @@ def test_every_chosen_chip_of_the_benchmark_shows_whole_at_1280(streamlit_server
         path, title, tree_views = PAGES[-1]
         open_page(page, streamlit_server, path, title, tree_views)
         expect(page.get_by_test_id("stMultiSelect")).to_have_count(2)
-        # Every box read in one frame: the page may still shift (a chart drawn above), and boxes read one
-        # by one would then come from different layouts.
+        # Every box read in one frame: the page still moves while it loads (the multiselects went 117 px up
+        # 0.13 s after they first showed), and boxes read one call at a time could come from two layouts.
         widgets = page.evaluate("""() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
             const rect = e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
             done([...document.querySelectorAll('[data-testid="stMultiSelect"]')].map(widget => {
